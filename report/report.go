@@ -1,0 +1,3 @@
+// Package report renders robowatch's findings as terminal tables, JSON, CSV
+// and Markdown.
+package report
