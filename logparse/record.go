@@ -3,7 +3,10 @@
 // stream of Records.
 package logparse
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Record is one access-log line, parsed. Absent fields ("-" in the log) are
 // empty strings, or -1 for Bytes.
@@ -23,4 +26,39 @@ type Record struct {
 	VHost     string    // %v / $host / $server_name, "" when the format has none
 	File      string    // source file name ("-" or "(stdin)" for standard input)
 	Line      int64     // 1-based line number in File
+}
+
+// Path returns the request target as a path and query for matching against
+// robots.txt: an absolute-URI target ("http://host/a?b") loses its scheme
+// and host ("/a?b", and "/" when it has no path); any other target is
+// returned as sent ("" when the request had none).
+func (r *Record) Path() string {
+	t := r.Target
+	if t == "" || t[0] == '/' {
+		return t
+	}
+	i := strings.Index(t, "://")
+	if i <= 0 || !isScheme(t[:i]) {
+		return t
+	}
+	rest := t[i+3:]
+	j := strings.IndexAny(rest, "/?")
+	if j < 0 {
+		return "/"
+	}
+	if rest[j] == '?' {
+		return "/" + rest[j:]
+	}
+	return rest[j:]
+}
+
+// isScheme reports whether s is a URI scheme: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
+func isScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !isLetter(c) && (i == 0 || !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,482 @@
+package logparse
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// fieldKind says which Record field a format directive fills.
+type fieldKind uint8
+
+const (
+	kindSkip      fieldKind = iota // parsed for its extent, then ignored
+	kindClient                     // %h %a $remote_addr
+	kindIdent                      // %l
+	kindUser                       // %u $remote_user
+	kindTimeCLF                    // the inside of [%t], $time_local
+	kindTimeISO                    // $time_iso8601
+	kindTimeEpoch                  // $msec, %{sec}t, %{msec}t, %{usec}t: seconds, milliseconds or microseconds since 1970
+	kindRequest                    // %r $request
+	kindMethod                     // %m $request_method
+	kindTarget                     // %U, %U%q, $request_uri
+	kindProtocol                   // %H $server_protocol
+	kindStatus                     // %>s $status
+	kindBytes                      // %b %B %O $body_bytes_sent $bytes_sent
+	kindReferer                    // %{Referer}i $http_referer
+	kindUserAgent                  // %{User-Agent}i $http_user_agent
+	kindVHost                      // %v %V $host $server_name
+)
+
+// epoch units for kindTimeEpoch, kept in field.unit.
+const (
+	unitSec  = 1
+	unitMsec = 1000
+	unitUsec = 1000000
+)
+
+// field is one compiled directive: where its value ends and what follows it.
+type field struct {
+	kind   fieldKind
+	quoted bool   // value sits between '"' and a '"' that is followed by after
+	term   byte   // bare fields: the byte that ends the value; 0 = space, tab or end of line
+	after  []byte // literal text that must follow the value (closing quote excluded)
+	last   bool   // no field follows; text after a space is tolerated
+	unit   int    // kindTimeEpoch: units per second
+	name   string // the directive as written, for error messages
+}
+
+// Format is a compiled access-log line layout: literal separators and the
+// fields between them. A Format is immutable once built and safe for
+// concurrent use; Parse is a pure function of the Format and the line.
+type Format struct {
+	name   string
+	spec   string
+	prefix []byte  // literal text before the first field
+	fields []field // in line order
+}
+
+// Name returns the built-in name ("combined") or, for a custom format, its format string.
+func (f *Format) Name() string { return f.name }
+
+// Spec returns the format string the Format was compiled from.
+func (f *Format) Spec() string { return f.spec }
+
+// String returns Name, so a Format prints as its name.
+func (f *Format) String() string { return f.name }
+
+// The format strings of the built-in formats, as Apache LogFormat strings.
+const (
+	CommonSpec        = `%h %l %u %t "%r" %>s %b`
+	CombinedSpec      = `%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i"`
+	VHostCombinedSpec = `%v:%p %h %l %u %t "%r" %>s %O "%{Referer}i" "%{User-Agent}i"`
+)
+
+// Built-in formats. nginx's default "combined" log_format is the same layout as Apache's.
+var (
+	Common        = mustBuiltin("common", CommonSpec)
+	Combined      = mustBuiltin("combined", CombinedSpec)
+	VHostCombined = mustBuiltin("vhost_combined", VHostCombinedSpec)
+)
+
+// builtins lists the built-in formats from the richest to the plainest, the
+// order auto-detection prefers them in.
+var builtins = []*Format{VHostCombined, Combined, Common}
+
+func mustBuiltin(name, spec string) *Format {
+	f, err := ParseApacheFormat(spec)
+	if err != nil {
+		panic("logparse: built-in format " + name + ": " + err.Error())
+	}
+	f.name = name
+	return f
+}
+
+// FormatNames lists the names FormatByName accepts, "auto" last.
+var FormatNames = []string{"common", "combined", "vhost_combined", "auto"}
+
+// FormatByName returns the built-in format called name ("common" or "clf",
+// "combined", "vhost_combined"), or nil for "auto": a nil *Format asks
+// NewReader to detect the format from the first lines.
+func FormatByName(name string) (*Format, error) {
+	switch strings.ToLower(name) {
+	case "common", "clf", "ncsa":
+		return Common, nil
+	case "combined", "nginx":
+		return Combined, nil
+	case "vhost_combined", "vcombined":
+		return VHostCombined, nil
+	case "auto", "":
+		return nil, nil
+	}
+	return nil, fmt.Errorf("unknown log format %q (want one of %s, or an Apache LogFormat or nginx log_format string)",
+		name, strings.Join(FormatNames, ", "))
+}
+
+// ParseFormat accepts what a user may pass as --format: a built-in name (see
+// FormatByName; "auto" gives nil), an Apache LogFormat string (it contains
+// '%') or an nginx log_format string (it contains '$').
+func ParseFormat(s string) (*Format, error) {
+	if f, err := FormatByName(s); err == nil {
+		return f, nil
+	}
+	switch {
+	case strings.Contains(s, "%"):
+		return ParseApacheFormat(s)
+	case strings.Contains(s, "$"):
+		return ParseNginxFormat(s)
+	}
+	return FormatByName(s)
+}
+
+// part is one piece of a format string before compilation: a literal (kind
+// unused, lit set) or a directive.
+type part struct {
+	isField bool
+	lit     string
+	f       field
+}
+
+// maxFormatFields bounds a format string; real ones have a few dozen fields.
+const maxFormatFields = 256
+
+// ParseApacheFormat compiles an Apache LogFormat string such as
+// `%h %l %u %t \"%r\" %>s %b`. It accepts the string as written in
+// httpd.conf (with \" for quotes) or already unquoted. Directives robowatch
+// has no Record field for (%D, %T, %I, %p, %{X}i, ...) are parsed as opaque
+// fields and ignored.
+func ParseApacheFormat(spec string) (*Format, error) {
+	var parts []part
+	var lit strings.Builder
+	flush := func() {
+		if lit.Len() > 0 {
+			parts = append(parts, part{lit: lit.String()})
+			lit.Reset()
+		}
+	}
+	for i := 0; i < len(spec); i++ {
+		c := spec[i]
+		if c == '\\' && i+1 < len(spec) {
+			// httpd.conf escapes, which Apache itself interprets.
+			switch spec[i+1] {
+			case '"', '\\':
+				lit.WriteByte(spec[i+1])
+				i++
+				continue
+			case 't':
+				lit.WriteByte('\t')
+				i++
+				continue
+			case 'n':
+				lit.WriteByte('\n')
+				i++
+				continue
+			}
+		}
+		if c != '%' {
+			lit.WriteByte(c)
+			continue
+		}
+		start := i
+		i++
+		if i < len(spec) && spec[i] == '%' {
+			lit.WriteByte('%')
+			continue
+		}
+		// Modifiers: '<' '>' and status conditions like !200,304.
+		for i < len(spec) && strings.IndexByte("<>!,0123456789", spec[i]) >= 0 {
+			i++
+		}
+		arg := ""
+		if i < len(spec) && spec[i] == '{' {
+			end := strings.IndexByte(spec[i:], '}')
+			if end < 0 {
+				return nil, fmt.Errorf("apache format %q: unterminated %%{ at offset %d", spec, start)
+			}
+			arg = spec[i+1 : i+end]
+			i += end + 1
+			for i < len(spec) && (spec[i] == '<' || spec[i] == '>') {
+				i++
+			}
+		}
+		if i >= len(spec) {
+			return nil, fmt.Errorf("apache format %q: directive at offset %d has no letter", spec, start)
+		}
+		letter := string(spec[i])
+		if spec[i] == '^' { // %{X}^ti, %{X}^to: trailers
+			if i+2 >= len(spec) {
+				return nil, fmt.Errorf("apache format %q: incomplete %%^ directive at offset %d", spec, start)
+			}
+			letter = spec[i : i+3]
+			i += 2
+		} else if !isLetter(spec[i]) {
+			return nil, fmt.Errorf("apache format %q: unknown directive %q at offset %d", spec, spec[start:i+1], start)
+		}
+		name := spec[start : i+1]
+		flush()
+		fd := field{name: name}
+		switch letter {
+		case "h", "a":
+			if arg == "" || strings.EqualFold(arg, "c") {
+				fd.kind = kindClient
+			}
+		case "l":
+			fd.kind = kindIdent
+		case "u":
+			fd.kind = kindUser
+		case "t":
+			switch strings.ToLower(arg) {
+			case "":
+				// %t writes its own brackets: [10/Oct/2000:13:55:36 -0700].
+				parts = append(parts, part{lit: "["})
+				parts = append(parts, part{isField: true, f: field{kind: kindTimeCLF, name: name}})
+				parts = append(parts, part{lit: "]"})
+				continue
+			case "sec":
+				fd.kind, fd.unit = kindTimeEpoch, unitSec
+			case "msec":
+				fd.kind, fd.unit = kindTimeEpoch, unitMsec
+			case "usec":
+				fd.kind, fd.unit = kindTimeEpoch, unitUsec
+			}
+		case "r":
+			fd.kind = kindRequest
+		case "m":
+			fd.kind = kindMethod
+		case "U":
+			fd.kind = kindTarget
+			// %U%q is the usual way to log path and query: one field.
+			if strings.HasPrefix(spec[i+1:], "%q") {
+				i += 2
+				fd.name = name + "%q"
+			}
+		case "H":
+			fd.kind = kindProtocol
+		case "s":
+			fd.kind = kindStatus
+		case "b", "B", "O":
+			fd.kind = kindBytes
+		case "v", "V":
+			fd.kind = kindVHost
+		case "i":
+			switch strings.ToLower(arg) {
+			case "referer", "referrer":
+				fd.kind = kindReferer
+			case "user-agent":
+				fd.kind = kindUserAgent
+			case "host":
+				fd.kind = kindVHost
+			}
+		}
+		parts = append(parts, part{isField: true, f: fd})
+	}
+	flush()
+	f, err := compile(parts)
+	if err != nil {
+		return nil, fmt.Errorf("apache format %q: %w", spec, err)
+	}
+	f.name, f.spec = spec, spec
+	return f, nil
+}
+
+// nginxVars maps nginx variables to the Record fields they fill; any other
+// variable is an opaque field.
+var nginxVars = map[string]fieldKind{
+	"remote_addr":        kindClient,
+	"realip_remote_addr": kindClient,
+	"remote_user":        kindUser,
+	"time_local":         kindTimeCLF,
+	"time_iso8601":       kindTimeISO,
+	"msec":               kindTimeEpoch,
+	"request":            kindRequest,
+	"request_method":     kindMethod,
+	"request_uri":        kindTarget,
+	"server_protocol":    kindProtocol,
+	"status":             kindStatus,
+	"body_bytes_sent":    kindBytes,
+	"bytes_sent":         kindBytes,
+	"http_referer":       kindReferer,
+	"http_user_agent":    kindUserAgent,
+	"host":               kindVHost,
+	"http_host":          kindVHost,
+	"server_name":        kindVHost,
+}
+
+// ParseNginxFormat compiles an nginx log_format string such as
+// `$remote_addr - $remote_user [$time_local] "$request" $status ...`. It also
+// accepts the format as written in nginx.conf, a run of single-quoted
+// pieces ('$remote_addr - ' '"$request"'), optionally with the escape=
+// parameter in front. Variables robowatch has no Record field for
+// ($request_time, $upstream_*, $http_x_forwarded_for, ...) are opaque fields.
+func ParseNginxFormat(spec string) (*Format, error) {
+	src := nginxUnquote(spec)
+	var parts []part
+	var lit strings.Builder
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if c != '$' {
+			lit.WriteByte(c)
+			continue
+		}
+		start := i
+		var name string
+		if i+1 < len(src) && src[i+1] == '{' {
+			end := strings.IndexByte(src[i:], '}')
+			if end < 0 {
+				return nil, fmt.Errorf("nginx format %q: unterminated ${ at offset %d", spec, start)
+			}
+			name = src[i+2 : i+end]
+			i += end
+		} else {
+			j := i + 1
+			for j < len(src) && (isLetter(src[j]) || src[j] == '_' || src[j] >= '0' && src[j] <= '9') {
+				j++
+			}
+			name = src[i+1 : j]
+			i = j - 1
+		}
+		if name == "" {
+			// nginx writes a lone '$' literally.
+			lit.WriteByte('$')
+			continue
+		}
+		if lit.Len() > 0 {
+			parts = append(parts, part{lit: lit.String()})
+			lit.Reset()
+		}
+		fd := field{kind: nginxVars[strings.ToLower(name)], name: "$" + name}
+		if fd.kind == kindTimeEpoch {
+			fd.unit = unitSec // $msec is seconds with a millisecond fraction
+		}
+		parts = append(parts, part{isField: true, f: fd})
+	}
+	if lit.Len() > 0 {
+		parts = append(parts, part{lit: lit.String()})
+	}
+	f, err := compile(parts)
+	if err != nil {
+		return nil, fmt.Errorf("nginx format %q: %w", spec, err)
+	}
+	f.name, f.spec = spec, spec
+	return f, nil
+}
+
+// nginxUnquote turns nginx.conf syntax ('a' 'b' or escape=json 'a') into the
+// format text; anything else is returned unchanged.
+func nginxUnquote(s string) string {
+	t := strings.TrimSpace(s)
+	if strings.HasPrefix(t, "escape=") {
+		if sp := strings.IndexAny(t, " \t"); sp > 0 {
+			t = strings.TrimSpace(t[sp:])
+		}
+	}
+	t = strings.TrimSuffix(t, ";")
+	if len(t) < 2 || t[0] != '\'' {
+		return s
+	}
+	var b strings.Builder
+	for len(t) > 0 {
+		t = strings.TrimLeft(t, " \t\r\n")
+		if t == "" {
+			break
+		}
+		if t[0] != '\'' {
+			return s
+		}
+		end := strings.IndexByte(t[1:], '\'')
+		if end < 0 {
+			return s
+		}
+		b.WriteString(t[1 : 1+end])
+		t = t[2+end:]
+	}
+	return b.String()
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+var errNoFields = errors.New("no fields")
+
+// compile turns the parts of a format string into a Format: it decides which
+// fields are quoted and how each field's value ends.
+func compile(parts []part) (*Format, error) {
+	f := &Format{}
+	nfields := 0
+	for _, p := range parts {
+		if p.isField {
+			nfields++
+		}
+	}
+	if nfields == 0 {
+		return nil, errNoFields
+	}
+	if nfields > maxFormatFields {
+		return nil, fmt.Errorf("%d fields, more than the %d supported", nfields, maxFormatFields)
+	}
+	// Merge adjacent literals (Apache's %t expands into "[" field "]").
+	var merged []part
+	for _, p := range parts {
+		if !p.isField && len(merged) > 0 && !merged[len(merged)-1].isField {
+			merged[len(merged)-1].lit += p.lit
+			continue
+		}
+		merged = append(merged, p)
+	}
+	// lits[i] is the literal before field i; lits[nfields] the one after the last.
+	lits := make([]string, 0, nfields+1)
+	fields := make([]field, 0, nfields)
+	pending := ""
+	for _, p := range merged {
+		if p.isField {
+			lits = append(lits, pending)
+			pending = ""
+			fields = append(fields, p.f)
+		} else {
+			pending = p.lit
+		}
+	}
+	lits = append(lits, pending)
+	// A field is quoted when a '"' opens right before it and one closes right
+	// after it; the quotes then belong to the field, not to the literals.
+	for i := range fields {
+		before, after := lits[i], lits[i+1]
+		if strings.HasSuffix(before, `"`) && strings.HasPrefix(after, `"`) {
+			fields[i].quoted = true
+			lits[i] = before[:len(before)-1]
+			lits[i+1] = after[1:]
+		}
+	}
+	f.prefix = []byte(lits[0])
+	for i := range fields {
+		fd := &fields[i]
+		fd.after = []byte(lits[i+1])
+		fd.last = i+1 == len(fields)
+		if fd.quoted {
+			continue
+		}
+		switch {
+		case len(fd.after) > 0:
+			fd.term = fd.after[0]
+		case fd.last:
+			fd.term = 0
+		case fields[i+1].quoted:
+			fd.term = '"'
+		default:
+			return nil, fmt.Errorf("%s and %s have nothing between them to tell where one ends", fd.name, fields[i+1].name)
+		}
+	}
+	f.fields = fields
+	return f, nil
+}
+
+// richness ranks fields by how much of a Record they fill; detection uses it
+// to prefer vhost_combined over combined over common on ties.
+func (f *Format) richness() int {
+	n := 0
+	for _, fd := range f.fields {
+		if fd.kind != kindSkip {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,417 @@
+package logparse
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Reasons a line is malformed, found in ParseError.Err (test with errors.Is).
+var (
+	ErrEmptyLine   = errors.New("empty line")
+	ErrLineTooLong = errors.New("line too long")
+	ErrQuote       = errors.New("missing closing quote")
+	ErrMismatch    = errors.New("line does not match the format")
+	ErrTime        = errors.New("invalid time")
+	ErrStatus      = errors.New("invalid status")
+	ErrBytes       = errors.New("invalid size")
+)
+
+// ParseError is a malformed line: the reader counts it and goes on. It is
+// modelled on encoding/csv.ParseError.
+type ParseError struct {
+	File   string // source name, as given to NewReader
+	Line   int64  // 1-based line number
+	Column int    // 1-based byte offset where the problem was seen; 0 if none
+	Err    error  // the reason, wrapping one of the Err* values above
+	Text   string // the start of the line, escaped to printable ASCII and cut to MaxTextBytes
+}
+
+// MaxTextBytes is how many bytes of a malformed line ParseError.Text keeps.
+const MaxTextBytes = 160
+
+// Error returns "file:line:column: reason: text".
+func (e *ParseError) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		b.WriteByte(':')
+	}
+	b.WriteString(strconv.FormatInt(e.Line, 10))
+	if e.Column > 0 {
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(e.Column))
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Err.Error())
+	if e.Text != "" {
+		b.WriteString(": \"")
+		b.WriteString(e.Text)
+		b.WriteByte('"')
+	}
+	return b.String()
+}
+
+// Unwrap returns the reason, so errors.Is(err, ErrQuote) works.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+func newParseError(line []byte, col int, err error) *ParseError {
+	return &ParseError{Column: col, Err: err, Text: EscapeText(line, MaxTextBytes)}
+}
+
+// EscapeText returns the first max bytes of b with every byte outside
+// printable ASCII, and the backslash, written as \xHH (\\ for the backslash),
+// so that log text cannot drive a terminal. A cut is marked with the length.
+func EscapeText(b []byte, max int) string {
+	cut := len(b) > max
+	if cut {
+		b = b[:max]
+	}
+	const hex = "0123456789abcdef"
+	out := make([]byte, 0, len(b)+16)
+	for _, c := range b {
+		switch {
+		case c == '\\':
+			out = append(out, '\\', '\\')
+		case c >= 0x20 && c < 0x7f:
+			out = append(out, c)
+		default:
+			out = append(out, '\\', 'x', hex[c>>4], hex[c&15])
+		}
+	}
+	if cut {
+		out = append(out, "..."...)
+	}
+	return string(out)
+}
+
+// TrimEOL removes a trailing "\n" or "\r\n" (and any further trailing '\r').
+func TrimEOL(line []byte) []byte {
+	n := len(line)
+	if n > 0 && line[n-1] == '\n' {
+		n--
+	}
+	for n > 0 && line[n-1] == '\r' {
+		n--
+	}
+	return line[:n]
+}
+
+// Parse parses one log line (with or without its line end) into rec,
+// overwriting every field but File and Line. It is a pure function of f and
+// line, safe to call from many goroutines. The strings it stores share one
+// allocation, a copy of line; only fields with escapes get their own. A
+// malformed line gives a *ParseError with Column and Text set (File and Line
+// are the caller's to fill).
+//
+// Escapes are decoded: \" and \\ into the character, Apache's \n \r \t \b \v
+// into the control byte, and \xHH (Apache for control and non-ASCII bytes,
+// nginx for those and '"') into the byte itself. Record strings hold the
+// bytes the client sent, which may be invalid UTF-8 or control characters:
+// escaping them for display is the output's job.
+func (f *Format) Parse(line []byte, rec *Record) error {
+	file, lineNo := rec.File, rec.Line
+	*rec = Record{Bytes: -1, File: file, Line: lineNo}
+	line = TrimEOL(line)
+	if len(line) == 0 {
+		return newParseError(line, 0, ErrEmptyLine)
+	}
+	if !bytes.HasPrefix(line, f.prefix) {
+		return newParseError(line, 1, fmt.Errorf("%w: expected %q at the start", ErrMismatch, f.prefix))
+	}
+	// One string for the whole line; fields are substrings of it.
+	s := string(line)
+	hasEsc := bytes.IndexByte(line, '\\') >= 0
+	pos := len(f.prefix)
+	for i := range f.fields {
+		fd := &f.fields[i]
+		var start, end int
+		if fd.quoted {
+			if pos >= len(line) || line[pos] != '"' {
+				return newParseError(line, pos+1, fmt.Errorf("%w: expected '\"' before %s", ErrMismatch, fd.name))
+			}
+			start = pos + 1
+			end = closingQuote(line, start, fd.after, fd.last, hasEsc)
+			if end < 0 {
+				return newParseError(line, pos+1, fmt.Errorf("%w in %s", ErrQuote, fd.name))
+			}
+			pos = end + 1
+		} else {
+			start = pos
+			if fd.term != 0 {
+				j := bytes.IndexByte(line[pos:], fd.term)
+				if j < 0 {
+					return newParseError(line, pos+1, fmt.Errorf("%w: line ends in %s", ErrMismatch, fd.name))
+				}
+				end = pos + j
+			} else {
+				end = pos
+				for end < len(line) && line[end] != ' ' && line[end] != '\t' {
+					end++
+				}
+			}
+			pos = end
+		}
+		if !bytes.HasPrefix(line[pos:], fd.after) {
+			return newParseError(line, pos+1, fmt.Errorf("%w: expected %q after %s", ErrMismatch, fd.after, fd.name))
+		}
+		pos += len(fd.after)
+		if err := fd.store(s, line, start, end, hasEsc, rec); err != nil {
+			return newParseError(line, start+1, err)
+		}
+	}
+	// Servers append fields to standard formats (combined plus
+	// "$http_x_forwarded_for", a response time, ...): text after the last
+	// field is tolerated when a space or tab sets it apart.
+	if pos < len(line) && line[pos] != ' ' && line[pos] != '\t' {
+		return newParseError(line, pos+1, fmt.Errorf("%w: unexpected text after the last field", ErrMismatch))
+	}
+	return nil
+}
+
+// closingQuote finds the '"' that ends a quoted value starting at start: the
+// first one not escaped by a backslash and followed by after (or, for the
+// last field with nothing after it, by the end of the line or a space).
+// Requiring what follows lets an unescaped quote inside a value (old
+// servers wrote them raw) be skipped. It returns -1 if there is none.
+func closingQuote(line []byte, start int, after []byte, last, hasEsc bool) int {
+	i := start
+	for {
+		j := bytes.IndexByte(line[i:], '"')
+		if j < 0 {
+			return -1
+		}
+		q := i + j
+		i = q + 1
+		if hasEsc {
+			n := 0
+			for k := q - 1; k >= start && line[k] == '\\'; k-- {
+				n++
+			}
+			if n%2 == 1 {
+				continue
+			}
+		}
+		rest := line[q+1:]
+		switch {
+		case len(after) > 0:
+			if bytes.HasPrefix(rest, after) {
+				return q
+			}
+		case !last:
+			return q
+		case len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t':
+			return q
+		}
+	}
+}
+
+// store converts the value line[start:end] (s is line as a string) into the
+// Record field fd fills.
+func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *Record) error {
+	switch fd.kind {
+	case kindSkip:
+		return nil
+	case kindTimeCLF:
+		t, ok := parseCLFTime(line[start:end])
+		if !ok {
+			return fmt.Errorf("%w in %s: want dd/Mon/yyyy:hh:mm:ss +zzzz", ErrTime, fd.name)
+		}
+		rec.Time = t
+		return nil
+	case kindTimeISO:
+		t, ok := parseISOTime(line[start:end])
+		if !ok {
+			return fmt.Errorf("%w in %s: want yyyy-mm-ddThh:mm:ss+zz:zz", ErrTime, fd.name)
+		}
+		rec.Time = t
+		return nil
+	case kindTimeEpoch:
+		t, ok := parseEpochTime(line[start:end], fd.unit)
+		if !ok {
+			return fmt.Errorf("%w in %s: want seconds since 1970", ErrTime, fd.name)
+		}
+		rec.Time = t
+		return nil
+	case kindStatus:
+		n, ok := parseUint(line[start:end], 9)
+		if !ok {
+			return fmt.Errorf("%w in %s", ErrStatus, fd.name)
+		}
+		rec.Status = int(n)
+		return nil
+	case kindBytes:
+		if rec.Bytes >= 0 {
+			return nil // the first size field in the format wins
+		}
+		n, ok := parseUint(line[start:end], 18)
+		if !ok {
+			return fmt.Errorf("%w in %s", ErrBytes, fd.name)
+		}
+		rec.Bytes = n
+		return nil
+	}
+	v := s[start:end]
+	if hasEsc && strings.IndexByte(v, '\\') >= 0 {
+		v = Unescape(v)
+	}
+	if v == "-" {
+		v = ""
+	}
+	switch fd.kind {
+	case kindClient:
+		setFirst(&rec.Client, v)
+	case kindIdent:
+		rec.Ident = v
+	case kindUser:
+		rec.User = v
+	case kindRequest:
+		rec.Request = v
+		splitRequest(v, rec)
+	case kindMethod:
+		rec.Method = v
+	case kindTarget:
+		rec.Target = v
+	case kindProtocol:
+		rec.Protocol = v
+	case kindReferer:
+		rec.Referer = v
+	case kindUserAgent:
+		rec.UserAgent = v
+	case kindVHost:
+		setFirst(&rec.VHost, v)
+	}
+	return nil
+}
+
+// setFirst keeps the first non-empty value when a format has two fields for
+// one Record field (%h and %a, $host and $server_name).
+func setFirst(dst *string, v string) {
+	if *dst == "" {
+		*dst = v
+	}
+}
+
+// parseUint parses a decimal of at most maxDigits digits; "-" is -1.
+func parseUint(b []byte, maxDigits int) (int64, bool) {
+	if len(b) == 1 && b[0] == '-' {
+		return -1, true
+	}
+	if len(b) == 0 || len(b) > maxDigits {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		c -= '0'
+		if c > 9 {
+			return 0, false
+		}
+		n = n*10 + int64(c)
+	}
+	return n, true
+}
+
+// splitRequest fills Method, Target and Protocol from a request line. A line
+// that does not start with a method token (a TLS handshake sent to the HTTP
+// port, other garbage, "-", "") leaves them empty: the record stays, with
+// the raw Request, since the server did receive and log it.
+func splitRequest(req string, rec *Record) {
+	sp := strings.IndexByte(req, ' ')
+	if sp <= 0 || !isToken(req[:sp]) {
+		return
+	}
+	rest := strings.TrimLeft(req[sp+1:], " ")
+	if rest == "" {
+		return
+	}
+	target, proto := rest, ""
+	if j := strings.LastIndexByte(rest, ' '); j >= 0 && strings.HasPrefix(rest[j+1:], "HTTP/") {
+		target, proto = strings.TrimRight(rest[:j], " "), rest[j+1:]
+	}
+	rec.Method, rec.Target, rec.Protocol = req[:sp], target, proto
+}
+
+// isToken reports whether s is an RFC 9110 token (the syntax of a method).
+func isToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !tokenChar[s[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+var tokenChar = func() (t [256]bool) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = true
+		t[c-'a'+'A'] = true
+	}
+	for _, c := range "!#$%&'*+-.^_`|~" {
+		t[c] = true
+	}
+	return t
+}()
+
+// Unescape decodes the escapes Apache and nginx write in log fields (see
+// Format.Parse); an unknown or incomplete escape is kept as written.
+func Unescape(v string) string {
+	b := make([]byte, 0, len(v))
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c != '\\' || i+1 == len(v) {
+			b = append(b, c)
+			continue
+		}
+		switch n := v[i+1]; n {
+		case '"', '\\':
+			b = append(b, n)
+			i++
+		case 'n':
+			b = append(b, '\n')
+			i++
+		case 'r':
+			b = append(b, '\r')
+			i++
+		case 't':
+			b = append(b, '\t')
+			i++
+		case 'b':
+			b = append(b, '\b')
+			i++
+		case 'v':
+			b = append(b, '\v')
+			i++
+		case 'x', 'X':
+			if i+3 < len(v) {
+				hi, ok1 := unhex(v[i+2])
+				lo, ok2 := unhex(v[i+3])
+				if ok1 && ok2 {
+					b = append(b, hi<<4|lo)
+					i += 3
+					continue
+				}
+			}
+			b = append(b, c)
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}

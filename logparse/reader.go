@@ -1,0 +1,334 @@
+package logparse
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// DefaultMaxLineBytes is the longest line a Reader parses by default; longer
+// lines are malformed (ErrLineTooLong) and skipped without being held whole.
+const DefaultMaxLineBytes = 1 << 20
+
+// MaxSamples is how many ParseErrors Stats keeps as samples.
+const MaxSamples = 10
+
+// Auto-detection looks at up to detectLines non-empty lines, and at most
+// detectBytes of them, before the first record is returned.
+const (
+	detectLines = 100
+	detectBytes = 4 << 20
+)
+
+// readBufferSize is the bufio buffer: lines shorter than it are parsed in
+// place, longer ones are gathered into Reader.long.
+const readBufferSize = 64 << 10
+
+// Stats counts what a Reader has read. Stats of several files add up with Merge.
+type Stats struct {
+	Format    string        // the format used (detected or given); "" before any line with auto-detection
+	Lines     int64         // lines read: Records + Malformed
+	Records   int64         // lines parsed into a Record
+	Malformed int64         // lines that did not parse (each a *ParseError)
+	First     time.Time     // earliest record time; zero if no record had a time
+	Last      time.Time     // latest record time (times in a log need not be in order)
+	Samples   []*ParseError // the first MaxSamples malformed lines
+}
+
+// AddRecord counts rec as a parsed line.
+func (s *Stats) AddRecord(rec *Record) {
+	s.Lines++
+	s.Records++
+	s.addTime(rec.Time)
+}
+
+func (s *Stats) addTime(t time.Time) {
+	if t.IsZero() {
+		return
+	}
+	if s.First.IsZero() || t.Before(s.First) {
+		s.First = t
+	}
+	if s.Last.IsZero() || t.After(s.Last) {
+		s.Last = t
+	}
+}
+
+// AddMalformed counts e as a malformed line and keeps it if samples are wanted.
+func (s *Stats) AddMalformed(e *ParseError) {
+	s.Lines++
+	s.Malformed++
+	if len(s.Samples) < MaxSamples {
+		s.Samples = append(s.Samples, e)
+	}
+}
+
+// Merge adds o's counts to s; the span widens to cover both and Format lists
+// each distinct format once, comma-separated.
+func (s *Stats) Merge(o Stats) {
+	s.Lines += o.Lines
+	s.Records += o.Records
+	s.Malformed += o.Malformed
+	s.addTime(o.First)
+	s.addTime(o.Last)
+	for _, e := range o.Samples {
+		if len(s.Samples) >= MaxSamples {
+			break
+		}
+		s.Samples = append(s.Samples, e)
+	}
+	if o.Format != "" && !containsName(s.Format, o.Format) {
+		if s.Format != "" {
+			s.Format += ", "
+		}
+		s.Format += o.Format
+	}
+}
+
+func containsName(list, name string) bool {
+	for _, n := range strings.Split(list, ", ") {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Reader reads Records from an access log, one per line, in the manner of
+// encoding/csv.Reader. Read returns a *ParseError for a malformed line (the
+// caller counts it, or stops for --strict, and calls Read again), io.EOF at
+// the end, and any other error (I/O, a corrupt gzip stream) is fatal and
+// names the file and the line reached.
+type Reader struct {
+	// MaxLineBytes is the longest line parsed (line end excluded); 0 means
+	// DefaultMaxLineBytes. Set it before the first Read.
+	MaxLineBytes int
+
+	name    string
+	br      *bufio.Reader
+	format  *Format
+	started bool
+	lineNo  int64
+	long    []byte        // a line longer than the bufio buffer, gathered
+	pending []pendingLine // lines read for auto-detection, not yet returned
+	stats   Stats
+	err     error // sticky: io.EOF or a fatal error
+}
+
+type pendingLine struct {
+	text    []byte
+	no      int64
+	tooLong bool
+}
+
+// NewReader returns a Reader of r, whose lines are parsed with f; a nil f
+// detects the format from the first lines (see Detect). name labels Records,
+// errors and Stats ("-" for standard input is fine).
+func NewReader(r io.Reader, name string, f *Format) *Reader {
+	rd := &Reader{name: name, br: bufio.NewReaderSize(r, readBufferSize), format: f}
+	if f != nil {
+		rd.stats.Format = f.Name()
+	}
+	return rd
+}
+
+// Format returns the format in use: the one given to NewReader, or with
+// auto-detection the one chosen (nil until the first Read, or for an empty input).
+func (r *Reader) Format() *Format { return r.format }
+
+// Stats returns the counts so far. The Samples slice is shared with the Reader.
+func (r *Reader) Stats() Stats { return r.stats }
+
+func (r *Reader) maxLine() int {
+	if r.MaxLineBytes > 0 {
+		return r.MaxLineBytes
+	}
+	return DefaultMaxLineBytes
+}
+
+// Read parses the next line into rec, overwriting all of it. Strings in rec
+// are new for each line: rec may be reused, and the strings kept.
+func (r *Reader) Read(rec *Record) error {
+	if !r.started {
+		r.started = true
+		if r.format == nil {
+			r.detect()
+		}
+	}
+	var (
+		line    []byte
+		no      int64
+		tooLong bool
+	)
+	if len(r.pending) > 0 {
+		p := r.pending[0]
+		r.pending[0] = pendingLine{}
+		r.pending = r.pending[1:]
+		line, no, tooLong = p.text, p.no, p.tooLong
+	} else {
+		if r.err != nil {
+			return r.err
+		}
+		var err error
+		line, tooLong, err = r.readLine()
+		if err != nil {
+			r.err = err
+			return err
+		}
+		no = r.lineNo
+	}
+	if no == 1 {
+		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
+	}
+	var err error
+	if tooLong {
+		err = &ParseError{Column: r.maxLine() + 1, Err: fmt.Errorf("%w: more than %d bytes", ErrLineTooLong, r.maxLine()),
+			Text: EscapeText(line, MaxTextBytes)}
+	} else {
+		rec.File, rec.Line = r.name, no
+		err = r.format.Parse(line, rec)
+	}
+	if err != nil {
+		pe := err.(*ParseError)
+		pe.File, pe.Line = r.name, no
+		r.stats.AddMalformed(pe)
+		return pe
+	}
+	r.stats.AddRecord(rec)
+	return nil
+}
+
+// readLine returns the next line, valid until the next call, or for a line
+// over the limit its first bytes and tooLong. Fatal errors are wrapped with
+// the name and the line reached; a partial line before one is dropped.
+func (r *Reader) readLine() (line []byte, tooLong bool, err error) {
+	max := r.maxLine()
+	b, err := r.br.ReadSlice('\n')
+	switch {
+	case err == nil:
+	case errors.Is(err, bufio.ErrBufferFull):
+		return r.readLong(b, max)
+	case err == io.EOF && len(b) > 0:
+		// The last line has no line end; the next call sees io.EOF.
+	case err == io.EOF:
+		return nil, false, io.EOF
+	default:
+		return nil, false, r.fatal(err)
+	}
+	r.lineNo++
+	if len(b) > max && len(TrimEOL(b)) > max {
+		return b[:MaxTextBytes], true, nil
+	}
+	return b, false, nil
+}
+
+// readLong gathers a line longer than the bufio buffer into r.long, up to
+// max bytes; past that it discards the rest of the line as it streams by.
+func (r *Reader) readLong(b []byte, max int) ([]byte, bool, error) {
+	r.long = append(r.long[:0], b...)
+	for {
+		b, err := r.br.ReadSlice('\n')
+		if len(r.long)+len(b) > max+2 { // +2: "\r\n" does not count
+			return r.discardLine(err)
+		}
+		r.long = append(r.long, b...)
+		switch {
+		case err == nil:
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err == io.EOF:
+		default:
+			return nil, false, r.fatal(err)
+		}
+		r.lineNo++
+		if len(TrimEOL(r.long)) > max {
+			return r.long[:MaxTextBytes], true, nil
+		}
+		return r.long, false, nil
+	}
+}
+
+// discardLine skips to the end of an over-long line, keeping only the start
+// already in r.long for the error message.
+func (r *Reader) discardLine(err error) ([]byte, bool, error) {
+	for errors.Is(err, bufio.ErrBufferFull) {
+		_, err = r.br.ReadSlice('\n')
+	}
+	if err != nil && err != io.EOF {
+		return nil, false, r.fatal(err)
+	}
+	r.lineNo++
+	head := r.long
+	if len(head) > MaxTextBytes {
+		head = head[:MaxTextBytes]
+	}
+	return head, true, nil
+}
+
+func (r *Reader) fatal(err error) error {
+	if r.name == "" {
+		return fmt.Errorf("line %d: %w", r.lineNo+1, err)
+	}
+	return fmt.Errorf("%s: line %d: %w", r.name, r.lineNo+1, err)
+}
+
+// detect reads lines ahead, keeping them to be returned as records, until it
+// has enough to choose the format. A fatal error is kept for after them.
+func (r *Reader) detect() {
+	var sample [][]byte
+	total := 0
+	for len(sample) < detectLines && total < detectBytes {
+		line, tooLong, err := r.readLine()
+		if err != nil {
+			r.err = err
+			break
+		}
+		text := append([]byte(nil), line...)
+		r.pending = append(r.pending, pendingLine{text: text, no: r.lineNo, tooLong: tooLong})
+		total += len(text)
+		if r.lineNo == 1 {
+			text = bytes.TrimPrefix(text, []byte("\xef\xbb\xbf"))
+		}
+		if !tooLong && len(TrimEOL(text)) > 0 {
+			sample = append(sample, text)
+		}
+	}
+	if len(r.pending) == 0 {
+		return // empty input: nothing to detect, nothing to parse
+	}
+	r.format = Detect(sample)
+	r.stats.Format = r.format.Name()
+}
+
+// Detect chooses the built-in format for a sample of lines: the richest
+// format (vhost_combined, then combined, then common) that parses at least
+// 90% as many lines as the best one does. The margin keeps a combined log
+// with a few cut-short lines combined, although common (which tolerates text
+// after its last field) parses every line. When no line parses, or the
+// sample is empty, it returns Combined.
+func Detect(lines [][]byte) *Format {
+	counts := make([]int, len(builtins))
+	best := 0
+	var rec Record
+	for i, f := range builtins {
+		for _, l := range lines {
+			if f.Parse(l, &rec) == nil {
+				counts[i]++
+			}
+		}
+		best = max(best, counts[i])
+	}
+	if best == 0 {
+		return Combined
+	}
+	for i, f := range builtins {
+		if counts[i] > 0 && counts[i] >= best-best/10 {
+			return f
+		}
+	}
+	return Combined
+}
