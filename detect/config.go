@@ -1,0 +1,114 @@
+package detect
+
+import "time"
+
+// Config holds the thresholds of the detectors. The zero value means the
+// documented default for every field, so Config{} is a sensible setup.
+type Config struct {
+	// BurstPer10s: a client is above the rate threshold while it makes more
+	// than this many requests in some 10 s window. Default 20.
+	BurstPer10s int
+
+	// SustainedPer60s: a client is also above the rate threshold while it
+	// makes at least this many requests in some 60 s window. Default 60
+	// (one request a second held for a minute).
+	SustainedPer60s int
+
+	// ReorderTolerance is how far back in time a record may be written
+	// after a later one and still be counted in the rate windows. Default
+	// 60 s (Apache stamps a request when it starts and writes it when it
+	// ends; some logs are sorted per minute only).
+	ReorderTolerance time.Duration
+
+	// MinPages is the number of HTML pages a client must fetch before the
+	// "no assets" and "never a Referer" behaviour signals count. Default 10.
+	MinPages int
+
+	// MinRequests is the number of requests a client must make before the
+	// "mostly HEAD" and "mostly errors" behaviour signals count. Default 10.
+	MinRequests int
+
+	// HeadShare is the share of HEAD requests (0..1) above which a client
+	// "mostly uses HEAD". Default 0.8.
+	HeadShare float64
+
+	// ErrorShare is the share of 4xx/5xx answers (0..1) above which a
+	// client's requests are "mostly errors". Default 0.7.
+	ErrorShare float64
+
+	// ROBOTS-FIELDS
+
+	// MaxViolationsPerClient bounds the violations kept in full for one
+	// client; the rest are counted. Default 100. Clients whose User-agent is
+	// an ordinary browser keep at most 10 (see Detector).
+	MaxViolationsPerClient int
+
+	// MaxIncidentsPerClient bounds the rapid-fire incidents kept for one
+	// client; the rest are counted. Default 100.
+	MaxIncidentsPerClient int
+
+	// MaxIncidentPaths bounds the distinct paths counted per incident.
+	// Default 10000.
+	MaxIncidentPaths int
+
+	// MaxClients caps the clients tracked one by one; records of further
+	// new clients are folded into Result.Other. 0 means no cap.
+	MaxClients int
+}
+
+// Defaults of the Config fields.
+const (
+	DefaultBurstPer10s            = 20
+	DefaultSustainedPer60s        = 60
+	DefaultReorderTolerance       = 60 * time.Second
+	DefaultMinPages               = 10
+	DefaultMinRequests            = 10
+	DefaultHeadShare              = 0.8
+	DefaultErrorShare             = 0.7
+	DefaultMaxViolationsPerClient = 100
+	DefaultMaxIncidentsPerClient  = 100
+	DefaultMaxIncidentPaths       = 10000
+)
+
+// browserViolationCap bounds the violations kept in full for a client with
+// an ordinary browser User-agent: most such clients are people and their
+// violations are dropped, so holding many would cost memory per human.
+const browserViolationCap = 10
+
+// withDefaults returns c with every zero field set to its default.
+func (c Config) withDefaults() Config {
+	if c.BurstPer10s <= 0 {
+		c.BurstPer10s = DefaultBurstPer10s
+	}
+	if c.SustainedPer60s <= 0 {
+		c.SustainedPer60s = DefaultSustainedPer60s
+	}
+	if c.ReorderTolerance <= 0 {
+		c.ReorderTolerance = DefaultReorderTolerance
+	}
+	if c.MinPages <= 0 {
+		c.MinPages = DefaultMinPages
+	}
+	if c.MinRequests <= 0 {
+		c.MinRequests = DefaultMinRequests
+	}
+	if c.HeadShare <= 0 || c.HeadShare > 1 {
+		c.HeadShare = DefaultHeadShare
+	}
+	if c.ErrorShare <= 0 || c.ErrorShare > 1 {
+		c.ErrorShare = DefaultErrorShare
+	}
+	if c.MaxViolationsPerClient <= 0 {
+		c.MaxViolationsPerClient = DefaultMaxViolationsPerClient
+	}
+	if c.MaxIncidentsPerClient <= 0 {
+		c.MaxIncidentsPerClient = DefaultMaxIncidentsPerClient
+	}
+	if c.MaxIncidentPaths <= 0 {
+		c.MaxIncidentPaths = DefaultMaxIncidentPaths
+	}
+	if c.MaxClients < 0 {
+		c.MaxClients = 0
+	}
+	return c
+}

@@ -1,0 +1,286 @@
+package detect
+
+import (
+	"math"
+	"math/bits"
+	"strings"
+	"time"
+
+	"github.com/robowatch/robowatch/logparse"
+)
+
+// Detector follows every client through one pass over a log and judges it
+// at the end. Add is not safe for concurrent use: a parallel reader must
+// hand records to one Detector from one goroutine, in log order (records
+// out of order by up to Config.ReorderTolerance are handled exactly).
+//
+// Memory grows with the number of clients, never with the number of lines:
+// per client a fixed record plus the seconds of its last minute or so of
+// traffic, released when the client falls idle.
+type Detector struct {
+	cfg     Config
+	th      thresholds
+	agents  AgentClassifier
+	uas     map[string]*agentInfo // interned User-agent values with their class
+	clients map[clientKey]*client
+
+	records     int64
+	late        int64
+	withUA      int64 // records with a User-agent: a log without any has no UA signal
+	withReferer int64 // likewise for the Referer
+	started     bool
+	maxSec      int64     // latest second seen
+	first, last time.Time // earliest and latest record time
+	loc         *time.Location
+	sinceSweep  int
+	other       Other
+	otherSeen   []uint64 // bitmap estimating the distinct clients folded into other
+	result      *Result
+	checker
+}
+
+// clientKey identifies a client: many people behind one NAT address are
+// told apart by their User-agents, so an address never merges across them.
+type clientKey struct {
+	ip, ua string
+}
+
+// agentInfo is one distinct User-agent value, stored once for all the
+// clients that send it.
+type agentInfo struct {
+	ua    string
+	agent Agent
+}
+
+// client is everything the detectors keep about one client.
+type client struct {
+	ip          string
+	ua          *agentInfo
+	first, last time.Time
+
+	requests  int64
+	bytes     int64
+	pages     int64
+	assets    int64
+	head      int64
+	errors    int64 // 4xx and 5xx answers
+	notFound  int64
+	referers  int64 // requests that carried a Referer
+	robotsTxt int64 // fetches of /robots.txt
+	robotsSt  [4]statusCount
+	robotsAt  time.Time // first fetch of /robots.txt
+
+	rate rate
+	viol *clientViolations // nil until the first disallowed request
+}
+
+// statusCount is how often one status code was answered.
+type statusCount struct {
+	code int32
+	n    int32
+}
+
+// sweepEvery is how many records pass between sweeps of idle clients.
+const sweepEvery = 1 << 16
+
+// New returns a Detector with cfg's thresholds (zero fields: defaults).
+func New(cfg Config) *Detector {
+	cfg = cfg.withDefaults()
+	d := &Detector{
+		cfg: cfg,
+		th: thresholds{
+			burst:        uint32(cfg.BurstPer10s),
+			sustained:    uint32(cfg.SustainedPer60s),
+			maxIncidents: cfg.MaxIncidentsPerClient,
+			maxPaths:     cfg.MaxIncidentPaths,
+		},
+		uas:     make(map[string]*agentInfo),
+		clients: make(map[clientKey]*client),
+	}
+	d.checker.init(&d.cfg)
+	return d
+}
+
+// Add feeds one record to the detectors. Records must come from a single
+// goroutine, in log order; Add after Result is ignored.
+func (d *Detector) Add(r *logparse.Record) {
+	if d.result != nil {
+		return
+	}
+	d.records++
+	if r.UserAgent != "" {
+		d.withUA++
+	}
+	if r.Referer != "" {
+		d.withReferer++
+	}
+	sec := r.Time.Unix()
+	if !d.started {
+		d.started = true
+		d.maxSec = sec
+		d.first, d.last = r.Time, r.Time
+		d.loc = r.Time.Location()
+	} else {
+		d.maxSec = max(d.maxSec, sec)
+		if r.Time.Before(d.first) {
+			d.first = r.Time
+		}
+		if r.Time.After(d.last) {
+			d.last = r.Time
+		}
+	}
+
+	c := d.clients[clientKey{r.Client, r.UserAgent}]
+	if c == nil {
+		if d.cfg.MaxClients > 0 && len(d.clients) >= d.cfg.MaxClients {
+			d.fold(r)
+			return
+		}
+		c = d.newClient(r)
+	}
+
+	c.requests++
+	if c.requests == 1 || r.Time.Before(c.first) {
+		c.first = r.Time
+	}
+	if c.requests == 1 || r.Time.After(c.last) {
+		c.last = r.Time
+	}
+	if r.Bytes > 0 {
+		c.bytes += r.Bytes
+	}
+	if r.Method == "HEAD" {
+		c.head++
+	}
+	if r.Status >= 400 && r.Status < 600 {
+		c.errors++
+		if r.Status == 404 {
+			c.notFound++
+		}
+	}
+	if r.Referer != "" {
+		c.referers++
+	}
+	path := requestPath(r)
+	res := classify(path)
+	switch res {
+	case resourcePage:
+		c.pages++
+	case resourceAsset:
+		c.assets++
+	case resourceRobotsTxt:
+		c.robotsTxt++
+		if c.robotsTxt == 1 || r.Time.Before(c.robotsAt) {
+			c.robotsAt = r.Time
+		}
+		c.countRobotsStatus(r.Status)
+	}
+
+	// An asset fetched with a Referer is a browser pulling in what a page
+	// needs: dozens in a second are normal and do not count against the rate
+	// threshold (the peaks still count every request).
+	hit := !(res == resourceAsset && r.Referer != "")
+	wm := d.watermark()
+	c.rate.advance(wm, d.th)
+	if !c.rate.add(sec, hit, r.Bytes, r.Status, pathHash(path)) {
+		d.late++
+	}
+
+	if d.checker.enabled {
+		d.check(c, r, path, res)
+	}
+
+	d.sinceSweep++
+	if d.sinceSweep >= max(sweepEvery, len(d.clients)) {
+		d.sweep()
+	}
+}
+
+// watermark is the latest second that no record still to come may reach.
+func (d *Detector) watermark() int64 {
+	tol := int64(d.cfg.ReorderTolerance / time.Second)
+	if d.maxSec < math.MinInt64+tol+1 {
+		return math.MinInt64
+	}
+	return d.maxSec - tol - 1
+}
+
+// sweep makes every client's seconds up to the watermark final and releases
+// the buffers of clients that fell idle, so that memory follows the clients
+// active in the last minutes, not all clients ever seen.
+func (d *Detector) sweep() {
+	d.sinceSweep = 0
+	wm := d.watermark()
+	for _, c := range d.clients {
+		c.rate.advance(wm, d.th)
+		if c.rate.idle() && (c.rate.secs != nil || c.rate.paths != nil) {
+			c.rate.release()
+		}
+	}
+}
+
+func (d *Detector) newClient(r *logparse.Record) *client {
+	ai := d.uas[r.UserAgent]
+	if ai == nil {
+		ua := strings.Clone(r.UserAgent)
+		ai = &agentInfo{ua: ua, agent: d.agents.Classify(ua)}
+		d.uas[ua] = ai
+	}
+	c := &client{ip: strings.Clone(r.Client), ua: ai, rate: newRate()}
+	d.clients[clientKey{c.ip, ai.ua}] = c
+	return c
+}
+
+func (c *client) countRobotsStatus(code int) {
+	for i := range c.robotsSt {
+		s := &c.robotsSt[i]
+		if s.n == 0 {
+			s.code = int32(code)
+		}
+		if s.code == int32(code) {
+			if s.n < math.MaxInt32 {
+				s.n++
+			}
+			return
+		}
+	}
+}
+
+// Other counts the records of clients beyond Config.MaxClients, which are
+// folded together instead of tracked one by one.
+type Other struct {
+	Clients  int64 `json:"clients"`  // distinct clients folded, estimated (linear counting)
+	Requests int64 `json:"requests"` // their requests
+	Bytes    int64 `json:"bytes"`    // their bytes
+}
+
+const otherBits = 1 << 16
+
+func (d *Detector) fold(r *logparse.Record) {
+	d.other.Requests++
+	if r.Bytes > 0 {
+		d.other.Bytes += r.Bytes
+	}
+	if d.otherSeen == nil {
+		d.otherSeen = make([]uint64, otherBits/64)
+	}
+	h := pathHash(r.Client)
+	h ^= pathHash(r.UserAgent) * 31
+	h %= otherBits
+	d.otherSeen[h/64] |= 1 << (h % 64)
+}
+
+// foldedClients estimates the distinct clients folded into Other.
+func (d *Detector) foldedClients() int64 {
+	if d.otherSeen == nil {
+		return 0
+	}
+	zero := 0
+	for _, w := range d.otherSeen {
+		zero += 64 - bits.OnesCount64(w)
+	}
+	if zero == 0 {
+		zero = 1
+	}
+	return int64(math.Round(-otherBits * math.Log(float64(zero)/otherBits)))
+}

@@ -1,0 +1,299 @@
+package detect
+
+import (
+	"math"
+	"slices"
+)
+
+// The rate detector works on whole seconds, the resolution of access logs.
+//
+// Each client keeps the per-second counts of its recent traffic in a small
+// sorted slice. A second is "final" once the log has moved ReorderTolerance
+// past it (the detector's watermark: latest time seen minus the tolerance);
+// only then are the sliding windows that end in it evaluated, so a record
+// that arrives up to ReorderTolerance late still lands in the right windows
+// and the peaks are exact. Windows are evaluated at occupied seconds only:
+// a window that ends in an empty second holds no more than the one that
+// ends in the last occupied second before it.
+//
+// A record later than that (older than a second already final for its
+// client) is counted in the client's totals but not in the rate windows;
+// the Result counts such records in LateRecords. Memory per client is
+// bounded by the seconds in the last 60 s plus the tolerance, never by the
+// length of the log.
+
+const (
+	window10 = 10 // seconds in the burst window
+	window60 = 60 // seconds in the sustained window
+	// maxPathStamps bounds the recent (second, path) pairs one client keeps
+	// to count the distinct paths of its incidents.
+	maxPathStamps = 8192
+)
+
+// second is one second of one client's traffic.
+type second struct {
+	sec    int64
+	n      uint32    // requests
+	hits   uint32    // requests that count against the rate threshold
+	bytes  int64     // bytes sent
+	status [4]uint32 // answers 2xx, 3xx, 4xx, 5xx
+}
+
+// pathStamp is one request's path (hashed) and second, kept while it may
+// still fall into an incident.
+type pathStamp struct {
+	sec int64
+	h   uint64
+}
+
+// rate is one client's sliding-window state.
+type rate struct {
+	secs           []second // sorted by sec; secs[:pend] are final
+	pend           int
+	lo10, lo60     int    // first entry of the 10 s / 60 s window ending at the last final entry
+	n10, n60       uint32 // requests in those windows
+	h10, h60       uint32 // hits in those windows
+	fin            int64  // seconds up to fin are final
+	peak1          uint32
+	peak10, peak60 uint32
+	at1            int64 // second of the 1 s peak
+	at10, at60     int64 // first second with traffic of the peak windows
+	paths          []pathStamp
+	pathsLost      bool // paths were dropped: incident path counts are lower bounds
+	open           *openIncident
+	incidents      []incident
+	dropped        int // incidents beyond the per-client bound
+}
+
+// openIncident is a rapid-fire incident that may still grow.
+type openIncident struct {
+	incident
+	set map[uint64]struct{}
+}
+
+// incident is a rapid-fire incident of one client, in whole seconds.
+type incident struct {
+	start, end  int64
+	requests    int64
+	hits        int64
+	peak        uint32 // most requests in one second
+	bytes       int64
+	status      [4]int64
+	paths       int
+	pathsCapped bool // paths is a lower bound
+}
+
+// thresholds are what rate needs of the Config.
+type thresholds struct {
+	burst, sustained uint32
+	maxIncidents     int
+	maxPaths         int
+}
+
+func newRate() rate { return rate{fin: math.MinInt64} }
+
+// add counts one request at second sec. It reports false, counting nothing,
+// when sec is already final (the record came too late).
+func (r *rate) add(sec int64, hit bool, bytes int64, status int, path uint64) bool {
+	if sec <= r.fin {
+		return false
+	}
+	i := len(r.secs)
+	for i > r.pend && r.secs[i-1].sec > sec {
+		i--
+	}
+	var e *second
+	if i > r.pend && r.secs[i-1].sec == sec {
+		e = &r.secs[i-1]
+	} else {
+		if len(r.secs) == cap(r.secs) && r.lo60 > 0 {
+			// Entries before lo60 left every window that is still to be
+			// evaluated: reuse their room instead of growing.
+			k := r.lo60
+			n := copy(r.secs, r.secs[k:])
+			r.secs = r.secs[:n]
+			r.pend -= k
+			r.lo10 -= k
+			r.lo60 = 0
+			i -= k
+		}
+		r.secs = slices.Insert(r.secs, i, second{sec: sec})
+		e = &r.secs[i]
+	}
+	if e.n < math.MaxUint32 {
+		e.n++
+	}
+	if hit && e.hits < math.MaxUint32 {
+		e.hits++
+	}
+	if bytes > 0 {
+		e.bytes += bytes
+	}
+	if c := status/100 - 2; 0 <= c && c < 4 && e.status[c] < math.MaxUint32 {
+		e.status[c]++
+	}
+	r.stampPath(sec, path)
+	return true
+}
+
+// stampPath remembers that path was asked for at sec, dropping stamps that
+// can no longer fall into an incident before it grows the slice.
+func (r *rate) stampPath(sec int64, path uint64) {
+	if len(r.paths) == cap(r.paths) && len(r.paths) > 0 {
+		keep := r.paths[:0]
+		cut := r.before(window60 + 1)
+		for _, p := range r.paths {
+			if p.sec > cut {
+				keep = append(keep, p)
+			}
+		}
+		r.paths = keep
+		if len(r.paths) >= maxPathStamps {
+			r.pathsLost = true
+			return
+		}
+	}
+	r.paths = append(r.paths, pathStamp{sec, path})
+}
+
+// advance makes every second up to upTo final, evaluating the windows that
+// end in them, and closes an incident that can no longer grow.
+func (r *rate) advance(upTo int64, t thresholds) {
+	for r.pend < len(r.secs) && r.secs[r.pend].sec <= upTo {
+		r.step(t)
+	}
+	if upTo > r.fin {
+		r.fin = upTo
+	}
+	if r.open != nil && r.before(window60) > r.open.end {
+		r.closeIncident(t)
+	}
+}
+
+// idle reports whether nothing of r's recent traffic can matter any more,
+// so its buffers may be released.
+func (r *rate) idle() bool {
+	return r.open == nil && r.pend == len(r.secs) &&
+		(len(r.secs) == 0 || r.secs[len(r.secs)-1].sec <= r.before(window60))
+}
+
+// release drops the buffers of an idle client.
+func (r *rate) release() {
+	r.secs, r.paths = nil, nil
+	r.pend, r.lo10, r.lo60 = 0, 0, 0
+	r.n10, r.n60, r.h10, r.h60 = 0, 0, 0, 0
+	r.pathsLost = false
+}
+
+// before returns fin-d, saturating while nothing is final yet.
+func (r *rate) before(d int64) int64 {
+	if r.fin < math.MinInt64+d {
+		return math.MinInt64
+	}
+	return r.fin - d
+}
+
+// step makes the first pending second final.
+func (r *rate) step(t thresholds) {
+	e := &r.secs[r.pend]
+	s := e.sec
+	for r.lo10 < r.pend && r.secs[r.lo10].sec <= s-window10 {
+		r.n10 -= r.secs[r.lo10].n
+		r.h10 -= r.secs[r.lo10].hits
+		r.lo10++
+	}
+	for r.lo60 < r.pend && r.secs[r.lo60].sec <= s-window60 {
+		r.n60 -= r.secs[r.lo60].n
+		r.h60 -= r.secs[r.lo60].hits
+		r.lo60++
+	}
+	r.n10 += e.n
+	r.n60 += e.n
+	r.h10 += e.hits
+	r.h60 += e.hits
+	if e.n > r.peak1 {
+		r.peak1, r.at1 = e.n, s
+	}
+	if r.n10 > r.peak10 {
+		r.peak10, r.at10 = r.n10, r.secs[r.lo10].sec
+	}
+	if r.n60 > r.peak60 {
+		r.peak60, r.at60 = r.n60, r.secs[r.lo60].sec
+	}
+	r.pend++
+	r.fin = s
+
+	// The stretch above the threshold starts with the first second of the
+	// window that went over it; windows that overlap or touch the open
+	// incident extend it, so the incident is maximal.
+	ws := int64(math.MaxInt64)
+	if r.h10 > t.burst {
+		ws = r.secs[r.lo10].sec
+	}
+	if r.h60 >= t.sustained {
+		ws = min(ws, r.secs[r.lo60].sec)
+	}
+	if ws == math.MaxInt64 {
+		if r.open != nil && s-window60 > r.open.end {
+			r.closeIncident(t)
+		}
+		return
+	}
+	if r.open != nil && ws <= r.open.end+1 {
+		r.grow(r.open.end+1, s, t)
+		return
+	}
+	if r.open != nil {
+		r.closeIncident(t)
+	}
+	r.open = &openIncident{incident: incident{start: ws, end: ws - 1}}
+	r.grow(ws, s, t)
+}
+
+// grow adds the final seconds from..to to the open incident. They are all
+// within the last 60 s, so at or after lo60.
+func (r *rate) grow(from, to int64, t thresholds) {
+	o := r.open
+	for i := r.lo60; i < r.pend; i++ {
+		e := &r.secs[i]
+		if e.sec < from || e.sec > to {
+			continue
+		}
+		o.requests += int64(e.n)
+		o.hits += int64(e.hits)
+		o.bytes += e.bytes
+		for k := range e.status {
+			o.status[k] += int64(e.status[k])
+		}
+		o.peak = max(o.peak, e.n)
+	}
+	for _, p := range r.paths {
+		if p.sec < from || p.sec > to {
+			continue
+		}
+		if o.set == nil {
+			o.set = make(map[uint64]struct{})
+		}
+		if len(o.set) >= t.maxPaths {
+			o.pathsCapped = true
+			break
+		}
+		o.set[p.h] = struct{}{}
+	}
+	if r.pathsLost {
+		o.pathsCapped = true
+	}
+	o.end = to
+}
+
+// closeIncident files the open incident.
+func (r *rate) closeIncident(t thresholds) {
+	o := r.open
+	r.open = nil
+	o.paths = len(o.set)
+	if len(r.incidents) >= t.maxIncidents {
+		r.dropped++
+		return
+	}
+	r.incidents = append(r.incidents, o.incident)
+}

@@ -1,0 +1,133 @@
+package detect
+
+import (
+	"strings"
+
+	"github.com/robowatch/robowatch/logparse"
+)
+
+// resource is what a request asked for, as far as a browser's habits go.
+type resource uint8
+
+const (
+	resourceOther     resource = iota // feeds, downloads, API calls: neither page nor asset
+	resourcePage                      // an HTML page: what a person navigates to
+	resourceAsset                     // an image, style sheet, script or font a page pulls in
+	resourceRobotsTxt                 // /robots.txt
+)
+
+// requestPath returns the record's target as origin-form: path and query,
+// with any "scheme://host" of an absolute-form target cut off. It slices
+// the record's string and allocates nothing.
+func requestPath(r *logparse.Record) string {
+	t := r.Target
+	if len(t) == 0 || t[0] == '/' {
+		return t
+	}
+	i := strings.Index(t, "://")
+	if i < 0 {
+		return t
+	}
+	rest := t[i+3:]
+	j := strings.IndexByte(rest, '/')
+	if j < 0 {
+		return "/"
+	}
+	return rest[j:]
+}
+
+// pathOnly cuts the query and fragment off p.
+func pathOnly(p string) string {
+	for i := 0; i < len(p); i++ {
+		if p[i] == '?' || p[i] == '#' {
+			return p[:i]
+		}
+	}
+	return p
+}
+
+// classify says what path (origin-form, query allowed) asks for. It goes by
+// the file extension of the last path segment, as the server's MIME table
+// does; a path without extension or ending in "/" is a page.
+func classify(p string) resource {
+	p = pathOnly(p)
+	if p == "/robots.txt" {
+		return resourceRobotsTxt
+	}
+	slash := strings.LastIndexByte(p, '/')
+	seg := p[slash+1:]
+	dot := strings.LastIndexByte(seg, '.')
+	if dot < 0 {
+		return resourcePage
+	}
+	ext := seg[dot+1:]
+	if len(ext) > 8 {
+		return resourcePage
+	}
+	var buf [8]byte
+	for i := 0; i < len(ext); i++ {
+		c := ext[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	switch string(buf[:len(ext)]) {
+	case "html", "htm", "shtml", "xhtml", "php", "asp", "aspx", "jsp", "cgi", "pl", "cfm":
+		return resourcePage
+	case "css", "js", "mjs", "map",
+		"png", "jpg", "jpeg", "gif", "svg", "webp", "avif", "ico", "bmp", "cur",
+		"woff", "woff2", "ttf", "otf", "eot",
+		"mp4", "webm", "mp3", "ogg", "wav":
+		return resourceAsset
+	}
+	return resourceOther
+}
+
+// pathPrefix returns the first segment of p as an admin reads it in a
+// robots.txt: "/admin/users" -> "/admin/", "/search?q=x" -> "/search".
+func pathPrefix(p string) string {
+	p = pathOnly(p)
+	if len(p) < 2 {
+		return p
+	}
+	if i := strings.IndexByte(p[1:], '/'); i >= 0 {
+		return p[:i+2]
+	}
+	return p
+}
+
+// pathHash is FNV-1a of p: deterministic, so incident path counts do not
+// change between runs, and cheap enough for every request of a busy client.
+func pathHash(p string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(p); i++ {
+		h ^= uint64(p[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// internMethod returns a constant for the usual methods so storing one
+// allocates nothing, and a private copy of anything else.
+func internMethod(m string) string {
+	switch m {
+	case "GET":
+		return "GET"
+	case "HEAD":
+		return "HEAD"
+	case "POST":
+		return "POST"
+	case "PUT":
+		return "PUT"
+	case "DELETE":
+		return "DELETE"
+	case "OPTIONS":
+		return "OPTIONS"
+	case "PATCH":
+		return "PATCH"
+	case "":
+		return ""
+	}
+	return strings.Clone(m)
+}

@@ -1,0 +1,354 @@
+package detect
+
+import (
+	"cmp"
+	"slices"
+	"time"
+)
+
+// Result is the outcome of a pass: a verdict per client, the robots by
+// name, the robots.txt violations and the rapid-fire incidents, each in a
+// deterministic order. Its slices carry the names of the JSON contract; the
+// report package puts them under the top-level object with the summary.
+type Result struct {
+	Clients    []Verdict      `json:"clients"`    // every client, most requests first
+	Robots     []RobotSummary `json:"robots"`     // robot clients grouped by robot name, most requests first
+	Violations []Violation    `json:"violations"` // stored violations of robot clients, by time
+	Incidents  []Incident     `json:"incidents"`  // rapid-fire incidents, by start time
+
+	Records     int64     `json:"records"`      // records added (folded ones included)
+	First       time.Time `json:"first"`        // earliest record time
+	Last        time.Time `json:"last"`         // latest record time
+	RobotCount  int       `json:"robot_count"`  // clients judged robots
+	LateRecords int64     `json:"late_records"` // records later than ReorderTolerance: in totals, not in rate windows
+
+	// ViolationsChecked is false when no robots.txt was given: violations
+	// were not computed, and the report must say so.
+	ViolationsChecked bool  `json:"violations_checked"`
+	ViolationCount    int64 `json:"violation_count"`    // violations of robot clients, stored or not
+	ViolationsDropped int64 `json:"violations_dropped"` // violations counted but not stored (per-client bound)
+	IncidentCount     int   `json:"incident_count"`     // incidents, stored or not
+	IncidentsDropped  int   `json:"incidents_dropped"`  // incidents counted but not stored (per-client bound)
+
+	Other Other `json:"other"` // clients beyond Config.MaxClients, folded together
+}
+
+// Verdict is the judgement on one client.
+type Verdict struct {
+	IP               string    `json:"ip"`
+	UserAgent        string    `json:"user_agent"`
+	Robot            bool      `json:"robot"`
+	Name             string    `json:"name"`    // robot name or browser family (from the User-agent)
+	Kind             string    `json:"kind"`    // browser, unknown, suspicious, empty, tool or crawler
+	Score            int       `json:"score"`   // points of evidence; RobotScore or more is a robot
+	Reasons          []string  `json:"reasons"` // robots-txt, rate, user-agent, behaviour: the signals that gave points
+	Details          []string  `json:"details"` // the evidence in words, one line per piece
+	Requests         int64     `json:"requests"`
+	Bytes            int64     `json:"bytes"`
+	Pages            int64     `json:"pages"`  // HTML pages asked for
+	Assets           int64     `json:"assets"` // images, CSS, JS, fonts asked for
+	Errors           int64     `json:"errors"` // answers 4xx and 5xx
+	RobotsTxtFetches int64     `json:"robots_txt_fetches"`
+	Violations       int64     `json:"violations"` // disallowed requests (robots only; 0 when not computed)
+	Incidents        int       `json:"incidents"`
+	First            time.Time `json:"first"`
+	Last             time.Time `json:"last"`
+	Peak             Peak      `json:"peak"`
+}
+
+// Peak is the most requests a client made in any 1 s, 10 s and 60 s window,
+// with the first second of that window.
+type Peak struct {
+	Per1s  int       `json:"per_1s"`
+	Per10s int       `json:"per_10s"`
+	Per60s int       `json:"per_60s"`
+	At1s   time.Time `json:"at_1s"`
+	At10s  time.Time `json:"at_10s"`
+	At60s  time.Time `json:"at_60s"`
+}
+
+// Incident is a rapid-fire incident: a maximal stretch of time in which one
+// client stayed above the rate threshold.
+type Incident struct {
+	IP            string    `json:"ip"`
+	UserAgent     string    `json:"user_agent"`
+	Name          string    `json:"name"`
+	Start         time.Time `json:"start"` // first second of the stretch
+	End           time.Time `json:"end"`   // last second of the stretch (inclusive)
+	Seconds       int64     `json:"seconds"`
+	Requests      int64     `json:"requests"`
+	PeakPerSecond int       `json:"peak_per_second"`
+	Paths         int       `json:"paths"`                  // distinct paths (query included)
+	PathsCapped   bool      `json:"paths_capped,omitempty"` // Paths is a lower bound
+	Bytes         int64     `json:"bytes"`
+	Status        StatusMix `json:"status"`
+}
+
+// StatusMix counts answers by status class.
+type StatusMix struct {
+	S2xx  int64 `json:"2xx"`
+	S3xx  int64 `json:"3xx"`
+	S4xx  int64 `json:"4xx"`
+	S5xx  int64 `json:"5xx"`
+	Other int64 `json:"other"`
+}
+
+// Violation is one request of a robot that robots.txt disallows.
+type Violation struct {
+	IP        string    `json:"ip"`
+	UserAgent string    `json:"user_agent"`
+	Name      string    `json:"name"`
+	Time      time.Time `json:"time"`
+	Method    string    `json:"method"`
+	Path      string    `json:"path"`
+	Status    int       `json:"status"`
+	Group     string    `json:"group"` // the robots.txt group that applied
+	Rule      string    `json:"rule"`  // the rule as written, "Disallow: /admin/"
+	Line      int       `json:"line"`  // its line in robots.txt
+}
+
+// RobotSummary is what the robot clients sharing one robot name did.
+type RobotSummary struct {
+	Name             string `json:"name"`
+	Clients          int    `json:"clients"`
+	Requests         int64  `json:"requests"`
+	Violations       int64  `json:"violations"`
+	FetchedRobotsTxt bool   `json:"fetched_robots_txt"`
+
+	FirstFetch     *time.Time     `json:"first_fetch,omitempty"`     // first fetch of /robots.txt
+	FirstViolation *time.Time     `json:"first_violation,omitempty"` // first disallowed request
+	Finding        string         `json:"finding,omitempty"`         // see the Finding constants
+	Prefixes       []PrefixCount  `json:"prefixes,omitempty"`        // violations by path prefix, most first
+	Incidents      int            `json:"incidents"`
+	Reasons        map[string]int `json:"reasons"` // clients per reason
+}
+
+// PrefixCount is how many violations fell under one path prefix.
+type PrefixCount struct {
+	Prefix string `json:"prefix"`
+	Count  int64  `json:"count"`
+}
+
+// Findings about a robot name and robots.txt, as RobotSummary.Finding says.
+const (
+	FindingIgnored     = "fetched robots.txt and then ignored it"
+	FindingNeverRead   = "never fetched robots.txt"
+	FindingReadLate    = "fetched robots.txt only after its first disallowed request"
+	FindingObeyed      = "obeyed robots.txt"
+	FindingNotComputed = "" // no robots.txt given
+)
+
+// kindNames names the AgentKinds in the JSON report.
+var kindNames = [...]string{
+	AgentBrowser:    "browser",
+	AgentUnknown:    "unknown",
+	AgentSuspicious: "suspicious",
+	AgentEmpty:      "empty",
+	AgentTool:       "tool",
+	AgentCrawler:    "crawler",
+}
+
+func kindName(k AgentKind) string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// maxPrefixes is how many path prefixes a RobotSummary lists.
+const maxPrefixes = 10
+
+// Result ends the pass and returns the verdicts. The first call does the
+// work; later calls return the same Result, and Add is ignored after it.
+func (d *Detector) Result() *Result {
+	if d.result != nil {
+		return d.result
+	}
+	res := &Result{
+		Records:           d.records,
+		First:             d.first,
+		Last:              d.last,
+		LateRecords:       d.late,
+		ViolationsChecked: d.checker.enabled,
+		Other:             d.other,
+	}
+	res.Other.Clients = d.foldedClients()
+	lt := logTraits{hasUA: d.withUA > 0, hasReferer: d.withReferer > 0}
+
+	keys := make([]clientKey, 0, len(d.clients))
+	for k := range d.clients {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b clientKey) int {
+		ca, cb := d.clients[a], d.clients[b]
+		return cmp.Or(cmp.Compare(cb.requests, ca.requests), cmp.Compare(a.ip, b.ip), cmp.Compare(a.ua, b.ua))
+	})
+
+	byName := map[string]*RobotSummary{}
+	prefixes := map[string]map[string]int64{}
+	res.Clients = make([]Verdict, 0, len(keys))
+	for _, k := range keys {
+		c := d.clients[k]
+		c.rate.advance(maxSecond, d.th)
+		j := judge(c, lt, &d.cfg)
+		if extra := d.crawlDelayDetail(c, j.robot()); extra != "" {
+			j.details = append(j.details, extra)
+		}
+		v := Verdict{
+			IP:               c.ip,
+			UserAgent:        c.ua.ua,
+			Robot:            j.robot(),
+			Name:             c.ua.agent.Name,
+			Kind:             kindName(c.ua.agent.Kind),
+			Score:            j.score,
+			Reasons:          nonNil(j.reasons),
+			Details:          nonNil(j.details),
+			Requests:         c.requests,
+			Bytes:            c.bytes,
+			Pages:            c.pages,
+			Assets:           c.assets,
+			Errors:           c.errors,
+			RobotsTxtFetches: c.robotsTxt,
+			Incidents:        len(c.rate.incidents) + c.rate.dropped,
+			First:            c.first,
+			Last:             c.last,
+			Peak:             d.peak(c),
+		}
+		res.IncidentCount += v.Incidents
+		res.IncidentsDropped += c.rate.dropped
+		for _, in := range c.rate.incidents {
+			res.Incidents = append(res.Incidents, d.incident(c, in))
+		}
+		if v.Robot {
+			res.RobotCount++
+			if c.viol != nil {
+				v.Violations = c.viol.n
+				res.ViolationCount += c.viol.n
+				res.ViolationsDropped += c.viol.n - int64(len(c.viol.list))
+				res.Violations = append(res.Violations, d.violations(c)...)
+			}
+			s := byName[v.Name]
+			if s == nil {
+				s = &RobotSummary{Name: v.Name, Reasons: map[string]int{}}
+				byName[v.Name] = s
+				prefixes[v.Name] = map[string]int64{}
+			}
+			s.Clients++
+			s.Requests += v.Requests
+			s.Violations += v.Violations
+			s.Incidents += v.Incidents
+			for _, r := range v.Reasons {
+				s.Reasons[r]++
+			}
+			if c.robotsTxt > 0 {
+				s.FetchedRobotsTxt = true
+				s.FirstFetch = earliest(s.FirstFetch, c.robotsAt)
+			}
+			if c.viol != nil {
+				s.FirstViolation = earliest(s.FirstViolation, c.viol.first)
+				for p, n := range c.viol.prefixes {
+					prefixes[v.Name][p] += n
+				}
+			}
+		}
+		res.Clients = append(res.Clients, v)
+	}
+
+	for name, s := range byName {
+		if res.ViolationsChecked {
+			s.Finding = finding(s)
+		}
+		for p, n := range prefixes[name] {
+			s.Prefixes = append(s.Prefixes, PrefixCount{p, n})
+		}
+		slices.SortFunc(s.Prefixes, func(a, b PrefixCount) int {
+			return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Prefix, b.Prefix))
+		})
+		if len(s.Prefixes) > maxPrefixes {
+			s.Prefixes = s.Prefixes[:maxPrefixes]
+		}
+		res.Robots = append(res.Robots, *s)
+	}
+	slices.SortFunc(res.Robots, func(a, b RobotSummary) int {
+		return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Name, b.Name))
+	})
+	// Clients are visited in a fixed order and a client's own violations and
+	// incidents are in time order, so stable sorts keep ties deterministic.
+	slices.SortStableFunc(res.Violations, func(a, b Violation) int { return a.Time.Compare(b.Time) })
+	slices.SortStableFunc(res.Incidents, func(a, b Incident) int { return a.Start.Compare(b.Start) })
+	res.Violations = nonNil(res.Violations)
+	res.Incidents = nonNil(res.Incidents)
+	res.Robots = nonNil(res.Robots)
+	d.result = res
+	return res
+}
+
+// maxSecond makes every second final at the end of the pass.
+const maxSecond = 1<<63 - 1
+
+func finding(s *RobotSummary) string {
+	switch {
+	case s.Violations == 0:
+		return FindingObeyed
+	case s.FirstFetch == nil:
+		return FindingNeverRead
+	case !s.FirstFetch.After(*s.FirstViolation):
+		return FindingIgnored
+	default:
+		return FindingReadLate
+	}
+}
+
+func earliest(cur *time.Time, t time.Time) *time.Time {
+	if cur == nil || t.Before(*cur) {
+		return &t
+	}
+	return cur
+}
+
+// at turns a second of the log into a time in the log's zone.
+func (d *Detector) at(sec int64) time.Time {
+	t := time.Unix(sec, 0)
+	if d.loc != nil {
+		t = t.In(d.loc)
+	}
+	return t
+}
+
+func (d *Detector) peak(c *client) Peak {
+	r := &c.rate
+	p := Peak{Per1s: int(r.peak1), Per10s: int(r.peak10), Per60s: int(r.peak60)}
+	if r.peak1 > 0 {
+		p.At1s, p.At10s, p.At60s = d.at(r.at1), d.at(r.at10), d.at(r.at60)
+	}
+	return p
+}
+
+func (d *Detector) incident(c *client, in incident) Incident {
+	other := in.requests
+	for _, n := range in.status {
+		other -= n
+	}
+	return Incident{
+		IP:            c.ip,
+		UserAgent:     c.ua.ua,
+		Name:          c.ua.agent.Name,
+		Start:         d.at(in.start),
+		End:           d.at(in.end),
+		Seconds:       in.end - in.start + 1,
+		Requests:      in.requests,
+		PeakPerSecond: int(in.peak),
+		Paths:         in.paths,
+		PathsCapped:   in.pathsCapped,
+		Bytes:         in.bytes,
+		Status:        StatusMix{in.status[0], in.status[1], in.status[2], in.status[3], other},
+	}
+}
+
+// nonNil makes an empty list marshal as [] rather than null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

@@ -1,0 +1,173 @@
+package detect
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The four reasons a verdict may give, as the JSON contract spells them.
+const (
+	ReasonRobotsTxt = "robots-txt" // fetched /robots.txt
+	ReasonRate      = "rate"       // a rapid-fire incident
+	ReasonUserAgent = "user-agent" // the User-agent is not an ordinary browser
+	ReasonBehaviour = "behaviour"  // requests unlike a browser's
+)
+
+// RobotScore is the score at which a client is judged a robot.
+const RobotScore = 100
+
+// The verdict rule: points per piece of evidence; a client with RobotScore
+// (100) points or more is a robot. Strong evidence is enough alone; weak
+// evidence only together with more.
+//
+//	reason      evidence                                                   points
+//	robots-txt  fetched /robots.txt                                          100
+//	            ... with a browser User-agent that also loads pages and
+//	            their assets (a person reading the file by hand)              20
+//	user-agent  declared crawler, HTTP library or tool                       100
+//	            empty User-agent (in a log that records User-agents)         100
+//	            a browser string that cannot be real (suspicious)             50
+//	            not any known browser (unknown)                               30
+//	rate        a rapid-fire incident: over BurstPer10s page requests in
+//	            10 s or SustainedPer60s in 60 s                              100
+//	behaviour   mostly HEAD (HeadShare of >= MinRequests requests);
+//	            browsers do not send HEAD                                    100
+//	            mostly errors (ErrorShare of >= MinRequests: a 404 spree)     60
+//	            >= MinPages HTML pages and no image, CSS, JS or font          50
+//	            >= MinPages HTML pages and never a Referer (in a log that
+//	            records Referers)                                             50
+//
+// So a page-only client that never sends a Referer is a robot (50+50), a
+// single missing Referer or a handful of asset-less pages is not, and an
+// unknown User-agent needs behaviour evidence besides.
+const (
+	pointsRobotsTxt       = 100
+	pointsRobotsTxtPerson = 20
+	pointsDeclared        = 100
+	pointsEmptyUA         = 100
+	pointsSuspiciousUA    = 50
+	pointsUnknownUA       = 30
+	pointsIncident        = 100
+	pointsMostlyHead      = 100
+	pointsMostlyErrors    = 60
+	pointsNoAssets        = 50
+	pointsNoReferer       = 50
+)
+
+// logTraits says which fields the log records at all: a Common Log Format
+// log has no User-agent and no Referer, and their absence says nothing.
+type logTraits struct {
+	hasUA, hasReferer bool
+}
+
+// judgement is the verdict on one client.
+type judgement struct {
+	score   int
+	reasons []string
+	details []string
+}
+
+func (j *judgement) add(reason string, points int, detail string) {
+	j.score += points
+	if len(j.reasons) == 0 || j.reasons[len(j.reasons)-1] != reason {
+		j.reasons = append(j.reasons, reason)
+	}
+	j.details = append(j.details, detail)
+}
+
+// robot reports whether the evidence makes a robot.
+func (j *judgement) robot() bool { return j.score >= RobotScore }
+
+// judge applies the verdict rule to one client. Reasons come in the fixed
+// order robots-txt, rate, user-agent, behaviour.
+func judge(c *client, lt logTraits, cfg *Config) judgement {
+	var j judgement
+	a := c.ua.agent
+
+	if c.robotsTxt > 0 {
+		fetched := fmt.Sprintf("fetched /robots.txt %s (%s)", times(c.robotsTxt), c.robotsStatuses())
+		if a.Kind == AgentBrowser && c.pages > 0 && c.assets > 0 {
+			j.add(ReasonRobotsTxt, pointsRobotsTxtPerson, fetched+" with a browser that also loads pages and assets")
+		} else {
+			j.add(ReasonRobotsTxt, pointsRobotsTxt, fetched)
+		}
+	}
+
+	if n := len(c.rate.incidents) + c.rate.dropped; n > 0 {
+		j.add(ReasonRate, pointsIncident, fmt.Sprintf("%d rapid-fire incident%s; peaks %d/1 s, %d/10 s, %d/60 s",
+			n, plural(n), c.rate.peak1, c.rate.peak10, c.rate.peak60))
+	}
+
+	switch a.Kind {
+	case AgentCrawler:
+		j.add(ReasonUserAgent, pointsDeclared, "declared crawler"+because(a.Reason))
+	case AgentTool:
+		j.add(ReasonUserAgent, pointsDeclared, "HTTP library or tool"+because(a.Reason))
+	case AgentEmpty:
+		if lt.hasUA {
+			j.add(ReasonUserAgent, pointsEmptyUA, "empty User-agent")
+		}
+	case AgentSuspicious:
+		j.add(ReasonUserAgent, pointsSuspiciousUA, "implausible browser User-agent"+because(a.Reason))
+	case AgentUnknown:
+		j.add(ReasonUserAgent, pointsUnknownUA, "User-agent of no known browser"+because(a.Reason))
+	}
+
+	if c.requests >= int64(cfg.MinRequests) && float64(c.head) >= cfg.HeadShare*float64(c.requests) {
+		j.add(ReasonBehaviour, pointsMostlyHead, fmt.Sprintf("%s of %d requests are HEAD", percent(c.head, c.requests), c.requests))
+	}
+	if c.requests >= int64(cfg.MinRequests) && float64(c.errors) >= cfg.ErrorShare*float64(c.requests) {
+		j.add(ReasonBehaviour, pointsMostlyErrors, fmt.Sprintf("%s of %d requests answered 4xx/5xx (%d × 404)",
+			percent(c.errors, c.requests), c.requests, c.notFound))
+	}
+	if c.pages >= int64(cfg.MinPages) && c.assets == 0 {
+		j.add(ReasonBehaviour, pointsNoAssets, fmt.Sprintf("%d pages and no image, CSS, JS or font", c.pages))
+	}
+	if lt.hasReferer && c.pages >= int64(cfg.MinPages) && c.referers == 0 {
+		j.add(ReasonBehaviour, pointsNoReferer, fmt.Sprintf("%d pages and never a Referer", c.pages))
+	}
+	return j
+}
+
+func because(reason string) string {
+	if reason == "" {
+		return ""
+	}
+	return ": " + reason
+}
+
+func (c *client) robotsStatuses() string {
+	var b strings.Builder
+	for _, s := range c.robotsSt {
+		if s.n == 0 {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		if s.n == 1 {
+			fmt.Fprintf(&b, "%d", s.code)
+		} else {
+			fmt.Fprintf(&b, "%d × %d", s.code, s.n)
+		}
+	}
+	return b.String()
+}
+
+func times(n int64) string {
+	if n == 1 {
+		return "once"
+	}
+	return fmt.Sprintf("%d times", n)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func percent(part, whole int64) string {
+	return fmt.Sprintf("%d%%", part*100/whole)
+}
