@@ -1,0 +1,80 @@
+package detect
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/robowatch/robowatch/logparse"
+)
+
+// benchUAs are the User-agents the benchmark clients take turns with.
+var benchUAs = []string{chromeUA, firefoxUA, curlUA, googleUA,
+	"Mozilla/5.0 (iPhone; CPU iPhone OS 17_3_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.3 Mobile/15E148 Safari/604.1"}
+
+// BenchmarkAddSteadyState feeds a Detector records of 1000 known clients,
+// 100 a second, pages and assets: the per-line path, which must not
+// allocate once the clients are known.
+func BenchmarkAddSteadyState(b *testing.B) {
+	const clients = 1000
+	recs := make([]logparse.Record, clients)
+	paths := []string{"/", "/blog/post-1", "/static/app.js", "/images/a.jpg", "/search?q=x", "/robots.txt"}
+	for i := range recs {
+		recs[i] = logparse.Record{
+			Client: fmt.Sprintf("10.%d.%d.%d", i>>16, (i>>8)&255, i&255), UserAgent: benchUAs[i%len(benchUAs)],
+			Method: "GET", Target: paths[i%len(paths)], Status: 200, Bytes: 5120, Referer: "https://www.example.com/",
+		}
+	}
+	d := New(Config{})
+	add := func(i int) {
+		r := &recs[i%clients]
+		r.Time = t0.Add(time.Duration(i) * 10 * time.Millisecond)
+		d.Add(r)
+	}
+	// Warm up past several sweeps so every buffer reached its size.
+	const warm = 300000
+	for i := 0; i < warm; i++ {
+		add(i)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		add(warm + i)
+	}
+}
+
+// BenchmarkMillionClients replays a log in which each of 1,000,000 distinct
+// clients makes two requests, and reports the heap the Detector holds per
+// client.
+func BenchmarkMillionClients(b *testing.B) {
+	const clients = 1000000
+	ips := make([]string, clients)
+	for i := range ips {
+		ips[i] = fmt.Sprintf("%d.%d.%d.%d", 1+i>>24, (i>>16)&255, (i>>8)&255, i&255)
+	}
+	rec := logparse.Record{Method: "GET", Target: "/", Status: 200, Bytes: 5120}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for n := 0; n < b.N; n++ {
+		before := heapInUse()
+		d := New(Config{})
+		for i, ip := range ips {
+			rec.Client, rec.UserAgent = ip, benchUAs[i%len(benchUAs)]
+			rec.Time = t0.Add(time.Duration(i) * time.Millisecond)
+			d.Add(&rec)
+			rec.Time = rec.Time.Add(30 * time.Second)
+			d.Add(&rec)
+		}
+		after := heapInUse()
+		b.ReportMetric(float64(after-before)/clients, "bytes/client")
+		runtime.KeepAlive(d)
+	}
+}
+
+func heapInUse() int64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
+}
