@@ -62,8 +62,9 @@ func newParseError(line []byte, col int, err error) *ParseError {
 }
 
 // EscapeText returns the first max bytes of b with every byte outside
-// printable ASCII, and the backslash, written as \xHH (\\ for the backslash),
-// so that log text cannot drive a terminal. A cut is marked with the length.
+// printable ASCII written as \xHH, and '\\' and '"' as \\ and \", so that
+// log text cannot drive a terminal and reads unambiguously between quotes.
+// A cut is marked with "...".
 func EscapeText(b []byte, max int) string {
 	cut := len(b) > max
 	if cut {
@@ -73,8 +74,8 @@ func EscapeText(b []byte, max int) string {
 	out := make([]byte, 0, len(b)+16)
 	for _, c := range b {
 		switch {
-		case c == '\\':
-			out = append(out, '\\', '\\')
+		case c == '\\' || c == '"':
+			out = append(out, '\\', c)
 		case c >= 0x20 && c < 0x7f:
 			out = append(out, c)
 		default:

@@ -221,7 +221,7 @@ func (r *Reader) readLine() (line []byte, tooLong bool, err error) {
 	}
 	r.lineNo++
 	if len(b) > max && len(TrimEOL(b)) > max {
-		return b[:MaxTextBytes], true, nil
+		return textHead(b), true, nil
 	}
 	return b, false, nil
 }
@@ -246,7 +246,7 @@ func (r *Reader) readLong(b []byte, max int) ([]byte, bool, error) {
 		}
 		r.lineNo++
 		if len(TrimEOL(r.long)) > max {
-			return r.long[:MaxTextBytes], true, nil
+			return textHead(r.long), true, nil
 		}
 		return r.long, false, nil
 	}
@@ -262,11 +262,13 @@ func (r *Reader) discardLine(err error) ([]byte, bool, error) {
 		return nil, false, r.fatal(err)
 	}
 	r.lineNo++
-	head := r.long
-	if len(head) > MaxTextBytes {
-		head = head[:MaxTextBytes]
-	}
-	return head, true, nil
+	return textHead(r.long), true, nil
+}
+
+// textHead is as much of an over-long line as ParseError.Text shows, and
+// one byte more so that the cut is marked.
+func textHead(b []byte) []byte {
+	return b[:min(len(b), MaxTextBytes+1)]
 }
 
 func (r *Reader) fatal(err error) error {
