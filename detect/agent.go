@@ -2,6 +2,14 @@
 // clients are robots and why, and which of their requests robots.txt forbids.
 package detect
 
+import (
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/ua-parser/uap-go/uaparser"
+)
+
 // AgentKind says what sort of software a User-agent value names.
 type AgentKind uint8
 
@@ -9,11 +17,21 @@ type AgentKind uint8
 const (
 	AgentBrowser    AgentKind = iota // an ordinary browser
 	AgentUnknown                     // does not parse as any known browser
-	AgentSuspicious                  // a browser string that cannot be real (impossible or ancient version, impersonation)
+	AgentSuspicious                  // a browser string that cannot be real (impossible version, impersonation)
 	AgentEmpty                       // "" or "-"
 	AgentTool                        // HTTP library, command-line tool or headless browser
 	AgentCrawler                     // a declared crawler
 )
+
+var agentKindNames = [...]string{"browser", "unknown", "suspicious", "empty", "tool", "crawler"}
+
+// String returns the kind's lower-case name, as reports print it.
+func (k AgentKind) String() string {
+	if int(k) < len(agentKindNames) {
+		return agentKindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
 
 // Agent is what one User-agent value says about the software that sent it.
 type Agent struct {
@@ -22,24 +40,750 @@ type Agent struct {
 	Reason string    // why it was classed so; "" for ordinary browsers
 }
 
-// AgentClassifier classifies User-agent values, each distinct value once.
-// The zero value is ready to use.
+// Limits that keep attacker-chosen User-agents from costing unbounded time or
+// memory.
+const (
+	// MaxAgentLen is how much of a User-agent is read. Real browsers send
+	// well under 512 bytes; a longer value is classified by its first
+	// MaxAgentLen bytes, and a browser-looking one is suspicious.
+	MaxAgentLen = 1024
+	// maxCachedAgents bounds the classifier's cache: at most about
+	// maxCachedAgents*MaxAgentLen bytes of keys (32 MiB) when every
+	// User-agent is huge, a few MiB for real logs.
+	maxCachedAgents = 1 << 15
+	// MaxParserCalls bounds the uap-go calls of one classifier. uap-go costs
+	// about a millisecond per string; a flood of distinct garbage
+	// User-agents would otherwise cost a millisecond a line. Past the
+	// budget, strings the cheap rules cannot place are classed unknown.
+	MaxParserCalls = 20000
+	// maxNameLen bounds a robot name taken from a User-agent.
+	maxNameLen = 64
+)
+
+// AgentClassifier classifies User-agent values, each distinct value once: the
+// answers are cached, so a log's millions of lines cost one classification per
+// distinct User-agent. The zero value is ready to use. An AgentClassifier is
+// not safe for concurrent use; the uap-go parser behind it is shared by all
+// classifiers and built on first need.
 type AgentClassifier struct {
-	cache map[string]Agent
+	cache       map[string]Agent
+	parserCalls int // uap-go consultations so far, bounded by MaxParserCalls
 }
 
-// Classify returns what ua says about its sender. STUB: replaced by the real classifier.
+// Classify returns what ua says about its sender.
 func (c *AgentClassifier) Classify(ua string) Agent {
-	if a, ok := c.cache[ua]; ok {
+	key := agentKey(ua)
+	if a, ok := c.cache[key]; ok {
 		return a
 	}
-	a := Agent{Name: "browser", Kind: AgentBrowser}
-	if ua == "" || ua == "-" {
-		a = Agent{Name: "(empty)", Kind: AgentEmpty, Reason: "empty User-agent"}
+	a := c.classify(ua)
+	c.remember(key, a)
+	return a
+}
+
+// ClassifyBytes is Classify for a User-agent still in a read buffer; a cache
+// hit does not allocate.
+func (c *AgentClassifier) ClassifyBytes(ua []byte) Agent {
+	if len(ua) <= MaxAgentLen {
+		if a, ok := c.cache[string(ua)]; ok {
+			return a
+		}
 	}
+	return c.Classify(string(ua))
+}
+
+// agentKey is the cache key of ua: the answer depends only on the first
+// MaxAgentLen bytes and on whether there are more, so one byte past the
+// limit stands for all of them.
+func agentKey(ua string) string {
+	if len(ua) > MaxAgentLen+1 {
+		return ua[:MaxAgentLen+1]
+	}
+	return ua
+}
+
+func (c *AgentClassifier) remember(key string, a Agent) {
 	if c.cache == nil {
 		c.cache = make(map[string]Agent)
 	}
-	c.cache[ua] = a
+	if len(c.cache) >= maxCachedAgents {
+		// Evict one entry; map iteration starts at a random place, so this is
+		// random eviction: frequent User-agents come back, memory stays bounded.
+		for k := range c.cache {
+			delete(c.cache, k)
+			break
+		}
+	}
+	// Clone: ua may be a slice of a much larger line the caller reuses.
+	c.cache[strings.Clone(key)] = a
+}
+
+// uapParser is uap-go's parser, built once per process on first need: building
+// it compiles about a thousand regular expressions (tens of milliseconds).
+// Its own cache is kept tiny, since AgentClassifier caches the answers.
+var uapParser = sync.OnceValue(func() *uaparser.Parser {
+	p, err := uaparser.New(uaparser.WithCacheSize(8))
+	if err != nil {
+		return nil // classify without it: undecided strings become unknown
+	}
+	return p
+})
+
+func (c *AgentClassifier) classify(raw string) Agent {
+	ua := strings.Trim(raw, " \t")
+	if ua == "" || ua == "-" || ua == `"-"` {
+		return Agent{Name: "(empty)", Kind: AgentEmpty, Reason: "empty User-agent"}
+	}
+	long := len(ua) > MaxAgentLen
+	if long {
+		ua = ua[:MaxAgentLen]
+	}
+	lower := uaLower(ua)
+	if a, ok := declaredAgent(ua, lower); ok {
+		return a
+	}
+	a := c.browserAgent(ua, lower)
+	if a.Kind != AgentBrowser {
+		return a
+	}
+	switch {
+	case long:
+		a.Kind, a.Reason = AgentSuspicious, "User-agent longer than 1 KiB"
+	case uaHasControl(ua):
+		a.Kind, a.Reason = AgentSuspicious, "control characters in User-agent"
+	default:
+		if why := impossibleBrowser(lower); why != "" {
+			a.Kind, a.Reason = AgentSuspicious, why
+		}
+	}
 	return a
+}
+
+// declaredAgent finds what a User-agent says about itself: a known crawler or
+// tool token, a robot role word in a product name, or a contact URL or e-mail
+// address (the convention for crawlers since the 1990s; browsers never send
+// one). A known token anywhere wins, so "Mozilla/5.0 (…) Chrome/… (compatible;
+// Googlebot/2.1; …)" is Googlebot: a browser string that names a crawler is a
+// crawler claim, whether or not the claim is true.
+func declaredAgent(ua, lower string) (Agent, bool) {
+	if tok, at := findToken(lower); tok != nil {
+		name := tokenName(ua, at, tok)
+		if tok.kind == AgentCrawler {
+			return Agent{Name: name, Kind: AgentCrawler, Reason: "declared " + tok.what + " token " + name}, true
+		}
+		return Agent{Name: name, Kind: AgentTool, Reason: tok.what + " " + name}, true
+	}
+	for _, w := range agentRoleWords {
+		for from := 0; ; {
+			i := strings.Index(lower[from:], w.word)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + 1
+			end := i + len(w.word)
+			if w.atWordStart && i > 0 && uaLetter(lower[i-1]) ||
+				w.atWordEnd && end < len(lower) && (uaLetter(lower[end]) || uaDigit(lower[end])) ||
+				w.word == "bot" && i >= 2 && lower[i-2:i] == "cu" || // CUBOT, a phone maker
+				inAddress(lower, i) {
+				continue
+			}
+			name := productName(ua, i, end)
+			if strings.HasPrefix(strings.ToLower(name), w.word) {
+				// "Superfeedr bot/2.0", "(compatible; Yahoo Ad monitoring; …)": the
+				// role word is not the name; the product before it is.
+				if n := robotName(ua, lower); n != "(unknown)" {
+					name = n
+				}
+			}
+			if w.kind == AgentCrawler {
+				return Agent{Name: name, Kind: AgentCrawler, Reason: "declared crawler token " + name + ` ("` + w.word + `")`}, true
+			}
+			return Agent{Name: name, Kind: AgentTool, Reason: "tool token " + name + ` ("` + w.word + `")`}, true
+		}
+	}
+	if what := contactAddress(lower); what != "" {
+		return Agent{Name: robotName(ua, lower), Kind: AgentCrawler, Reason: "contact " + what + " in User-agent"}, true
+	}
+	return Agent{}, false
+}
+
+// findToken returns the table token found earliest in lower at a word start,
+// the longest one when several start at the same byte; a language runtime's
+// token only when nothing else matches.
+func findToken(lower string) (*agentToken, int) {
+	var best *agentToken
+	bestAt := len(lower)
+	better := func(t *agentToken, at int) bool {
+		if best == nil {
+			return true
+		}
+		if rt, rb := t.what == runtimeClient, best.what == runtimeClient; rt != rb {
+			return rb
+		}
+		return at < bestAt || at == bestAt && len(t.token) > len(best.token)
+	}
+	for i := range agentTokens {
+		t := &agentTokens[i]
+		for from := 0; from < len(lower); {
+			j := strings.Index(lower[from:], t.token)
+			if j < 0 {
+				break
+			}
+			j += from
+			from = j + 1
+			if j > 0 && uaLetter(lower[j-1]) {
+				continue
+			}
+			if better(t, j) {
+				best, bestAt = t, j
+			}
+			break
+		}
+	}
+	return best, bestAt
+}
+
+// tokenName is the robot name for table token t found at byte at of ua: the
+// product token around it as written ("Googlebot-Image"), or the table's
+// spelling when the product token is just the token ("go-http-client" →
+// "Go-http-client") or the token spans words ("Screaming Frog SEO Spider").
+func tokenName(ua string, at int, t *agentToken) string {
+	tok := strings.TrimRight(t.token, "/(: ")
+	if strings.ContainsAny(tok, " !") {
+		return t.name
+	}
+	name := productName(ua, at, at+len(tok))
+	if name == "" || strings.EqualFold(name, tok) {
+		return t.name
+	}
+	return name
+}
+
+// productName widens the match ua[start:end] to the product token around it:
+// the run of letters, digits and "-_." ("AhrefsBot" around "bot"). A version
+// glued in front ("Mozilla/5.0libwww-perl") and a trailing "-1.4" version
+// are dropped.
+func productName(ua string, start, end int) string {
+	match := start
+	for start > 0 && uaNameByte(ua[start-1]) {
+		start--
+	}
+	for end < len(ua) && uaNameByte(ua[end]) {
+		end++
+	}
+	for start < match && !uaLetter(ua[start]) {
+		start++
+	}
+	name := ua[start:end]
+	if k := strings.LastIndexByte(name, '-'); k > 0 && uaVersion(name[k+1:]) {
+		name = name[:k]
+	}
+	name = strings.TrimRight(name, ".-_")
+	if len(name) > maxNameLen {
+		name = name[:maxNameLen]
+	}
+	return name
+}
+
+// inAddress reports whether byte i of lower lies inside a URL or an e-mail
+// address ("http://example.com/robot.html") or a device build id
+// ("Build/S1RSS32"), where role words say nothing about the product itself.
+func inAddress(lower string, i int) bool {
+	start, end := i, i
+	for start > 0 && !uaFieldSep(lower[start-1]) {
+		start--
+	}
+	for end < len(lower) && !uaFieldSep(lower[end]) {
+		end++
+	}
+	f := lower[start:end]
+	return strings.HasPrefix(f, "build/") || strings.Contains(f, "://") || strings.HasPrefix(f, "+") || strings.HasPrefix(f, "www.") ||
+		strings.Contains(f, ".com") || strings.IndexByte(f, '@') >= 0
+}
+
+// contactAddress says whether lower carries a contact URL or e-mail address,
+// and which.
+func contactAddress(lower string) string {
+	if strings.Contains(lower, "http://") || strings.Contains(lower, "https://") ||
+		strings.Contains(lower, "+http") || strings.Contains(lower, "mailto:") {
+		return "URL"
+	}
+	for from := 0; ; {
+		// "+example.com": the contact convention without the scheme
+		i := strings.IndexByte(lower[from:], '+')
+		if i < 0 {
+			break
+		}
+		i += from
+		from = i + 1
+		if uaDomain(lower[i+1:]) {
+			return "URL"
+		}
+	}
+	for from := 0; ; {
+		i := strings.Index(lower[from:], "www.")
+		if i < 0 {
+			break
+		}
+		i += from
+		from = i + 1
+		if (i == 0 || !uaNameByte(lower[i-1])) && i+4 < len(lower) && uaLetter(lower[i+4]) {
+			return "URL"
+		}
+	}
+	for from := 0; ; {
+		i := strings.IndexByte(lower[from:], '@')
+		if i < 0 {
+			break
+		}
+		i += from
+		from = i + 1
+		if i > 0 && uaNameByte(lower[i-1]) && uaDomain(lower[i+1:]) {
+			return "e-mail address"
+		}
+	}
+	return ""
+}
+
+// uaDomain reports whether s starts with a host name that has a dot and a
+// letter after it ("bytedance.com"), unlike "ios@9.2.3" or "en_IR@calendar=".
+func uaDomain(s string) bool {
+	if s == "" || !uaLetter(s[0]) && !uaDigit(s[0]) {
+		return false
+	}
+	dot := false
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		switch {
+		case uaLetter(b) || uaDigit(b) || b == '-':
+			if dot && uaLetter(b) {
+				return true
+			}
+		case b == '.':
+			dot = true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// robotName names a robot that the table does not know: the product after
+// "compatible;", else the first word of a non-browser string, else the first
+// product token that no browser sends.
+func robotName(ua, lower string) string {
+	if i := strings.Index(lower, "compatible;"); i >= 0 {
+		j := i + len("compatible;")
+		for j < len(ua) && ua[j] == ' ' {
+			j++
+		}
+		if j < len(ua) && uaLetter(ua[j]) {
+			if name := productName(ua, j, j+1); !browserWord(strings.ToLower(name)) {
+				return name
+			}
+		}
+	}
+	if !strings.HasPrefix(lower, "mozilla/") {
+		for i := 0; i < len(ua); i++ {
+			if uaLetter(ua[i]) || uaDigit(ua[i]) {
+				if name := productName(ua, i, i+1); name != "" {
+					return name
+				}
+				break
+			}
+		}
+	}
+	for i := 0; i < len(lower); i++ {
+		if lower[i] != '/' || i == 0 || !uaNameByte(lower[i-1]) {
+			continue
+		}
+		start := i
+		for start > 0 && uaNameByte(lower[start-1]) {
+			start--
+		}
+		if !browserWord(lower[start:i]) && uaLetter(lower[start]) {
+			return productName(ua, start, i)
+		}
+	}
+	return "(unknown)"
+}
+
+// browserWord reports whether a product name is one that browsers send.
+func browserWord(w string) bool {
+	switch w {
+	case "mozilla", "applewebkit", "khtml", "gecko", "like", "chrome", "chromium", "safari", "version",
+		"mobile", "firefox", "msie", "trident", "edg", "edge", "opr", "opera", "crios", "fxios", "presto",
+		"u", "windows", "linux", "x11", "macintosh", "iphone", "ipad", "android", "compatible", "build":
+		return true
+	}
+	return false
+}
+
+// browserFamilies maps product tokens to browser families, most specific
+// first: Edge and Opera also say "Chrome/", Chrome also says "Safari/". It
+// names the browsers that carry almost all human traffic, so that uap-go is
+// asked only about the rest.
+var browserFamilies = []struct{ token, family string }{
+	{"edg/", "Edge"}, {"edge/", "Edge"}, {"edga/", "Edge"}, {"edgios/", "Edge"},
+	{"opr/", "Opera"}, {"opios/", "Opera"}, {"opera/", "Opera"}, {"opera mini", "Opera"}, {"opera mobi", "Opera"},
+	{"samsungbrowser/", "Samsung Internet"}, {"yabrowser/", "Yandex Browser"}, {"ucbrowser", "UC Browser"},
+	{"vivaldi/", "Vivaldi"}, {"silk/", "Amazon Silk"},
+	{"firefox/", "Firefox"}, {"fxios/", "Firefox"},
+	{"crios/", "Chrome"}, {"chromium/", "Chromium"}, {"chrome/", "Chrome"},
+	{"msie ", "IE"}, {"trident/", "IE"},
+	{"safari/", "Safari"},
+}
+
+// browserAgent classes a User-agent that declares no robot. The common
+// browsers are named by a table; the rest are asked of uap-go, which knows
+// hundreds of browsers, apps and media players and labels some crawlers
+// "Spider". A string neither knows is still a browser or an app when it has
+// the shape of one: a Mozilla/ prefix with a layout engine, or a platform it
+// runs on ("Android", "Windows", "AmigaOS"). Scripts and tools name neither.
+func (c *AgentClassifier) browserAgent(ua, lower string) Agent {
+	mozilla := strings.HasPrefix(lower, "mozilla/") || strings.HasPrefix(lower, "opera/")
+	engine := mozilla && hasEngine(lower)
+	if engine {
+		for _, f := range browserFamilies {
+			if strings.Contains(lower, f.token) {
+				return Agent{Name: f.family, Kind: AgentBrowser}
+			}
+		}
+	}
+	p := (*uaparser.Parser)(nil)
+	if c.parserCalls < MaxParserCalls {
+		c.parserCalls++
+		p = uapParser()
+	}
+	if p != nil {
+		if family := p.ParseUserAgent(ua).Family; family != "Other" && family != "" {
+			name := cleanName(family)
+			if lf := strings.ToLower(family); strings.Contains(lf, "bot") || strings.Contains(lf, "spider") || strings.Contains(lf, "crawl") {
+				return Agent{Name: name, Kind: AgentCrawler, Reason: "uap-go names crawler " + name}
+			}
+			return Agent{Name: name, Kind: AgentBrowser}
+		}
+	}
+	if engine || (mozilla || strings.IndexByte(lower, '/') > 0) && hasPlatform(lower) {
+		if mozilla && !engine && bareMozilla(lower) {
+			// "Mozilla/5.0 (Windows NT 10.0; Win64; x64)": every browser since
+			// 1998 names its engine; this is a script's idea of a browser.
+			return Agent{Name: "Mozilla", Kind: AgentSuspicious, Reason: "Mozilla/ and a platform but no browser engine"}
+		}
+		name := robotName(ua, lower)
+		if name == "(unknown)" {
+			name = "Mozilla"
+		}
+		return Agent{Name: name, Kind: AgentBrowser}
+	}
+	if p != nil && p.ParseDevice(ua).Family == "Spider" {
+		name := robotName(ua, lower)
+		return Agent{Name: name, Kind: AgentCrawler, Reason: "uap-go labels " + name + " a Spider"}
+	}
+	reason := "not a known browser"
+	if p == nil {
+		reason = "not a known browser (User-agent parser budget spent)"
+	}
+	return Agent{Name: robotName(ua, lower), Kind: AgentUnknown, Reason: reason}
+}
+
+// platforms are the systems that browsers and apps name in their User-agent
+// comment; a library's default User-agent names none. They match at a word
+// start ("Microsoft" does not name CrOS).
+var platforms = [...]string{
+	"windows", "macintosh", "mac os", "x11", "linux", "android", "iphone", "ipad", "ipod", "cpu os",
+	"darwin", "cros ", "freebsd", "openbsd", "netbsd", "sunos", "blackberry", "bb10", "symbian",
+	"series40", "series60", "midp", "j2me", "webos", "web0s", "tizen", "kaios", "playstation",
+	"nintendo", "xbox", "smart-tv", "smarttv", "roku", "amiga", "morphos", "beos", "haiku", "os/2",
+}
+
+// bareMozilla reports whether lower is only "mozilla/x (comment)", without
+// the "compatible; Browser x" of old browsers that had no engine token.
+func bareMozilla(lower string) bool {
+	i, j := strings.IndexByte(lower, '('), strings.IndexByte(lower, ')')
+	return (i < 0 || j > i && strings.TrimSpace(lower[j+1:]) == "") && !strings.Contains(lower, "compatible")
+}
+
+func hasPlatform(lower string) bool {
+	for _, p := range platforms {
+		for from := 0; ; {
+			i := strings.Index(lower[from:], p)
+			if i < 0 {
+				break
+			}
+			i += from
+			if i == 0 || !uaLetter(lower[i-1]) {
+				return true
+			}
+			from = i + 1
+		}
+	}
+	return false
+}
+
+// hasEngine reports whether lower names a browser layout engine, as every
+// browser since Netscape does.
+func hasEngine(lower string) bool {
+	for _, e := range [...]string{"applewebkit", "gecko", "trident/", "msie ", "presto/", "khtml"} {
+		if strings.Contains(lower, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// cleanName keeps a name from uap-go (which may copy any text of the
+// User-agent) printable and short.
+func cleanName(s string) string {
+	b := make([]byte, 0, min(len(s), maxNameLen))
+	for i := 0; i < len(s) && len(b) < maxNameLen; i++ {
+		if c := s[i]; uaNameByte(c) || c == ' ' || c == '(' || c == ')' || c == '/' || c == '+' {
+			b = append(b, c)
+		}
+	}
+	if len(b) == 0 {
+		return "(unknown)"
+	}
+	return string(b)
+}
+
+// impossibleBrowser returns why a browser User-agent cannot be real, or "".
+// The rules do not depend on the date of the log: an old browser is not
+// suspicious (old logs exist, and so do old machines), but a version that
+// never ran on the system it names, or a version that never existed, is.
+//
+//   - Windows NT versions other than 3.1–6.4 and 10.0: Windows 11 still says
+//     10.0, so "Windows NT 11.0" is invented (a favourite of fake-UA lists).
+//   - MSIE beyond 11 (Internet Explorer ended at 11), or MSIE on Android.
+//   - Chrome/Edge 50+ on Windows XP or Vista (49 was the last), 110+ on
+//     Windows 7/8/8.1 (109 was the last); Firefox 53+ on XP or Vista (52 ESR),
+//     116+ on Windows 7/8/8.1 (115 ESR).
+//   - Chrome 50+ on Mac OS X 10.6–10.8 (49), 88+ on 10.9–10.10 (87), 104+ on
+//     10.11–10.12 (103), 117+ on 10.13–10.14 (116); Firefox 49+ on 10.6–10.8
+//     (48), 79+ on 10.9–10.11 (78 ESR), 116+ on 10.12–10.14 (115 ESR).
+//     Newer Chrome and Firefox report 10.15 on every macOS, so 10.15 says nothing.
+//   - "Mozilla/" after a comma or a bar ("Anonymous, Mozilla/5.0 …"): two
+//     values glued together by a script.
+func impossibleBrowser(lower string) string {
+	if i := strings.Index(lower, "mozilla/"); i > 0 {
+		j := i - 1
+		for j > 0 && lower[j] == ' ' {
+			j--
+		}
+		if b := lower[j]; b == ',' || b == '|' || b == ';' {
+			return "another value glued before Mozilla/"
+		}
+	}
+	nt, ntOK := windowsNT(lower)
+	if ntOK && !validNT[nt] {
+		return "Windows NT " + nt + " does not exist"
+	}
+	if v, ok := versionAfter(lower, "msie "); ok {
+		if v > 11 {
+			return "MSIE " + strconv.Itoa(v) + " does not exist"
+		}
+		if strings.Contains(lower, "android") && !strings.Contains(lower, "windows phone") {
+			return "MSIE on Android"
+		}
+	}
+	// The system-support limits are those of Google's Chrome and Mozilla's
+	// Firefox; forks (which add their own product token) sometimes kept
+	// old systems alive longer, so only the unmodified strings are judged.
+	chrome, isChrome := versionAfter(lower, "chrome/")
+	isChrome = isChrome && pureChrome(lower)
+	firefox, isFirefox := versionAfter(lower, "firefox/")
+	isFirefox = isFirefox && pureFirefox(lower)
+	if ntOK {
+		switch nt {
+		case "5.0", "5.01", "5.1", "5.2", "6.0":
+			if isChrome && chrome >= 50 {
+				return "Chrome " + strconv.Itoa(chrome) + " on Windows NT " + nt + " (the last was 49)"
+			}
+			if isFirefox && firefox >= 53 {
+				return "Firefox " + strconv.Itoa(firefox) + " on Windows NT " + nt + " (the last was 52)"
+			}
+		case "6.1", "6.2", "6.3":
+			if isChrome && chrome >= 110 {
+				return "Chrome " + strconv.Itoa(chrome) + " on Windows NT " + nt + " (the last was 109)"
+			}
+			if isFirefox && firefox >= 116 {
+				return "Firefox " + strconv.Itoa(firefox) + " on Windows NT " + nt + " (the last was 115)"
+			}
+		}
+	}
+	if mac, ok := macOSMinor(lower); ok {
+		lastChrome, lastFirefox := 0, 0
+		switch {
+		case mac >= 6 && mac <= 8:
+			lastChrome, lastFirefox = 49, 48
+		case mac >= 9 && mac <= 10:
+			lastChrome, lastFirefox = 87, 78
+		case mac == 11:
+			lastChrome, lastFirefox = 103, 78
+		case mac == 12:
+			lastChrome, lastFirefox = 103, 115
+		case mac >= 13 && mac <= 14:
+			lastChrome, lastFirefox = 116, 115
+		}
+		if isChrome && lastChrome > 0 && chrome > lastChrome {
+			return "Chrome " + strconv.Itoa(chrome) + " on Mac OS X 10." + strconv.Itoa(mac) + " (the last was " + strconv.Itoa(lastChrome) + ")"
+		}
+		if isFirefox && lastFirefox > 0 && firefox > lastFirefox {
+			return "Firefox " + strconv.Itoa(firefox) + " on Mac OS X 10." + strconv.Itoa(mac) + " (the last was " + strconv.Itoa(lastFirefox) + ")"
+		}
+	}
+	return ""
+}
+
+// pureChrome reports whether lower is Google Chrome's own form, ending
+// "(KHTML, like Gecko) Chrome/v [Mobile ]Safari/v" with no fork's token.
+func pureChrome(lower string) bool {
+	const key = "like gecko) chrome/"
+	i := strings.Index(lower, key)
+	if i < 0 {
+		return false
+	}
+	rest := lower[i+len(key):]
+	rest = strings.TrimPrefix(rest[uaVersionLen(rest):], " mobile")
+	if !strings.HasPrefix(rest, " safari/") {
+		return false
+	}
+	rest = rest[len(" safari/"):]
+	return rest != "" && uaVersionLen(rest) == len(rest)
+}
+
+// pureFirefox reports whether lower is Mozilla Firefox's own desktop form,
+// ending "Gecko/20100101 Firefox/v".
+func pureFirefox(lower string) bool {
+	const key = "gecko/20100101 firefox/"
+	i := strings.Index(lower, key)
+	if i < 0 {
+		return false
+	}
+	rest := lower[i+len(key):]
+	return rest != "" && uaVersionLen(rest) == len(rest)
+}
+
+// uaVersionLen returns the length of the version ("120.0.6099.109") at the
+// start of s.
+func uaVersionLen(s string) int {
+	n := 0
+	for n < len(s) && (uaDigit(s[n]) || s[n] == '.') {
+		n++
+	}
+	return n
+}
+
+// validNT lists the Windows NT versions that exist (6.4 was the Windows 10
+// preview).
+var validNT = map[string]bool{
+	"3.1": true, "3.5": true, "3.51": true, "4.0": true, "5.0": true, "5.01": true, "5.1": true,
+	"5.2": true, "6.0": true, "6.1": true, "6.2": true, "6.3": true, "6.4": true, "10.0": true,
+}
+
+// windowsNT returns the "major.minor" after "windows nt " (a build number
+// after a second dot, as in "10.0.18362", is dropped).
+func windowsNT(lower string) (string, bool) {
+	i := strings.Index(lower, "windows nt ")
+	if i < 0 {
+		return "", false
+	}
+	s := lower[i+len("windows nt "):]
+	n := 0
+	for n < len(s) && uaDigit(s[n]) {
+		n++
+	}
+	if n == 0 || n > 3 {
+		return "", false
+	}
+	if n < len(s) && s[n] == '.' {
+		m := n + 1
+		for m < len(s) && uaDigit(s[m]) {
+			m++
+		}
+		if m == n+1 {
+			return "", false
+		}
+		return s[:m], true
+	}
+	return s[:n], true
+}
+
+// macOSMinor returns the minor version after "mac os x 10_" or "mac os x 10.".
+func macOSMinor(lower string) (int, bool) {
+	i := strings.Index(lower, "mac os x 10")
+	if i < 0 {
+		return 0, false
+	}
+	s := lower[i+len("mac os x 10"):]
+	if s == "" || s[0] != '_' && s[0] != '.' {
+		return 0, false
+	}
+	return uaLeadingInt(s[1:])
+}
+
+// versionAfter returns the major version number right after key.
+func versionAfter(lower, key string) (int, bool) {
+	i := strings.Index(lower, key)
+	if i < 0 {
+		return 0, false
+	}
+	return uaLeadingInt(lower[i+len(key):])
+}
+
+// uaLeadingInt parses the decimal number at the start of s, at most 6 digits.
+func uaLeadingInt(s string) (int, bool) {
+	n, i := 0, 0
+	for ; i < len(s) && i < 6 && uaDigit(s[i]); i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, i > 0
+}
+
+// uaVersion reports whether s looks like a version number ("1.4", "2").
+func uaVersion(s string) bool {
+	if s == "" || !uaDigit(s[0]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !uaDigit(s[i]) && s[i] != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+func uaLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if 'A' <= b[j] && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+func uaHasControl(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 && s[i] != '\t' || s[i] == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+func uaLetter(b byte) bool   { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
+func uaDigit(b byte) bool    { return '0' <= b && b <= '9' }
+func uaNameByte(b byte) bool { return uaLetter(b) || uaDigit(b) || b == '-' || b == '_' || b == '.' }
+
+// uaFieldSep reports whether b ends a field of a User-agent: a URL runs
+// until one of these.
+func uaFieldSep(b byte) bool {
+	return b == ' ' || b == ';' || b == '(' || b == ')' || b == ',' || b == '"' || b == '<' || b == '>'
 }
