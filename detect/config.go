@@ -1,6 +1,10 @@
 package detect
 
-import "time"
+import (
+	"time"
+
+	"github.com/robowatch/robowatch/robots"
+)
 
 // Config holds the thresholds of the detectors. The zero value means the
 // documented default for every field, so Config{} is a sensible setup.
@@ -36,7 +40,13 @@ type Config struct {
 	// client's requests are "mostly errors". Default 0.7.
 	ErrorShare float64
 
-	// ROBOTS-FIELDS
+	// Robots is the site's robots.txt; with neither it nor RobotsByHost,
+	// violations are not computed.
+	Robots *robots.Robots
+
+	// RobotsByHost maps a virtual host (the record's VHost; port and case
+	// do not matter) to its robots.txt; other hosts use Robots.
+	RobotsByHost map[string]*robots.Robots
 
 	// MaxViolationsPerClient bounds the violations kept in full for one
 	// client; the rest are counted. Default 100. Clients whose User-agent is

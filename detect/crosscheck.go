@@ -1,26 +1,187 @@
 package detect
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/robowatch/robowatch/logparse"
+	"github.com/robowatch/robowatch/robots"
 )
 
-// checker is the robots.txt cross-check; it lands with the robots package.
-type checker struct{ enabled bool }
+// The robots.txt cross-check and the chicken-and-egg of late robots.
+//
+// Only the requests of robots are violations, but a client may become a
+// robot only late in the log (its rate rises, it fetches /robots.txt after
+// an hour). So every request of every client is checked as it comes (the
+// matcher is fast and allocates nothing), each client counts its disallowed
+// requests exactly, and Result keeps the violations of the clients judged
+// robots and drops the others'. The details of a client's first violations
+// are kept up to a bound: MaxViolationsPerClient for a client whose
+// User-agent is not an ordinary browser (nearly always a robot), and only
+// browserViolationCap for one with a browser User-agent (nearly always a
+// person, whose violations would be dropped anyway). Counts, first times
+// and path prefixes stay exact either way; Result.ViolationsDropped says how
+// many violations were counted without details.
 
-func (k *checker) init(cfg *Config) {}
+// checker holds the robots.txt files of the cross-check.
+type checker struct {
+	enabled bool
+	def     *robots.Robots
+	byHost  map[string]*robots.Robots // keys lower case, without port
+}
 
-func (d *Detector) check(c *client, r *logparse.Record, path string, res resource) {}
+func (k *checker) init(cfg *Config) {
+	k.def = cfg.Robots
+	if len(cfg.RobotsByHost) > 0 {
+		k.byHost = make(map[string]*robots.Robots, len(cfg.RobotsByHost))
+		for h, rb := range cfg.RobotsByHost {
+			k.byHost[strings.ToLower(stripPort(h))] = rb
+		}
+	}
+	k.enabled = k.def != nil || len(k.byHost) > 0
+}
+
+// robotsFor returns the robots.txt that rules the virtual host vhost.
+func (k *checker) robotsFor(vhost string) *robots.Robots {
+	if len(k.byHost) == 0 || vhost == "" {
+		return k.def
+	}
+	if rb, ok := k.byHost[vhost]; ok {
+		return rb
+	}
+	h := stripPort(vhost)
+	if rb, ok := k.byHost[h]; ok {
+		return rb
+	}
+	for i := 0; i < len(h); i++ {
+		if 'A' <= h[i] && h[i] <= 'Z' {
+			if rb, ok := k.byHost[strings.ToLower(h)]; ok {
+				return rb
+			}
+			break
+		}
+	}
+	return k.def
+}
+
+// stripPort cuts ":443" off "example.com:443" (and keeps "[::1]" whole).
+func stripPort(h string) string {
+	i := strings.LastIndexByte(h, ':')
+	if i < 0 || strings.IndexByte(h[i:], ']') >= 0 {
+		return h
+	}
+	if strings.HasPrefix(h, "[") && i > 0 && h[i-1] == ']' {
+		return h[1 : i-1]
+	}
+	if strings.Count(h, ":") > 1 { // a bare IPv6 address
+		return h
+	}
+	return h[:i]
+}
 
 // clientViolations is one client's disallowed requests.
 type clientViolations struct {
-	n        int64
-	first    time.Time
-	list     []Violation
-	prefixes map[string]int64
+	n        int64     // all of them
+	first    time.Time // the earliest
+	list     []storedViolation
+	prefixes map[string]int64 // by path prefix, at most maxClientPrefixes
 }
 
-func (d *Detector) violations(c *client) []Violation { return nil }
+// storedViolation is one violation kept in full.
+type storedViolation struct {
+	t      time.Time
+	method string
+	path   string
+	status int
+	m      *robots.Matcher
+	rule   *robots.Rule
+}
 
-func (d *Detector) crawlDelayDetail(c *client, robot bool) string { return "" }
+// maxClientPrefixes bounds the path prefixes a client counts separately; the
+// rest are counted under otherPrefix.
+const (
+	maxClientPrefixes = 32
+	otherPrefix       = "(other)"
+)
+
+// check checks one request of c against robots.txt.
+func (d *Detector) check(c *client, r *logparse.Record, path string, res resource) {
+	if res == resourceRobotsTxt {
+		return
+	}
+	rb := d.checker.robotsFor(r.VHost)
+	if c.matcher == nil || c.robots != rb {
+		c.robots, c.matcher = rb, rb.Agent(c.ua.ua)
+	}
+	ok, rule := c.matcher.Allowed(path)
+	if ok {
+		return
+	}
+	v := c.viol
+	if v == nil {
+		v = &clientViolations{first: r.Time}
+		c.viol = v
+	}
+	v.n++
+	if r.Time.Before(v.first) {
+		v.first = r.Time
+	}
+	limit := d.cfg.MaxViolationsPerClient
+	if c.ua.agent.Kind == AgentBrowser {
+		limit = min(limit, browserViolationCap)
+	}
+	if len(v.list) < limit {
+		v.list = append(v.list, storedViolation{
+			t: r.Time, method: internMethod(r.Method), path: strings.Clone(path),
+			status: r.Status, m: c.matcher, rule: rule,
+		})
+	}
+	p := pathPrefix(path)
+	if _, seen := v.prefixes[p]; !seen {
+		if v.prefixes == nil {
+			v.prefixes = make(map[string]int64)
+		}
+		if len(v.prefixes) < maxClientPrefixes {
+			p = strings.Clone(p)
+		} else {
+			p = otherPrefix
+		}
+	}
+	v.prefixes[p]++
+}
+
+// violations returns c's stored violations in full, in time order.
+func (d *Detector) violations(c *client) []Violation {
+	out := make([]Violation, 0, len(c.viol.list))
+	for _, s := range c.viol.list {
+		v := Violation{
+			IP: c.ip, UserAgent: c.ua.ua, Name: c.ua.agent.Name,
+			Time: s.t, Method: s.method, Path: s.path, Status: s.status, Group: s.m.Group(),
+		}
+		if s.rule != nil {
+			v.Rule, v.Line = s.rule.Text, s.rule.Line
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// crawlDelay says whether robot client c came faster than the Crawl-delay
+// of its robots.txt group allows: more requests in its busiest minute than
+// one per delay (with one request of slack for where the minute falls).
+func crawlDelay(c *client) (delay time.Duration, exceeded bool, detail string) {
+	if c.matcher == nil {
+		return 0, false, ""
+	}
+	delay, ok := c.matcher.CrawlDelay()
+	if !ok || delay <= 0 {
+		return 0, false, ""
+	}
+	allowed := int64(time.Minute/delay) + 1
+	if int64(c.rate.peak60) <= allowed {
+		return delay, false, ""
+	}
+	return delay, true, fmt.Sprintf("faster than its Crawl-delay of %v: %d requests in 60 s (at most %d)",
+		delay, c.rate.peak60, allowed)
+}

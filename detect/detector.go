@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/robowatch/robowatch/logparse"
+	"github.com/robowatch/robowatch/robots"
 )
 
 // Detector follows every client through one pass over a log and judges it
@@ -70,8 +71,10 @@ type client struct {
 	robotsSt  [4]statusCount
 	robotsAt  time.Time // first fetch of /robots.txt
 
-	rate rate
-	viol *clientViolations // nil until the first disallowed request
+	rate    rate
+	robots  *robots.Robots    // the robots.txt of the client's last request
+	matcher *robots.Matcher   // its groups for the client's User-agent
+	viol    *clientViolations // nil until the first disallowed request
 }
 
 // statusCount is how often one status code was answered.

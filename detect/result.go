@@ -54,6 +54,8 @@ type Verdict struct {
 	First            time.Time `json:"first"`
 	Last             time.Time `json:"last"`
 	Peak             Peak      `json:"peak"`
+	CrawlDelay       float64   `json:"crawl_delay,omitempty"`          // seconds, of the robot's robots.txt group
+	CrawlDelayFast   bool      `json:"crawl_delay_exceeded,omitempty"` // the robot came faster than CrawlDelay allows
 }
 
 // Peak is the most requests a client made in any 1 s, 10 s and 60 s window,
@@ -191,8 +193,13 @@ func (d *Detector) Result() *Result {
 		c := d.clients[k]
 		c.rate.advance(maxSecond, d.th)
 		j := judge(c, lt, &d.cfg)
-		if extra := d.crawlDelayDetail(c, j.robot()); extra != "" {
-			j.details = append(j.details, extra)
+		var delay time.Duration
+		var tooFast bool
+		if j.robot() {
+			var detail string
+			if delay, tooFast, detail = crawlDelay(c); detail != "" {
+				j.details = append(j.details, detail)
+			}
 		}
 		v := Verdict{
 			IP:               c.ip,
@@ -213,6 +220,8 @@ func (d *Detector) Result() *Result {
 			First:            c.first,
 			Last:             c.last,
 			Peak:             d.peak(c),
+			CrawlDelay:       delay.Seconds(),
+			CrawlDelayFast:   tooFast,
 		}
 		res.IncidentCount += v.Incidents
 		res.IncidentsDropped += c.rate.dropped

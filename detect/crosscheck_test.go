@@ -1,0 +1,229 @@
+package detect
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/robowatch/robowatch/robots"
+)
+
+const siteRobots = `# test site
+User-agent: *
+Disallow: /admin/
+Disallow: /search
+Allow: /admin/public
+Crawl-delay: 2
+
+User-agent: Googlebot
+Disallow: /private/
+`
+
+const scraperUA = "python-requests/2.31.0"
+
+func violationsOf(res *Result, ip string) []Violation {
+	var out []Violation
+	for _, v := range res.Violations {
+		if v.IP == ip {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func TestViolationRules(t *testing.T) {
+	rb := robots.ParseBytes([]byte(siteRobots))
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	reqs := []req{
+		// Googlebot's own group: /private/ is forbidden, /admin/ is not.
+		{ip: "66.249.66.1", ua: googleUA, sec: 0, path: "/robots.txt"},
+		{ip: "66.249.66.1", ua: googleUA, sec: 10, path: "/private/a"},
+		{ip: "66.249.66.1", ua: googleUA, sec: 20, path: "/admin/x"},
+		{ip: "66.249.66.1", ua: googleUA, sec: 30, path: "http://www.example.com/private/b?x=1", method: "HEAD", status: 404},
+		// A scraper under "*": /admin/ and /search are forbidden, the
+		// Allow and /robots.txt are not.
+		{ip: "192.0.2.50", ua: scraperUA, sec: 5, path: "/robots.txt"},
+		{ip: "192.0.2.50", ua: scraperUA, sec: 15, path: "/admin/users", status: 403},
+		{ip: "192.0.2.50", ua: scraperUA, sec: 25, path: "/admin/public/logo"},
+		{ip: "192.0.2.50", ua: scraperUA, sec: 35, path: "/search?q=a"},
+		{ip: "192.0.2.50", ua: scraperUA, sec: 45, path: "/robots.txt"},
+		{ip: "192.0.2.50", ua: scraperUA, sec: 55, path: "/private/a"},
+	}
+	// A person searching the site: a browser is not a robot, so its
+	// requests of /search are no violations.
+	person := append(browse("10.20.0.1", chromeUA, 0, 3, 20), req{ip: "10.20.0.1", ua: chromeUA, sec: 70, path: "/search?q=shoes", referer: "https://www.example.com/"})
+	all := append(slices.Clone(reqs), person...)
+	slices.SortStableFunc(all, func(a, b req) int { return a.sec - b.sec })
+	res := run(Config{Robots: rb}, all)
+
+	if !res.ViolationsChecked {
+		t.Fatal("violations not checked with a robots.txt given")
+	}
+	want := []Violation{
+		{IP: "66.249.66.1", UserAgent: googleUA, Time: at(10), Method: "GET", Path: "/private/a", Status: 200, Group: "googlebot", Rule: "Disallow: /private/", Line: 9},
+		{IP: "66.249.66.1", UserAgent: googleUA, Time: at(30), Method: "HEAD", Path: "/private/b?x=1", Status: 404, Group: "googlebot", Rule: "Disallow: /private/", Line: 9},
+		{IP: "192.0.2.50", UserAgent: scraperUA, Time: at(15), Method: "GET", Path: "/admin/users", Status: 403, Group: "*", Rule: "Disallow: /admin/", Line: 3},
+		{IP: "192.0.2.50", UserAgent: scraperUA, Time: at(35), Method: "GET", Path: "/search?q=a", Status: 200, Group: "*", Rule: "Disallow: /search", Line: 4},
+	}
+	var got []Violation
+	for _, ip := range []string{"66.249.66.1", "192.0.2.50"} {
+		for _, v := range violationsOf(res, ip) {
+			v.Name = ""
+			got = append(got, v)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("violations\n got %+v\nwant %+v", got, want)
+	}
+	if n := len(violationsOf(res, "10.20.0.1")); n != 0 || verdictOf(t, res, "10.20.0.1", chromeUA).Violations != 0 {
+		t.Errorf("a person's requests were reported as %d violations", n)
+	}
+	if res.ViolationCount != 4 || verdictOf(t, res, "192.0.2.50", scraperUA).Violations != 2 {
+		t.Errorf("violation count = %d, want 4", res.ViolationCount)
+	}
+	for i := 1; i < len(res.Violations); i++ {
+		if res.Violations[i].Time.Before(res.Violations[i-1].Time) {
+			t.Errorf("violations not in time order: %v", res.Violations)
+		}
+	}
+}
+
+func TestRobotFindings(t *testing.T) {
+	rb := robots.ParseBytes([]byte(siteRobots))
+	ip := "192.0.2.60"
+	cases := []struct {
+		name    string
+		reqs    []req
+		finding string
+		fetched bool
+	}{
+		{"fetched robots.txt and then ignored it", []req{
+			{ip: ip, ua: scraperUA, sec: 0, path: "/robots.txt"},
+			{ip: ip, ua: scraperUA, sec: 5, path: "/admin/a"},
+			{ip: ip, ua: scraperUA, sec: 6, path: "/admin/b"}}, FindingIgnored, true},
+		{"never fetched it", []req{
+			{ip: ip, ua: "", sec: 0, path: "/admin/a"},
+			{ip: ip, ua: "", sec: 5, path: "/search"}}, FindingNeverRead, false},
+		{"fetched it only after the first disallowed request", []req{
+			{ip: ip, ua: scraperUA, sec: 0, path: "/admin/a"},
+			{ip: ip, ua: scraperUA, sec: 5, path: "/robots.txt"},
+			{ip: ip, ua: scraperUA, sec: 9, path: "/admin/b"}}, FindingReadLate, true},
+		{"obeyed it", []req{
+			{ip: ip, ua: scraperUA, sec: 0, path: "/robots.txt"},
+			{ip: ip, ua: scraperUA, sec: 5, path: "/about"}}, FindingObeyed, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			// A person with a browser makes sure the log records User-agents.
+			res := run(Config{Robots: rb}, append(tc.reqs, browse("10.21.0.1", chromeUA, 100, 1, 1)...))
+			if len(res.Robots) != 1 {
+				t.Fatalf("robots = %+v, want one", res.Robots)
+			}
+			s := res.Robots[0]
+			if s.Finding != tc.finding || s.FetchedRobotsTxt != tc.fetched {
+				t.Errorf("finding %q fetched %v, want %q %v", s.Finding, s.FetchedRobotsTxt, tc.finding, tc.fetched)
+			}
+		})
+	}
+	res := run(Config{Robots: rb}, cases[0].reqs)
+	if p := res.Robots[0].Prefixes; !slices.Equal(p, []PrefixCount{{"/admin/", 2}}) {
+		t.Errorf("prefixes = %+v", p)
+	}
+	// Without a robots.txt, nothing is computed and nothing is claimed.
+	res = run(Config{}, cases[0].reqs)
+	if res.ViolationsChecked || res.ViolationCount != 0 || res.Robots[0].Finding != "" || res.Robots[0].Violations != 0 {
+		t.Errorf("without robots.txt: checked %v count %d summary %+v", res.ViolationsChecked, res.ViolationCount, res.Robots[0])
+	}
+}
+
+func TestLateRobotKeepsItsEarlierViolations(t *testing.T) {
+	rb := robots.ParseBytes([]byte(siteRobots))
+	ip := "198.51.100.70"
+	// A browser User-agent searching at a human pace for ten minutes, then
+	// a burst: it is a robot only from the burst on, and its earlier
+	// searches were already violations.
+	var reqs []req
+	for i := 0; i < 20; i++ {
+		reqs = append(reqs, req{ip: ip, ua: chromeUA, sec: i * 30, path: fmt.Sprintf("/search?q=%d", i), referer: "https://www.example.com/"},
+			req{ip: ip, ua: chromeUA, sec: i*30 + 1, path: "/site.css", referer: "https://www.example.com/"})
+	}
+	reqs = append(reqs, burst(ip, chromeUA, 700, 100, 50)...)
+	res := run(Config{Robots: rb}, reqs)
+	v := verdictOf(t, res, ip, chromeUA)
+	if !v.Robot || v.Violations != 20 {
+		t.Fatalf("robot %v with %d violations, want a robot with 20", v.Robot, v.Violations)
+	}
+	if got := violationsOf(res, ip); len(got) != browserViolationCap || got[0].Path != "/search?q=0" {
+		t.Errorf("stored %d violations starting %+v; want the first %d", len(got), got[0], browserViolationCap)
+	}
+	if res.ViolationsDropped != 20-browserViolationCap {
+		t.Errorf("dropped = %d", res.ViolationsDropped)
+	}
+}
+
+func TestViolationsPerClientAreBounded(t *testing.T) {
+	rb := robots.ParseBytes([]byte(siteRobots))
+	var reqs []req
+	for i := 0; i < 500; i++ {
+		reqs = append(reqs, req{ip: "192.0.2.80", ua: "", sec: i * 5, path: fmt.Sprintf("/admin/%d/x", i)})
+	}
+	reqs = append(reqs, browse("10.22.0.1", chromeUA, 0, 1, 1)...)
+	res := run(Config{Robots: rb, MaxViolationsPerClient: 50}, reqs)
+	v := verdictOf(t, res, "192.0.2.80", "")
+	if v.Violations != 500 || len(violationsOf(res, "192.0.2.80")) != 50 || res.ViolationsDropped != 450 {
+		t.Errorf("violations %d, stored %d, dropped %d; want 500, 50, 450", v.Violations, len(violationsOf(res, "192.0.2.80")), res.ViolationsDropped)
+	}
+	if p := res.Robots[0].Prefixes; len(p) != 1 || p[0] != (PrefixCount{"/admin/", 500}) {
+		t.Errorf("prefixes = %+v", p)
+	}
+}
+
+func TestRobotsByHost(t *testing.T) {
+	shop := robots.ParseBytes([]byte("User-agent: *\nDisallow: /cart\n"))
+	rb := robots.ParseBytes([]byte(siteRobots))
+	d := New(Config{Robots: rb, RobotsByHost: map[string]*robots.Robots{"Shop.Example.com": shop}})
+	for i, q := range []struct{ host, path string }{
+		{"shop.example.com:443", "/cart"},    // shop's rule
+		{"shop.example.com", "/admin/x"},     // allowed on the shop
+		{"www.example.com", "/admin/x"},      // the default file
+		{"www.example.com:80", "/cart"},      // allowed by the default file
+		{"SHOP.EXAMPLE.COM", "/cart?add=1"},  // host names have no case
+		{"[2001:db8::1]:8443", "/search?q="}, // default
+	} {
+		r := req{ip: "192.0.2.90", ua: "", sec: i, path: q.path}.record()
+		r.VHost = q.host
+		d.Add(r)
+	}
+	d.Add(browse("10.23.0.1", chromeUA, 0, 1, 1)[0].record())
+	var got []string
+	for _, v := range d.Result().Violations {
+		got = append(got, fmt.Sprintf("%s %s", v.Path, v.Rule))
+	}
+	want := []string{"/cart Disallow: /cart", "/admin/x Disallow: /admin/", "/cart?add=1 Disallow: /cart", "/search?q= Disallow: /search"}
+	if !slices.Equal(got, want) {
+		t.Errorf("violations = %q, want %q", got, want)
+	}
+}
+
+func TestCrawlDelay(t *testing.T) {
+	rb := robots.ParseBytes([]byte(siteRobots))
+	// Crawl-delay 2 allows 30 requests a minute (31 with the slack).
+	for _, tc := range []struct {
+		gap  time.Duration
+		fast bool
+	}{{time.Second, true}, {3 * time.Second, false}} {
+		d := New(Config{Robots: rb})
+		d.Add(req{ip: "192.0.2.99", ua: scraperUA, path: "/robots.txt"}.record())
+		for i := 1; i <= 50; i++ {
+			r := req{ip: "192.0.2.99", ua: scraperUA, path: fmt.Sprintf("/p/%d", i)}.record()
+			r.Time = t0.Add(time.Duration(i) * tc.gap)
+			d.Add(r)
+		}
+		d.Add(browse("10.24.0.1", chromeUA, 0, 1, 1)[0].record())
+		v := verdictOf(t, d.Result(), "192.0.2.99", scraperUA)
+		if v.CrawlDelay != 2 || v.CrawlDelayFast != tc.fast {
+			t.Errorf("gap %v: crawl delay %v exceeded %v, want 2 %v (details %q)", tc.gap, v.CrawlDelay, v.CrawlDelayFast, tc.fast, v.Details)
+		}
+	}
+}
