@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ua-parser/uap-go/uaparser"
 )
 
 // labelledAgents is the labelled corpus beside the repository (see its README).
@@ -177,5 +180,218 @@ func TestClassifyAgent(t *testing.T) {
 		if (got.Reason == "") != (got.Kind == AgentBrowser) {
 			t.Errorf("Classify(%.120q): kind %v with reason %q; only browsers have none", tt.ua, got.Kind, got.Reason)
 		}
+	}
+}
+
+// TestAgentCache checks that each distinct User-agent is classified once and
+// that the cache stays bounded however many distinct values an attacker sends.
+func TestAgentCache(t *testing.T) {
+	const ua = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+	var c AgentClassifier
+	want := c.Classify(ua)
+	if got := c.ClassifyBytes([]byte(ua)); got != want {
+		t.Errorf("ClassifyBytes = %+v, Classify = %+v", got, want)
+	}
+	b := []byte(ua)
+	if n := testing.AllocsPerRun(100, func() { c.ClassifyBytes(b) }); n != 0 {
+		t.Errorf("ClassifyBytes on a cached User-agent: %v allocations, want 0", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { c.Classify(ua) }); n != 0 {
+		t.Errorf("Classify on a cached User-agent: %v allocations, want 0", n)
+	}
+
+	// Values longer than MaxAgentLen share one entry per prefix, and the
+	// entry's key is at most MaxAgentLen+1 bytes.
+	long := strings.Repeat("x", 10*1024)
+	a1 := c.Classify("curl/8.4.0 " + long)
+	a2 := c.Classify("curl/8.4.0 " + long + "y")
+	if a1 != a2 || a1.Kind != AgentTool {
+		t.Errorf("long curl User-agents: %+v and %+v, want the same tool", a1, a2)
+	}
+	for k := range c.cache {
+		if len(k) > MaxAgentLen+1 {
+			t.Errorf("cache key of %d bytes, want at most %d", len(k), MaxAgentLen+1)
+		}
+	}
+
+	for i := 0; i < maxCachedAgents+1000; i++ {
+		c.Classify("curl/" + strconv.Itoa(i))
+	}
+	if len(c.cache) > maxCachedAgents {
+		t.Errorf("cache holds %d User-agents, want at most %d", len(c.cache), maxCachedAgents)
+	}
+	if got := c.Classify(ua); got != want {
+		t.Errorf("after eviction: %+v, want %+v", got, want)
+	}
+}
+
+// TestAgentParserBudget checks that a flood of distinct strings only uap-go
+// could place stops costing uap-go time once the budget is spent.
+func TestAgentParserBudget(t *testing.T) {
+	c := AgentClassifier{parserCalls: MaxParserCalls}
+	a := c.Classify("Weather/1.2 CFNetwork/1410.0.3 Darwin/22.6.0")
+	if a.Kind != AgentBrowser {
+		t.Errorf("app User-agent past the budget: %+v, want a browser by its platform", a)
+	}
+	a = c.Classify("zzqx")
+	if a.Kind != AgentUnknown || !strings.Contains(a.Reason, "budget") {
+		t.Errorf("garbage past the budget: %+v, want unknown, reason naming the budget", a)
+	}
+	if c.parserCalls != MaxParserCalls {
+		t.Errorf("parser calls %d, want %d", c.parserCalls, MaxParserCalls)
+	}
+	// Common browsers never need uap-go.
+	var d AgentClassifier
+	d.Classify("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36")
+	d.Classify("Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0")
+	if d.parserCalls != 0 {
+		t.Errorf("uap-go consulted %d times for Chrome and Firefox, want 0", d.parserCalls)
+	}
+}
+
+// TestAgentNameIsPrintable checks that robot names, which reports print,
+// never carry the control bytes or escapes of a hostile User-agent.
+func TestAgentNameIsPrintable(t *testing.T) {
+	for _, ua := range []string{
+		"\x1b]0;owned\x07EvilBot/1.0",
+		"\x1b[2J\x1b[HScanner\x1b[0m/1.0 (+http://x.example)",
+		"Foo\u202eBar/1.0 CFNetwork/1410.0.3 Darwin/22.6.0",
+		"\x00\x01\x02",
+		"Mozilla/5.0 (compatible; \x1b[31mRed\x1b[0m; +http://x.example)",
+		strings.Repeat("\x1b", 2000),
+	} {
+		var c AgentClassifier
+		a := c.Classify(ua)
+		if a.Name == "" || len(a.Name) > maxNameLen {
+			t.Errorf("Classify(%q).Name = %q: want 1 to %d bytes", ua, a.Name, maxNameLen)
+		}
+		for i := 0; i < len(a.Name); i++ {
+			if b := a.Name[i]; b < 0x20 || b >= 0x7f {
+				t.Errorf("Classify(%q).Name = %q: byte %#x", ua, a.Name, b)
+				break
+			}
+		}
+	}
+}
+
+func TestAgentKindString(t *testing.T) {
+	for k, want := range map[AgentKind]string{AgentBrowser: "browser", AgentUnknown: "unknown", AgentSuspicious: "suspicious",
+		AgentEmpty: "empty", AgentTool: "tool", AgentCrawler: "crawler", 42: "kind(42)"} {
+		if got := k.String(); got != want {
+			t.Errorf("AgentKind(%d).String() = %q, want %q", k, got, want)
+		}
+	}
+}
+
+// BenchmarkClassifyHit is the cost per log line: a cache hit.
+func BenchmarkClassifyHit(b *testing.B) {
+	const ua = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36"
+	var c AgentClassifier
+	c.Classify(ua)
+	b.ReportAllocs()
+	for b.Loop() {
+		c.Classify(ua)
+	}
+}
+
+// BenchmarkClassifyHitBytes is a cache hit from a read buffer.
+func BenchmarkClassifyHitBytes(b *testing.B) {
+	ua := []byte("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36")
+	var c AgentClassifier
+	c.ClassifyBytes(ua)
+	b.ReportAllocs()
+	for b.Loop() {
+		c.ClassifyBytes(ua)
+	}
+}
+
+// distinctAgents returns n distinct variants of ua, so that every Classify
+// is a cache miss (in our cache and in uap-go's).
+func distinctAgents(ua string, n int) []string {
+	s := make([]string, n)
+	for i := range s {
+		s[i] = strings.Replace(ua, "%d", strconv.Itoa(i), 1)
+	}
+	return s
+}
+
+func benchmarkCold(b *testing.B, ua string, wantParser bool) {
+	uas := distinctAgents(ua, 1<<14)
+	uapParser() // built once per process; BenchmarkUAParserBuild measures it
+	b.ReportAllocs()
+	i := 0
+	var c AgentClassifier
+	for b.Loop() {
+		if i%len(uas) == 0 {
+			c = AgentClassifier{}
+		}
+		c.Classify(uas[i%len(uas)])
+		i++
+	}
+	if (c.parserCalls > 0) != wantParser {
+		b.Fatalf("uap-go calls: %d, want them: %v", c.parserCalls, wantParser)
+	}
+}
+
+// BenchmarkClassifyColdBrowser is a new common-browser string: decided by the
+// token table and the family table, without uap-go.
+func BenchmarkClassifyColdBrowser(b *testing.B) {
+	benchmarkCold(b, "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.%d.0 Safari/537.36", false)
+}
+
+// BenchmarkClassifyColdCrawler is a new declared-crawler string.
+func BenchmarkClassifyColdCrawler(b *testing.B) {
+	benchmarkCold(b, "Mozilla/5.0 (compatible; AhrefsBot/7.%d; +http://ahrefs.com/robot/)", false)
+}
+
+// BenchmarkClassifyColdApp is a new string only uap-go can place: an iOS
+// app's CFNetwork User-agent.
+func BenchmarkClassifyColdApp(b *testing.B) {
+	benchmarkCold(b, "Weather/1.%d CFNetwork/1410.0.3 Darwin/22.6.0", true)
+}
+
+// BenchmarkClassifyColdUnknown is a new string nobody knows: uap-go's
+// user-agent and device parsers both run, the worst case.
+func BenchmarkClassifyColdUnknown(b *testing.B) {
+	benchmarkCold(b, "zzqx%d", true)
+}
+
+// BenchmarkClassifyCorpus is the mean cost per new User-agent over the
+// labelled corpus (bots and browsers), with uap-go where the rules need it.
+func BenchmarkClassifyCorpus(b *testing.B) {
+	bots, browsers := loadLabelledAgents(b)
+	all := append(bots, browsers...)
+	uapParser()
+	b.ReportAllocs()
+	for b.Loop() {
+		var c AgentClassifier
+		for _, ua := range all {
+			c.Classify(ua)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(all)), "ns/UA")
+}
+
+// BenchmarkUAParserBuild is what the first uap-go consultation of a process
+// costs: compiling its regular expressions.
+func BenchmarkUAParserBuild(b *testing.B) {
+	for b.Loop() {
+		if _, err := uaparser.New(uaparser.WithCacheSize(8)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkUAParserParse is uap-go's own cost per new string, user-agent and
+// device parsers, on a common browser string (which the classifier answers
+// without it).
+func BenchmarkUAParserParse(b *testing.B) {
+	uas := distinctAgents("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.%d.0 Safari/537.36", 1<<14)
+	p := uapParser()
+	i := 0
+	for b.Loop() {
+		p.ParseUserAgent(uas[i%len(uas)])
+		p.ParseDevice(uas[i%len(uas)])
+		i++
 	}
 }
