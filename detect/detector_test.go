@@ -386,8 +386,8 @@ func TestJudgeUserAgentKinds(t *testing.T) {
 		score int
 	}{
 		{AgentBrowser, true, false, 0},
-		{AgentUnknown, true, false, pointsUnknownUA},
-		{AgentSuspicious, true, false, pointsSuspiciousUA},
+		{AgentUnknown, true, true, pointsUnknownUA},
+		{AgentSuspicious, true, true, pointsSuspiciousUA},
 		{AgentEmpty, true, true, pointsEmptyUA},
 		{AgentEmpty, false, false, 0}, // a log without User-agents says nothing
 		{AgentTool, true, true, pointsDeclared},
