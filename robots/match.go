@@ -1,0 +1,342 @@
+package robots
+
+import (
+	"slices"
+	"strings"
+	"unsafe"
+)
+
+// Byte classes for the canonical form in which patterns and paths are
+// compared (RFC 9309 §2.2.2, RFC 3986 §2): unreserved and reserved bytes are
+// kept, '%' starts an escape, everything else (non-ASCII, controls, space,
+// `"<>\^{|}` and the backquote) is percent-encoded.
+const (
+	classKeep uint8 = iota
+	classEncode
+	classPercent
+)
+
+var byteClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		t[c] = classEncode
+	}
+	keep := "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~" + // unreserved
+		":/?#[]@!$&'()*+,;=" // reserved
+	for i := 0; i < len(keep); i++ {
+		t[keep[i]] = classKeep
+	}
+	t['%'] = classPercent
+	return t
+}()
+
+const upperHex = "0123456789ABCDEF"
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+func isUnreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+// needsCanon reports whether s differs from its canonical form.
+func needsCanon(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if byteClass[s[i]] != classKeep {
+			return true
+		}
+	}
+	return false
+}
+
+// appendCanon appends the canonical form of s to dst: bytes outside the URI
+// character set are percent-encoded; escapes are written with upper-case
+// hex, except escapes of unreserved characters, which become the character
+// (%7E = ~), and %2A and %24, which become '*' and '$' so that a rule can
+// name a literal '*' or '$' (RFC 9309 §2.2.3); a malformed escape is kept
+// as it is. Escapes of other reserved characters stay escapes: %2F is not '/'.
+func appendCanon(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch byteClass[c] {
+		case classKeep:
+			dst = append(dst, c)
+		case classEncode:
+			dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
+		case classPercent:
+			if i+2 < len(s) {
+				hi, ok1 := unhex(s[i+1])
+				lo, ok2 := unhex(s[i+2])
+				if ok1 && ok2 {
+					b := hi<<4 | lo
+					if isUnreserved(b) || b == '*' || b == '$' {
+						dst = append(dst, b)
+					} else {
+						dst = append(dst, '%', upperHex[hi], upperHex[lo])
+					}
+					i += 2
+					continue
+				}
+			}
+			dst = append(dst, '%')
+		}
+	}
+	return dst
+}
+
+// canonString returns the canonical form of s as a new string.
+func canonString(s string) string {
+	if !needsCanon(s) {
+		return s
+	}
+	return string(appendCanon(nil, s))
+}
+
+// compiledRule is a Rule's pattern, split at its '*'s into literal segments
+// in canonical form.
+type compiledRule struct {
+	prio  int32    // 2 * pattern length (+1 for Allow): the higher wins
+	first string   // must match at the start of the path (the radix-tree key)
+	segs  []string // after each '*': found leftmost in turn; the last may be ""
+	end   bool     // the pattern ended in '$'
+	need  int      // bytes the segments need after first
+	rule  *Rule
+}
+
+// priority orders rules as RFC 9309 and Google do: the longest pattern wins,
+// Allow wins a tie. The length is that of the pattern with non-ASCII bytes
+// percent-encoded, as Google counts it.
+func priority(r *Rule) int32 {
+	n := len(r.Pattern)
+	for i := 0; i < len(r.Pattern); i++ {
+		if r.Pattern[i] >= 0x80 {
+			n += 2
+		}
+	}
+	p := int32(min(n, 1<<29)) * 2
+	if r.Allow {
+		p++
+	}
+	return p
+}
+
+func compileRule(r *Rule) *compiledRule {
+	pat := r.Pattern
+	c := &compiledRule{prio: priority(r), rule: r}
+	if strings.HasSuffix(pat, "$") {
+		c.end = true
+		pat = pat[:len(pat)-1]
+	}
+	parts := strings.Split(pat, "*")
+	c.first = canonString(parts[0])
+	if len(parts) > 1 {
+		rest := parts[1:]
+		for i, s := range rest {
+			if s == "" && i < len(rest)-1 {
+				continue // "**" is "*"
+			}
+			s = canonString(s)
+			c.segs = append(c.segs, s)
+			c.need += len(s)
+		}
+	}
+	return c
+}
+
+// matchRest reports whether the path p, whose first pos bytes are known to
+// equal c.first, matches the rest of the pattern. Each segment is found at
+// its leftmost place after the previous one: with no wildcard but '*', the
+// leftmost placement leaves the most room for what follows, so this never
+// needs to backtrack and runs in time linear in len(p).
+func (c *compiledRule) matchRest(p string, pos int) bool {
+	if c.segs == nil {
+		return !c.end || pos == len(p)
+	}
+	if len(p)-pos < c.need {
+		return false
+	}
+	last := len(c.segs) - 1
+	for _, s := range c.segs[:last] {
+		j := strings.Index(p[pos:], s)
+		if j < 0 {
+			return false
+		}
+		pos += j + len(s)
+	}
+	s := c.segs[last]
+	if c.end {
+		return len(p)-pos >= len(s) && p[len(p)-len(s):] == s
+	}
+	return s == "" || strings.Contains(p[pos:], s)
+}
+
+// groupIndex is a group's rules in a radix tree keyed by the literal start
+// of each pattern, so that a path meets only the rules whose start it has.
+type groupIndex struct {
+	root node
+}
+
+type node struct {
+	label string          // bytes from the parent to here
+	edges string          // first byte of each child's label, for IndexByte
+	kids  []*node         // children, in the order of edges
+	rules []*compiledRule // rules whose first ends here, highest priority first
+}
+
+func (g *Group) index() *groupIndex {
+	g.compileOnce.Do(func() {
+		ix := &groupIndex{}
+		for _, r := range g.Rules {
+			if r.Pattern == "" {
+				continue // an empty rule decides nothing
+			}
+			c := compileRule(r)
+			ix.root.insert(c.first, c)
+		}
+		ix.root.sortRules()
+		g.compiled = ix
+	})
+	return g.compiled
+}
+
+func (n *node) insert(key string, c *compiledRule) {
+	for {
+		if key == "" {
+			n.rules = append(n.rules, c)
+			return
+		}
+		k := strings.IndexByte(n.edges, key[0])
+		if k < 0 {
+			n.edges += key[:1]
+			n.kids = append(n.kids, &node{label: key, rules: []*compiledRule{c}})
+			return
+		}
+		child := n.kids[k]
+		common := 0
+		for common < len(key) && common < len(child.label) && key[common] == child.label[common] {
+			common++
+		}
+		if common < len(child.label) {
+			// Split child: a new node for the shared part takes its place.
+			mid := &node{label: child.label[:common], edges: child.label[common : common+1], kids: []*node{child}}
+			child.label = child.label[common:]
+			n.kids[k] = mid
+			child = mid
+		}
+		n, key = child, key[common:]
+	}
+}
+
+func (n *node) sortRules() {
+	slices.SortStableFunc(n.rules, func(a, b *compiledRule) int { return int(b.prio - a.prio) })
+	for _, k := range n.kids {
+		k.sortRules()
+	}
+}
+
+// best returns the highest-priority rule matching the canonical path p that
+// outranks cur (which may be nil).
+func (ix *groupIndex) best(p string, cur *compiledRule) *compiledRule {
+	n := &ix.root
+	pos := 0
+	for {
+		for _, c := range n.rules {
+			if cur != nil && c.prio <= cur.prio {
+				break // the rest of this node ranks lower still
+			}
+			if c.matchRest(p, pos) {
+				cur = c
+				break
+			}
+		}
+		if pos >= len(p) {
+			return cur
+		}
+		k := strings.IndexByte(n.edges, p[pos])
+		if k < 0 {
+			return cur
+		}
+		n = n.kids[k]
+		if len(p)-pos < len(n.label) || p[pos:pos+len(n.label)] != n.label {
+			return cur
+		}
+		pos += len(n.label)
+	}
+}
+
+// pathBufSize is the stack buffer for canonicalising a path; longer paths
+// that need it are rare and go to the heap.
+const pathBufSize = 512
+
+// Allowed reports whether the robot may fetch path and returns the deciding
+// rule, nil when no rule decided (then the answer is "allowed"). path is a
+// request target from a log: "/a/b?c", or an absolute "http://host/a";
+// a fragment is ignored. /robots.txt itself is always allowed.
+//
+// Allowed does not allocate for ASCII paths without '%' escapes.
+func (m *Matcher) Allowed(path string) (bool, *Rule) {
+	if m == nil || len(m.index) == 0 {
+		return true, nil
+	}
+	p, slash := requestPath(path)
+	if !slash && (p == "/robots.txt" || strings.HasPrefix(p, "/robots.txt?")) {
+		return true, nil
+	}
+	if slash || needsCanon(p) {
+		var buf [pathBufSize]byte
+		b := buf[:0]
+		if slash {
+			b = append(b, '/')
+		}
+		b = appendCanon(b, p)
+		if len(b) == 0 {
+			return m.decide("")
+		}
+		// The string lives only for this call, like buf.
+		return m.decide(unsafe.String(&b[0], len(b)))
+	}
+	return m.decide(p)
+}
+
+func (m *Matcher) decide(p string) (bool, *Rule) {
+	var best *compiledRule
+	for _, ix := range m.index {
+		best = ix.best(p, best)
+	}
+	if best == nil {
+		return true, nil
+	}
+	return best.rule.Allow, best.rule
+}
+
+// requestPath returns the path and query of a request target, and whether a
+// '/' must be put in front of it (for "", "*" and "?q" targets and absolute
+// URLs with no path).
+func requestPath(t string) (string, bool) {
+	if i := strings.IndexByte(t, '#'); i >= 0 {
+		t = t[:i]
+	}
+	if strings.HasPrefix(t, "/") {
+		return t, false
+	}
+	// An absolute URI: the scheme is letters and the authority runs to the
+	// first '/', '?' (or the end).
+	if i := strings.Index(t, "://"); i > 0 && strings.IndexAny(t[:i], "/?") < 0 {
+		rest := t[i+3:]
+		j := strings.IndexAny(rest, "/?")
+		if j < 0 {
+			return "", true
+		}
+		rest = rest[j:]
+		return rest, rest[0] != '/'
+	}
+	return t, true
+}

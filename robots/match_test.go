@@ -1,0 +1,537 @@
+package robots
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Files of the standards, written out as the documents give them.
+const (
+	// RFC 9309 §5.1.
+	rfcSimple = `User-Agent: *
+Disallow: *.gif$
+Disallow: /example/
+Allow: /publications/
+
+User-Agent: foobot
+Disallow:/
+Allow:/example/page.html
+Allow:/example/allowed.gif
+
+User-Agent: barbot
+User-Agent: bazbot
+Disallow: /example/page.html
+
+User-Agent: quxbot
+`
+	// RFC 9309 §5.2.
+	rfcLongest = `User-Agent: foobot
+Allow: /example/page/
+Disallow: /example/page/disallowed.gif
+`
+	// The 1994 Standard for Robot Exclusion, its three examples.
+	koster1994 = `# robots.txt for http://www.example.com/
+
+User-agent: *
+Disallow: /cyberworld/map/ # This is an infinite virtual URL space
+Disallow: /tmp/ # these will soon disappear
+Disallow: /foo.html
+`
+	cybermapper = `# robots.txt for http://www.example.com/
+
+User-agent: *
+Disallow: /cyberworld/map/ # This is an infinite virtual URL space
+
+# Cybermapper knows where to go.
+User-agent: cybermapper
+Disallow:
+`
+	goAway = `# go away
+User-agent: *
+Disallow: /
+`
+	// The 1996 revision (draft-koster-robots-00), its www.fict.org example.
+	fict = `# /robots.txt for http://www.fict.org/
+# comments to webmaster@fict.org
+
+User-agent: unhipbot
+Disallow: /
+
+User-agent: webcrawler
+User-agent: excite
+Disallow: 
+
+User-agent: *
+Disallow: /org/plans.html
+Allow: /org/
+Allow: /serv
+Allow: /~mak
+Disallow: /
+`
+)
+
+// matchCase is one question to a robots.txt: may agent fetch path? rule is
+// the text of the deciding rule ("" when none decides); its line is looked up
+// in the file, so the fixtures stay readable. When the text is on several
+// lines, "text@N" names line N.
+type matchCase struct {
+	name    string
+	file    string
+	agent   string
+	path    string
+	allowed bool
+	rule    string
+}
+
+// lineOf returns the 1-based line of the first line of file starting with text.
+func lineOf(t *testing.T, file, text string) int {
+	t.Helper()
+	for i, l := range strings.Split(strings.ReplaceAll(file, "\r\n", "\n"), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), text) {
+			return i + 1
+		}
+	}
+	t.Fatalf("fixture has no line %q", text)
+	return 0
+}
+
+func runMatchCases(t *testing.T, cases []matchCase) {
+	t.Helper()
+	for _, c := range cases {
+		r := ParseBytes([]byte(c.file))
+		got, rule := r.Allowed(c.agent, c.path)
+		if got != c.allowed {
+			t.Errorf("%s: Allowed(%q, %q) = %v, want %v (rule %+v)", c.name, c.agent, c.path, got, c.allowed, rule)
+			continue
+		}
+		switch {
+		case c.rule == "" && rule != nil:
+			t.Errorf("%s: Allowed(%q, %q): decided by %q (line %d), want no rule", c.name, c.agent, c.path, rule.Text, rule.Line)
+		case c.rule != "" && rule == nil:
+			t.Errorf("%s: Allowed(%q, %q): no rule, want %q", c.name, c.agent, c.path, c.rule)
+		case c.rule != "":
+			text, want := c.rule, 0
+			if i := strings.LastIndexByte(text, '@'); i >= 0 {
+				text = c.rule[:i]
+				want, _ = strconv.Atoi(c.rule[i+1:])
+			} else {
+				want = lineOf(t, c.file, text)
+			}
+			if rule.Text != text || rule.Line != want {
+				t.Errorf("%s: Allowed(%q, %q): rule line %d %q, want line %d %q", c.name, c.agent, c.path, rule.Line, rule.Text, want, text)
+			}
+		}
+	}
+}
+
+func TestRFC9309Examples(t *testing.T) {
+	runMatchCases(t, []matchCase{
+		// §5.1: "*" group for robots without a group of their own.
+		{"5.1 * gif", rfcSimple, "otherbot", "/pic.gif", false, "Disallow: *.gif$"},
+		{"5.1 * gif in subdir", rfcSimple, "otherbot", "/a/b/pic.gif", false, "Disallow: *.gif$"},
+		{"5.1 * gif with query ends the match", rfcSimple, "otherbot", "/pic.gif?size=2", true, ""},
+		{"5.1 * example", rfcSimple, "otherbot", "/example/page.html", false, "Disallow: /example/"},
+		{"5.1 * example longer than gif", rfcSimple, "otherbot", "/example/allowed.gif", false, "Disallow: /example/"},
+		{"5.1 * publications", rfcSimple, "otherbot", "/publications/report.html", true, "Allow: /publications/"},
+		{"5.1 * publications beats gif", rfcSimple, "otherbot", "/publications/a.gif", true, "Allow: /publications/"},
+		{"5.1 * elsewhere", rfcSimple, "otherbot", "/other", true, ""},
+		// foobot: everything disallowed but two paths; no colon space needed.
+		{"5.1 foobot page", rfcSimple, "foobot", "/example/page.html", true, "Allow:/example/page.html"},
+		{"5.1 foobot gif", rfcSimple, "foobot", "/example/allowed.gif", true, "Allow:/example/allowed.gif"},
+		{"5.1 foobot other", rfcSimple, "foobot", "/example/other.html", false, "Disallow:/"},
+		{"5.1 foobot root", rfcSimple, "foobot", "/", false, "Disallow:/"},
+		// barbot and bazbot share a group and do not fall back to "*".
+		{"5.1 barbot page", rfcSimple, "barbot", "/example/page.html", false, "Disallow: /example/page.html"},
+		{"5.1 bazbot page", rfcSimple, "bazbot", "/example/page.html", false, "Disallow: /example/page.html"},
+		{"5.1 barbot no * fallback", rfcSimple, "barbot", "/example/other.html", true, ""},
+		{"5.1 bazbot gif", rfcSimple, "bazbot", "/pic.gif", true, ""},
+		// quxbot's group has no rules: all allowed.
+		{"5.1 quxbot", rfcSimple, "quxbot", "/example/page.html", true, ""},
+		// §5.2: longest match.
+		{"5.2 allow dir", rfcLongest, "foobot", "/example/page/", true, "Allow: /example/page/"},
+		{"5.2 allow file", rfcLongest, "foobot", "/example/page/other.gif", true, "Allow: /example/page/"},
+		{"5.2 longer disallow", rfcLongest, "foobot", "/example/page/disallowed.gif", false, "Disallow: /example/page/disallowed.gif"},
+	})
+}
+
+func TestStandard1994(t *testing.T) {
+	runMatchCases(t, []matchCase{
+		{"map", koster1994, "anybot", "/cyberworld/map/index.html", false, "Disallow: /cyberworld/map/"},
+		{"cyberworld elsewhere", koster1994, "anybot", "/cyberworld/index.html", true, ""},
+		{"tmp", koster1994, "anybot", "/tmp/x", false, "Disallow: /tmp/"},
+		{"tmp without slash", koster1994, "anybot", "/tmp", true, ""},
+		{"foo.html", koster1994, "anybot", "/foo.html", false, "Disallow: /foo.html"},
+		{"comment not in pattern", koster1994, "anybot", "/foo.html#top", false, "Disallow: /foo.html"},
+		{"cybermapper allowed", cybermapper, "cybermapper", "/cyberworld/map/x", true, ""},
+		{"cybermapper header", cybermapper, "Cybermapper/1.0 (+http://example.org/)", "/cyberworld/map/x", true, ""},
+		{"others kept out", cybermapper, "otherbot", "/cyberworld/map/x", false, "Disallow: /cyberworld/map/"},
+		{"go away", goAway, "anybot", "/", false, "Disallow: /"},
+		{"go away deep", goAway, "anybot", "/a/b/c", false, "Disallow: /"},
+		{"robots.txt always allowed", goAway, "anybot", "/robots.txt", true, ""},
+		// "Disallow: /help disallows both /help.html and /help/index.html,
+		// whereas Disallow: /help/ would disallow /help/index.html but allow
+		// /help.html."
+		{"/help vs /help.html", "User-agent: *\nDisallow: /help\n", "bot", "/help.html", false, "Disallow: /help"},
+		{"/help vs /help/index.html", "User-agent: *\nDisallow: /help\n", "bot", "/help/index.html", false, "Disallow: /help"},
+		{"/help/ vs /help/index.html", "User-agent: *\nDisallow: /help/\n", "bot", "/help/index.html", false, "Disallow: /help/"},
+		{"/help/ vs /help.html", "User-agent: *\nDisallow: /help/\n", "bot", "/help.html", true, ""},
+		{"/help/ vs /help", "User-agent: *\nDisallow: /help/\n", "bot", "/help", true, ""},
+	})
+}
+
+// TestFict1996 is the table of the 1996 revision. It used first-match
+// order; its answers are the same under longest match.
+func TestFict1996(t *testing.T) {
+	type row struct {
+		path                     string
+		unhip, webcrawler, other bool
+	}
+	rows := []row{
+		{"/", false, true, false},
+		{"/index.html", false, true, false},
+		{"/robots.txt", true, true, true},
+		{"/server.html", false, true, true},
+		{"/services/fast.html", false, true, true},
+		{"/services/slow.html", false, true, true},
+		{"/orgo.gif", false, true, false},
+		{"/org/about.html", false, true, true},
+		{"/org/plans.html", false, true, false},
+		{"/%7Ejim/jim.html", false, true, false},
+		{"/%7Emak/mak.html", false, true, true},
+	}
+	r := ParseBytes([]byte(fict))
+	for _, w := range rows {
+		for _, q := range []struct {
+			agent string
+			want  bool
+		}{{"unhipbot", w.unhip}, {"webcrawler", w.webcrawler}, {"excite", w.webcrawler}, {"otherbot", w.other}} {
+			if got, rule := r.Allowed(q.agent, w.path); got != q.want {
+				t.Errorf("fict.org: Allowed(%q, %q) = %v (rule %+v), want %v", q.agent, w.path, got, rule, q.want)
+			}
+		}
+	}
+}
+
+func TestPercentEncoding(t *testing.T) {
+	file := func(pattern string) string { return "User-agent: *\nDisallow: " + pattern + "\n" }
+	cases := []struct {
+		pattern, path string
+		match         bool
+	}{
+		// The 1996 revision's table.
+		{"/tmp", "/tmp", true},
+		{"/tmp", "/tmp.html", true},
+		{"/tmp", "/tmp/a.html", true},
+		{"/tmp/", "/tmp", false},
+		{"/tmp/", "/tmp/", true},
+		{"/tmp/", "/tmp/a.html", true},
+		{"/a%3cd.html", "/a%3cd.html", true},
+		{"/a%3Cd.html", "/a%3cd.html", true},
+		{"/a%3cd.html", "/a%3Cd.html", true},
+		{"/a%3Cd.html", "/a%3Cd.html", true},
+		{"/a%2fb.html", "/a%2fb.html", true},
+		{"/a%2fb.html", "/a/b.html", false},
+		{"/a/b.html", "/a%2fb.html", false},
+		{"/a/b.html", "/a/b.html", true},
+		{"/%7ejoe/index.html", "/~joe/index.html", true},
+		{"/~joe/index.html", "/%7Ejoe/index.html", true},
+		// RFC 9309 §2.2.2: non-ASCII octets are compared percent-encoded, on
+		// both sides; unreserved escapes equal their character.
+		{"/foo/bar/ツ", "/foo/bar/%E3%83%84", true},
+		{"/foo/bar/ツ", "/foo/bar/%e3%83%84", true},
+		{"/foo/bar/ツ", "/foo/bar/ツ", true},
+		{"/foo/bar/%E3%83%84", "/foo/bar/ツ", true},
+		{"/foo/bar/%62%61%7A", "/foo/bar/baz", true},
+		{"/foo/bar/baz", "/foo/bar/%62%61%7A", true},
+		{"/foo/bar?baz=https://foo.bar", "/foo/bar?baz=https://foo.bar", true},
+		{"/wiki/Special:", "/wiki/Special%3ASearch", false},
+		{"/wiki/Special%3A", "/wiki/Special%3aSearch", true},
+		// RFC 9309 §2.2.3: %2A and %24 in a rule are a literal '*' and '$'.
+		{"/path/file-with-a-%2A.html", "/path/file-with-a-*.html", true},
+		{"/path/file-with-a-%2A.html", "/path/file-with-a-x.html", false},
+		{"/path/foo-%24", "/path/foo-$", true},
+		{"/path/foo-%24", "/path/foo-", false},
+		// A '$' inside a pattern is literal; only a final '$' anchors.
+		{"/a$b", "/a$b", true},
+		{"/a$b", "/a", false},
+		// Malformed escapes compare as written and never error.
+		{"/x%zz", "/x%zz", true},
+		{"/x%zz", "/x%25zz", false},
+		{"/x", "/x%zz", true},
+		{"/x%", "/x%", true},
+		{"/x%4", "/x%4", true},
+		{"/y", "/x%zz", false},
+		// Bytes outside the URI character set are compared encoded.
+		{"/a%20b", "/a b", true},
+		{"/a|b", "/a%7Cb", true},
+		// Paths are case-sensitive.
+		{"/x/", "/X/y", false},
+		{"/OnThisDay", "/onthisday", false},
+	}
+	for _, c := range cases {
+		got, _ := ParseBytes([]byte(file(c.pattern))).Allowed("bot", c.path)
+		if got == c.match {
+			t.Errorf("pattern %q, path %q: matched = %v, want %v", c.pattern, c.path, !got, c.match)
+		}
+	}
+}
+
+func TestWildcards(t *testing.T) {
+	file := func(pattern string) string { return "User-agent: *\nDisallow: " + pattern + "\n" }
+	cases := []struct {
+		pattern, path string
+		match         bool
+	}{
+		{"/fish*", "/fish", true},
+		{"/fish*", "/fishheads/yummy.html", true},
+		{"/fish*", "/Fish.asp", false},
+		{"/*.php", "/filename.php", true},
+		{"/*.php", "/folder/filename.php?parameters", true},
+		{"/*.php", "//folder/any.php.file.html", true},
+		{"/*.php", "/index?f=filename.php/", true},
+		{"/*.php", "/php/", false},
+		{"/*.php", "/windows.PHP", false},
+		{"/*.php$", "/filename.php", true},
+		{"/*.php$", "/folder/filename.php", true},
+		{"/*.php$", "/filename.php?parameters", false},
+		{"/*.php$", "/filename.php/", false},
+		{"/*.php$", "/filename.php5", false},
+		{"/*.php$", "/aaaphpaaa", false},
+		{"/fish*.php", "/fish.php", true},
+		{"/fish*.php", "/fishheads/catfish.php?parameters", true},
+		{"/fish*.php", "/Fish.PHP", false},
+		{"/foo/*/qux", "/foo/bar/qux", true},
+		{"/foo/*/qux", "/foo//qux", true},
+		{"/foo/*/qux", "/foo/qux", false},
+		{"/foo/bar$", "/foo/bar", true},
+		{"/foo/bar$", "/foo/bar/", false},
+		{"*.gif$", "/a.gif", true},
+		{"*/account/", "/en/account/x", true},
+		{"*/account/", "/account/x", true},
+		{"*/account/", "/accounts/", false},
+		{"/*", "/", true},
+		{"*", "/anything", true},
+		{"/**a", "/xxa", true},
+		{"/*$", "/anything", true},
+		{"/a*b*c$", "/abcbc", true},
+		{"/a*b*c$", "/abcb", false},
+		{"/a*bc$", "/abcbc", true},
+		{"/*aab", "/aaab", true},
+		{"/*a*a*a*a*a*b", "/aaaaab", true},
+		{"/*a*a*a*a*a*b", "/aaaaaaaaaaaaaaaa", false},
+		{"/*a*a*a*a*a*b", "/aaaa" + "b", false},
+		{"/r/*/comments/*/*/c*", "/r/golang/comments/abc/title/c1", true},
+		{"/r/*/comments/*/*/c*", "/r/golang/comments/abc/", false},
+		{"$", "/", false},
+		{"/$", "/", true},
+		{"/$", "/page.html", false},
+	}
+	for _, c := range cases {
+		got, _ := ParseBytes([]byte(file(c.pattern))).Allowed("bot", c.path)
+		if got == c.match {
+			t.Errorf("pattern %q, path %q: matched = %v, want %v", c.pattern, c.path, !got, c.match)
+		}
+	}
+}
+
+// Cases in the manner of Google's robots_test.cc, as robowatch answers them.
+func TestGoogleCases(t *testing.T) {
+	groups := "allow: /foo/bar/\n\nuser-agent: FooBot\ndisallow: /\nallow: /x/\nuser-agent: BarBot\ndisallow: /\nallow: /y/\n\n\nallow: /w/\nuser-agent: BazBot\n\nuser-agent: FooBot\nallow: /z/\ndisallow: /\n"
+	runMatchCases(t, []matchCase{
+		// Line syntax: colon missing but two words is accepted; other keys are not.
+		{"syntax correct", "user-agent: FooBot\ndisallow: /\n", "FooBot", "/x/y", false, "disallow: /"},
+		{"syntax unknown keys", "foo: FooBot\nbar: /\n", "FooBot", "/x/y", true, ""},
+		{"syntax no colon", "user-agent FooBot\ndisallow /\n", "FooBot", "/x/y", false, "disallow /"},
+		// Groups: consecutive user-agents share, rules outside groups are ignored,
+		// groups for the same robot merge, blank lines end nothing.
+		{"groups foo x", groups, "FooBot", "/x/b", true, "allow: /x/"},
+		{"groups foo z", groups, "FooBot", "/z/d", true, "allow: /z/"},
+		{"groups foo y", groups, "FooBot", "/y/c", false, "disallow: /@4"},
+		{"groups bar y", groups, "BarBot", "/y/c", true, "allow: /y/"},
+		{"groups bar w", groups, "BarBot", "/w/a", true, "allow: /w/"},
+		{"groups bar z", groups, "BarBot", "/z/d", false, "disallow: /@7"},
+		{"groups baz z", groups, "BazBot", "/z/d", true, "allow: /z/"},
+		{"groups outside ignored", groups, "FooBot", "/foo/bar/", false, "disallow: /"},
+		// Keys and agent names are case-insensitive, paths are not.
+		{"keys upper", "USER-AGENT: FooBot\nALLOW: /x/\nDISALLOW: /\n", "foobot", "/x/y", true, "ALLOW: /x/"},
+		{"keys camel", "uSeR-aGeNt: FooBot\nAlLoW: /x/\ndIsAlLoW: /\n", "FOOBOT", "/a/b", false, "dIsAlLoW: /"},
+		{"path case", "user-agent: FooBot\ndisallow: /X/\n", "FooBot", "/x/y", true, ""},
+		// Global group only for robots without their own.
+		{"global secondary", "user-agent: *\nallow: /\nuser-agent: FooBot\ndisallow: /\n", "FooBot", "/x", false, "disallow: /"},
+		{"global for others", "user-agent: *\nallow: /\nuser-agent: FooBot\ndisallow: /\n", "BarBot", "/x", true, "allow: /"},
+		{"only specific", "user-agent: FooBot\nallow: /\nuser-agent: BarBot\ndisallow: /\n", "QuxBot", "/x", true, ""},
+		{"empty file", "", "FooBot", "/x", true, ""},
+		{"empty agent gets *", "user-agent: *\ndisallow: /\n", "", "/x", false, "disallow: /"},
+		// Longest match; Allow wins ties; empty rules decide nothing.
+		{"longest disallow", "user-agent: FooBot\ndisallow: /x/page.html\nallow: /x/\n", "FooBot", "/x/page.html", false, "disallow: /x/page.html"},
+		{"longest allow", "user-agent: FooBot\nallow: /x/page.html\ndisallow: /x/\n", "FooBot", "/x/page.html", true, "allow: /x/page.html"},
+		{"longest dir", "user-agent: FooBot\nallow: /x/page.html\ndisallow: /x/\n", "FooBot", "/x/", false, "disallow: /x/"},
+		{"empty both", "user-agent: FooBot\ndisallow: \nallow: \n", "FooBot", "/x/page.html", true, ""},
+		{"tie allow", "user-agent: FooBot\ndisallow: /\nallow: /\n", "FooBot", "/x", true, "allow: /"},
+		{"tie allow same path", "user-agent: FooBot\ndisallow: /x/page.html\nallow: /x/page.html\n", "FooBot", "/x/page.html", true, "allow: /x/page.html"},
+		{"x vs x/ a", "user-agent: FooBot\ndisallow: /x\nallow: /x/\n", "FooBot", "/x", false, "disallow: /x"},
+		{"x vs x/ b", "user-agent: FooBot\ndisallow: /x\nallow: /x/\n", "FooBot", "/x/", true, "allow: /x/"},
+		{"wildcard longer", "user-agent: FooBot\nallow: /page\ndisallow: /*.html\n", "FooBot", "/page.html", false, "disallow: /*.html"},
+		{"wildcard shorter", "user-agent: FooBot\nallow: /page\ndisallow: /*.html\n", "FooBot", "/page", true, "allow: /page"},
+		{"allow x/page.", "user-agent: FooBot\nallow: /x/page.\ndisallow: /*.html\n", "FooBot", "/x/page.html", true, "allow: /x/page."},
+		{"specific over *", "User-agent: *\nDisallow: /x/\nUser-agent: FooBot\nDisallow: /y/\n", "FooBot", "/x/page", true, ""},
+		{"allow p", "user-agent: FooBot\nallow: /p\ndisallow: /\n", "FooBot", "/page", true, "allow: /p"},
+		{"allow folder tie", "user-agent: FooBot\nallow: /folder\ndisallow: /folder\n", "FooBot", "/folder/page", true, "allow: /folder"},
+		{"allow $", "user-agent: FooBot\nallow: /$\ndisallow: /\n", "FooBot", "/", true, "allow: /$"},
+		{"allow $ page", "user-agent: FooBot\nallow: /$\ndisallow: /\n", "FooBot", "/page.html", false, "disallow: /"},
+		// Comments.
+		{"comment", "User-agent: FooBot\n# Disallow: /\nDisallow: /foo/quz#qux\nAllow: /\n", "FooBot", "/foo/bar", true, "Allow: /"},
+		{"comment cut", "User-agent: FooBot\n# Disallow: /\nDisallow: /foo/quz#qux\nAllow: /\n", "FooBot", "/foo/quz", false, "Disallow: /foo/quz"},
+		// Google's index.html rule is Google-only, not RFC 9309: not applied.
+		{"no index.html rule", "User-Agent: *\nAllow: /allowed-slash/index.html\nDisallow: /\n", "foobot", "/allowed-slash/", false, "Disallow: /"},
+		// URLs and request targets.
+		{"absolute URL", "user-agent: FooBot\ndisallow: /x/\n", "FooBot", "http://foo.bar/x/y", false, "disallow: /x/"},
+		{"absolute URL no path", "user-agent: FooBot\ndisallow: /$\n", "FooBot", "http://foo.bar", false, "disallow: /$"},
+		{"absolute URL query", "user-agent: FooBot\ndisallow: /?a\n", "FooBot", "http://foo.bar?a=1", false, "disallow: /?a"},
+		{"fragment ignored", "user-agent: FooBot\ndisallow: /x$\n", "FooBot", "/x#frag", false, "disallow: /x$"},
+		{"query param url", "User-agent: FooBot\nDisallow: /\nAllow: /foo/bar?qux=taz&baz=http://foo.bar?tar&par\n", "FooBot", "/foo/bar?qux=taz&baz=http://foo.bar?tar&par", true, "Allow: /foo/bar?qux=taz&baz=http://foo.bar?tar&par"},
+		{"star target", "user-agent: FooBot\ndisallow: /\n", "FooBot", "*", false, "disallow: /"},
+		{"robots.txt with query", "user-agent: FooBot\ndisallow: /\n", "FooBot", "/robots.txt?x=1", true, ""},
+		{"robots.txt absolute", "user-agent: FooBot\ndisallow: /\n", "FooBot", "https://a.example/robots.txt", true, ""},
+		{"robots.txt.bak", "user-agent: FooBot\ndisallow: /\n", "FooBot", "/robots.txt.bak", false, "disallow: /"},
+	})
+}
+
+func TestAgentSelection(t *testing.T) {
+	const google = `User-agent: googlebot
+Disallow: /g/
+
+User-agent: googlebot-news
+Disallow: /news/
+
+User-agent: Lycos
+Disallow: /lycos/
+
+User-agent: google
+Disallow: /google/
+
+User-agent: bot
+Disallow: /bot/
+
+User-agent: MJ12bot
+Disallow: /mj/
+
+User-agent: 360Spider
+Disallow: /360/
+
+User-agent: *
+Disallow: /star/
+`
+	const gbot = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+	runMatchCases(t, []matchCase{
+		{"header", google, gbot, "/g/x", false, "Disallow: /g/"},
+		{"header no * fallback", google, gbot, "/star/x", true, ""},
+		{"bare token", google, "Googlebot", "/g/x", false, "Disallow: /g/"},
+		{"case", google, "GOOGLEBOT/2.1", "/g/x", false, "Disallow: /g/"},
+		{"own group beats prefix", google, "Googlebot-News", "/news/x", false, "Disallow: /news/"},
+		{"own group only", google, "Googlebot-News", "/g/x", true, ""},
+		{"prefix at - falls back", google, "Googlebot-Image/1.0", "/g/x", false, "Disallow: /g/"},
+		{"prefix fallback not *", google, "Googlebot-Image/1.0", "/star/x", true, ""},
+		{"prefix at _", google, "Lycos_Spider_(Rex)/1.0 libwww/3.1", "/lycos/x", false, "Disallow: /lycos/"},
+		{"google is not googlebot", google, gbot, "/google/x", true, ""},
+		{"URL words dropped", google, "Mozilla/5.0 (compatible; FooCrawler/1.0; +http://www.google.com/foo)", "/google/x", true, ""},
+		{"URL dropped: star", google, "Mozilla/5.0 (compatible; FooCrawler/1.0; +http://www.google.com/foo)", "/star/x", false, "Disallow: /star/"},
+		{"email dropped", google, "FooCrawler/1.0 (googlebot@example.com)", "/g/x", true, ""},
+		{"bare prefix not enough", google, "Googlebotx/1.0", "/star/x", false, "Disallow: /star/"},
+		{"bot only for bot", google, "SomeBot/1.0", "/bot/x", true, ""},
+		{"bot word", google, "bot/1.0", "/bot/x", false, "Disallow: /bot/"},
+		{"digits in token", google, "Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)", "/mj/x", false, "Disallow: /mj/"},
+		{"leading digits", google, "Mozilla/5.0 (Windows NT 6.1; 360Spider)", "/360/x", false, "Disallow: /360/"},
+		{"browser gets *", google, "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36", "/star/x", false, "Disallow: /star/"},
+		{"empty gets *", google, "", "/star/x", false, "Disallow: /star/"},
+		{"dash gets *", google, "-", "/star/x", false, "Disallow: /star/"},
+		// Several names on one line are several tokens.
+		{"names line first", "User-Agent: Copernicus Fred\nDisallow: /cf/\n", "Copernicus/1.0", "/cf/x", false, "Disallow: /cf/"},
+		{"names line second", "User-Agent: Copernicus Fred\nDisallow: /cf/\n", "Fred", "/cf/x", false, "Disallow: /cf/"},
+		{"names line * Rex: star", "User-Agent: * Rex\nDisallow: /sr/\n", "otherbot", "/sr/x", false, "Disallow: /sr/"},
+		{"names line * Rex: rex", "User-Agent: * Rex\nDisallow: /sr/\n", "Rex/2", "/sr/x", false, "Disallow: /sr/"},
+		// Paths on one line are several rules.
+		{"paths line 1", "User-agent: *\nDisallow: /cgi-bin/ /tmp/\n", "bot", "/cgi-bin/x", false, "Disallow: /cgi-bin/ /tmp/"},
+		{"paths line 2", "User-agent: *\nDisallow: /cgi-bin/ /tmp/\n", "bot", "/tmp/x", false, "Disallow: /cgi-bin/ /tmp/"},
+		{"paths line other", "User-agent: *\nDisallow: /cgi-bin/ /tmp/\n", "bot", "/x", true, ""},
+		// A trailing '*' on a name is not a wildcard.
+		{"agent star suffix", "User-agent: Mediapartners-Google*\nDisallow: /\n", "Mediapartners-Google", "/x", false, "Disallow: /"},
+		// "*" alone after a rule starts a new group; blank lines do not end one.
+		{"blank merges agents", "User-agent: a\n\nUser-agent: b\nDisallow: /\n", "a", "/x", false, "Disallow: /"},
+	})
+}
+
+func TestMatcherGroupName(t *testing.T) {
+	r := ParseBytes([]byte("User-agent: googlebot\nDisallow: /a\n\nUser-agent: googlebot-image\nDisallow: /b\n\nUser-agent: *\nCrawl-delay: 5\nDisallow: /c\n\nUser-agent: Slowbot\nCrawl-delay: 2.5\n\nUser-agent: slowbot\nCrawl-delay: 10\n"))
+	cases := []struct {
+		ua, group string
+		delay     float64 // seconds; -1 for none
+	}{
+		{"Googlebot/2.1", "googlebot", -1},
+		{"Googlebot-Image/1.0", "googlebot-image", -1},
+		{"Googlebot-Image/1.0 (also Googlebot/2.1)", "googlebot, googlebot-image", -1},
+		{"Mozilla/5.0 Firefox/120", "*", 5},
+		{"slowbot", "slowbot", 2.5},
+	}
+	for _, c := range cases {
+		m := r.Agent(c.ua)
+		if m.Group() != c.group {
+			t.Errorf("Agent(%q).Group() = %q, want %q", c.ua, m.Group(), c.group)
+		}
+		d, ok := m.CrawlDelay()
+		if c.delay < 0 && ok || c.delay >= 0 && (!ok || d.Seconds() != c.delay) {
+			t.Errorf("Agent(%q).CrawlDelay() = %v, %v; want %v s", c.ua, d, ok, c.delay)
+		}
+	}
+	if g := ParseBytes([]byte("User-agent: foo\nDisallow: /\n")).Agent("bar").Group(); g != "" {
+		t.Errorf("no applicable group: Group() = %q, want \"\"", g)
+	}
+	var nilRobots *Robots
+	if ok, rule := nilRobots.Allowed("bot", "/x"); !ok || rule != nil {
+		t.Errorf("nil Robots: Allowed = %v, %v; want true, nil", ok, rule)
+	}
+	var nilMatcher *Matcher
+	if ok, _ := nilMatcher.Allowed("/x"); !ok || nilMatcher.Group() != "" {
+		t.Errorf("nil Matcher must allow all")
+	}
+	// Matchers are cached by the set of tokens.
+	if r.Agent("Googlebot/2.1") != r.Agent("googlebot") {
+		t.Errorf("Agent is not cached for the same token set")
+	}
+}
+
+func TestHeaderWords(t *testing.T) {
+	cases := []struct {
+		ua   string
+		want string
+	}{
+		{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "Mozilla Googlebot compatible"},
+		{"Baiduspider+(+http://www.baidu.com/search/spider.htm)", "Baiduspider"},
+		{"Foo/1.0+http://x.example/", "Foo"},
+		{"Bar/2 (mailto:bar@example.com; www.example.com)", "Bar"},
+		{"Lycos_Spider_(Rex)/1.0 libwww/3.1", "Lycos_Spider_ Rex libwww"},
+		{"MJ12bot/v1.4.8 360Spider 1234", "MJ12bot v1 360Spider"},
+		{"", ""},
+	}
+	for _, c := range cases {
+		var got []string
+		forEachWord(c.ua, func(w string) { got = append(got, w) })
+		// Order is not part of the contract; compare as sets.
+		want := strings.Fields(c.want)
+		if len(got) != len(want) {
+			t.Errorf("words(%q) = %q, want %q", c.ua, got, want)
+			continue
+		}
+		for _, w := range want {
+			found := false
+			for _, g := range got {
+				found = found || g == w
+			}
+			if !found {
+				t.Errorf("words(%q) = %q, want %q", c.ua, got, want)
+				break
+			}
+		}
+	}
+}

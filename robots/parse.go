@@ -1,0 +1,439 @@
+package robots
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Parse reads at most MaxSize bytes of a robots.txt from rd and parses them.
+// The only error is a read error; content never makes Parse fail.
+func Parse(rd io.Reader) (*Robots, error) {
+	b, err := io.ReadAll(io.LimitReader(rd, MaxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("robots: reading robots.txt: %w", err)
+	}
+	return ParseBytes(b), nil
+}
+
+// ParseBytes parses a robots.txt body; only its first MaxSize bytes count.
+func ParseBytes(b []byte) *Robots {
+	r := &Robots{}
+	if len(b) > MaxSize {
+		r.Truncated = true
+		// A line cut in the middle could turn "Disallow: /admin/private" into
+		// the far broader "Disallow: /ad", so the cut line is dropped whole.
+		cut := MaxSize
+		if c := b[MaxSize-1]; c != '\n' && c != '\r' {
+			for cut > 0 && b[cut-1] != '\n' && b[cut-1] != '\r' {
+				cut--
+			}
+		}
+		b = b[:cut]
+	}
+	// One conversion: every Pattern and Text below is a substring of it.
+	s := string(b)
+	r.HTML = looksLikeHTML(s)
+	s = trimBOM(s)
+	p := parser{r: r}
+	for len(s) > 0 {
+		i := 0
+		for i < len(s) && s[i] != '\n' && s[i] != '\r' {
+			i++
+		}
+		line := s[:i]
+		if i < len(s) {
+			if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+				i++
+			}
+			i++
+		}
+		s = s[i:]
+		p.lineNo++
+		p.line(line)
+	}
+	r.Lines = p.lineNo
+	return r
+}
+
+// trimBOM drops a UTF-8 byte order mark at the start, or the start of one, as
+// Google's parser does: editors and gateways leave partial marks too.
+func trimBOM(s string) string {
+	const bom = "\xEF\xBB\xBF"
+	for n := len(bom); n > 0; n-- {
+		if strings.HasPrefix(s, bom[:n]) {
+			return s[n:]
+		}
+	}
+	return s
+}
+
+// looksLikeHTML reports whether the body is an HTML page: servers answer
+// /robots.txt with their error page more often than with a 404.
+func looksLikeHTML(s string) bool {
+	s = trimBOM(s)
+	s = strings.TrimLeft(s, " \t\r\n\f\v")
+	if !strings.HasPrefix(s, "<") {
+		return false
+	}
+	if len(s) > 1024 {
+		s = s[:1024]
+	}
+	s = strings.ToLower(s)
+	for _, tag := range []string{"<!doctype html", "<html", "<head", "<body", "<title", "<?xml", "<div", "<p>", "<h1"} {
+		if strings.Contains(s, tag) {
+			return true
+		}
+	}
+	return false
+}
+
+// keyKind is what a line's key means.
+type keyKind uint8
+
+const (
+	keyUnknown keyKind = iota
+	keyUserAgent
+	keyAllow
+	keyDisallow
+	keySitemap
+	keyCrawlDelay
+	keyNonStandard // a key some crawlers read but RFC 9309 and Google do not
+)
+
+// key is a recognised spelling of a key.
+type key struct {
+	kind  keyKind
+	typo  bool   // a misspelling read as the key, as Google reads it
+	canon string // how the key should be written
+}
+
+// keys maps lower-case spellings to their meaning. The misspellings are the
+// ones Google's parser accepts.
+var keys = map[string]key{
+	"user-agent":  {keyUserAgent, false, "User-agent"},
+	"useragent":   {keyUserAgent, true, "User-agent"},
+	"user agent":  {keyUserAgent, true, "User-agent"},
+	"allow":       {keyAllow, false, "Allow"},
+	"disallow":    {keyDisallow, false, "Disallow"},
+	"dissallow":   {keyDisallow, true, "Disallow"},
+	"dissalow":    {keyDisallow, true, "Disallow"},
+	"disalow":     {keyDisallow, true, "Disallow"},
+	"diasllow":    {keyDisallow, true, "Disallow"},
+	"disallaw":    {keyDisallow, true, "Disallow"},
+	"sitemap":     {keySitemap, false, "Sitemap"},
+	"site-map":    {keySitemap, true, "Sitemap"},
+	"crawl-delay": {keyCrawlDelay, false, "Crawl-delay"},
+	// Read by some crawlers; worth a notice, not an "unknown key" warning.
+	"host":           {keyNonStandard, false, "Host"},
+	"clean-param":    {keyNonStandard, false, "Clean-param"},
+	"noindex":        {keyNonStandard, false, "Noindex"},
+	"nofollow":       {keyNonStandard, false, "Nofollow"},
+	"noarchive":      {keyNonStandard, false, "Noarchive"},
+	"request-rate":   {keyNonStandard, false, "Request-rate"},
+	"visit-time":     {keyNonStandard, false, "Visit-time"},
+	"content-signal": {keyNonStandard, false, "Content-Signal"},
+}
+
+// nonStandardNote says who reads a non-standard key.
+var nonStandardNote = map[string]string{
+	"host":           "Host is read only by Yandex (and obsolete there); RFC 9309 readers ignore it",
+	"clean-param":    "Clean-param is read only by Yandex; RFC 9309 readers ignore it",
+	"noindex":        "Noindex in robots.txt is not part of RFC 9309 and Google stopped reading it in 2019; use a robots meta tag or X-Robots-Tag header",
+	"nofollow":       "Nofollow in robots.txt is not part of RFC 9309; use a robots meta tag or X-Robots-Tag header",
+	"noarchive":      "Noarchive in robots.txt is not part of RFC 9309; use a robots meta tag or X-Robots-Tag header",
+	"request-rate":   "Request-rate is from an unadopted 1996 draft; almost no crawler reads it",
+	"visit-time":     "Visit-time is from an unadopted 1996 draft; almost no crawler reads it",
+	"content-signal": "Content-Signal is a proposal outside RFC 9309; most crawlers ignore it",
+}
+
+// parser holds the state of one pass over the lines.
+type parser struct {
+	r      *Robots
+	lineNo int
+
+	cur     *Group // the open group; nil before the first User-agent line
+	inRules bool   // cur has had an Allow or Disallow line: a User-agent line starts a new group
+
+	// For the 1994-vs-RFC 9309 notes: a blank line after a group's User-agent
+	// lines (before any rule), and a blank line after rules.
+	blankAfterAgents int // line number of that blank line, 0 if none
+	lastAgentLine    int
+	blankAfterRules  int
+	noted1994Rules   bool // the "rules after a blank line" note was given for cur
+}
+
+func (p *parser) problem(sev Severity, code, msg, suggestion string) {
+	p.problemAt(p.lineNo, sev, code, msg, suggestion)
+}
+
+func (p *parser) problemAt(line int, sev Severity, code, msg, suggestion string) {
+	p.r.problems = append(p.r.problems, Problem{Line: line, Severity: sev, Code: code, Message: msg, Suggestion: suggestion})
+}
+
+// isSpace reports ASCII white space other than line ends.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\v' || c == '\f' }
+
+func trimSpace(s string) string {
+	for len(s) > 0 && isSpace(s[0]) {
+		s = s[1:]
+	}
+	for len(s) > 0 && isSpace(s[len(s)-1]) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// fields splits s at runs of white space (and, for names, commas).
+func fields(s string, comma bool) []string {
+	var out []string
+	for len(s) > 0 {
+		i := 0
+		for i < len(s) && (isSpace(s[i]) || comma && s[i] == ',') {
+			i++
+		}
+		s = s[i:]
+		j := 0
+		for j < len(s) && !isSpace(s[j]) && !(comma && s[j] == ',') {
+			j++
+		}
+		if j > 0 {
+			out = append(out, s[:j])
+		}
+		s = s[j:]
+	}
+	return out
+}
+
+func (p *parser) line(raw string) {
+	text := raw
+	if i := strings.IndexByte(text, '#'); i >= 0 {
+		text = text[:i]
+	}
+	text = trimSpace(text)
+	if text == "" {
+		if trimSpace(raw) == "" {
+			p.blank()
+		}
+		return
+	}
+	k, value, ok := p.splitKeyValue(text)
+	if !ok {
+		return
+	}
+	lk := strings.ToLower(k)
+	kd, known := keys[lk]
+	if !known {
+		msg := fmt.Sprintf("unknown key %q: the line is ignored", k)
+		sugg := ""
+		if c := closestKey(lk); c != "" {
+			sugg = fmt.Sprintf("did you mean %q?", c+":")
+		}
+		p.problem(Warning, "unknown-key", msg, sugg)
+		return
+	}
+	if kd.typo {
+		p.problem(Warning, "misspelled-key", fmt.Sprintf("%q is a misspelling of %s: robowatch and Google read it, other crawlers ignore the line", k, kd.canon),
+			fmt.Sprintf("write %q", kd.canon+": "+value))
+	}
+	switch kd.kind {
+	case keyUserAgent:
+		p.userAgent(value)
+	case keyAllow, keyDisallow:
+		p.rule(kd.kind == keyAllow, kd.canon, value, text)
+	case keySitemap:
+		if value != "" {
+			p.r.Sitemaps = append(p.r.Sitemaps, value)
+		}
+		if !hasPrefixFold(value, "http://") && !hasPrefixFold(value, "https://") {
+			p.problem(Warning, "sitemap-url", fmt.Sprintf("Sitemap %q is not an absolute URL", value), "write the full URL, e.g. \"Sitemap: https://example.com/sitemap.xml\"")
+		}
+	case keyCrawlDelay:
+		p.crawlDelay(value)
+	case keyNonStandard:
+		p.problem(Notice, "non-standard-key", nonStandardNote[lk], "")
+	}
+}
+
+// splitKeyValue splits "key: value". Like Google, it accepts a missing colon
+// when the line is exactly two words ("Disallow /tmp/"), and skips the line
+// otherwise: prose and HTML must not turn into rules.
+func (p *parser) splitKeyValue(text string) (k, v string, ok bool) {
+	if i := strings.IndexByte(text, ':'); i >= 0 {
+		k = trimSpace(text[:i])
+		if k == "" {
+			p.problem(Warning, "garbage", "line has no key before its colon: ignored", "")
+			return "", "", false
+		}
+		return k, trimSpace(text[i+1:]), true
+	}
+	j := 0
+	for j < len(text) && !isSpace(text[j]) {
+		j++
+	}
+	if j == len(text) {
+		p.problem(Warning, "garbage", fmt.Sprintf("line %q is not \"key: value\": ignored", cut(text, 60)), "")
+		return "", "", false
+	}
+	k, v = text[:j], trimSpace(text[j:])
+	for i := 0; i < len(v); i++ {
+		if isSpace(v[i]) {
+			p.problem(Warning, "garbage", fmt.Sprintf("line %q has no colon and more than two words: ignored", cut(text, 60)), "")
+			return "", "", false
+		}
+	}
+	if _, known := keys[strings.ToLower(k)]; known {
+		p.problem(Warning, "missing-colon", fmt.Sprintf("no colon after %q: robowatch and Google read it, other crawlers may not", k), fmt.Sprintf("write %q", k+": "+v))
+	}
+	return k, v, true
+}
+
+func (p *parser) blank() {
+	if p.cur == nil {
+		return
+	}
+	if !p.inRules {
+		if p.blankAfterAgents == 0 {
+			p.blankAfterAgents = p.lineNo
+		}
+	} else if p.blankAfterRules == 0 {
+		p.blankAfterRules = p.lineNo
+	}
+}
+
+func (p *parser) userAgent(value string) {
+	if p.cur == nil || p.inRules {
+		p.cur = &Group{Line: p.lineNo}
+		p.r.Groups = append(p.r.Groups, p.cur)
+		p.inRules = false
+		p.blankAfterAgents, p.blankAfterRules, p.noted1994Rules = 0, 0, false
+	} else if p.blankAfterAgents != 0 {
+		names := strings.Join(p.cur.Agents, ", ")
+		p.problemAt(p.lastAgentLine, Warning, "blank-line-1994",
+			fmt.Sprintf("the blank line %d does not end the group of line %d (%s) under RFC 9309: it shares the rules of this group, while 1994-style readers give it a record of its own with nothing disallowed",
+				p.blankAfterAgents, p.cur.Line, names),
+			fmt.Sprintf("if %s may fetch everything, add \"Disallow:\" after line %d; if it should obey the rules below, delete blank line %d", names, p.lastAgentLine, p.blankAfterAgents))
+		p.blankAfterAgents = 0
+	}
+	p.lastAgentLine = p.lineNo
+	names := fields(value, true)
+	if len(names) == 0 {
+		p.problem(Warning, "empty-user-agent", "empty User-agent value: it names no robot", "write a product token such as \"User-agent: Googlebot\" or \"User-agent: *\"")
+		return
+	}
+	if len(names) > 1 {
+		p.problem(Warning, "several-agents",
+			fmt.Sprintf("several robots on one line (%s): robowatch reads %d names as the 1994 standard does, but RFC 9309 readers such as Google read only the first (%q)", strings.Join(names, " "), len(names), names[0]),
+			"write one \"User-agent:\" line per robot")
+	}
+	for _, n := range names {
+		tok := productToken(n)
+		switch {
+		case tok == "":
+			p.problem(Warning, "bad-user-agent", fmt.Sprintf("User-agent %q names no robot: a product token is made of letters, digits, '-' and '_'", n), "")
+		case tok != "*" && len(tok) < len(n):
+			if strings.HasSuffix(n, "*") && len(tok) == len(n)-1 {
+				p.problem(Notice, "agent-wildcard", fmt.Sprintf("User-agent %q: '*' is no wildcard here; it is read as %q", n, n[:len(n)-1]), fmt.Sprintf("write \"User-agent: %s\"", n[:len(n)-1]))
+			} else if len(names) == 1 {
+				p.problem(Notice, "agent-not-token", fmt.Sprintf("User-agent %q is read as the product token %q", n, n[:len(tok)]), fmt.Sprintf("write \"User-agent: %s\"", n[:len(tok)]))
+			}
+		}
+		p.cur.Agents = append(p.cur.Agents, n)
+	}
+}
+
+func (p *parser) rule(allow bool, keyName, value, text string) {
+	if p.cur == nil {
+		p.problem(Warning, "rule-outside-group", fmt.Sprintf("%s line before any User-agent line: every crawler ignores it", keyName), "put a \"User-agent: *\" line (or the robot's name) before it")
+		return
+	}
+	if p.blankAfterRules != 0 && !p.noted1994Rules {
+		p.problem(Notice, "rules-after-blank-1994",
+			fmt.Sprintf("rules after blank line %d still belong to the group of line %d under RFC 9309; 1994-style readers end the record at the blank line and drop them", p.blankAfterRules, p.cur.Line),
+			fmt.Sprintf("delete blank line %d", p.blankAfterRules))
+		p.noted1994Rules = true
+	}
+	p.blankAfterAgents = 0
+	p.inRules = true
+	pats := fields(value, false)
+	if len(pats) == 0 {
+		p.cur.Rules = append(p.cur.Rules, &Rule{Allow: allow, Line: p.lineNo, Text: text})
+		return
+	}
+	if len(pats) > 1 {
+		p.problem(Warning, "several-paths",
+			fmt.Sprintf("several paths on one line: robowatch reads %d rules as the 1994 standard does, but RFC 9309 readers such as Google read one pattern %q with spaces in it, which matches nothing", len(pats), value),
+			fmt.Sprintf("write one %q line per path", keyName+":"))
+	}
+	for _, pat := range pats {
+		p.cur.Rules = append(p.cur.Rules, &Rule{Allow: allow, Pattern: pat, Line: p.lineNo, Text: text})
+	}
+}
+
+func (p *parser) crawlDelay(value string) {
+	if p.cur == nil {
+		p.problem(Warning, "rule-outside-group", "Crawl-delay line before any User-agent line: every crawler ignores it", "put it inside the group of the robot it is meant for")
+		return
+	}
+	secs, err := strconv.ParseFloat(value, 64)
+	if err != nil || math.IsNaN(secs) || secs < 0 || secs > 1e9 {
+		p.problem(Warning, "bad-crawl-delay", fmt.Sprintf("Crawl-delay %q is not a number of seconds: ignored", value), "write e.g. \"Crawl-delay: 10\"")
+		return
+	}
+	if p.cur.HasCrawlDelay {
+		p.problem(Warning, "duplicate-crawl-delay", fmt.Sprintf("second Crawl-delay in the group of line %d: the first (%v) counts", p.cur.Line, p.cur.CrawlDelay), "keep one Crawl-delay line per group")
+		return
+	}
+	p.cur.CrawlDelay = time.Duration(secs * float64(time.Second))
+	p.cur.HasCrawlDelay = true
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// cut shortens s for quoting in a message.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// closestKey returns the standard key within two edits of k, or "".
+func closestKey(k string) string {
+	if len(k) < 4 || len(k) > 30 {
+		return ""
+	}
+	best, bestD := "", 3
+	for _, c := range []string{"User-agent", "Allow", "Disallow", "Sitemap", "Crawl-delay"} {
+		if d := editDistance(k, strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between two short strings.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
