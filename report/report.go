@@ -1,3 +1,84 @@
 // Package report renders robowatch's findings as terminal tables, JSON, CSV
 // and Markdown.
 package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/logparse"
+)
+
+// Version is the version of the JSON report's layout. Fields are only ever
+// added to it; a rename or removal would bump it.
+const Version = 1
+
+// Report is everything one run found, ready to render.
+type Report struct {
+	Files   []string       // inputs in the order read ("-" for standard input)
+	Stats   logparse.Stats // lines, records, malformed lines, format, span
+	Result  *detect.Result // the verdicts; nil renders as an empty result
+	Robots  []string       // robots.txt sources used for the violation check, as given
+	Errors  []string       // input errors (unreadable file, corrupt gzip); the rest was still read
+	Partial bool           // the run was cut short (interrupted): counts cover what was read
+}
+
+// Options says how to render a Report. The zero value renders every section
+// in full with no width limit.
+type Options struct {
+	Top      int      // rows per list (clients, violations, incidents); 0 means all
+	Width    int      // terminal width to fit tables to; 0 means no limit
+	Sections []string // sections to render (see Sections); empty means all
+}
+
+// Sections names the report's sections, in the order they are rendered.
+var Sections = []string{"summary", "robots", "clients", "violations", "incidents", "malformed"}
+
+// Formats names the output formats Write accepts.
+var Formats = []string{"table", "json", "csv", "markdown"}
+
+// Write renders r to w in the named format: "table", "json", "csv" or
+// "markdown".
+func Write(w io.Writer, format string, r *Report, opt Options) error {
+	if err := checkSections(opt.Sections); err != nil {
+		return err
+	}
+	if r.Result == nil {
+		r.Result = &detect.Result{}
+	}
+	switch format {
+	case "table":
+		return writeText(w, r, opt, tableStyle)
+	case "markdown", "md":
+		return writeText(w, r, opt, markdownStyle)
+	case "json":
+		return writeJSON(w, r, opt)
+	case "csv":
+		return writeCSV(w, r, opt)
+	}
+	return fmt.Errorf("unknown output format %q (want %s)", format, strings.Join(Formats, ", "))
+}
+
+func checkSections(names []string) error {
+	for _, s := range names {
+		if !slices.Contains(Sections, s) {
+			return fmt.Errorf("unknown section %q (want %s)", s, strings.Join(Sections, ", "))
+		}
+	}
+	return nil
+}
+
+func (o Options) wants(section string) bool {
+	return len(o.Sections) == 0 || slices.Contains(o.Sections, section)
+}
+
+// top cuts a list of n rows to the Top option.
+func (o Options) top(n int) int {
+	if o.Top > 0 && n > o.Top {
+		return o.Top
+	}
+	return n
+}

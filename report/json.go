@@ -1,0 +1,131 @@
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/logparse"
+)
+
+// jsonReport is the JSON contract: scripts depend on these names, so fields
+// are only ever added.
+type jsonReport struct {
+	Version    int                   `json:"version"`
+	Summary    jsonSummary           `json:"summary"`
+	Clients    []detect.Verdict      `json:"clients"`
+	Robots     []detect.RobotSummary `json:"robots"`
+	Violations []detect.Violation    `json:"violations"`
+	Incidents  []detect.Incident     `json:"incidents"`
+	Malformed  []jsonMalformed       `json:"malformed"`
+	Errors     []string              `json:"errors"`
+}
+
+type jsonSummary struct {
+	Lines      int64      `json:"lines"`
+	Records    int64      `json:"records"`
+	Malformed  int64      `json:"malformed"`
+	Clients    int        `json:"clients"` // distinct IP + User-agent pairs tracked one by one
+	Robots     int        `json:"robots"`  // clients judged robots
+	Violations int64      `json:"violations"`
+	Incidents  int        `json:"incidents"`
+	First      *time.Time `json:"first"` // null for a log without records
+	Last       *time.Time `json:"last"`
+	Format     string     `json:"format"`
+
+	RobotNames        int          `json:"robot_names"`        // distinct robot names
+	Files             []string     `json:"files"`              // inputs, in the order read
+	RobotsTxt         []string     `json:"robots_txt"`         // robots.txt sources checked against
+	ViolationsChecked bool         `json:"violations_checked"` // false: no robots.txt given, violations not computed
+	LateRecords       int64        `json:"late_records"`       // records too far out of time order for the rate windows
+	Other             detect.Other `json:"other"`              // clients beyond --max-clients, folded together
+	Partial           bool         `json:"partial"`            // the run was interrupted: counts cover what was read
+}
+
+type jsonMalformed struct {
+	File   string `json:"file"`
+	Line   int64  `json:"line"`
+	Reason string `json:"reason"`
+	Column int    `json:"column,omitempty"`
+	Text   string `json:"text"` // the start of the line, escaped
+}
+
+func writeJSON(w io.Writer, r *Report, opt Options) error {
+	res := r.Result
+	out := jsonReport{
+		Version: Version,
+		Summary: jsonSummary{
+			Lines:             r.Stats.Lines,
+			Records:           r.Stats.Records,
+			Malformed:         r.Stats.Malformed,
+			Clients:           len(res.Clients),
+			Robots:            res.RobotCount,
+			Violations:        res.ViolationCount,
+			Incidents:         res.IncidentCount,
+			First:             timeOrNil(r.Stats.First),
+			Last:              timeOrNil(r.Stats.Last),
+			Format:            r.Stats.Format,
+			RobotNames:        len(res.Robots),
+			Files:             nonNil(r.Files),
+			RobotsTxt:         nonNil(r.Robots),
+			ViolationsChecked: res.ViolationsChecked,
+			LateRecords:       res.LateRecords,
+			Other:             res.Other,
+			Partial:           r.Partial,
+		},
+		Clients:    nonNil(res.Clients[:opt.top(len(res.Clients))]),
+		Robots:     nonNil(res.Robots),
+		Violations: nonNil(res.Violations),
+		Incidents:  nonNil(res.Incidents),
+		Malformed:  malformedRows(r.Stats.Samples),
+		Errors:     nonNil(r.Errors),
+	}
+	if !opt.wants("clients") {
+		out.Clients = []detect.Verdict{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func malformedRows(samples []*logparse.ParseError) []jsonMalformed {
+	rows := make([]jsonMalformed, 0, len(samples))
+	for _, e := range samples {
+		rows = append(rows, jsonMalformed{File: e.File, Line: e.Line, Reason: reason(e), Column: e.Column, Text: e.Text})
+	}
+	return rows
+}
+
+// reason is the cause of a malformed line without the file and line prefix
+// that ParseError.Error adds.
+func reason(e *logparse.ParseError) string {
+	err := e.Err
+	for {
+		var pe *logparse.ParseError
+		if !errors.As(err, &pe) || pe == nil {
+			break
+		}
+		err = pe.Err
+	}
+	if err == nil {
+		return "malformed"
+	}
+	return err.Error()
+}
+
+func timeOrNil(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+// nonNil makes an empty list marshal as [] rather than null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

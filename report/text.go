@@ -1,0 +1,410 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-runewidth"
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// section is one titled table of a report, in a form every text style can
+// render: cells are already escaped for a terminal.
+type section struct {
+	name   string   // the --section name
+	title  string   // the heading people read
+	header []string // column names
+	right  []bool   // right-align this column (numbers)
+	flex   []bool   // this column may be cut to fit the width (free text from the log)
+	rows   [][]string
+	notes  []string // lines under the table: what was cut, what was not computed
+}
+
+// style renders sections.
+type style func(w io.Writer, s *section, opt Options) error
+
+// timeLayout shows times in the log's own zone, to the second.
+const timeLayout = "2006-01-02 15:04:05 -0700"
+
+func writeText(w io.Writer, r *Report, opt Options, render style) error {
+	for _, s := range sections(r, opt) {
+		if !opt.wants(s.name) {
+			continue
+		}
+		if err := render(w, s, opt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sections builds every section of the report in order.
+func sections(r *Report, opt Options) []*section {
+	return []*section{
+		summarySection(r),
+		robotsSection(r, opt),
+		clientsSection(r, opt),
+		violationsSection(r, opt),
+		incidentsSection(r, opt),
+		malformedSection(r),
+	}
+}
+
+func summarySection(r *Report) *section {
+	res := r.Result
+	s := &section{name: "summary", title: "Summary", header: []string{"", ""}, flex: []bool{false, true}}
+	add := func(k, v string) { s.rows = append(s.rows, []string{k, v}) }
+	files := strings.Join(r.Files, ", ")
+	if files == "" {
+		files = "-"
+	}
+	add("Input", Escape(files))
+	format := r.Stats.Format
+	if format == "" {
+		format = "(none: no lines)"
+	}
+	add("Format", Escape(format))
+	add("Lines", Count(r.Stats.Lines))
+	add("Records", Count(r.Stats.Records))
+	add("Malformed", Count(r.Stats.Malformed)+percent(r.Stats.Malformed, r.Stats.Lines))
+	if !r.Stats.First.IsZero() {
+		add("Time span", r.Stats.First.Format(timeLayout)+" to "+r.Stats.Last.Format(timeLayout)+
+			" ("+Duration(r.Stats.Last.Sub(r.Stats.First))+")")
+	}
+	add("Clients", Count(int64(len(res.Clients)))+" (IP + User-agent)")
+	add("Robots", fmt.Sprintf("%s clients, %s names", Count(int64(res.RobotCount)), Count(int64(len(res.Robots)))))
+	if res.ViolationsChecked {
+		add("Violations", Count(res.ViolationCount)+" (robots.txt: "+Escape(strings.Join(r.Robots, ", "))+")")
+	} else {
+		add("Violations", "not checked (no --robots given)")
+	}
+	add("Incidents", Count(int64(res.IncidentCount))+" rapid-fire")
+	if res.LateRecords > 0 {
+		add("Late records", Count(res.LateRecords)+" too far out of time order for the rate windows")
+	}
+	if res.Other.Clients > 0 {
+		add("Other", fmt.Sprintf("%s more clients folded together (--max-clients): %s requests",
+			Count(res.Other.Clients), Count(res.Other.Requests)))
+	}
+	for _, e := range r.Errors {
+		add("Error", Escape(e))
+	}
+	if r.Partial {
+		add("Partial", "interrupted: the report covers only what was read")
+	}
+	return s
+}
+
+func robotsSection(r *Report, opt Options) *section {
+	s := &section{
+		name: "robots", title: "Robots (by name)",
+		header: []string{"Robot", "Clients", "Requests", "Violations", "robots.txt", "Signals", "Disallowed prefixes"},
+		right:  []bool{false, true, true, true, false, false, false},
+		flex:   []bool{true, false, false, false, true, true, true},
+	}
+	robots := r.Result.Robots
+	n := opt.top(len(robots))
+	for _, b := range robots[:n] {
+		fetched := "not fetched"
+		if b.FetchedRobotsTxt {
+			fetched = "fetched"
+		}
+		if b.Finding != "" {
+			fetched = b.Finding
+		}
+		viol := Count(b.Violations)
+		if !r.Result.ViolationsChecked {
+			viol = "-"
+		}
+		var prefixes []string
+		for _, p := range b.Prefixes {
+			prefixes = append(prefixes, p.Prefix+" ("+Count(p.Count)+")")
+		}
+		s.rows = append(s.rows, []string{Escape(b.Name), Count(int64(b.Clients)), Count(b.Requests), viol,
+			fetched, reasonCounts(b.Reasons), Escape(strings.Join(prefixes, ", "))})
+	}
+	s.notes = cutNote(n, len(robots), "robot names")
+	if len(robots) == 0 {
+		s.notes = append(s.notes, "No robots found.")
+	}
+	return s
+}
+
+func clientsSection(r *Report, opt Options) *section {
+	s := &section{
+		name: "clients", title: "Clients (by requests)",
+		header: []string{"Client", "Robot", "Name", "Score", "Requests", "Peak 1s/10s/60s", "robots.txt", "Violations", "Signals", "User-agent"},
+		right:  []bool{false, false, false, true, true, true, true, true, false, false},
+		flex:   []bool{true, false, true, false, false, false, false, false, true, true},
+	}
+	clients := r.Result.Clients
+	n := opt.top(len(clients))
+	for _, c := range clients[:n] {
+		robot := "no"
+		if c.Robot {
+			robot = "yes"
+		}
+		viol := Count(c.Violations)
+		if !r.Result.ViolationsChecked {
+			viol = "-"
+		}
+		s.rows = append(s.rows, []string{Escape(c.IP), robot, Escape(c.Name), strconv.Itoa(c.Score), Count(c.Requests),
+			fmt.Sprintf("%d/%d/%d", c.Peak.Per1s, c.Peak.Per10s, c.Peak.Per60s), Count(c.RobotsTxtFetches), viol,
+			strings.Join(c.Reasons, ","), uaCell(c.UserAgent)})
+	}
+	s.notes = cutNote(n, len(clients), "clients")
+	return s
+}
+
+func violationsSection(r *Report, opt Options) *section {
+	s := &section{
+		name: "violations", title: "robots.txt violations",
+		header: []string{"Time", "Client", "Robot", "Method", "Path", "Status", "Group", "Rule"},
+		right:  []bool{false, false, false, false, false, true, false, false},
+		flex:   []bool{false, true, true, false, true, false, true, true},
+	}
+	res := r.Result
+	if !res.ViolationsChecked {
+		s.notes = append(s.notes, "Not checked: give the site's robots.txt with --robots FILE|URL.")
+		return s
+	}
+	n := opt.top(len(res.Violations))
+	for _, v := range res.Violations[:n] {
+		s.rows = append(s.rows, []string{v.Time.Format(timeLayout), Escape(v.IP), Escape(v.Name), Escape(v.Method),
+			Escape(v.Path), strconv.Itoa(v.Status), Escape(v.Group), fmt.Sprintf("line %d: %s", v.Line, Escape(v.Rule))})
+	}
+	s.notes = cutNote(n, len(res.Violations), "stored violations")
+	if res.ViolationsDropped > 0 {
+		s.notes = append(s.notes, fmt.Sprintf("%s more violations were counted but not stored (per-client limit).", Count(res.ViolationsDropped)))
+	}
+	if res.ViolationCount == 0 {
+		s.notes = append(s.notes, "No robot requested a disallowed path.")
+	}
+	return s
+}
+
+func incidentsSection(r *Report, opt Options) *section {
+	s := &section{
+		name: "incidents", title: "Rapid-fire incidents",
+		header: []string{"Start", "Length", "Client", "Robot", "Requests", "Peak/s", "Paths", "2xx/3xx/4xx/5xx", "Bytes"},
+		right:  []bool{false, true, false, false, true, true, true, true, true},
+		flex:   []bool{false, false, true, true, false, false, false, false, false},
+	}
+	res := r.Result
+	n := opt.top(len(res.Incidents))
+	for _, in := range res.Incidents[:n] {
+		paths := Count(int64(in.Paths))
+		if in.PathsCapped {
+			paths += "+"
+		}
+		st := in.Status
+		s.rows = append(s.rows, []string{in.Start.Format(timeLayout), Duration(time.Duration(in.Seconds) * time.Second),
+			Escape(in.IP), Escape(in.Name), Count(in.Requests), strconv.Itoa(in.PeakPerSecond), paths,
+			fmt.Sprintf("%d/%d/%d/%d", st.S2xx, st.S3xx, st.S4xx, st.S5xx), Bytes(in.Bytes)})
+	}
+	s.notes = cutNote(n, len(res.Incidents), "incidents")
+	if res.IncidentCount == 0 {
+		s.notes = append(s.notes, "No client went above the rate threshold.")
+	}
+	return s
+}
+
+func malformedSection(r *Report) *section {
+	s := &section{
+		name: "malformed", title: "Malformed lines",
+		header: []string{"Where", "Reason", "Line"},
+		flex:   []bool{false, true, true},
+	}
+	for _, e := range r.Stats.Samples {
+		s.rows = append(s.rows, []string{Escape(e.File) + ":" + strconv.FormatInt(e.Line, 10), Escape(reason(e)), Escape(e.Text)})
+	}
+	if m := r.Stats.Malformed; m > int64(len(s.rows)) {
+		s.notes = append(s.notes, fmt.Sprintf("%s malformed lines in all; the first %d are shown.", Count(m), len(s.rows)))
+	}
+	if r.Stats.Malformed == 0 {
+		s.notes = append(s.notes, "Every line parsed.")
+	}
+	return s
+}
+
+func uaCell(ua string) string {
+	if ua == "" {
+		return "(empty)"
+	}
+	return Escape(ua)
+}
+
+func reasonCounts(m map[string]int) string {
+	var parts []string
+	for _, k := range []string{"robots-txt", "rate", "user-agent", "behaviour"} {
+		if m[k] > 0 {
+			parts = append(parts, k)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+func percent(n, of int64) string {
+	if n == 0 || of == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%.2g%%)", 100*float64(n)/float64(of))
+}
+
+func cutNote(shown, all int, what string) []string {
+	if shown < all {
+		return []string{fmt.Sprintf("%d of %s %s shown (--top).", shown, Count(int64(all)), what)}
+	}
+	return nil
+}
+
+// fit cuts the flexible columns of s, widest first, until a row fits in
+// width columns of text (borders and padding included). Cells are already
+// escaped, so cutting cannot split an escape into something a terminal acts on.
+func fit(s *section, width, perColumn int) {
+	if width <= 0 || len(s.header) == 0 {
+		return
+	}
+	widths := make([]int, len(s.header))
+	for i, h := range s.header {
+		widths[i] = runewidth.StringWidth(h)
+	}
+	for _, row := range s.rows {
+		for i, c := range row {
+			widths[i] = max(widths[i], runewidth.StringWidth(c))
+		}
+	}
+	total := perColumn*len(widths) + 1
+	for _, w := range widths {
+		total += w
+	}
+	for total > width {
+		widest := -1
+		for i, w := range widths {
+			if s.flex[i] && w > 8 && (widest < 0 || w > widths[widest]) {
+				widest = i
+			}
+		}
+		if widest < 0 {
+			break // nothing left to cut: the table is wider than the screen
+		}
+		cut := min(total-width, widths[widest]-8)
+		widths[widest] -= cut
+		total -= cut
+	}
+	for _, row := range s.rows {
+		for i, c := range row {
+			if runewidth.StringWidth(c) > widths[i] {
+				row[i] = runewidth.Truncate(c, widths[i], "…")
+			}
+		}
+	}
+}
+
+func tableStyle(w io.Writer, s *section, opt Options) error {
+	if _, err := fmt.Fprintf(w, "%s\n", s.title); err != nil {
+		return err
+	}
+	if len(s.rows) > 0 {
+		fit(s, opt.Width, 3)
+		align := make([]tw.Align, len(s.header))
+		for i := range align {
+			align[i] = tw.AlignLeft
+			if s.right != nil && s.right[i] {
+				align[i] = tw.AlignRight
+			}
+		}
+		opts := []tablewriter.Option{
+			tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleLight)})),
+			tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}),
+			tablewriter.WithHeaderAlignment(tw.AlignLeft),
+			tablewriter.WithHeaderAutoFormat(tw.Off),
+			tablewriter.WithRowAutoWrap(tw.WrapNone),
+			tablewriter.WithTrimSpace(tw.Off),
+		}
+		t := tablewriter.NewTable(w, opts...)
+		if s.header[0] != "" {
+			t.Header(s.header)
+		}
+		for _, row := range s.rows {
+			if err := t.Append(row); err != nil {
+				return err
+			}
+		}
+		if err := t.Render(); err != nil {
+			return err
+		}
+	}
+	for _, n := range s.notes {
+		if _, err := fmt.Fprintf(w, "%s\n", n); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+func markdownStyle(w io.Writer, s *section, opt Options) error {
+	var b strings.Builder
+	b.WriteString("## " + s.title + "\n\n")
+	if len(s.rows) > 0 {
+		header := s.header
+		if header[0] == "" {
+			header = []string{"", ""}
+		}
+		b.WriteString("|")
+		for _, h := range header {
+			b.WriteString(" " + mdCell(h) + " |")
+		}
+		b.WriteString("\n|")
+		for i := range header {
+			if s.right != nil && s.right[i] {
+				b.WriteString(" ---: |")
+			} else {
+				b.WriteString(" --- |")
+			}
+		}
+		b.WriteString("\n")
+		for _, row := range s.rows {
+			b.WriteString("|")
+			for _, c := range row {
+				b.WriteString(" " + mdCell(c) + " |")
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("\n")
+	}
+	for _, n := range s.notes {
+		b.WriteString(mdCell(n) + "\n\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mdCell keeps a cell from breaking the table or being read as Markdown or
+// HTML: pipes, backticks, emphasis and angle brackets are escaped.
+func mdCell(s string) string {
+	if !strings.ContainsAny(s, "|\\`*_<>[]#") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '|', '\\', '`', '*', '_', '[', ']', '#':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
