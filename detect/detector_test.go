@@ -304,6 +304,15 @@ func TestRobotsTxtFetch(t *testing.T) {
 		{"a person opening robots.txt in a browser that loads pages and assets",
 			append(browse("10.3.0.1", chromeUA, 0, 3, 40), req{ip: "10.3.0.1", ua: chromeUA, sec: 200, path: "/robots.txt"}),
 			false, pointsRobotsTxtPerson, "10.3.0.1"},
+		{"a person opening robots.txt, then a feed and its images", []req{
+			{ip: "10.3.0.1", ua: chromeUA, path: "/robots.txt"},
+			{ip: "10.3.0.1", ua: chromeUA, sec: 8, path: "/feed.xml", referer: "https://duckduckgo.com/"},
+			{ip: "10.3.0.1", ua: chromeUA, sec: 8, path: "/images/a.jpg", referer: "https://www.example.com/feed.xml"}},
+			false, pointsRobotsTxtPerson, "10.3.0.1"},
+		{"robots.txt and assets only", []req{
+			{ip: "10.3.0.1", ua: chromeUA, path: "/robots.txt"},
+			{ip: "10.3.0.1", ua: chromeUA, sec: 8, path: "/images/a.jpg"}},
+			true, pointsRobotsTxt, "10.3.0.1"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

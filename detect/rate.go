@@ -223,15 +223,17 @@ func (r *rate) step(t thresholds) {
 	r.pend++
 	r.fin = s
 
-	// The stretch above the threshold starts with the first second of the
-	// window that went over it; windows that overlap or touch the open
-	// incident extend it, so the incident is maximal.
+	// The stretch above the threshold starts with the shortest tail of the
+	// window that is over the threshold by itself, so that a stray request
+	// from before the burst (or a line stamped early) does not stretch the
+	// incident; windows that overlap or touch the open incident extend it,
+	// so the incident is maximal.
 	ws := int64(math.MaxInt64)
 	if r.h10 > t.burst {
-		ws = r.secs[r.lo10].sec
+		ws = r.tail(t.burst+1, r.lo10)
 	}
 	if r.h60 >= t.sustained {
-		ws = min(ws, r.secs[r.lo60].sec)
+		ws = min(ws, r.tail(t.sustained, r.lo60))
 	}
 	if ws == math.MaxInt64 {
 		if r.open != nil && s-window60 > r.open.end {
@@ -248,6 +250,19 @@ func (r *rate) step(t thresholds) {
 	}
 	r.open = &openIncident{incident: incident{start: ws, end: ws - 1}}
 	r.grow(ws, s, t)
+}
+
+// tail returns the latest second from which the final seconds up to the
+// last one hold at least need hits; lo is the window's first entry.
+func (r *rate) tail(need uint32, lo int) int64 {
+	var sum uint32
+	for i := r.pend - 1; i > lo; i-- {
+		sum += r.secs[i].hits
+		if sum >= need {
+			return r.secs[i].sec
+		}
+	}
+	return r.secs[lo].sec
 }
 
 // grow adds the final seconds from..to to the open incident. They are all

@@ -22,7 +22,7 @@ const RobotScore = 100
 //
 //	reason      evidence                                                   points
 //	robots-txt  fetched /robots.txt                                          100
-//	            ... with a browser User-agent that also loads pages and
+//	            ... with a browser User-agent that also loads documents and
 //	            their assets (a person reading the file by hand)              20
 //	user-agent  declared crawler, HTTP library or tool                       100
 //	            empty User-agent (in a log that records User-agents)         100
@@ -88,7 +88,9 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 
 	if c.robotsTxt > 0 {
 		fetched := fmt.Sprintf("fetched /robots.txt %s (%s)", times(c.robotsTxt), c.robotsStatuses())
-		if a.Kind == AgentBrowser && c.pages > 0 && c.assets > 0 {
+		// Like a browser: besides robots.txt it opened documents (pages,
+		// feeds) and the assets that come with them.
+		if a.Kind == AgentBrowser && c.assets > 0 && c.requests-c.assets-c.robotsTxt > 0 {
 			j.add(ReasonRobotsTxt, pointsRobotsTxtPerson, fetched+" with a browser that also loads pages and assets")
 		} else {
 			j.add(ReasonRobotsTxt, pointsRobotsTxt, fetched)
