@@ -189,10 +189,13 @@ func declaredAgent(ua, lower string) (Agent, bool) {
 				continue
 			}
 			name := productName(ua, i, end)
+			if w.word == "http" && (strings.EqualFold(name, "http") || strings.EqualFold(name, "https")) {
+				continue // "(HTTPS)" in a phone browser's comment, not a product
+			}
 			if strings.HasPrefix(strings.ToLower(name), w.word) {
 				// "Superfeedr bot/2.0", "(compatible; Yahoo Ad monitoring; …)": the
 				// role word is not the name; the product before it is.
-				if n := robotName(ua, lower); n != "(unknown)" {
+				if n := robotName(ua, lower); n != "(unknown)" && n != "Mozilla" {
 					name = n
 				}
 			}
@@ -272,12 +275,15 @@ func productName(ua string, start, end int) string {
 	for end < len(ua) && uaNameByte(ua[end]) {
 		end++
 	}
-	for start < match && !uaLetter(ua[start]) {
-		start++
+	if k := strings.IndexByte(ua[start:match], '.'); k >= 0 {
+		// a version glued in front: "5.0libwww-perl" (but "360Spider" stays)
+		for start < match && !uaLetter(ua[start]) {
+			start++
+		}
 	}
 	name := ua[start:end]
-	if k := strings.LastIndexByte(name, '-'); k > 0 && uaVersion(name[k+1:]) {
-		name = name[:k]
+	if k := strings.LastIndexAny(name, "-_"); k > 0 && uaVersion(name[k+1:]) {
+		name = name[:k] // "Nutch-1.4", "binlar_2.6.3"
 	}
 	name = strings.TrimRight(name, ".-_")
 	if len(name) > maxNameLen {
@@ -370,8 +376,9 @@ func uaDomain(s string) bool {
 }
 
 // robotName names a robot that the table does not know: the product after
-// "compatible;", else the first word of a non-browser string, else the first
-// product token that no browser sends.
+// "compatible;", else the leading product name of a non-browser string
+// ("Tiny Tiny RSS/1.11" → "Tiny Tiny RSS"), else the first product token that
+// no browser sends, else the host of its contact URL.
 func robotName(ua, lower string) string {
 	if i := strings.Index(lower, "compatible;"); i >= 0 {
 		j := i + len("compatible;")
@@ -379,16 +386,16 @@ func robotName(ua, lower string) string {
 			j++
 		}
 		if j < len(ua) && uaLetter(ua[j]) {
-			if name := productName(ua, j, j+1); !browserWord(strings.ToLower(name)) {
-				return name
+			if name := productName(ua, j, j+1); !browserWord(strings.ToLower(name)) && !isScheme(ua[j:]) {
+				return phraseName(ua, j, name)
 			}
 		}
 	}
 	if !strings.HasPrefix(lower, "mozilla/") {
 		for i := 0; i < len(ua); i++ {
 			if uaLetter(ua[i]) || uaDigit(ua[i]) {
-				if name := productName(ua, i, i+1); name != "" {
-					return name
+				if name := productName(ua, i, i+1); name != "" && !isScheme(ua[i:]) {
+					return phraseName(ua, i, name)
 				}
 				break
 			}
@@ -406,7 +413,69 @@ func robotName(ua, lower string) string {
 			return productName(ua, start, i)
 		}
 	}
+	if host := urlHost(ua, lower); host != "" {
+		return host
+	}
+	if strings.HasPrefix(lower, "mozilla/") {
+		return "Mozilla"
+	}
 	return "(unknown)"
+}
+
+// isScheme reports whether s starts with an http or https URL, which names
+// no product.
+func isScheme(s string) bool {
+	l := uaLower(s[:min(len(s), len("https://"))])
+	return strings.HasPrefix(l, "http://") || l == "https://"
+}
+
+// phraseName widens name, the first word of a product at ua[at:], to a
+// product name of several words when they run up to the version or comment:
+// "Sogou web spider/4.0", "Digg Feed Fetcher 1.0 (…)", "Chef Client/10.18".
+func phraseName(ua string, at int, name string) string {
+	end := at
+	for end < len(ua) && end-at <= maxNameLen && (uaNameByte(ua[end]) || ua[end] == ' ' || ua[end] == '!') {
+		end++
+	}
+	phrase := ua[at:end]
+	if end < len(ua) && ua[end] != '/' && ua[end] != '(' && ua[end] != ';' || end-at > maxNameLen {
+		return name
+	}
+	if k := strings.Index(phrase, " - "); k >= 0 {
+		phrase = phrase[:k] // "Feedbin - 1 subscribers"
+	}
+	for k := 0; k+1 < len(phrase); k++ {
+		if phrase[k] == ' ' && uaDigit(phrase[k+1]) {
+			phrase = phrase[:k] // "Digg Feed Fetcher 1.0", "Instagram 3.0.4 Android"
+			break
+		}
+	}
+	phrase = strings.TrimSpace(phrase)
+	if !strings.Contains(phrase, " ") || len(phrase) < len(name) {
+		return name
+	}
+	return phrase
+}
+
+// urlHost returns the host of the first URL in ua, without "www.".
+func urlHost(ua, lower string) string {
+	i := strings.Index(lower, "://")
+	if i < 0 {
+		return ""
+	}
+	i += len("://")
+	if strings.HasPrefix(lower[i:], "www.") {
+		i += len("www.")
+	}
+	end := i
+	for end < len(ua) && (uaLetter(ua[end]) || uaDigit(ua[end]) || ua[end] == '-' || ua[end] == '.') {
+		end++
+	}
+	host := strings.TrimRight(ua[i:end], ".")
+	if len(host) > maxNameLen {
+		host = host[:maxNameLen]
+	}
+	return host
 }
 
 // browserWord reports whether a product name is one that browsers send.
@@ -778,9 +847,11 @@ func uaHasControl(s string) bool {
 	return false
 }
 
-func uaLetter(b byte) bool   { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
-func uaDigit(b byte) bool    { return '0' <= b && b <= '9' }
-func uaNameByte(b byte) bool { return uaLetter(b) || uaDigit(b) || b == '-' || b == '_' || b == '.' }
+func uaLetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
+func uaDigit(b byte) bool  { return '0' <= b && b <= '9' }
+func uaNameByte(b byte) bool {
+	return uaLetter(b) || uaDigit(b) || b == '-' || b == '_' || b == '.' || b == '!'
+}
 
 // uaFieldSep reports whether b ends a field of a User-agent: a URL runs
 // until one of these.

@@ -104,10 +104,12 @@ func TestClassifyAgent(t *testing.T) {
 		// Generic rules: a role word in the product name, a contact URL or address.
 		{"Mozilla/5.0 (compatible; ExamploCrawler/1.0)", AgentCrawler, "ExamploCrawler"},
 		{"examplo-spider/0.3", AgentCrawler, "examplo-spider"},
-		{"Superfeedr bot/2.0 http://superfeedr.com", AgentCrawler, "Superfeedr"},
+		{"Superfeedr bot/2.0 http://superfeedr.com", AgentCrawler, "Superfeedr bot"},
 		{"Mozilla/5.0 (compatible; Examplo/2.1; +https://examplo.example/info)", AgentCrawler, "Examplo"},
 		{"Examplo/1.0 (admin@examplo.example)", AgentCrawler, "Examplo"},
 		{"Examplo/1.0 (+examplo.example)", AgentCrawler, "Examplo"},
+		{"Examplo Link Checker 2.1 (+http://examplo.example/)", AgentCrawler, "Examplo Link Checker"},
+		{"Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1; http://www.examplo.example)", AgentCrawler, "examplo.example"},
 
 		// Tools and libraries, with their default User-agents.
 		{"curl/8.4.0", AgentTool, "curl"},
@@ -166,7 +168,7 @@ func TestClassifyAgent(t *testing.T) {
 		{chromeWin + "\x1b[31m", AgentSuspicious, "Chrome"},
 
 		// Not a browser at all.
-		{"Hello World", AgentUnknown, "Hello"},
+		{"Hello World", AgentUnknown, "Hello World"},
 		{"123", AgentUnknown, "123"},
 		{"\xff\xfe\x00\x01garbage", AgentUnknown, "garbage"},
 		{"FooClient/1.0", AgentUnknown, "FooClient"},
