@@ -1,0 +1,274 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the .golden files from the current output")
+
+// runCLI runs robowatch as a user would and returns its exit status and output.
+func runCLI(t *testing.T, stdin []byte, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), args, bytes.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// TestGolden renders the end-to-end test site (testdata/e2e: people, a
+// crawler that obeys robots.txt, scrapers that do not, a rapid-fire client,
+// a hostile User-agent, garbage requests, a malformed line) in every output
+// format and compares with the .golden files. Run with -update after a
+// deliberate change, and read the diff.
+func TestGolden(t *testing.T) {
+	const robots, site = "--robots=testdata/e2e/robots.txt", "testdata/e2e/site.log"
+	tests := []struct {
+		golden string
+		args   []string
+		human  bool // meant for people: no raw control characters
+	}{
+		{"site.table.golden", []string{robots, "--top", "5", site}, true},
+		{"site.markdown.golden", []string{robots, "-o", "markdown", site}, true},
+		{"site.json.golden", []string{robots, "-o", "json", site}, false},
+		{"site.violations.csv.golden", []string{robots, "-o", "csv", "--section", "violations", site}, false},
+		{"site.clients.csv.golden", []string{robots, "-o", "csv", site}, false},
+		{"site.norobots.table.golden", []string{"--section", "summary,violations", site}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			args := tt.args
+			code, out, errOut := runCLI(t, nil, args...)
+			if code != exitOK {
+				t.Fatalf("exit %d, stderr: %s", code, errOut)
+			}
+			path := filepath.Join("testdata", "e2e", tt.golden)
+			if *update {
+				if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if out != string(want) {
+				t.Errorf("output differs from %s (go test -run TestGolden -update, then read the diff):\n%s", path, out)
+			}
+			if tt.human {
+				assertNoControl(t, out)
+			}
+		})
+	}
+}
+
+// assertNoControl fails if out carries a byte a terminal would act on.
+func assertNoControl(t *testing.T, out string) {
+	t.Helper()
+	for i := 0; i < len(out); i++ {
+		if c := out[i]; (c < 0x20 && c != '\n') || c == 0x7f {
+			t.Fatalf("raw control byte %#x at %d: %q", c, i, out[max(0, i-20):min(len(out), i+20)])
+		}
+	}
+	if strings.ContainsRune(out, '\u009b') || strings.ContainsRune(out, '\u202e') {
+		t.Fatal("raw C1 control or bidi override in output")
+	}
+}
+
+// TestJSONContract checks the field names that scripts depend on (issue 4's
+// contract): they may be added to, never renamed or dropped.
+func TestJSONContract(t *testing.T) {
+	code, out, errOut := runCLI(t, nil, "-o", "json", "--robots", "testdata/e2e/robots.txt", "testdata/e2e/site.log")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc["version"] != float64(1) {
+		t.Errorf("version = %v", doc["version"])
+	}
+	need := map[string][]string{
+		"summary":    {"lines", "records", "malformed", "clients", "robots", "violations", "incidents", "first", "last", "format"},
+		"clients":    {"ip", "user_agent", "robot", "name", "score", "reasons", "requests", "robots_txt_fetches", "violations", "first", "last", "peak"},
+		"robots":     {"name", "clients", "requests", "violations", "fetched_robots_txt"},
+		"violations": {"ip", "user_agent", "name", "time", "method", "path", "status", "group", "rule", "line"},
+		"incidents":  {"ip", "user_agent", "start", "end", "requests", "peak_per_second", "paths"},
+		"malformed":  {"file", "line", "reason"},
+	}
+	for key, fields := range need {
+		v, ok := doc[key]
+		if !ok {
+			t.Errorf("no %q in the report", key)
+			continue
+		}
+		var obj map[string]any
+		switch v := v.(type) {
+		case map[string]any:
+			obj = v
+		case []any:
+			if len(v) == 0 {
+				t.Errorf("%q is empty: the fixture should exercise it", key)
+				continue
+			}
+			obj = v[0].(map[string]any)
+		}
+		for _, f := range fields {
+			if _, ok := obj[f]; !ok {
+				t.Errorf("%s: no field %q", key, f)
+			}
+		}
+	}
+	peak := doc["clients"].([]any)[0].(map[string]any)["peak"].(map[string]any)
+	for _, f := range []string{"per_1s", "per_10s", "per_60s"} {
+		if _, ok := peak[f]; !ok {
+			t.Errorf("clients[].peak: no field %q", f)
+		}
+	}
+	s := doc["summary"].(map[string]any)
+	if s["lines"] != float64(95) || s["records"] != float64(94) || s["malformed"] != float64(1) || s["format"] != "combined" {
+		t.Errorf("summary = %v", s)
+	}
+	for _, r := range doc["clients"].([]any)[0].(map[string]any)["reasons"].([]any) {
+		switch r {
+		case "robots-txt", "rate", "user-agent", "behaviour":
+		default:
+			t.Errorf("reason %q is not one of the four words", r)
+		}
+	}
+}
+
+func gzipBytes(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(b)
+	zw.Close()
+	return buf.Bytes()
+}
+
+func TestInputs(t *testing.T) {
+	log, err := os.ReadFile("testdata/e2e/site.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	gz := filepath.Join(dir, "access.log.2") // gzip without the .gz name
+	os.WriteFile(gz, gzipBytes(t, log), 0o644)
+	trunc := filepath.Join(dir, "access.log.3.gz")
+	full := gzipBytes(t, log)
+	os.WriteFile(trunc, full[:len(full)/2], 0o644)
+
+	tests := []struct {
+		name      string
+		stdin     []byte
+		args      []string
+		code      int
+		lines     float64 // summary.lines in the JSON report
+		errSubstr string  // on stderr
+	}{
+		{"stdin", log, nil, exitOK, 95, ""},
+		{"dash is stdin", log, []string{"-"}, exitOK, 95, ""},
+		{"gzip stdin", gzipBytes(t, log), nil, exitOK, 95, ""},
+		{"gzip by magic not name", nil, []string{gz}, exitOK, 95, ""},
+		{"files in order", nil, []string{gz, "testdata/e2e/site.log"}, exitOK, 190, ""},
+		{"missing file: error, others still read", nil, []string{filepath.Join(dir, "nope.log"), gz}, exitError, 95, "nope.log"},
+		{"truncated gzip: error naming the file, what was read counts", nil, []string{trunc}, exitError, -1, "access.log.3.gz"},
+		{"strict stops at the malformed line", nil, []string{"--strict", "testdata/e2e/site.log"}, exitError, -2, "site.log:11"},
+		{"empty input", []byte{}, nil, exitOK, 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, tt.stdin, append([]string{"-o", "json"}, tt.args...)...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, tt.code, errOut)
+			}
+			if tt.errSubstr != "" && !strings.Contains(errOut, tt.errSubstr) {
+				t.Errorf("stderr %q does not name %q", errOut, tt.errSubstr)
+			}
+			if tt.errSubstr != "" && strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+				t.Errorf("error is not one line: %q", errOut)
+			}
+			if tt.lines == -2 { // --strict prints no report
+				return
+			}
+			var doc struct {
+				Summary struct{ Lines float64 } `json:"summary"`
+				Errors  []string               `json:"errors"`
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			switch {
+			case tt.lines == -1:
+				if doc.Summary.Lines <= 0 || doc.Summary.Lines >= 95 {
+					t.Errorf("lines = %v, want part of the file", doc.Summary.Lines)
+				}
+			case doc.Summary.Lines != tt.lines:
+				t.Errorf("lines = %v, want %v", doc.Summary.Lines, tt.lines)
+			}
+			if (tt.code == exitError) != (len(doc.Errors) > 0) {
+				t.Errorf("report errors = %q with exit %d", doc.Errors, code)
+			}
+		})
+	}
+}
+
+func TestUsage(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		code int
+		out  string // expected in stdout
+		err  string // expected in stderr
+	}{
+		{"help", []string{"--help"}, exitOK, "Examples:", ""},
+		{"unknown flag", []string{"--bogus"}, exitUsage, "", "unknown flag"},
+		{"bad output", []string{"-o", "xml"}, exitUsage, "", "--output"},
+		{"bad section", []string{"--section", "nope"}, exitUsage, "", "--section"},
+		{"bad format string", []string{"-f", "%h %{Referer"}, exitUsage, "", "--format"},
+		{"missing robots file", []string{"--robots", "/nonexistent/robots.txt"}, exitError, "", "/nonexistent/robots.txt"},
+		{"csv wants one section", []string{"-o", "csv", "--section", "clients,robots"}, exitError, "", "one section"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, []byte{}, tt.args...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, tt.code, errOut)
+			}
+			if !strings.Contains(out, tt.out) {
+				t.Errorf("stdout lacks %q:\n%s", tt.out, out)
+			}
+			if !strings.Contains(errOut, tt.err) {
+				t.Errorf("stderr lacks %q:\n%s", tt.err, errOut)
+			}
+		})
+	}
+}
+
+// TestHostileLog feeds a log whose every field tries to act on the terminal
+// and checks that the table and Markdown reports carry none of it raw.
+func TestHostileLog(t *testing.T) {
+	log := strings.Join([]string{
+		"1.2.3.4 - - [06/May/2024:09:00:00 +0000] \"GET /\x1b]0;owned\x07 HTTP/1.1\" 404 0 \"\x1b[2J\" \"Evil\x1b[31mBot\u202e/1.0\"",
+		"1.2.3.4 - - [06/May/2024:09:00:01 +0000] \"GET /\\x1b[H\\x08\\x7f HTTP/1.1\" 404 0 \"-\" \"\\x1b]2;title\\x07curl/8\"",
+		"\x1b[2J\x1b[Hnot a log line \u009b31m",
+	}, "\n") + "\n"
+	for _, format := range []string{"table", "markdown"} {
+		code, out, errOut := runCLI(t, []byte(log), "-o", format)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", format, code, errOut)
+		}
+		assertNoControl(t, out)
+		if !strings.Contains(out, `\x1b`) {
+			t.Errorf("%s: the escapes are not shown visibly:\n%s", format, out)
+		}
+	}
+}
