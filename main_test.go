@@ -201,7 +201,7 @@ func TestInputs(t *testing.T) {
 			}
 			var doc struct {
 				Summary struct{ Lines float64 } `json:"summary"`
-				Errors  []string               `json:"errors"`
+				Errors  []string                `json:"errors"`
 			}
 			if err := json.Unmarshal([]byte(out), &doc); err != nil {
 				t.Fatalf("%v: %s", err, out)
