@@ -211,40 +211,42 @@ func declaredAgent(ua, lower string) (Agent, bool) {
 	return Agent{}, false
 }
 
+// tokensByFirstByte indexes agentTokens by their first byte, so that
+// findToken looks at a handful of candidates per word instead of searching
+// the whole User-agent for every token.
+var tokensByFirstByte = func() (idx [256][]*agentToken) {
+	for i := range agentTokens {
+		t := &agentTokens[i]
+		idx[t.token[0]] = append(idx[t.token[0]], t)
+	}
+	return idx
+}()
+
 // findToken returns the table token found earliest in lower at a word start,
 // the longest one when several start at the same byte; a language runtime's
 // token only when nothing else matches.
 func findToken(lower string) (*agentToken, int) {
-	var best *agentToken
-	bestAt := len(lower)
-	better := func(t *agentToken, at int) bool {
-		if best == nil {
-			return true
+	var runtime *agentToken
+	runtimeAt := 0
+	for i := 0; i < len(lower); i++ {
+		if i > 0 && uaLetter(lower[i-1]) {
+			continue
 		}
-		if rt, rb := t.what == runtimeClient, best.what == runtimeClient; rt != rb {
-			return rb
+		var best *agentToken
+		for _, t := range tokensByFirstByte[lower[i]] {
+			if strings.HasPrefix(lower[i:], t.token) && (best == nil || len(t.token) > len(best.token)) {
+				best = t
+			}
 		}
-		return at < bestAt || at == bestAt && len(t.token) > len(best.token)
-	}
-	for i := range agentTokens {
-		t := &agentTokens[i]
-		for from := 0; from < len(lower); {
-			j := strings.Index(lower[from:], t.token)
-			if j < 0 {
-				break
-			}
-			j += from
-			from = j + 1
-			if j > 0 && uaLetter(lower[j-1]) {
-				continue
-			}
-			if better(t, j) {
-				best, bestAt = t, j
-			}
-			break
+		switch {
+		case best == nil:
+		case best.what != runtimeClient:
+			return best, i
+		case runtime == nil:
+			runtime, runtimeAt = best, i
 		}
 	}
-	return best, bestAt
+	return runtime, runtimeAt
 }
 
 // tokenName is the robot name for table token t found at byte at of ua: the
