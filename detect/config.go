@@ -40,6 +40,10 @@ type Config struct {
 	// client's requests are "mostly errors". Default 0.7.
 	ErrorShare float64
 
+	// FastForm: a form POSTed within this time after its page was fetched
+	// was not filled in by a person. Default 2 s.
+	FastForm time.Duration
+
 	// Robots is the site's robots.txt; with neither it nor RobotsByHost,
 	// violations are not computed.
 	Robots *robots.Robots
@@ -75,6 +79,7 @@ const (
 	DefaultMinRequests            = 10
 	DefaultHeadShare              = 0.8
 	DefaultErrorShare             = 0.7
+	DefaultFastForm               = 2 * time.Second
 	DefaultMaxViolationsPerClient = 100
 	DefaultMaxIncidentsPerClient  = 100
 	DefaultMaxIncidentPaths       = 10000
@@ -107,6 +112,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ErrorShare <= 0 || c.ErrorShare > 1 {
 		c.ErrorShare = DefaultErrorShare
+	}
+	if c.FastForm <= 0 {
+		c.FastForm = DefaultFastForm
 	}
 	if c.MaxViolationsPerClient <= 0 {
 		c.MaxViolationsPerClient = DefaultMaxViolationsPerClient

@@ -67,6 +67,10 @@ type client struct {
 	errors    int64 // 4xx and 5xx answers
 	notFound  int64
 	referers  int64 // requests that carried a Referer
+	posts     int64
+	fastForms int64 // forms POSTed within FastForm of fetching them
+	formHash  uint64 // the last page fetched with GET, and when
+	formSec   int64
 	robotsTxt int64 // fetches of /robots.txt
 	robotsSt  [4]statusCount
 	robotsAt  time.Time // first fetch of /robots.txt
@@ -179,13 +183,26 @@ func (d *Detector) Add(r *logparse.Record) {
 		c.countRobotsStatus(r.Status)
 	}
 
+	ph := pathHash(path)
+	switch r.Method {
+	case "GET":
+		if res == resourcePage {
+			c.formHash, c.formSec = ph, sec
+		}
+	case "POST":
+		c.posts++
+		if ph == c.formHash && sec >= c.formSec && sec-c.formSec <= int64(d.cfg.FastForm/time.Second) {
+			c.fastForms++
+		}
+	}
+
 	// An asset fetched with a Referer is a browser pulling in what a page
 	// needs: dozens in a second are normal and do not count against the rate
 	// threshold (the peaks still count every request).
 	hit := !(res == resourceAsset && r.Referer != "")
 	wm := d.watermark()
 	c.rate.advance(wm, d.th)
-	if !c.rate.add(sec, hit, r.Bytes, r.Status, pathHash(path)) {
+	if !c.rate.add(sec, hit, r.Bytes, r.Status, ph) {
 		d.late++
 	}
 

@@ -568,3 +568,35 @@ func TestRequestPathAndClassify(t *testing.T) {
 		}
 	}
 }
+
+func TestFastFormPosts(t *testing.T) {
+	ip := "23.254.164.173"
+	form := func(ua string, gap int, assets bool) []req {
+		out := []req{
+			{ip: ip, ua: ua, sec: 0, path: "/", referer: "http://howto.example.nl/"},
+			{ip: ip, ua: ua, sec: 1, path: "/join_form", referer: "http://howto.example.nl/"},
+		}
+		if assets {
+			out = append(out, req{ip: ip, ua: ua, sec: 1, path: "/site.css", referer: "http://howto.example.nl/join_form"})
+		}
+		return append(out, req{ip: ip, ua: ua, sec: 1 + gap, method: "POST", path: "/join_form", status: 302, referer: "http://howto.example.nl/join_form"})
+	}
+	cases := []struct {
+		name  string
+		reqs  []req
+		robot bool
+		score int
+	}{
+		{"form posted a second after it came, no assets", form(chromeUA, 1, false), true, pointsFastForm},
+		{"form posted at once by a browser that loads assets", form(chromeUA, 0, true), false, pointsFastFormAssets},
+		{"form filled in for half a minute", form(chromeUA, 30, false), false, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v := verdictOf(t, run(Config{}, tc.reqs), ip, chromeUA)
+			if v.Robot != tc.robot || v.Score != tc.score || (tc.score > 0) != slices.Equal(v.Reasons, []string{ReasonBehaviour}) {
+				t.Errorf("robot=%v score=%d reasons=%v details=%q; want %v %d", v.Robot, v.Score, v.Reasons, v.Details, tc.robot, tc.score)
+			}
+		})
+	}
+}

@@ -33,6 +33,11 @@ const RobotScore = 100
 //	behaviour   mostly HEAD (HeadShare of >= MinRequests requests);
 //	            browsers do not send HEAD                                    100
 //	            mostly errors (ErrorShare of >= MinRequests: a 404 spree)     60
+//	            a form POSTed within FastForm (2 s) of fetching it, and
+//	            never an image, CSS, JS or font: no person fills in a form
+//	            that fast on a page they did not see rendered               100
+//	            ... by a client that does load assets (password managers
+//	            submit logins fast)                                           50
 //	            >= MinPages HTML pages and no image, CSS, JS or font          50
 //	            >= MinPages HTML pages and never a Referer (in a log that
 //	            records Referers)                                             50
@@ -52,6 +57,8 @@ const (
 	pointsIncident        = 100
 	pointsMostlyHead      = 100
 	pointsMostlyErrors    = 60
+	pointsFastForm        = 100
+	pointsFastFormAssets  = 50
 	pointsNoAssets        = 50
 	pointsNoReferer       = 50
 )
@@ -123,6 +130,14 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 	if c.requests >= int64(cfg.MinRequests) && float64(c.errors) >= cfg.ErrorShare*float64(c.requests) {
 		j.add(ReasonBehaviour, pointsMostlyErrors, fmt.Sprintf("%s of %d requests answered 4xx/5xx (%d × 404)",
 			percent(c.errors, c.requests), c.requests, c.notFound))
+	}
+	if c.fastForms > 0 {
+		detail := fmt.Sprintf("%d of %d form posts within %v of fetching the form", c.fastForms, c.posts, cfg.FastForm)
+		if c.assets == 0 {
+			j.add(ReasonBehaviour, pointsFastForm, detail+", never an asset")
+		} else {
+			j.add(ReasonBehaviour, pointsFastFormAssets, detail)
+		}
 	}
 	if c.pages >= int64(cfg.MinPages) && c.assets == 0 {
 		j.add(ReasonBehaviour, pointsNoAssets, fmt.Sprintf("%d pages and no image, CSS, JS or font", c.pages))
