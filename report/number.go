@@ -17,6 +17,26 @@ func Count(n int64) string {
 	return scaled(float64(n), 1000, []string{"", "k", "M", "G", "T", "P"}, "")
 }
 
+// Exact formats n with every digit, grouped by thousands: 1,234,567. The
+// summary uses it, where a reader compares lines with records.
+func Exact(n int64) string {
+	if n < 0 {
+		return "-" + Exact(-n)
+	}
+	s := strconv.FormatInt(n, 10)
+	if len(s) <= 3 {
+		return s
+	}
+	b := make([]byte, 0, len(s)+len(s)/3)
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
+}
+
 // Bytes formats a byte count with decimal units: 512 B, 4.5 MB, 1.2 GB.
 // A negative count means unknown and prints as "-".
 func Bytes(n int64) string {

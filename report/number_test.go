@@ -20,6 +20,20 @@ func TestCount(t *testing.T) {
 	}
 }
 
+func TestExact(t *testing.T) {
+	tests := []struct {
+		in   int64
+		want string
+	}{
+		{0, "0"}, {999, "999"}, {1000, "1,000"}, {10000, "10,000"}, {123456, "123,456"}, {1234567, "1,234,567"}, {-1234, "-1,234"},
+	}
+	for _, tt := range tests {
+		if got := Exact(tt.in); got != tt.want {
+			t.Errorf("Exact(%d) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestBytes(t *testing.T) {
 	tests := []struct {
 		in   int64

@@ -59,31 +59,35 @@ func summarySection(r *Report) *section {
 	res := r.Result
 	s := &section{name: "summary", title: "Summary", header: []string{"", ""}, flex: []bool{false, true}}
 	add := func(k, v string) { s.rows = append(s.rows, []string{k, v}) }
-	files := strings.Join(r.Files, ", ")
-	if files == "" {
-		files = "-"
+	names := make([]string, len(r.Files))
+	for i, f := range r.Files {
+		names[i] = f
+		if f == "-" {
+			names[i] = "(standard input)"
+		}
 	}
+	files := strings.Join(names, ", ")
 	add("Input", Escape(files))
 	format := r.Stats.Format
 	if format == "" {
 		format = "(none: no lines)"
 	}
 	add("Format", Escape(format))
-	add("Lines", Count(r.Stats.Lines))
-	add("Records", Count(r.Stats.Records))
-	add("Malformed", Count(r.Stats.Malformed)+percent(r.Stats.Malformed, r.Stats.Lines))
+	add("Lines", Exact(r.Stats.Lines))
+	add("Records", Exact(r.Stats.Records))
+	add("Malformed", Exact(r.Stats.Malformed)+percent(r.Stats.Malformed, r.Stats.Lines))
 	if !r.Stats.First.IsZero() {
 		add("Time span", r.Stats.First.Format(timeLayout)+" to "+r.Stats.Last.Format(timeLayout)+
 			" ("+Duration(r.Stats.Last.Sub(r.Stats.First))+")")
 	}
-	add("Clients", Count(int64(len(res.Clients)))+" (IP + User-agent)")
-	add("Robots", fmt.Sprintf("%s clients, %s names", Count(int64(res.RobotCount)), Count(int64(len(res.Robots)))))
+	add("Clients", Exact(int64(len(res.Clients)))+" (IP + User-agent)")
+	add("Robots", fmt.Sprintf("%s clients, %s names", Exact(int64(res.RobotCount)), Exact(int64(len(res.Robots)))))
 	if res.ViolationsChecked {
-		add("Violations", Count(res.ViolationCount)+" (robots.txt: "+Escape(strings.Join(r.Robots, ", "))+")")
+		add("Violations", Exact(res.ViolationCount)+" (robots.txt: "+Escape(strings.Join(r.Robots, ", "))+")")
 	} else {
 		add("Violations", "not checked (no --robots given)")
 	}
-	add("Incidents", Count(int64(res.IncidentCount))+" rapid-fire")
+	add("Incidents", Exact(int64(res.IncidentCount))+" rapid-fire")
 	if res.LateRecords > 0 {
 		add("Late records", Count(res.LateRecords)+" too far out of time order for the rate windows")
 	}
