@@ -68,7 +68,7 @@ type client struct {
 	notFound  int64
 	referers  int64 // requests that carried a Referer
 	posts     int64
-	fastForms int64 // forms POSTed within FastForm of fetching them
+	fastForms int64  // forms POSTed within FastForm of fetching them
 	formHash  uint64 // the last page fetched with GET, and when
 	formSec   int64
 	robotsTxt int64 // fetches of /robots.txt
