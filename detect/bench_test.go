@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/robowatch/robowatch/logparse"
+	"github.com/robowatch/robowatch/robots"
 )
 
 // benchUAs are the User-agents the benchmark clients take turns with.
@@ -16,17 +17,25 @@ var benchUAs = []string{chromeUA, firefoxUA, curlUA, googleUA,
 // BenchmarkAddSteadyState feeds a Detector records of 1000 known clients,
 // 100 a second, pages and assets: the per-line path, which must not
 // allocate once the clients are known.
-func BenchmarkAddSteadyState(b *testing.B) {
+func BenchmarkAddSteadyState(b *testing.B) { benchmarkAdd(b, Config{}) }
+
+// BenchmarkAddSteadyStateRobots is BenchmarkAddSteadyState with the
+// robots.txt cross-check of every request.
+func BenchmarkAddSteadyStateRobots(b *testing.B) {
+	benchmarkAdd(b, Config{Robots: robots.ParseBytes([]byte(siteRobots))})
+}
+
+func benchmarkAdd(b *testing.B, cfg Config) {
 	const clients = 1000
 	recs := make([]logparse.Record, clients)
-	paths := []string{"/", "/blog/post-1", "/static/app.js", "/images/a.jpg", "/search?q=x", "/robots.txt"}
+	paths := []string{"/", "/blog/post-1", "/static/app.js", "/images/a.jpg", "/search?q=x", "/robots.txt", "/admin/users"}
 	for i := range recs {
 		recs[i] = logparse.Record{
 			Client: fmt.Sprintf("10.%d.%d.%d", i>>16, (i>>8)&255, i&255), UserAgent: benchUAs[i%len(benchUAs)],
 			Method: "GET", Target: paths[i%len(paths)], Status: 200, Bytes: 5120, Referer: "https://www.example.com/",
 		}
 	}
-	d := New(Config{})
+	d := New(cfg)
 	add := func(i int) {
 		r := &recs[i%clients]
 		r.Time = t0.Add(time.Duration(i) * 10 * time.Millisecond)
