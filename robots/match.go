@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 	"unsafe"
@@ -109,6 +110,37 @@ type compiledRule struct {
 	end   bool     // the pattern ended in '$'
 	need  int      // bytes the segments need after first
 	rule  *Rule
+	// The bytes and byte pairs the segments need, for a quick "cannot
+	// match" test against the path's (see pathFilter).
+	filter pathFilter
+}
+
+// pathFilter records which bytes and (hashed) byte pairs a string holds.
+// Canonical strings are ASCII, so the byte set is exact. A rule whose
+// segments need a byte or pair the path lacks cannot match it: this skips
+// almost every wildcard rule without searching the path.
+type pathFilter struct {
+	bytes [2]uint64
+	pairs [4]uint64
+}
+
+func pairHash(a, b byte) uint32 { return (uint32(a)<<8 | uint32(b)) * 0x9E3779B1 >> 24 }
+
+func (f *pathFilter) add(s string) {
+	for i := 0; i < len(s); i++ {
+		c := s[i] & 0x7F
+		f.bytes[c>>6] |= 1 << (c & 63)
+		if i > 0 {
+			h := pairHash(s[i-1], s[i])
+			f.pairs[h>>6] |= 1 << (h & 63)
+		}
+	}
+}
+
+// covers reports whether f holds everything g holds.
+func (f *pathFilter) covers(g *pathFilter) bool {
+	return g.bytes[0]&^f.bytes[0]|g.bytes[1]&^f.bytes[1]|
+		g.pairs[0]&^f.pairs[0]|g.pairs[1]&^f.pairs[1]|g.pairs[2]&^f.pairs[2]|g.pairs[3]&^f.pairs[3] == 0
 }
 
 // priority orders rules as RFC 9309 and Google do: the longest pattern wins,
@@ -146,6 +178,7 @@ func compileRule(r *Rule) *compiledRule {
 			s = canonString(s)
 			c.segs = append(c.segs, s)
 			c.need += len(s)
+			c.filter.add(s)
 		}
 	}
 	return c
@@ -189,6 +222,7 @@ type node struct {
 	edges string          // first byte of each child's label, for IndexByte
 	kids  []*node         // children, in the order of edges
 	rules []*compiledRule // rules whose first ends here, highest priority first
+	wild  *wildIndex      // the node's wildcard rules when there are many; else they are in rules
 }
 
 func (g *Group) index() *groupIndex {
@@ -201,7 +235,7 @@ func (g *Group) index() *groupIndex {
 			c := compileRule(r)
 			ix.root.insert(c.first, c)
 		}
-		ix.root.sortRules()
+		ix.root.finish()
 		g.compiled = ix
 	})
 	return g.compiled
@@ -235,16 +269,101 @@ func (n *node) insert(key string, c *compiledRule) {
 	}
 }
 
-func (n *node) sortRules() {
-	slices.SortStableFunc(n.rules, func(a, b *compiledRule) int { return int(b.prio - a.prio) })
-	for _, k := range n.kids {
-		k.sortRules()
+// wildIndexMin is how many wildcard rules a node needs before they are
+// bucketed; below it a scan with the filter is as fast.
+const wildIndexMin = 32
+
+// wildIndex buckets a crowded node's wildcard rules by one byte pair each
+// rule needs. A path can only match rules in the buckets of pairs it has,
+// so a lookup visits a small share of the rules. The pair is chosen to
+// keep the buckets even.
+type wildIndex struct {
+	buckets [256][]*compiledRule
+	always  []*compiledRule // rules whose segments have no pair ("/*/x")
+	all     []*compiledRule // every rule, for paths too long to filter
+}
+
+// finish sorts the rules by priority and buckets the wildcard rules of
+// crowded nodes.
+func (n *node) finish() {
+	byPrio := func(a, b *compiledRule) int { return int(b.prio - a.prio) }
+	wild := 0
+	for _, c := range n.rules {
+		if c.segs != nil {
+			wild++
+		}
 	}
+	if wild >= wildIndexMin {
+		w := &wildIndex{}
+		plain := n.rules[:0:0]
+		for _, c := range n.rules {
+			if c.segs == nil {
+				plain = append(plain, c)
+				continue
+			}
+			w.all = append(w.all, c)
+			bucket := -1
+			for _, s := range c.segs {
+				for i := 1; i < len(s); i++ {
+					h := int(pairHash(s[i-1], s[i]))
+					if bucket < 0 || len(w.buckets[h]) < len(w.buckets[bucket]) {
+						bucket = h
+					}
+				}
+			}
+			if bucket < 0 {
+				w.always = append(w.always, c)
+			} else {
+				w.buckets[bucket] = append(w.buckets[bucket], c)
+			}
+		}
+		n.rules, n.wild = plain, w
+	}
+	slices.SortStableFunc(n.rules, byPrio)
+	for _, k := range n.kids {
+		k.finish()
+	}
+}
+
+// maxFilterLen bounds the paths a pathFilter is built for: on longer ones
+// building it costs more than it saves, and matching stays linear anyway.
+const maxFilterLen = 2048
+
+// lookup is the state of one path's walk through a group's tree.
+type lookup struct {
+	p        string
+	filter   pathFilter
+	filtered bool // filter has been built
+}
+
+func (l *lookup) pathFilter() *pathFilter {
+	if !l.filtered {
+		l.filter.add(l.p)
+		l.filtered = true
+	}
+	return &l.filter
+}
+
+// try reports whether c outranks cur and matches the path past pos.
+func (l *lookup) try(c, cur *compiledRule, pos int) bool {
+	if cur != nil && c.prio <= cur.prio {
+		return false
+	}
+	if c.segs != nil {
+		if len(l.p)-pos < c.need {
+			return false
+		}
+		if len(l.p) <= maxFilterLen && !l.pathFilter().covers(&c.filter) {
+			return false
+		}
+	}
+	return c.matchRest(l.p, pos)
 }
 
 // best returns the highest-priority rule matching the canonical path p that
 // outranks cur (which may be nil).
 func (ix *groupIndex) best(p string, cur *compiledRule) *compiledRule {
+	l := lookup{p: p}
 	n := &ix.root
 	pos := 0
 	for {
@@ -252,10 +371,13 @@ func (ix *groupIndex) best(p string, cur *compiledRule) *compiledRule {
 			if cur != nil && c.prio <= cur.prio {
 				break // the rest of this node ranks lower still
 			}
-			if c.matchRest(p, pos) {
+			if l.try(c, cur, pos) {
 				cur = c
 				break
 			}
+		}
+		if w := n.wild; w != nil {
+			cur = l.bestWild(w, cur, pos)
 		}
 		if pos >= len(p) {
 			return cur
@@ -270,6 +392,35 @@ func (ix *groupIndex) best(p string, cur *compiledRule) *compiledRule {
 		}
 		pos += len(n.label)
 	}
+}
+
+func (l *lookup) bestWild(w *wildIndex, cur *compiledRule, pos int) *compiledRule {
+	if len(l.p) > maxFilterLen {
+		for _, c := range w.all {
+			if l.try(c, cur, pos) {
+				cur = c
+			}
+		}
+		return cur
+	}
+	for _, c := range w.always {
+		if l.try(c, cur, pos) {
+			cur = c
+		}
+	}
+	f := l.pathFilter()
+	for i, word := range f.pairs {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			word &= word - 1
+			for _, c := range w.buckets[i<<6|b] {
+				if l.try(c, cur, pos) {
+					cur = c
+				}
+			}
+		}
+	}
+	return cur
 }
 
 // pathBufSize is the stack buffer for canonicalising a path; longer paths
