@@ -168,7 +168,7 @@ func (d *Detector) Add(r *logparse.Record) {
 	if r.Referer != "" {
 		c.referers++
 	}
-	path := requestPath(r)
+	path := r.Path()
 	res := classify(path)
 	switch res {
 	case resourcePage:

@@ -562,7 +562,7 @@ func TestRequestPathAndClassify(t *testing.T) {
 		{"*", "*", resourcePage, "*"},
 	}
 	for _, tc := range cases {
-		p := requestPath(&logparse.Record{Target: tc.target})
+		p := (&logparse.Record{Target: tc.target}).Path()
 		if p != tc.path || classify(p) != tc.res || pathPrefix(p) != tc.prefix {
 			t.Errorf("%q: path %q class %d prefix %q; want %q %d %q", tc.target, p, classify(p), pathPrefix(p), tc.path, tc.res, tc.prefix)
 		}

@@ -1,10 +1,6 @@
 package detect
 
-import (
-	"strings"
-
-	"github.com/robowatch/robowatch/logparse"
-)
+import "strings"
 
 // resource is what a request asked for, as far as a browser's habits go.
 type resource uint8
@@ -15,26 +11,6 @@ const (
 	resourceAsset                     // an image, style sheet, script or font a page pulls in
 	resourceRobotsTxt                 // /robots.txt
 )
-
-// requestPath returns the record's target as origin-form: path and query,
-// with any "scheme://host" of an absolute-form target cut off. It slices
-// the record's string and allocates nothing.
-func requestPath(r *logparse.Record) string {
-	t := r.Target
-	if len(t) == 0 || t[0] == '/' {
-		return t
-	}
-	i := strings.Index(t, "://")
-	if i < 0 {
-		return t
-	}
-	rest := t[i+3:]
-	j := strings.IndexByte(rest, '/')
-	if j < 0 {
-		return "/"
-	}
-	return rest[j:]
-}
 
 // pathOnly cuts the query and fragment off p.
 func pathOnly(p string) string {
