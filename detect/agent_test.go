@@ -113,6 +113,7 @@ func TestClassifyAgent(t *testing.T) {
 
 		// Tools and libraries, with their default User-agents.
 		{"curl/8.4.0", AgentTool, "curl"},
+		{"  curl/8.4.0\t", AgentTool, "curl"},
 		{"Wget/1.21.4", AgentTool, "Wget"},
 		{"Wget/1.21 (linux-gnu)", AgentTool, "Wget"},
 		{"python-requests/2.31.0", AgentTool, "python-requests"},
@@ -230,7 +231,7 @@ func TestAgentCache(t *testing.T) {
 // TestAgentParserBudget checks that a flood of distinct strings only uap-go
 // could place stops costing uap-go time once the budget is spent.
 func TestAgentParserBudget(t *testing.T) {
-	c := AgentClassifier{parserCalls: MaxParserCalls}
+	c := AgentClassifier{parserBytes: MaxParserBytes}
 	a := c.Classify("Weather/1.2 CFNetwork/1410.0.3 Darwin/22.6.0")
 	if a.Kind != AgentBrowser {
 		t.Errorf("app User-agent past the budget: %+v, want a browser by its platform", a)
@@ -239,15 +240,25 @@ func TestAgentParserBudget(t *testing.T) {
 	if a.Kind != AgentUnknown || !strings.Contains(a.Reason, "budget") {
 		t.Errorf("garbage past the budget: %+v, want unknown, reason naming the budget", a)
 	}
-	if c.parserCalls != MaxParserCalls {
-		t.Errorf("parser calls %d, want %d", c.parserCalls, MaxParserCalls)
+	if c.parserBytes != MaxParserBytes {
+		t.Errorf("parser bytes %d, want %d", c.parserBytes, MaxParserBytes)
+	}
+	// A flood of junk spends the budget and no more (the run starts near the
+	// end of the budget: spending all of it takes about 3 s, by design).
+	f := AgentClassifier{parserBytes: MaxParserBytes - 5*maxParserInput}
+	junk := strings.Repeat("ab cd/1.0 ", MaxAgentLen/10)
+	for i := 0; f.parserBytes < MaxParserBytes; i++ {
+		if i > 5 {
+			t.Fatalf("%d junk User-agents and the budget (%d of %d bytes) is not spent", i, f.parserBytes, MaxParserBytes)
+		}
+		f.Classify(strconv.Itoa(i) + junk)
 	}
 	// Common browsers never need uap-go.
 	var d AgentClassifier
 	d.Classify("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36")
 	d.Classify("Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0")
-	if d.parserCalls != 0 {
-		t.Errorf("uap-go consulted %d times for Chrome and Firefox, want 0", d.parserCalls)
+	if d.parserBytes != 0 {
+		t.Errorf("uap-go given %d bytes for Chrome and Firefox, want 0", d.parserBytes)
 	}
 }
 
@@ -324,14 +335,14 @@ func benchmarkCold(b *testing.B, ua string, wantParser bool) {
 	i := 0
 	var c AgentClassifier
 	for b.Loop() {
-		if i%len(uas) == 0 {
-			c = AgentClassifier{}
+		if i%1024 == 0 {
+			c = AgentClassifier{} // a fresh budget
 		}
 		c.Classify(uas[i%len(uas)])
 		i++
 	}
-	if (c.parserCalls > 0) != wantParser {
-		b.Fatalf("uap-go calls: %d, want them: %v", c.parserCalls, wantParser)
+	if (c.parserBytes > 0) != wantParser {
+		b.Fatalf("uap-go input: %d bytes, want some: %v", c.parserBytes, wantParser)
 	}
 }
 

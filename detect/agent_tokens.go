@@ -282,4 +282,5 @@ var agentRoleWords = []struct {
 	{"proxy", AgentCrawler, false, false},
 	{"headless", AgentTool, false, false},
 	{"http", AgentTool, false, false}, // a product named after HTTP is a client library: "scalaj-http", "HttpClient"
+	{"http client", AgentTool, false, false},
 }
