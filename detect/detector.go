@@ -200,10 +200,13 @@ func (d *Detector) Add(r *logparse.Record) {
 	// needs: dozens in a second are normal and do not count against the rate
 	// threshold (the peaks still count every request).
 	hit := !(res == resourceAsset && r.Referer != "")
-	wm := d.watermark()
-	c.rate.advance(wm, d.th)
-	if !c.rate.add(sec, hit, r.Bytes, r.Status, ph) {
-		d.late++
+	// A log format without times has no rates: every record would fall
+	// into one second of the year 1.
+	if !r.Time.IsZero() {
+		c.rate.advance(d.watermark(), d.th)
+		if !c.rate.add(sec, hit, r.Bytes, r.Status, ph) {
+			d.late++
+		}
 	}
 
 	if d.checker.enabled {

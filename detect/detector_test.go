@@ -600,3 +600,19 @@ func TestFastFormPosts(t *testing.T) {
 		})
 	}
 }
+
+func TestLogWithoutTimesHasNoRates(t *testing.T) {
+	d := New(Config{})
+	for i := 0; i < 100; i++ {
+		r := req{ip: "10.30.0.1", ua: chromeUA, path: fmt.Sprintf("/p/%d", i), referer: "https://www.example.com/"}.record()
+		r.Time = time.Time{}
+		d.Add(r)
+		a := req{ip: "10.30.0.1", ua: chromeUA, path: "/a.css", referer: "https://www.example.com/"}.record()
+		a.Time = time.Time{}
+		d.Add(a)
+	}
+	res := d.Result()
+	if v := res.Clients[0]; v.Robot || len(res.Incidents) != 0 || v.Requests != 200 {
+		t.Errorf("robot=%v incidents=%d requests=%d details=%q", v.Robot, len(res.Incidents), v.Requests, v.Details)
+	}
+}
