@@ -408,3 +408,40 @@ func BenchmarkUAParserParse(b *testing.B) {
 		i++
 	}
 }
+
+// FuzzClassifyAgent checks, on any bytes, that classification neither panics
+// nor depends on history, and that names stay short and printable.
+func FuzzClassifyAgent(f *testing.F) {
+	for _, s := range []string{
+		"", "-", "curl/8.4.0", "Googlebot-Image/1.0",
+		"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+		"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+		"Mozilla/5.0 (Windows NT 5.1; rv:115.0) Gecko/20100101 Firefox/115.0",
+		"Weather/1.2 CFNetwork/1410.0.3 Darwin/22.6.0", "Examplo/1.0 (admin@examplo.example)",
+		"Mozilla/5.0 (compatible; MSIE 12.0; Windows NT 10.0)", "\x1b]0;x\x07EvilBot/1.0", "+a.b", "a@b.c",
+	} {
+		f.Add(s)
+	}
+	var shared AgentClassifier
+	f.Fuzz(func(t *testing.T, ua string) {
+		if shared.parserBytes > MaxParserBytes/2 {
+			shared = AgentClassifier{} // past its uap-go budget, answers depend on history by design
+		}
+		var fresh AgentClassifier
+		a, b := fresh.Classify(ua), shared.Classify(ua)
+		if a != b {
+			t.Fatalf("Classify(%q): %+v from a fresh classifier, %+v from a used one", ua, a, b)
+		}
+		if a.Name == "" || len(a.Name) > maxNameLen+1+maxNameLen {
+			t.Fatalf("Classify(%q).Name = %q", ua, a.Name)
+		}
+		for i := 0; i < len(a.Name); i++ {
+			if c := a.Name[i]; c < 0x20 || c >= 0x7f {
+				t.Fatalf("Classify(%q).Name = %q: byte %#x", ua, a.Name, c)
+			}
+		}
+		if (a.Reason == "") != (a.Kind == AgentBrowser) {
+			t.Fatalf("Classify(%q) = %+v: only browsers have no reason", ua, a)
+		}
+	})
+}
