@@ -648,9 +648,14 @@ func cleanName(s string) string {
 //     10.11–10.12 (103), 117+ on 10.13–10.14 (116); Firefox 49+ on 10.6–10.8
 //     (48), 79+ on 10.9–10.11 (78 ESR), 116+ on 10.12–10.14 (115 ESR).
 //     Newer Chrome and Firefox report 10.15 on every macOS, so 10.15 says nothing.
+//   - Quotes, angle brackets, backquotes or "${" (SQL, HTML and Log4Shell
+//     injection); no browser sends them.
 //   - "Mozilla/" after a comma or a bar ("Anonymous, Mozilla/5.0 …"): two
 //     values glued together by a script.
 func impossibleBrowser(lower string) string {
+	if strings.ContainsAny(lower, "'\"<>`") || strings.Contains(lower, "${") {
+		return "quote, bracket or ${ in a browser string: an injection attempt"
+	}
 	if i := strings.Index(lower, "mozilla/"); i > 0 {
 		j := i - 1
 		for j > 0 && lower[j] == ' ' {

