@@ -313,9 +313,9 @@ func (p *parser) userAgent(value string) {
 	} else if p.blankAfterAgents != 0 {
 		names := strings.Join(p.cur.Agents, ", ")
 		p.problemAt(p.lastAgentLine, Warning, "blank-line-1994",
-			fmt.Sprintf("the blank line %d does not end the group of line %d (%s) under RFC 9309: it shares the rules of this group, while 1994-style readers give it a record of its own with nothing disallowed",
-				p.blankAfterAgents, p.cur.Line, names),
-			fmt.Sprintf("if %s may fetch everything, add \"Disallow:\" after line %d; if it should obey the rules below, delete blank line %d", names, p.lastAgentLine, p.blankAfterAgents))
+			fmt.Sprintf("User-agent %s (line %d) has no rules before blank line %d: RFC 9309 readers such as Google give it the rules of the group that goes on at line %d; 1994-style readers give it a record of its own with nothing disallowed",
+				names, p.cur.Line, p.blankAfterAgents, p.lineNo),
+			fmt.Sprintf("if %s may fetch everything, add \"Disallow:\" after line %d; if it should obey the rules from line %d on, delete blank line %d", names, p.lastAgentLine, p.lineNo, p.blankAfterAgents))
 		p.blankAfterAgents = 0
 	}
 	p.lastAgentLine = p.lineNo
