@@ -109,7 +109,7 @@ func FormatByName(name string) (*Format, error) {
 	case "auto", "":
 		return nil, nil
 	}
-	return nil, fmt.Errorf("unknown log format %q (want one of %s, or an Apache LogFormat or nginx log_format string)",
+	return nil, fmt.Errorf("unknown log format %+q (want one of %s, or an Apache LogFormat or nginx log_format string)",
 		name, strings.Join(FormatNames, ", "))
 }
 
@@ -191,7 +191,7 @@ func ParseApacheFormat(spec string) (*Format, error) {
 		if i < len(spec) && spec[i] == '{' {
 			end := strings.IndexByte(spec[i:], '}')
 			if end < 0 {
-				return nil, fmt.Errorf("apache format %q: unterminated %%{ at offset %d", spec, start)
+				return nil, fmt.Errorf("apache format %+q: unterminated %%{ at offset %d", spec, start)
 			}
 			arg = spec[i+1 : i+end]
 			i += end + 1
@@ -200,17 +200,17 @@ func ParseApacheFormat(spec string) (*Format, error) {
 			}
 		}
 		if i >= len(spec) {
-			return nil, fmt.Errorf("apache format %q: directive at offset %d has no letter", spec, start)
+			return nil, fmt.Errorf("apache format %+q: directive at offset %d has no letter", spec, start)
 		}
 		letter := string(spec[i])
 		if spec[i] == '^' { // %{X}^ti, %{X}^to: trailers
 			if i+2 >= len(spec) {
-				return nil, fmt.Errorf("apache format %q: incomplete %%^ directive at offset %d", spec, start)
+				return nil, fmt.Errorf("apache format %+q: incomplete %%^ directive at offset %d", spec, start)
 			}
 			letter = spec[i : i+3]
 			i += 2
 		} else if !isLetter(spec[i]) {
-			return nil, fmt.Errorf("apache format %q: unknown directive %q at offset %d", spec, spec[start:i+1], start)
+			return nil, fmt.Errorf("apache format %+q: unknown directive %+q at offset %d", spec, spec[start:i+1], start)
 		}
 		name := spec[start : i+1]
 		flush()
@@ -273,7 +273,7 @@ func ParseApacheFormat(spec string) (*Format, error) {
 	flush()
 	f, err := compile(parts)
 	if err != nil {
-		return nil, fmt.Errorf("apache format %q: %w", spec, err)
+		return nil, fmt.Errorf("apache format %+q: %w", spec, err)
 	}
 	f.name, f.spec = spec, spec
 	return f, nil
@@ -323,7 +323,7 @@ func ParseNginxFormat(spec string) (*Format, error) {
 		if i+1 < len(src) && src[i+1] == '{' {
 			end := strings.IndexByte(src[i:], '}')
 			if end < 0 {
-				return nil, fmt.Errorf("nginx format %q: unterminated ${ at offset %d", spec, start)
+				return nil, fmt.Errorf("nginx format %+q: unterminated ${ at offset %d", spec, start)
 			}
 			name = src[i+2 : i+end]
 			i += end
@@ -355,7 +355,7 @@ func ParseNginxFormat(spec string) (*Format, error) {
 	}
 	f, err := compile(parts)
 	if err != nil {
-		return nil, fmt.Errorf("nginx format %q: %w", spec, err)
+		return nil, fmt.Errorf("nginx format %+q: %w", spec, err)
 	}
 	f.name, f.spec = spec, spec
 	return f, nil
@@ -445,6 +445,10 @@ func compile(parts []part) (*Format, error) {
 			lits[i] = before[:len(before)-1]
 			lits[i+1] = after[1:]
 		}
+	}
+	for i := range fields {
+		// Names go into error messages printed on terminals.
+		fields[i].name = EscapeText([]byte(fields[i].name), 64)
 	}
 	f.prefix = []byte(lits[0])
 	for i := range fields {

@@ -120,7 +120,7 @@ func (f *Format) Parse(line []byte, rec *Record) error {
 		return newParseError(line, 0, ErrEmptyLine)
 	}
 	if !bytes.HasPrefix(line, f.prefix) {
-		return newParseError(line, 1, fmt.Errorf("%w: expected %q at the start", ErrMismatch, f.prefix))
+		return newParseError(line, 1, fmt.Errorf("%w: expected %+q at the start", ErrMismatch, f.prefix))
 	}
 	// One string for the whole line; fields are substrings of it.
 	s := string(line)
@@ -156,7 +156,7 @@ func (f *Format) Parse(line []byte, rec *Record) error {
 			pos = end
 		}
 		if !bytes.HasPrefix(line[pos:], fd.after) {
-			return newParseError(line, pos+1, fmt.Errorf("%w: expected %q after %s", ErrMismatch, fd.after, fd.name))
+			return newParseError(line, pos+1, fmt.Errorf("%w: expected %+q after %s", ErrMismatch, fd.after, fd.name))
 		}
 		pos += len(fd.after)
 		if err := fd.store(s, line, start, end, hasEsc, rec); err != nil {
@@ -241,7 +241,7 @@ func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *
 		if !ok {
 			return fmt.Errorf("%w in %s", ErrStatus, fd.name)
 		}
-		rec.Status = int(n)
+		rec.Status = int(max(n, 0)) // "-": no status
 		return nil
 	case kindBytes:
 		if rec.Bytes >= 0 {

@@ -97,6 +97,13 @@ func TestParseBuiltinFormats(t *testing.T) {
 			want:   want{Client: "192.0.2.1", Time: "2015-05-20T21:05:01Z", Status: 408, Bytes: -1},
 		},
 		{
+			name:   "status logged as dash",
+			format: Common,
+			line:   `192.0.2.1 - - [20/May/2015:21:05:01 +0000] "GET / HTTP/1.1" - -`,
+			want: want{Client: "192.0.2.1", Time: "2015-05-20T21:05:01Z", Method: "GET", Target: "/", Protocol: "HTTP/1.1",
+				Req: "GET / HTTP/1.1", Status: 0, Bytes: -1, Path: "/"},
+		},
+		{
 			name:   "empty request",
 			format: Combined,
 			line:   `192.0.2.1 - - [20/May/2015:21:05:01 +0000] "" 400 0 "-" "-"`,
