@@ -62,7 +62,7 @@ func main() {
 // call it as a user would.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "check" {
-		return runCheck(args[1:], stdout, stderr)
+		return runCheck(ctx, args[1:], stdout, stderr)
 	}
 
 	fs := pflag.NewFlagSet("robowatch", pflag.ContinueOnError)
@@ -248,17 +248,25 @@ func splitHostSource(s string) (host, source string) {
 	return s[:i], s[i+1:]
 }
 
-// readRobots reads a robots.txt from a file, or fetches it from a URL.
+// readRobots reads a robots.txt from a file, or fetches it from a URL and
+// reads the outcome as RFC 9309 prescribes. What happened, and anything odd
+// about the file, is said on stderr.
 func readRobots(ctx context.Context, src string, stderr io.Writer) (*robots.Robots, error) {
+	var r *robots.Robots
 	if strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://") {
-		return nil, errors.New("fetching robots.txt over HTTP is not supported yet")
+		res, err := robots.Fetch(ctx, src, nil)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(stderr, "robowatch: robots.txt %s\n", report.Escape(res.String()))
+		return res.Robots, nil
 	}
 	f, err := os.Open(src)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	r, err := robots.Parse(f)
+	r, err = robots.Parse(f)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", src, err)
 	}
@@ -266,7 +274,7 @@ func readRobots(ctx context.Context, src string, stderr io.Writer) (*robots.Robo
 		fmt.Fprintf(stderr, "robowatch: warning: %s is larger than %d KiB; only its first %d KiB were read (RFC 9309)\n", src, robots.MaxSize>>10, robots.MaxSize>>10)
 	}
 	if r.HTML {
-		fmt.Fprintf(stderr, "robowatch: warning: %s looks like an HTML page, not a robots.txt\n", src)
+		fmt.Fprintf(stderr, "robowatch: warning: %s looks like an HTML page, not a robots.txt; its lines are skipped\n", src)
 	}
 	return r, nil
 }
@@ -280,8 +288,97 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// runCheck is `robowatch check`.
-func runCheck(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "robowatch check: not wired yet")
-	return exitUsage
+const checkUsage = `Usage:
+  robowatch check --robots FILE|URL [--agent UA] [-o text|json|csv] PATH...
+  robowatch check --robots FILE|URL --lint [-o text|json|csv]
+
+For each PATH (path and query, as in a request line), says whether the robot
+whose User-agent is UA may fetch it, which group of the robots.txt applied and
+which rule decided, with its line. UA may be a product token (Googlebot) or a
+whole User-agent header as logged. --lint lists what the file's author
+probably got wrong instead.
+
+Exit status: 0 every path allowed (--lint: no errors found), 1 some path
+disallowed (--lint: errors found), 2 usage error or unreadable robots.txt.
+
+Examples:
+  robowatch check --robots robots.txt --agent Googlebot /private/x '/search?q=1'
+  robowatch check --robots https://example.com/robots.txt -o json /
+  robowatch check --robots robots.txt --lint
+
+Flags:
+`
+
+// runCheck is ` + "`robowatch check`" + `.
+func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("robowatch check", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.SortFlags = false
+	var (
+		src    = fs.String("robots", "", "the robots.txt: a FILE, or an http(s) URL to fetch")
+		agent  = fs.String("agent", "*", "the robot's User-agent: a product token or a whole header")
+		lint   = fs.Bool("lint", false, "list what the file's author probably got wrong")
+		output = fs.StringP("output", "o", "text", "output: "+strings.Join(report.CheckFormats, ", "))
+		help   = fs.BoolP("help", "h", false, "show this help")
+	)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, checkUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "robowatch check: %v (see robowatch check --help)\n", err)
+		return exitUsage
+	}
+	if *help {
+		fs.SetOutput(stdout)
+		fmt.Fprint(stdout, checkUsage)
+		fs.PrintDefaults()
+		return exitOK
+	}
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "robowatch check: "+format+" (see robowatch check --help)\n", a...)
+		return exitUsage
+	}
+	switch {
+	case *src == "":
+		return usage("--robots FILE|URL is required")
+	case !contains(report.CheckFormats, *output):
+		return usage("--output %q: want one of %s", *output, strings.Join(report.CheckFormats, ", "))
+	case *lint && fs.NArg() > 0:
+		return usage("--lint takes no paths")
+	case !*lint && fs.NArg() == 0:
+		return usage("give at least one PATH to check, or --lint")
+	}
+	r, err := readRobots(ctx, *src, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "robowatch check: --robots %s: %v\n", *src, err)
+		return exitUsage
+	}
+	if *lint {
+		problems := robots.Lint(r)
+		if err := report.WriteLint(stdout, *output, *src, problems); err != nil {
+			fmt.Fprintf(stderr, "robowatch check: %v\n", err)
+			return exitUsage
+		}
+		for _, p := range problems {
+			if p.Severity == robots.Error {
+				return exitError
+			}
+		}
+		return exitOK
+	}
+	decisions := r.Check(*agent, fs.Args()...)
+	if err := report.WriteCheck(stdout, *output, decisions); err != nil {
+		fmt.Fprintf(stderr, "robowatch check: %v\n", err)
+		return exitUsage
+	}
+	for _, d := range decisions {
+		if !d.Allowed {
+			return exitError
+		}
+	}
+	return exitOK
 }

@@ -272,3 +272,51 @@ func TestHostileLog(t *testing.T) {
 		}
 	}
 }
+
+func TestCheck(t *testing.T) {
+	const robotsFile = "testdata/e2e/robots.txt"
+	tests := []struct {
+		name string
+		args []string
+		code int
+		out  []string // each expected in stdout
+		err  string   // expected in stderr
+	}{
+		{"all allowed", []string{"--robots", robotsFile, "/", "/blog/"}, exitOK,
+			[]string{"allowed     /", "allowed     /blog/"}, ""},
+		{"one disallowed", []string{"--robots", robotsFile, "/", "/private/x"}, exitError,
+			[]string{"disallowed  /private/x", "line 3: Disallow: /private/"}, ""},
+		{"group by product token", []string{"--robots", robotsFile, "--agent", "Googlebot", "/private/ok.html"}, exitOK,
+			[]string{"group googlebot", "Allow: /private/ok.html"}, ""},
+		{"group by whole header", []string{"--robots", robotsFile, "--agent", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "/private/x"}, exitError,
+			[]string{"group googlebot", "line 9: Disallow: /private/"}, ""},
+		{"robots.txt itself", []string{"--robots", "testdata/sample.robots.txt", "--agent", "GPTBot", "/robots.txt", "/"}, exitError,
+			[]string{"allowed     /robots.txt", "disallowed  /"}, ""},
+		{"json contract", []string{"--robots", robotsFile, "-o", "json", "/admin/"}, exitError,
+			[]string{`"path": "/admin/"`, `"allowed": false`, `"group": "*"`, `"rule": "Disallow: /admin/"`, `"line": 4`}, ""},
+		{"lint", []string{"--robots", "../shared/data/robots/www.netflix.com.robots.txt", "--lint"}, exitOK,
+			[]string{"several-agents"}, ""},
+		{"lint HTML served as robots.txt", []string{"--robots", "../shared/data/robots/www.regmovies.com.robots.txt", "--lint"}, exitError,
+			[]string{"html"}, "HTML"},
+		{"no paths", []string{"--robots", robotsFile}, exitUsage, nil, "PATH"},
+		{"no robots", []string{"/"}, exitUsage, nil, "--robots"},
+		{"missing file", []string{"--robots", "/nonexistent/robots.txt", "/"}, exitUsage, nil, "/nonexistent/robots.txt"},
+		{"bad output", []string{"--robots", robotsFile, "-o", "xml", "/"}, exitUsage, nil, "--output"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, nil, append([]string{"check"}, tt.args...)...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d; stdout: %s stderr: %s", code, tt.code, out, errOut)
+			}
+			for _, want := range tt.out {
+				if !strings.Contains(out, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, out)
+				}
+			}
+			if !strings.Contains(errOut, tt.err) {
+				t.Errorf("stderr lacks %q:\n%s", tt.err, errOut)
+			}
+		})
+	}
+}
