@@ -3,6 +3,7 @@ package robots
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -42,7 +43,14 @@ func Lint(r *Robots) []Problem {
 	if r == nil {
 		return nil
 	}
-	ps := slices.Clone(r.problems)
+	var ps []Problem
+	for _, p := range r.problems {
+		// The HTML problem says it all; its lines as unknown keys are noise.
+		if r.HTML && (p.Code == "unknown-key" || p.Code == "garbage" || p.Code == "missing-colon") {
+			continue
+		}
+		ps = append(ps, p)
+	}
 	add := func(line int, sev Severity, code, msg, sugg string) {
 		ps = append(ps, Problem{Line: line, Severity: sev, Code: code, Message: msg, Suggestion: sugg})
 	}
@@ -59,7 +67,46 @@ func Lint(r *Robots) []Problem {
 	}
 	lintGroups(r, add)
 	slices.SortStableFunc(ps, func(a, b Problem) int { return a.Line - b.Line })
-	return ps
+	return collapseNotices(ps)
+}
+
+// collapseNotices keeps the first of identical notices and lists the lines
+// of the others in it: 62 "Noindex" lines make one finding, not 62.
+func collapseNotices(ps []Problem) []Problem {
+	type key struct{ code, msg string }
+	first := map[key]int{}
+	more := map[int][]int{}
+	out := ps[:0]
+	for _, p := range ps {
+		if p.Severity != Notice {
+			out = append(out, p)
+			continue
+		}
+		k := key{p.Code, p.Message}
+		if i, ok := first[k]; ok {
+			more[i] = append(more[i], p.Line)
+			continue
+		}
+		first[k] = len(out)
+		out = append(out, p)
+	}
+	for i, lines := range more {
+		shown := lines[:min(len(lines), 5)]
+		s := make([]string, len(shown))
+		for j, l := range shown {
+			s[j] = strconv.Itoa(l)
+		}
+		list := strings.Join(s, ", ")
+		if len(lines) > len(shown) {
+			list += ", ..."
+		}
+		what := "lines"
+		if len(lines) == 1 {
+			what = "line"
+		}
+		out[i].Message += fmt.Sprintf(" (also on %d more %s: %s)", len(lines), what, list)
+	}
+	return out
 }
 
 func lintGroups(r *Robots, add func(int, Severity, string, string, string)) {

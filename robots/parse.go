@@ -325,8 +325,20 @@ func (p *parser) userAgent(value string) {
 		return
 	}
 	if len(names) > 1 {
+		// "Yahoo Pipes 1.0": a version is not a robot's name.
+		kept := names[:0:0]
+		for _, n := range names {
+			if tok := productToken(n); tok == "*" || strings.IndexFunc(tok, func(r rune) bool { return 'a' <= r && r <= 'z' }) >= 0 {
+				kept = append(kept, n)
+			}
+		}
+		if len(kept) > 0 {
+			names = kept
+		}
+	}
+	if len(names) > 1 {
 		p.problem(Warning, "several-agents",
-			fmt.Sprintf("several robots on one line (%s): robowatch reads %d names as the 1994 standard does, but RFC 9309 readers such as Google read only the first (%q)", strings.Join(names, " "), len(names), names[0]),
+			fmt.Sprintf("several robots on one line (%s): robowatch reads them as %d names, as the 1994 standard does, but RFC 9309 readers such as Google read only the first (%q)", strings.Join(names, ", "), len(names), productToken(names[0])),
 			"write one \"User-agent:\" line per robot")
 	}
 	for _, n := range names {
