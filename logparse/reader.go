@@ -102,7 +102,8 @@ func containsName(list, name string) bool {
 // encoding/csv.Reader. Read returns a *ParseError for a malformed line (the
 // caller counts it, or stops for --strict, and calls Read again), io.EOF at
 // the end, and any other error (I/O, a corrupt gzip stream) is fatal and
-// names the file and the line reached.
+// names the file and the line reached. An empty line is malformed
+// (ErrEmptyLine), so that Lines = Records + Malformed always holds.
 type Reader struct {
 	// MaxLineBytes is the longest line parsed (line end excluded); 0 means
 	// DefaultMaxLineBytes. Set it before the first Read.
@@ -307,11 +308,11 @@ func (r *Reader) detect() {
 }
 
 // Detect chooses the built-in format for a sample of lines: the richest
-// format (vhost_combined, then combined, then common) that parses at least
-// 90% as many lines as the best one does. The margin keeps a combined log
-// with a few cut-short lines combined, although common (which tolerates text
-// after its last field) parses every line. When no line parses, or the
-// sample is empty, it returns Combined.
+// format (vhost_combined, then combined, then common) that parses all but
+// 10% (and at least all but one) of the lines the best one parses. The
+// margin keeps a combined log with a few cut-short lines combined, although
+// common (which tolerates text after its last field) parses every line.
+// When no line parses, or the sample is empty, it returns Combined.
 func Detect(lines [][]byte) *Format {
 	counts := make([]int, len(builtins))
 	best := 0
@@ -328,7 +329,7 @@ func Detect(lines [][]byte) *Format {
 		return Combined
 	}
 	for i, f := range builtins {
-		if counts[i] > 0 && counts[i] >= best-best/10 {
+		if counts[i] > 0 && counts[i] >= best-max(1, best/10) {
 			return f
 		}
 	}

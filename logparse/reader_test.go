@@ -339,6 +339,13 @@ func TestDetect(t *testing.T) {
 			return `192.0.2.1 - - [20/May/2015:21:05:01 +0000] "GET / HTTP/1.1" 200 1`
 		}, 100, Common},
 		{"a single line", comb, 1, Combined},
+		{"two lines, one cut short", func(i int) string {
+			if i == 0 {
+				return `192.0.2.1 - - [20/May/2015:21:05:01 +0000] "GET / HTTP/1.1" 200 1 "-" "no closing quote`
+			}
+			return comb(i)
+		}, 2, Combined},
+		{"two common lines", func(i int) string { return `h - - [01/Aug/1995:00:00:01 -0400] "GET / HTTP/1.0" 200 1` }, 2, Common},
 		{"garbage", func(i int) string { return "not a log line" }, 10, Combined},
 	}
 	for _, tt := range tests {

@@ -9,7 +9,9 @@ import (
 )
 
 // Record is one access-log line, parsed. Absent fields ("-" in the log) are
-// empty strings, or -1 for Bytes.
+// empty strings, or -1 for Bytes. The strings of one Record share one
+// allocation, a copy of its line: keeping any of them keeps the whole line
+// alive, so strings.Clone a field kept long-term for many clients.
 type Record struct {
 	Client    string    // %h / $remote_addr: an IP address or a resolved host name
 	Ident     string    // %l: identd answer, "" when "-"
