@@ -83,6 +83,24 @@ func TestOpen(t *testing.T) {
 	}
 }
 
+// TestOpenBzip2 reads a bzip2 file made with bzip2(1), recognised by its magic.
+func TestOpenBzip2(t *testing.T) {
+	plain, _, err := readFile(t, filepath.Join("..", "testdata", "logs", "nasa-11501-11600.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, bad, err := readFile(t, filepath.Join("..", "testdata", "logs", "nasa-11501-11600.log.bz2"))
+	if err != nil || len(bad) != 0 || len(recs) != 100 {
+		t.Fatalf("%d records, %d malformed, err %v; want 100, 0, nil", len(recs), len(bad), err)
+	}
+	for i := range recs {
+		recs[i].File, plain[i].File = "", ""
+		if recs[i] != plain[i] {
+			t.Fatalf("line %d differs from the uncompressed file", i+1)
+		}
+	}
+}
+
 func TestOpenTruncatedGzip(t *testing.T) {
 	full := gzipBytes(t, logLines(1, 5000))
 	path := filepath.Join(t.TempDir(), "cut.log.gz")
