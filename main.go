@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
@@ -25,6 +26,7 @@ const (
 	exitOK          = 0
 	exitError       = 1 // a runtime error: unreadable file, corrupt input
 	exitUsage       = 2 // bad flags or arguments
+	exitFailOn      = 3 // --fail-on found what it was asked to
 	exitInterrupted = 130
 )
 
@@ -78,6 +80,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		burst      = fs.Int("burst", 0, "rapid-fire when a client makes more than N requests in 10 s (default 20)")
 		sustained  = fs.Int("sustained", 0, "rapid-fire also when a client makes N requests in 60 s (default 60)")
 		maxClients = fs.Int("max-clients", 1_000_000, "clients tracked one by one; further ones are folded into an \"other\" row (0: no cap)")
+		sinceFlag  = fs.String("since", "", "only records from this time on: RFC 3339, 2006-01-02 (the log's zone), or a duration back from the last record (2h, 1d)")
+		untilFlag  = fs.String("until", "", "only records before this time (same forms as --since)")
+		failOn     = fs.StringSlice("fail-on", nil, "exit 3 when the report has any of: violations, incidents, robots (for cron and monitoring)")
+		color      = fs.String("color", "auto", "colour headings: auto (on a terminal, unless NO_COLOR is set), always, never")
+		progress   = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always, never")
 		help       = fs.BoolP("help", "h", false, "show this help")
 	)
 	fs.Usage = func() {
@@ -116,6 +123,25 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if *top < 0 || *burst < 0 || *sustained < 0 || *maxClients < 0 {
 		return usage("--top, --burst, --sustained and --max-clients take a number of 0 or more")
 	}
+	for _, f := range *failOn {
+		if !contains(failConditions, f) {
+			return usage("--fail-on %q: want some of %s", f, strings.Join(failConditions, ","))
+		}
+	}
+	if !contains(autoModes, *color) || !contains(autoModes, *progress) {
+		return usage("--color and --progress take auto, always or never")
+	}
+	var since, until logparse.TimeBound
+	if *sinceFlag != "" {
+		if since, err = logparse.ParseTimeBound(*sinceFlag); err != nil {
+			return usage("--since: %v", err)
+		}
+	}
+	if *untilFlag != "" {
+		if until, err = logparse.ParseTimeBound(*untilFlag); err != nil {
+			return usage("--until: %v", err)
+		}
+	}
 
 	cfg := detect.Config{BurstPer10s: *burst, SustainedPer60s: *sustained, MaxClients: *maxClients}
 	if err := loadRobots(ctx, *robotsSrc, &cfg, stderr); err != nil {
@@ -127,6 +153,27 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
+	in := &inputs{names: files, stdin: stdin, format: logFormat, strict: *strict}
+	defer in.cleanup()
+	if since.Relative() || until.Relative() {
+		// A duration counts back from the log's last record, which only a
+		// first pass can find; standard input is kept in a temporary file
+		// for the second.
+		last, err := in.lastTime()
+		if err != nil {
+			fmt.Fprintf(stderr, "robowatch: finding the last record for --since/--until: %v\n", err)
+			return exitError
+		}
+		in.window.Since, in.window.Until = resolveBound(since, last), resolveBound(until, last)
+		in.resolved = true
+	} else {
+		in.since, in.until = since, until
+	}
+	if on(*progress, stderr) {
+		in.progress = report.NewProgress(stderr, in.totalBytes(), 250*time.Millisecond)
+		in.progress.Start()
+	}
+
 	rep := &report.Report{Files: files, Robots: *robotsSrc}
 	det := detect.New(cfg)
 	status := exitOK
@@ -134,24 +181,27 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if ctx.Err() != nil {
 			break
 		}
-		stats, err := readLog(ctx, name, stdin, logFormat, *strict, det)
+		stats, err := in.read(ctx, name, det)
 		rep.Stats.Merge(stats)
 		if err != nil {
 			fmt.Fprintf(stderr, "robowatch: %v\n", err)
 			rep.Errors = append(rep.Errors, err.Error())
 			status = exitError
 			if *strict {
+				in.progress.Stop()
 				return exitError
 			}
 		}
 	}
+	in.progress.Stop()
 	if ctx.Err() != nil {
 		rep.Partial = true
 		status = exitInterrupted
 	}
 	rep.Result = det.Result()
+	rep.Window, rep.Outside = in.window.String(), in.outside
 
-	opt := report.Options{Sections: *sections, Top: *top}
+	opt := report.Options{Sections: *sections, Top: *top, Color: *color == "always" || (*color == "auto" && os.Getenv("NO_COLOR") == "" && on("auto", stdout))}
 	if *output == "json" || *output == "csv" {
 		opt.Top = 0
 		if fs.Changed("top") {
@@ -167,36 +217,128 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "robowatch: writing the report: %v\n", err)
 		return exitError
 	}
+	if status == exitOK && failed(*failOn, rep.Result) {
+		return exitFailOn
+	}
 	return status
 }
 
-// readLog feeds one input to the detector and returns what was read from it.
-// A malformed line is counted (or, with strict, is the error); a read error
-// ends this input but not the run.
-func readLog(ctx context.Context, name string, stdin io.Reader, f *logparse.Format, strict bool, det *detect.Detector) (logparse.Stats, error) {
-	var in io.Reader
-	if name == "-" {
-		r, err := logparse.Decompress(stdin, "-")
-		if err != nil {
-			return logparse.Stats{}, err
+// failConditions are the findings --fail-on can turn into exit status 3.
+var failConditions = []string{"violations", "incidents", "robots"}
+
+// failed reports whether the result has any of the findings named.
+func failed(conditions []string, res *detect.Result) bool {
+	for _, c := range conditions {
+		switch {
+		case c == "violations" && res.ViolationCount > 0,
+			c == "incidents" && res.IncidentCount > 0,
+			c == "robots" && res.RobotCount > 0:
+			return true
 		}
-		in = r
-	} else {
-		rc, err := logparse.Open(name)
-		if err != nil {
-			return logparse.Stats{}, err
-		}
-		defer rc.Close()
-		in = rc
 	}
-	rd := logparse.NewReader(in, name, f)
+	return false
+}
+
+var autoModes = []string{"auto", "always", "never"}
+
+// on resolves an auto|always|never flag for a stream: auto means "when w is
+// a terminal".
+func on(mode string, w io.Writer) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func resolveBound(b logparse.TimeBound, last time.Time) time.Time {
+	if !b.IsSet() {
+		return time.Time{}
+	}
+	return b.Resolve(last)
+}
+
+// inputs reads the logs named on the command line into the detector, cut
+// to the --since/--until window.
+type inputs struct {
+	names    []string
+	stdin    io.Reader
+	format   *logparse.Format
+	strict   bool
+	progress *report.Progress // nil: no progress line
+
+	since, until logparse.TimeBound // resolved into window at the first record with a time
+	window       logparse.Window
+	resolved     bool
+	outside      int64 // records outside the window
+
+	spooled string // standard input kept in a temporary file, for two passes
+}
+
+// open opens one input: "-" is standard input (or its spooled copy).
+// Compression is recognised by content; bytes are counted for progress
+// before decompression, so that they compare with the file sizes.
+func (in *inputs) open(name string) (io.Reader, func(), error) {
+	var raw io.Reader = in.stdin
+	closeFn := func() {}
+	if name != "-" || in.spooled != "" {
+		path := name
+		if name == "-" {
+			path = in.spooled
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		raw, closeFn = f, func() { f.Close() }
+	}
+	if in.progress != nil {
+		raw = &countingReader{r: raw, p: in.progress}
+	}
+	r, err := logparse.Decompress(raw, name)
+	if err != nil {
+		closeFn()
+		return nil, nil, err
+	}
+	return r, closeFn, nil
+}
+
+// read feeds one input to det and returns what was read from it. A
+// malformed line is counted (or, with strict, is the error); a read error
+// ends this input but not the run.
+func (in *inputs) read(ctx context.Context, name string, det *detect.Detector) (logparse.Stats, error) {
+	r, closeFn, err := in.open(name)
+	if err != nil {
+		return logparse.Stats{}, err
+	}
+	defer closeFn()
+	rd := logparse.NewReader(r, name, in.format)
 	var rec logparse.Record
+	var pending int64
 	for n := 0; ; n++ {
-		if n&1023 == 0 && ctx.Err() != nil {
-			return rd.Stats(), nil
+		if n&1023 == 0 {
+			if ctx.Err() != nil {
+				return rd.Stats(), nil
+			}
+			if in.progress != nil {
+				in.progress.AddRecords(pending)
+				pending = 0
+			}
 		}
 		err := rd.Read(&rec)
 		if err == nil {
+			pending++
+			if !in.resolved && !rec.Time.IsZero() {
+				in.window.Since, in.window.Until = resolveBound(in.since, rec.Time), resolveBound(in.until, rec.Time)
+				in.resolved = true
+			}
+			if !in.window.Contains(rec.Time) {
+				in.outside++
+				continue
+			}
 			det.Add(&rec)
 			continue
 		}
@@ -205,13 +347,92 @@ func readLog(ctx context.Context, name string, stdin io.Reader, f *logparse.Form
 		}
 		var pe *logparse.ParseError
 		if errors.As(err, &pe) {
-			if strict {
+			if in.strict {
 				return rd.Stats(), fmt.Errorf("--strict: %w", err)
 			}
 			continue
 		}
 		return rd.Stats(), err
 	}
+}
+
+// lastTime reads every input once for the time of the last record (the
+// latest, as times in a log need not be in order).
+func (in *inputs) lastTime() (time.Time, error) {
+	if contains(in.names, "-") {
+		f, err := os.CreateTemp("", "robowatch-stdin-*")
+		if err != nil {
+			return time.Time{}, err
+		}
+		in.spooled = f.Name()
+		_, err = io.Copy(f, in.stdin)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return time.Time{}, fmt.Errorf("keeping standard input in %s: %w", in.spooled, err)
+		}
+	}
+	var last time.Time
+	for _, name := range in.names {
+		r, closeFn, err := in.open(name)
+		if err != nil {
+			continue // the main pass reports it
+		}
+		rd := logparse.NewReader(r, name, in.format)
+		var rec logparse.Record
+		for {
+			err := rd.Read(&rec)
+			if err != nil && !isParseError(err) {
+				break
+			}
+		}
+		closeFn()
+		if l := rd.Stats().Last; l.After(last) {
+			last = l
+		}
+	}
+	if last.IsZero() {
+		return last, errors.New("no record has a time")
+	}
+	return last, nil
+}
+
+func (in *inputs) cleanup() {
+	if in.spooled != "" {
+		os.Remove(in.spooled)
+	}
+}
+
+// totalBytes is the size of the input files, for progress; 0 when any is
+// standard input or not a regular file.
+func (in *inputs) totalBytes() int64 {
+	var total int64
+	for _, name := range in.names {
+		st, err := os.Stat(name)
+		if name == "-" || err != nil || !st.Mode().IsRegular() {
+			return 0
+		}
+		total += st.Size()
+	}
+	return total
+}
+
+func isParseError(err error) bool {
+	var pe *logparse.ParseError
+	return errors.As(err, &pe)
+}
+
+// countingReader counts the bytes read through it for a Progress.
+type countingReader struct {
+	r io.Reader
+	p *report.Progress
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.p.AddBytes(int64(n))
+	return n, err
 }
 
 // loadRobots reads the --robots sources into cfg: "FILE|URL" for the whole

@@ -320,3 +320,63 @@ func TestCheck(t *testing.T) {
 		})
 	}
 }
+
+func TestWindowAndFailOn(t *testing.T) {
+	log, err := os.ReadFile("testdata/e2e/site.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fixture runs from 09:00:00 to 09:05:02 +0200; the rapid-fire
+	// client is active 09:03:20-09:03:22, curl at 09:01:40.
+	tests := []struct {
+		name    string
+		stdin   []byte
+		args    []string
+		code    int
+		records float64 // summary.records (all lines read)
+		outside float64 // summary.outside
+	}{
+		{"no window", nil, []string{"testdata/e2e/site.log"}, exitOK, 94, 0},
+		{"since duration from the last record", nil, []string{"--since", "2m", "testdata/e2e/site.log"}, exitOK, 94, 31},
+		{"since duration on standard input", log, []string{"--since", "2m"}, exitOK, 94, 31},
+		{"absolute window in the log's zone", nil, []string{"--since", "2024-05-06 09:03", "--until", "2024-05-06T09:04:00+02:00", "testdata/e2e/site.log"}, exitOK, 94, 34},
+		{"date", nil, []string{"--since", "2024-05-07", "testdata/e2e/site.log"}, exitOK, 94, 94},
+		{"fail-on incidents", nil, []string{"--fail-on", "incidents", "testdata/e2e/site.log"}, exitFailOn, 94, 0},
+		{"fail-on incidents outside the window", nil, []string{"--fail-on", "incidents", "--until", "2024-05-06 09:02", "testdata/e2e/site.log"}, exitOK, 94, 67},
+		{"fail-on violations without robots.txt", nil, []string{"--fail-on", "violations", "testdata/e2e/site.log"}, exitOK, 94, 0},
+		{"fail-on violations", nil, []string{"--fail-on", "violations", "--robots", "testdata/e2e/robots.txt", "testdata/e2e/site.log"}, exitFailOn, 94, 0},
+		{"fail-on robots", nil, []string{"--fail-on", "robots", "testdata/e2e/site.log"}, exitFailOn, 94, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, tt.stdin, append([]string{"-o", "json"}, tt.args...)...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, tt.code, errOut)
+			}
+			var doc struct {
+				Summary struct {
+					Records, Outside, Clients float64
+				} `json:"summary"`
+				Clients []struct{ Requests float64 } `json:"clients"`
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatal(err)
+			}
+			if doc.Summary.Records != tt.records || doc.Summary.Outside != tt.outside {
+				t.Errorf("records %v outside %v, want %v and %v", doc.Summary.Records, doc.Summary.Outside, tt.records, tt.outside)
+			}
+			var judged float64
+			for _, c := range doc.Clients {
+				judged += c.Requests
+			}
+			if judged != tt.records-tt.outside {
+				t.Errorf("clients made %v requests, want the %v inside the window", judged, tt.records-tt.outside)
+			}
+		})
+	}
+	for _, bad := range [][]string{{"--since", "yesterday"}, {"--fail-on", "everything"}, {"--color", "sometimes"}} {
+		if code, _, _ := runCLI(t, nil, bad...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", bad, code, exitUsage)
+		}
+	}
+}

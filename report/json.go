@@ -42,6 +42,8 @@ type jsonSummary struct {
 	LateRecords       int64        `json:"late_records"`       // records too far out of time order for the rate windows
 	Other             detect.Other `json:"other"`              // clients beyond --max-clients, folded together
 	Partial           bool         `json:"partial"`            // the run was interrupted: counts cover what was read
+	Window            string       `json:"window,omitempty"`   // the --since/--until window
+	Outside           int64        `json:"outside"`            // records outside the window, left out of the verdicts
 }
 
 type jsonMalformed struct {
@@ -54,6 +56,7 @@ type jsonMalformed struct {
 
 func writeJSON(w io.Writer, r *Report, opt Options) error {
 	res := r.Result
+	first, last := r.span()
 	out := jsonReport{
 		Version: Version,
 		Summary: jsonSummary{
@@ -64,8 +67,8 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 			Robots:            res.RobotCount,
 			Violations:        res.ViolationCount,
 			Incidents:         res.IncidentCount,
-			First:             timeOrNil(r.Stats.First),
-			Last:              timeOrNil(r.Stats.Last),
+			First:             timeOrNil(first),
+			Last:              timeOrNil(last),
 			Format:            r.Stats.Format,
 			RobotNames:        len(res.Robots),
 			Files:             nonNil(r.Files),
@@ -74,6 +77,8 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 			LateRecords:       res.LateRecords,
 			Other:             res.Other,
 			Partial:           r.Partial,
+			Window:            r.Window,
+			Outside:           r.Outside,
 		},
 		Clients:    nonNil(res.Clients[:opt.top(len(res.Clients))]),
 		Robots:     nonNil(res.Robots),

@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/logparse"
@@ -24,6 +25,17 @@ type Report struct {
 	Robots  []string       // robots.txt sources used for the violation check, as given
 	Errors  []string       // input errors (unreadable file, corrupt gzip); the rest was still read
 	Partial bool           // the run was cut short (interrupted): counts cover what was read
+	Window  string         // the --since/--until window the records were cut to; "" when none
+	Outside int64          // records outside Window, left out of the verdicts
+}
+
+// span is the time span of the records judged: those in the --since/--until
+// window when one was given, else every record read.
+func (r *Report) span() (first, last time.Time) {
+	if r.Window != "" {
+		return r.Result.First, r.Result.Last
+	}
+	return r.Stats.First, r.Stats.Last
 }
 
 // Options says how to render a Report. The zero value renders every section
@@ -32,6 +44,7 @@ type Options struct {
 	Top      int      // rows per list (clients, violations, incidents); 0 means all
 	Width    int      // terminal width to fit tables to; 0 means no limit
 	Sections []string // sections to render (see Sections); empty means all
+	Color    bool     // mark up headings and warnings with ANSI colour (terminals only)
 }
 
 // Sections names the report's sections, in the order they are rendered.

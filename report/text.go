@@ -73,12 +73,14 @@ func summarySection(r *Report) *section {
 		format = "(none: no lines)"
 	}
 	add("Format", Escape(format))
+	if r.Window != "" {
+		add("Window", r.Window+" ("+Exact(r.Outside)+" records outside it left out)")
+	}
 	add("Lines", Exact(r.Stats.Lines))
 	add("Records", Exact(r.Stats.Records))
 	add("Malformed", Exact(r.Stats.Malformed)+percent(r.Stats.Malformed, r.Stats.Lines))
-	if !r.Stats.First.IsZero() {
-		add("Time span", r.Stats.First.Format(timeLayout)+" to "+r.Stats.Last.Format(timeLayout)+
-			" ("+Duration(r.Stats.Last.Sub(r.Stats.First))+")")
+	if first, last := r.span(); !first.IsZero() {
+		add("Time span", first.Format(timeLayout)+" to "+last.Format(timeLayout)+" ("+Duration(last.Sub(first))+")")
 	}
 	add("Clients", Exact(int64(len(res.Clients)))+" (IP + User-agent)")
 	add("Robots", fmt.Sprintf("%s clients, %s names", Exact(int64(res.RobotCount)), Exact(int64(len(res.Robots)))))
@@ -310,8 +312,20 @@ func fit(s *section, width, perColumn int) {
 	}
 }
 
+// ANSI attributes for headings and warnings. Only robowatch's own text is
+// coloured: table cells are not, since the table's width arithmetic would
+// count the escapes.
+const (
+	ansiBold  = "\x1b[1m"
+	ansiReset = "\x1b[0m"
+)
+
 func tableStyle(w io.Writer, s *section, opt Options) error {
-	if _, err := fmt.Fprintf(w, "%s\n", s.title); err != nil {
+	title := s.title
+	if opt.Color {
+		title = ansiBold + title + ansiReset
+	}
+	if _, err := fmt.Fprintf(w, "%s\n", title); err != nil {
 		return err
 	}
 	if len(s.rows) > 0 {

@@ -1,0 +1,116 @@
+package logparse
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// TimeBound is one end of a time window given on the command line
+// (--since, --until): an absolute time, a date, or a duration back from the
+// log's last record. The zero value is unset: no bound.
+type TimeBound struct {
+	at   time.Time     // an absolute time, when set
+	date string        // a "2006-01-02" date, placed in the log's own zone
+	back time.Duration // a duration back from the last record
+	set  bool
+}
+
+// ParseTimeBound reads an RFC 3339 time ("2024-03-10T14:00:00+01:00"), a
+// date ("2024-03-10", midnight in the log's zone), a date and time without
+// a zone ("2024-03-10 14:00", in the log's zone) or a duration back from the
+// log's last record ("90m", "2h", "1d12h"; "d" is 24 hours).
+func ParseTimeBound(s string) (TimeBound, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return TimeBound{}, errors.New("empty time")
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return TimeBound{at: t, set: true}, nil
+	}
+	for _, layout := range []string{"2006-01-02", "2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02T15:04:05"} {
+		if _, err := time.Parse(layout, s); err == nil {
+			return TimeBound{date: s, set: true}, nil
+		}
+	}
+	if d, err := parseDays(s); err == nil {
+		if d < 0 {
+			return TimeBound{}, fmt.Errorf("%q: a duration back from the last record must not be negative", s)
+		}
+		return TimeBound{back: d, set: true}, nil
+	}
+	return TimeBound{}, fmt.Errorf("%q is not an RFC 3339 time, a 2006-01-02 date or a duration such as 2h", s)
+}
+
+// parseDays is time.ParseDuration with a "d" unit of 24 hours in front.
+func parseDays(s string) (time.Duration, error) {
+	var days time.Duration
+	if i := strings.IndexByte(s, 'd'); i > 0 {
+		n, err := strconv.Atoi(s[:i])
+		if err != nil || n < 0 || n > 100000 {
+			return 0, errors.New("bad day count")
+		}
+		days = time.Duration(n) * 24 * time.Hour
+		s = s[i+1:]
+		if s == "" {
+			return days, nil
+		}
+	}
+	d, err := time.ParseDuration(s)
+	return days + d, err
+}
+
+// IsSet reports whether the bound was given.
+func (b TimeBound) IsSet() bool { return b.set }
+
+// Relative reports whether the bound is a duration back from the log's
+// last record, which must then be known before the records are judged.
+func (b TimeBound) Relative() bool { return b.set && b.at.IsZero() && b.date == "" }
+
+// Resolve turns the bound into a time: durations count back from last,
+// dates and zoneless times are placed in last's zone (the log's own).
+func (b TimeBound) Resolve(last time.Time) time.Time {
+	switch {
+	case !b.at.IsZero():
+		return b.at
+	case b.date != "":
+		loc := last.Location()
+		for _, layout := range []string{"2006-01-02", "2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02T15:04:05"} {
+			if t, err := time.ParseInLocation(layout, b.date, loc); err == nil {
+				return t
+			}
+		}
+	}
+	return last.Add(-b.back)
+}
+
+// Window is a time range of records, Since inclusive, Until exclusive; a
+// zero end is open.
+type Window struct {
+	Since, Until time.Time
+}
+
+// Contains reports whether t is in the window. A record without a time (the
+// format has none) is always in it: there is nothing to cut it by.
+func (w Window) Contains(t time.Time) bool {
+	if t.IsZero() {
+		return true
+	}
+	return (w.Since.IsZero() || !t.Before(w.Since)) && (w.Until.IsZero() || t.Before(w.Until))
+}
+
+// String describes the window for a report, in the zone of its times.
+func (w Window) String() string {
+	const layout = "2006-01-02 15:04:05 -0700"
+	switch {
+	case w.Since.IsZero() && w.Until.IsZero():
+		return ""
+	case w.Until.IsZero():
+		return "from " + w.Since.Format(layout)
+	case w.Since.IsZero():
+		return "before " + w.Until.Format(layout)
+	}
+	return w.Since.Format(layout) + " to " + w.Until.Format(layout)
+}
