@@ -212,19 +212,24 @@ func (f *failing) Read(p []byte) (int, error) {
 }
 
 func TestReaderFatalError(t *testing.T) {
-	var in strings.Builder
-	for i := 0; i < 150; i++ {
-		in.WriteString(combinedLine("192.0.2.1", "/", "x") + "\n")
-	}
-	in.WriteString(`192.0.2.1 - - [20/May/2015:21:05:01 +0000] "GET /partial`) // cut mid-line
 	ioErr := errors.New("disk on fire")
-	for _, f := range []*Format{nil, Combined} { // detection reads ahead: the error must still come after the records
-		recs, bad, err := readAll(NewReader(&failing{data: []byte(in.String()), err: ioErr}, "x.log", f))
-		if len(recs) != 150 || len(bad) != 0 {
-			t.Errorf("%d records, %d malformed; want 150, 0", len(recs), len(bad))
+	// 50 lines: the error comes while auto-detection reads ahead, and must
+	// still come after the records read before it.
+	for _, n := range []int{50, 150} {
+		var in strings.Builder
+		for i := 0; i < n; i++ {
+			in.WriteString(combinedLine("192.0.2.1", "/", "x") + "\n")
 		}
-		if !errors.Is(err, ioErr) || err.Error() != "x.log: line 151: disk on fire" {
-			t.Errorf("err = %v, want x.log: line 151: disk on fire", err)
+		in.WriteString(`192.0.2.1 - - [20/May/2015:21:05:01 +0000] "GET /partial`) // cut mid-line
+		for _, f := range []*Format{nil, Combined} {
+			recs, bad, err := readAll(NewReader(&failing{data: []byte(in.String()), err: ioErr}, "x.log", f))
+			if len(recs) != n || len(bad) != 0 {
+				t.Errorf("%d lines, format %v: %d records, %d malformed; want %d, 0", n, f, len(recs), len(bad), n)
+			}
+			want := fmt.Sprintf("x.log: line %d: disk on fire", n+1)
+			if !errors.Is(err, ioErr) || err.Error() != want {
+				t.Errorf("err = %v, want %s", err, want)
+			}
 		}
 	}
 }
