@@ -37,6 +37,7 @@ type Detector struct {
 	other       Other
 	otherSeen   []uint64 // bitmap estimating the distinct clients folded into other
 	result      *Result
+	tl          siteTimeline // requests over time; see timeline.go
 	checker
 }
 
@@ -79,6 +80,7 @@ type client struct {
 	robots  *robots.Robots    // the robots.txt of the client's last request
 	matcher *robots.Matcher   // its groups for the client's User-agent
 	viol    *clientViolations // nil until the first disallowed request
+	bins    clientBins        // its requests on the timeline
 }
 
 // statusCount is how often one status code was answered.
@@ -100,6 +102,7 @@ func New(cfg Config) *Detector {
 			sustained:    uint32(cfg.SustainedPer60s),
 			maxIncidents: cfg.MaxIncidentsPerClient,
 			maxPaths:     cfg.MaxIncidentPaths,
+			curves:       new(curveBudget),
 		},
 		uas:     make(map[string]*agentInfo),
 		clients: make(map[clientKey]*client),
@@ -141,6 +144,7 @@ func (d *Detector) Add(r *logparse.Record) {
 	if c == nil {
 		if d.cfg.MaxClients > 0 && len(d.clients) >= d.cfg.MaxClients {
 			d.fold(r)
+			d.addToTimeline(nil, r.Time)
 			return
 		}
 		c = d.newClient(r)
@@ -202,6 +206,7 @@ func (d *Detector) Add(r *logparse.Record) {
 	hit := !(res == resourceAsset && r.Referer != "")
 	// A log format without times has no rates: every record would fall
 	// into one second of the year 1.
+	d.addToTimeline(c, r.Time)
 	if !r.Time.IsZero() {
 		c.rate.advance(d.watermark(), d.th)
 		if !c.rate.add(sec, hit, r.Bytes, r.Status, ph) {

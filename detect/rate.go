@@ -80,7 +80,9 @@ type incident struct {
 	bytes       int64
 	status      [4]int64
 	paths       int
-	pathsCapped bool // paths is a lower bound
+	pathsCapped bool     // paths is a lower bound
+	curve       []uint32 // requests in each second from start (see addCurve)
+	curveCut    bool     // curve ends before the incident does
 }
 
 // thresholds are what rate needs of the Config.
@@ -88,6 +90,7 @@ type thresholds struct {
 	burst, sustained uint32
 	maxIncidents     int
 	maxPaths         int
+	curves           *curveBudget // room for incident curves, shared
 }
 
 func newRate() rate { return rate{fin: math.MinInt64} }
@@ -281,6 +284,7 @@ func (r *rate) grow(from, to int64, t thresholds) {
 			o.status[k] += int64(e.status[k])
 		}
 		o.peak = max(o.peak, e.n)
+		o.addCurve(e.sec, e.n, t.curves)
 	}
 	for _, p := range r.paths {
 		if p.sec < from || p.sec > to {
@@ -308,6 +312,7 @@ func (r *rate) closeIncident(t thresholds) {
 	o.paths = len(o.set)
 	if len(r.incidents) >= t.maxIncidents {
 		r.dropped++
+		t.curves.release(&o.incident)
 		return
 	}
 	r.incidents = append(r.incidents, o.incident)

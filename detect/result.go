@@ -31,6 +31,8 @@ type Result struct {
 	IncidentsDropped  int   `json:"incidents_dropped"`  // incidents counted but not stored (per-client bound)
 
 	Other Other `json:"other"` // clients beyond Config.MaxClients, folded together
+
+	Timeline Timeline `json:"timeline"` // requests over time, robots and humans
 }
 
 // Verdict is the judgement on one client.
@@ -80,8 +82,10 @@ type Incident struct {
 	Seconds       int64     `json:"seconds"`
 	Requests      int64     `json:"requests"`
 	PeakPerSecond int       `json:"peak_per_second"`
-	Paths         int       `json:"paths"`                  // distinct paths (query included)
-	PathsCapped   bool      `json:"paths_capped,omitempty"` // Paths is a lower bound
+	Paths         int       `json:"paths"`                    // distinct paths (query included)
+	PerSecond     []int     `json:"per_second"`               // requests in each second from Start (at most 3,600)
+	PerSecondCut  bool      `json:"per_second_cut,omitempty"` // PerSecond ends before End: too long or memory bound
+	PathsCapped   bool      `json:"paths_capped,omitempty"`   // Paths is a lower bound
 	Bytes         int64     `json:"bytes"`
 	Status        StatusMix `json:"status"`
 }
@@ -288,6 +292,7 @@ func (d *Detector) Result() *Result {
 	res.Violations = nonNil(res.Violations)
 	res.Incidents = nonNil(res.Incidents)
 	res.Robots = nonNil(res.Robots)
+	res.Timeline = d.timelineResult(keys, res)
 	d.result = res
 	return res
 }
@@ -349,6 +354,8 @@ func (d *Detector) incident(c *client, in incident) Incident {
 		PeakPerSecond: int(in.peak),
 		Paths:         in.paths,
 		PathsCapped:   in.pathsCapped,
+		PerSecond:     perSecond(in.curve),
+		PerSecondCut:  in.curveCut,
 		Bytes:         in.bytes,
 		Status:        StatusMix{in.status[0], in.status[1], in.status[2], in.status[3], other},
 	}

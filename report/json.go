@@ -21,6 +21,7 @@ type jsonReport struct {
 	Incidents  []detect.Incident     `json:"incidents"`
 	Malformed  []jsonMalformed       `json:"malformed"`
 	Errors     []string              `json:"errors"`
+	Timeline   detect.Timeline       `json:"timeline"` // requests over time, robots and humans stacked
 }
 
 type jsonSummary struct {
@@ -86,6 +87,7 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 		Incidents:  nonNil(res.Incidents),
 		Malformed:  malformedRows(r.Stats.Samples),
 		Errors:     nonNil(r.Errors),
+		Timeline:   res.Timeline,
 	}
 	if !opt.wants("clients") {
 		out.Clients = []detect.Verdict{}

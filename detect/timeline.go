@@ -1,0 +1,366 @@
+package detect
+
+import (
+	"math"
+	"slices"
+	"time"
+)
+
+// The timeline counts the site's requests in at most maxBins equal buckets.
+// Robot or human is only known at the end of the pass, so besides the site
+// totals every client keeps a sparse histogram of its own (bucket, count)
+// pairs on the same buckets; the end sums the histograms of the clients
+// judged robots. That is exact for any order of records: a histogram does
+// not care when a count arrives.
+//
+// The bucket width adapts to the log's span: it starts at one second and
+// steps up a ladder of widths, each a multiple of the one before, whenever
+// the span no longer fits in maxBins buckets; buckets are aligned to
+// multiples of the width in the log's local time (a 1 h bucket starts on the
+// hour), so stepping up merges whole buckets and stays exact.
+//
+// Memory: the site totals are two fixed arrays. A client costs a slice
+// header and a counter (32 bytes) plus 8 bytes per bucket it was active in,
+// at most maxBins. The capacity of all client histograms together is capped
+// at maxClientBins (16 MB); past it a client that enters a new bucket counts
+// the request as spilled, and the end spreads its spilled requests over its
+// own first-to-last span in proportion to the site's traffic there
+// (Timeline.Estimated says how many were placed so).
+
+// maxBins bounds the buckets of a timeline.
+const maxBins = 200
+
+// maxClientBins bounds the (bucket, count) pairs of all clients together.
+const maxClientBins = 1 << 21
+
+// TopRobotTimelines is how many robot names get a timeline of their own.
+const TopRobotTimelines = 10
+
+// binWidths is the ladder of bucket widths in seconds; each divides the
+// next. Past the last, widths double.
+var binWidths = [...]int64{1, 5, 10, 30, 60, 300, 600, 1800, 3600, 7200, 21600, 43200, 86400}
+
+// Timeline is the site's requests over time in equal buckets, split into
+// robots and humans by the final verdicts.
+type Timeline struct {
+	Start         time.Time       `json:"start"`           // start of the first bucket, in the log's zone
+	BucketSeconds int64           `json:"bucket_seconds"`  // width of a bucket
+	Requests      []int64         `json:"requests"`        // timed records per bucket
+	Robots        []int64         `json:"robots"`          // of them by clients judged robots
+	Humans        []int64         `json:"humans"`          // by the other clients
+	Other         []int64         `json:"other,omitempty"` // by clients folded together (--max-clients): not judged
+	Untimed       int64           `json:"untimed"`         // records without a time, in no bucket
+	Estimated     int64           `json:"estimated"`       // robot requests placed by estimate (memory bound reached)
+	ByRobot       []RobotTimeline `json:"by_robot"`        // the TopRobotTimelines robot names with most requests
+}
+
+// RobotTimeline is the requests of the clients of one robot name over time,
+// on the buckets of the Timeline.
+type RobotTimeline struct {
+	Name     string  `json:"name"`
+	Requests []int64 `json:"requests"`
+}
+
+// timeBin is one bucket of one client's histogram: the bucket's index as an
+// offset from the timeline's epoch, and the client's requests in it.
+type timeBin struct {
+	off int32
+	n   uint32
+}
+
+// clientBins is one client's histogram, sorted by offset.
+type clientBins struct {
+	bins  []timeBin
+	spill int64 // requests not binned: the memory bound was reached
+}
+
+// siteTimeline is the timeline's running state.
+type siteTimeline struct {
+	started bool
+	zone    int64 // offset of the log's zone, so buckets align to local time
+	step    int   // index into the ladder; past its end the width doubles
+	width   int64
+	epoch   int64 // bucket index (local seconds / width) that offsets count from
+	base    int64 // bucket index of total[0]
+	n       int   // buckets in use
+	total   [maxBins]int64
+	other   [maxBins]int64
+	untimed int64
+	binCap  int // capacity of all client histograms together
+}
+
+// floorDiv divides rounding towards minus infinity.
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// ladderWidth is the bucket width at ladder step i.
+func ladderWidth(i int) int64 {
+	if i < len(binWidths) {
+		return binWidths[i]
+	}
+	w := binWidths[len(binWidths)-1]
+	for k := len(binWidths) - 1; k < i && w < math.MaxInt64/4; k++ {
+		w *= 2
+	}
+	return w
+}
+
+// addToTimeline counts a timed record of client c (nil: a folded client) at t.
+func (d *Detector) addToTimeline(c *client, t time.Time) {
+	tl := &d.tl
+	if t.IsZero() {
+		tl.untimed++
+		return
+	}
+	if !tl.started {
+		_, off := t.Zone()
+		tl.started = true
+		tl.zone = int64(off)
+		tl.width = 1
+		tl.epoch = t.Unix() + tl.zone
+		tl.base = tl.epoch
+	}
+	local := t.Unix() + tl.zone
+	idx := floorDiv(local, tl.width)
+	if idx < tl.base || idx >= tl.base+maxBins {
+		d.widenTimeline(idx)
+		idx = floorDiv(local, tl.width)
+	}
+	if idx < tl.base {
+		// Earlier than anything so far, and it fits: move the buckets right.
+		k := int(tl.base - idx)
+		copy(tl.total[k:tl.n+k], tl.total[:tl.n])
+		copy(tl.other[k:tl.n+k], tl.other[:tl.n])
+		clear(tl.total[:k])
+		clear(tl.other[:k])
+		tl.n += k
+		tl.base = idx
+	}
+	i := int(idx - tl.base)
+	tl.n = max(tl.n, i+1)
+	tl.total[i]++
+	if c == nil {
+		tl.other[i]++
+		return
+	}
+	tl.addClient(&c.bins, int32(idx-tl.epoch))
+}
+
+// addClient counts one request in bucket off of a client's histogram.
+func (tl *siteTimeline) addClient(cb *clientBins, off int32) {
+	b := cb.bins
+	j := len(b)
+	if j > 0 && b[j-1].off == off {
+		b[j-1].n++
+		return
+	}
+	for j > 0 && b[j-1].off > off {
+		j--
+	}
+	if j > 0 && b[j-1].off == off {
+		b[j-1].n++
+		return
+	}
+	if len(b) == cap(b) {
+		grown := min(max(2*cap(b), 2), maxBins)
+		if grown <= cap(b) || tl.binCap+grown-cap(b) > maxClientBins {
+			cb.spill++
+			return
+		}
+		nb := make([]timeBin, len(b), grown)
+		copy(nb, b)
+		tl.binCap += grown - cap(b)
+		b = nb
+	}
+	cb.bins = slices.Insert(b, j, timeBin{off, 1})
+}
+
+// widenTimeline steps the bucket width up until the buckets in use and
+// bucket idx (at the current width) fit in maxBins, and merges the site's
+// and every client's buckets to the new width.
+func (d *Detector) widenTimeline(idx int64) {
+	tl := &d.tl
+	lo, hi := idx, idx
+	if tl.n > 0 {
+		lo, hi = min(lo, tl.base), max(hi, tl.base+int64(tl.n)-1)
+	}
+	var k int64 = 1 // the new width over the old
+	for {
+		if floorDiv(hi, k)-floorDiv(lo, k) < maxBins {
+			break
+		}
+		tl.step++
+		k = ladderWidth(tl.step) / tl.width
+	}
+	if k == 1 {
+		return
+	}
+	tl.width *= k
+	newBase := floorDiv(tl.base, k)
+	var total, other [maxBins]int64
+	n := 0
+	for i := 0; i < tl.n; i++ {
+		j := int(floorDiv(tl.base+int64(i), k) - newBase)
+		total[j] += tl.total[i]
+		other[j] += tl.other[i]
+		n = j + 1
+	}
+	tl.total, tl.other, tl.n, tl.base = total, other, n, newBase
+	newEpoch := floorDiv(tl.epoch, k)
+	for _, c := range d.clients {
+		b := c.bins.bins
+		out := b[:0]
+		for _, e := range b {
+			off := int32(floorDiv(tl.epoch+int64(e.off), k) - newEpoch)
+			if len(out) > 0 && out[len(out)-1].off == off {
+				out[len(out)-1].n += e.n
+				continue
+			}
+			out = append(out, timeBin{off, e.n})
+		}
+		c.bins.bins = out
+	}
+	tl.epoch = newEpoch
+}
+
+// timelineResult builds the Timeline from the final verdicts: keys[i] is
+// the client of res.Clients[i], and res.Robots is sorted by requests.
+func (d *Detector) timelineResult(keys []clientKey, res *Result) Timeline {
+	tl := &d.tl
+	verdicts, robots := res.Clients, res.Robots
+	out := Timeline{Untimed: tl.untimed}
+	if tl.n == 0 {
+		out.Requests, out.Robots, out.Humans, out.ByRobot = []int64{}, []int64{}, []int64{}, []RobotTimeline{}
+		return out
+	}
+	out.BucketSeconds = tl.width
+	out.Start = time.Unix(tl.base*tl.width-tl.zone, 0)
+	if d.loc != nil {
+		out.Start = out.Start.In(d.loc)
+	}
+	n := tl.n
+	out.Requests = slices.Clone(tl.total[:n])
+	out.Robots = make([]int64, n)
+	out.Humans = make([]int64, n)
+	top := map[string]int{}
+	for i := 0; i < len(robots) && i < TopRobotTimelines; i++ {
+		top[robots[i].Name] = i
+		out.ByRobot = append(out.ByRobot, RobotTimeline{Name: robots[i].Name, Requests: make([]int64, n)})
+	}
+	out.ByRobot = nonNil(out.ByRobot)
+	for i, k := range keys {
+		c, v := d.clients[k], &verdicts[i]
+		if !v.Robot {
+			continue
+		}
+		byName := []int64(nil)
+		if k, ok := top[v.Name]; ok {
+			byName = out.ByRobot[k].Requests
+		}
+		for _, e := range c.bins.bins {
+			j := tl.epoch + int64(e.off) - tl.base
+			out.Robots[j] += int64(e.n)
+			if byName != nil {
+				byName[j] += int64(e.n)
+			}
+		}
+		if c.bins.spill > 0 {
+			out.Estimated += d.spreadSpill(c, out.Robots, byName)
+		}
+	}
+	var folded bool
+	for i := 0; i < n; i++ {
+		out.Humans[i] = max(0, tl.total[i]-tl.other[i]-out.Robots[i])
+		folded = folded || tl.other[i] > 0
+	}
+	if folded {
+		out.Other = slices.Clone(tl.other[:n])
+	}
+	return out
+}
+
+// spreadSpill places a client's spilled requests over the buckets of its
+// first-to-last span in proportion to the site's requests not yet given to
+// robots there, and returns how many it placed.
+func (d *Detector) spreadSpill(c *client, robots, byName []int64) int64 {
+	tl := &d.tl
+	lo := max(0, int(floorDiv(c.first.Unix()+tl.zone, tl.width)-tl.base))
+	hi := min(tl.n-1, int(floorDiv(c.last.Unix()+tl.zone, tl.width)-tl.base))
+	var room int64
+	for i := lo; i <= hi; i++ {
+		room += max(0, tl.total[i]-tl.other[i]-robots[i])
+	}
+	if room <= 0 {
+		return 0
+	}
+	spill := min(c.bins.spill, room)
+	var cum, given int64
+	for i := lo; i <= hi; i++ {
+		cum += max(0, tl.total[i]-tl.other[i]-robots[i])
+		share := int64(math.Round(float64(spill)*float64(cum)/float64(room))) - given
+		given += share
+		robots[i] += share
+		if byName != nil {
+			byName[i] += share
+		}
+	}
+	return given
+}
+
+// An incident's per-second curve counts its requests in every second from
+// its start, up to maxCurve seconds; all curves together hold at most
+// maxCurvePoints seconds (16 MB). A curve cut by either bound says so.
+const (
+	maxCurve       = 3600
+	maxCurvePoints = 1 << 22
+)
+
+// curveBudget is the room left for curve points, shared by all clients.
+type curveBudget struct {
+	used int
+}
+
+// addCurve counts n requests at second sec of the incident.
+func (in *incident) addCurve(sec int64, n uint32, b *curveBudget) {
+	i := sec - in.start
+	if i < 0 || in.curveCut {
+		return
+	}
+	if i >= maxCurve {
+		in.curveCut = true
+		return
+	}
+	need := int(i) + 1 - len(in.curve)
+	if need > 0 {
+		if b != nil && b.used+need > maxCurvePoints {
+			in.curveCut = true
+			return
+		}
+		if b != nil {
+			b.used += need
+		}
+		in.curve = append(in.curve, make([]uint32, need)...)
+	}
+	in.curve[i] += n
+}
+
+// release gives a dropped incident's curve points back.
+func (b *curveBudget) release(in *incident) {
+	if b != nil {
+		b.used -= len(in.curve)
+	}
+}
+
+// perSecond is a curve as the Incident shows it.
+func perSecond(curve []uint32) []int {
+	out := make([]int, len(curve))
+	for i, n := range curve {
+		out[i] = int(n)
+	}
+	return out
+}
