@@ -68,6 +68,11 @@ type Config struct {
 	// MaxClients caps the clients tracked one by one; records of further
 	// new clients are folded into Result.Other. 0 means no cap.
 	MaxClients int
+
+	// Watch picks the clients, by address, whose drill-down (requests per
+	// minute, first and last requests, robots.txt fetches) Result.Watched
+	// lists; nil watches none.
+	Watch func(ip string) bool
 }
 
 // Defaults of the Config fields.

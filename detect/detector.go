@@ -80,6 +80,7 @@ type client struct {
 	robots  *robots.Robots    // the robots.txt of the client's last request
 	matcher *robots.Matcher   // its groups for the client's User-agent
 	viol    *clientViolations // nil until the first disallowed request
+	watch   *watch            // drill-down state; nil unless Config.Watch picks the client
 	bins    clientBins        // its requests on the timeline
 }
 
@@ -187,6 +188,10 @@ func (d *Detector) Add(r *logparse.Record) {
 		c.countRobotsStatus(r.Status)
 	}
 
+	if c.watch != nil {
+		c.watch.add(r, path, res == resourceRobotsTxt)
+	}
+
 	ph := pathHash(path)
 	switch r.Method {
 	case "GET":
@@ -255,6 +260,9 @@ func (d *Detector) newClient(r *logparse.Record) *client {
 		d.uas[ua] = ai
 	}
 	c := &client{ip: strings.Clone(r.Client), ua: ai, rate: newRate()}
+	if d.cfg.Watch != nil && d.cfg.Watch(c.ip) {
+		c.watch = &watch{minutes: map[int64]int{}}
+	}
 	d.clients[clientKey{c.ip, ai.ua}] = c
 	return c
 }

@@ -32,6 +32,8 @@ type Result struct {
 
 	Other Other `json:"other"` // clients beyond Config.MaxClients, folded together
 
+	Watched []ClientTimeline `json:"watched,omitempty"` // drill-downs of the clients Config.Watch picked
+
 	Timeline Timeline `json:"timeline"` // requests over time, robots and humans
 }
 
@@ -292,6 +294,9 @@ func (d *Detector) Result() *Result {
 	res.Violations = nonNil(res.Violations)
 	res.Incidents = nonNil(res.Incidents)
 	res.Robots = nonNil(res.Robots)
+	if d.cfg.Watch != nil {
+		res.Watched = d.timelines()
+	}
 	res.Timeline = d.timelineResult(keys, res)
 	d.result = res
 	return res

@@ -1,0 +1,127 @@
+package detect
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/robowatch/robowatch/logparse"
+)
+
+// Drill-down: for the clients an admin asks about (--client), the detector
+// keeps what a timeline needs, which it cannot afford for every client:
+// requests per minute and the first and last requests in full.
+
+// WatchRequests is how many of a watched client's first and last requests
+// are kept in full.
+const WatchRequests = 20
+
+// maxWatchMinutes bounds the per-minute counts of one watched client (about
+// 70 days of minutes with requests); later new minutes are counted in
+// Requests but not drawn.
+const maxWatchMinutes = 100_000
+
+// maxWatchFetches bounds the robots.txt fetches listed for one client.
+const maxWatchFetches = 100
+
+// ClientTimeline is the drill-down of one watched client.
+type ClientTimeline struct {
+	IP        string        `json:"ip"`
+	UserAgent string        `json:"user_agent"`
+	Minutes   []MinuteCount `json:"per_minute"`         // requests per minute, minutes with requests only, in time order
+	Cut       bool          `json:"per_minute_cut"`     // some minutes were not kept (maxWatchMinutes)
+	RobotsTxt []Fetch       `json:"robots_txt_fetches"` // fetches of /robots.txt, in log order (at most 100)
+	First     []Request     `json:"first_requests"`     // the first WatchRequests requests, in log order
+	Last      []Request     `json:"last_requests"`      // the last WatchRequests requests (none that First already has), in log order
+	Skipped   int64         `json:"skipped_requests"`   // requests between First and Last
+}
+
+// MinuteCount is how many requests began in one minute.
+type MinuteCount struct {
+	Minute   time.Time `json:"minute"`
+	Requests int       `json:"requests"`
+}
+
+// Fetch is one request for /robots.txt.
+type Fetch struct {
+	Time   time.Time `json:"time"`
+	Status int       `json:"status"`
+}
+
+// Request is one request as logged, for a drill-down.
+type Request struct {
+	Time    time.Time `json:"time"`
+	Method  string    `json:"method"`
+	Path    string    `json:"path"`
+	Status  int       `json:"status"`
+	Bytes   int64     `json:"bytes"`
+	Referer string    `json:"referer"`
+}
+
+// watch is the drill-down state of one watched client.
+type watch struct {
+	minutes map[int64]int
+	cut     bool
+	fetches []Fetch
+	first   []Request
+	last    []Request // ring of the latest requests once first is full
+	next    int       // ring position
+	seen    int64
+}
+
+func (w *watch) add(r *logparse.Record, path string, robotsTxt bool) {
+	if !r.Time.IsZero() {
+		m := r.Time.Unix() / 60
+		if _, ok := w.minutes[m]; ok || len(w.minutes) < maxWatchMinutes {
+			w.minutes[m]++
+		} else {
+			w.cut = true
+		}
+	}
+	if robotsTxt && len(w.fetches) < maxWatchFetches {
+		w.fetches = append(w.fetches, Fetch{r.Time, r.Status})
+	}
+	w.seen++
+	req := Request{Time: r.Time, Method: r.Method, Path: path, Status: r.Status, Bytes: r.Bytes, Referer: r.Referer}
+	switch {
+	case len(w.first) < WatchRequests:
+		w.first = append(w.first, req)
+	case len(w.last) < WatchRequests:
+		w.last = append(w.last, req)
+	default:
+		w.last[w.next] = req
+		w.next = (w.next + 1) % WatchRequests
+	}
+}
+
+func (w *watch) timeline(c *client, loc *time.Location) ClientTimeline {
+	t := ClientTimeline{IP: c.ip, UserAgent: c.ua.ua, Cut: w.cut, RobotsTxt: nonNil(w.fetches), First: nonNil(w.first)}
+	t.Last = append(append([]Request{}, w.last[w.next:]...), w.last[:w.next]...)
+	t.Skipped = w.seen - int64(len(t.First)+len(t.Last))
+	for m, n := range w.minutes {
+		at := time.Unix(m*60, 0)
+		if loc != nil {
+			at = at.In(loc)
+		}
+		t.Minutes = append(t.Minutes, MinuteCount{at, n})
+	}
+	slices.SortFunc(t.Minutes, func(a, b MinuteCount) int { return a.Minute.Compare(b.Minute) })
+	t.Minutes = nonNil(t.Minutes)
+	return t
+}
+
+// timelines returns the drill-downs of the watched clients, ordered as
+// Result.Clients is.
+func (d *Detector) timelines() []ClientTimeline {
+	var out []ClientTimeline
+	for _, c := range d.clients {
+		if c.watch != nil {
+			out = append(out, c.watch.timeline(c, d.loc))
+		}
+	}
+	slices.SortFunc(out, func(a, b ClientTimeline) int {
+		return cmp.Or(strings.Compare(a.IP, b.IP), strings.Compare(a.UserAgent, b.UserAgent))
+	})
+	return nonNil(out)
+}

@@ -1,0 +1,64 @@
+package detect
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/robowatch/robowatch/logparse"
+)
+
+func TestWatch(t *testing.T) {
+	start := time.Date(2024, 3, 10, 12, 0, 0, 0, time.FixedZone("", 3600))
+	watched := func(ip string) bool { return ip == "192.0.2.1" }
+	d := New(Config{Watch: watched})
+	add := func(ip string, sec int, path string, status int) {
+		d.Add(&logparse.Record{Client: ip, UserAgent: "curl/8.5.0", Time: start.Add(time.Duration(sec) * time.Second),
+			Method: "GET", Target: path, Protocol: "HTTP/1.1", Status: status, Bytes: 100})
+	}
+	add("192.0.2.1", 0, "/robots.txt", 404)
+	for i := range 50 { // 50 requests over 5 minutes: 10 a minute
+		add("192.0.2.1", 1+i*6, fmt.Sprintf("/p/%d", i), 200)
+		add("192.0.2.2", 1+i*6, "/other", 200) // not watched
+	}
+	res := d.Result()
+	if len(res.Watched) != 1 {
+		t.Fatalf("watched %d clients, want 1", len(res.Watched))
+	}
+	w := res.Watched[0]
+	if w.IP != "192.0.2.1" || w.UserAgent != "curl/8.5.0" {
+		t.Errorf("watched %s %q", w.IP, w.UserAgent)
+	}
+	var total int
+	for _, m := range w.Minutes {
+		total += m.Requests
+		if m.Minute.Location().String() != start.Location().String() {
+			t.Errorf("minute %v is not in the log's zone", m.Minute)
+		}
+	}
+	if total != 51 || len(w.Minutes) != 5 {
+		t.Errorf("per-minute counts: %d minutes, %d requests, want 5 and 51: %v", len(w.Minutes), total, w.Minutes)
+	}
+	if len(w.RobotsTxt) != 1 || w.RobotsTxt[0].Status != 404 {
+		t.Errorf("robots.txt fetches = %v", w.RobotsTxt)
+	}
+	if len(w.First) != WatchRequests || w.First[0].Path != "/robots.txt" || w.First[1].Path != "/p/0" {
+		t.Errorf("first requests start %v", w.First[:2])
+	}
+	if len(w.Last) != WatchRequests || w.Last[WatchRequests-1].Path != "/p/49" || w.Last[0].Path != "/p/30" {
+		t.Errorf("last requests run %s..%s, want /p/30../p/49", w.Last[0].Path, w.Last[len(w.Last)-1].Path)
+	}
+	if w.Skipped != 51-2*WatchRequests {
+		t.Errorf("skipped = %d", w.Skipped)
+	}
+
+	// A client with fewer requests than fit in First has no Last.
+	d = New(Config{Watch: watched})
+	d.Add(&logparse.Record{Client: "192.0.2.1", Time: start, Method: "GET", Target: "/", Status: 200})
+	if w := d.Result().Watched[0]; len(w.First) != 1 || len(w.Last) != 0 || w.Skipped != 0 {
+		t.Errorf("one request: first %d last %d skipped %d", len(w.First), len(w.Last), w.Skipped)
+	}
+	if New(Config{}).Result().Watched != nil {
+		t.Error("no Watch: Watched must be empty")
+	}
+}
