@@ -45,6 +45,8 @@ Examples:
   robowatch -o json access.log | jq '.clients[] | select(.robot)'
   robowatch -o csv --section violations --robots robots.txt access.log > violations.csv
   robowatch -f '$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent"' access.log
+  robowatch --client 66.249.64.0/19 --since 2h access.log   timeline of one client (or network)
+  robowatch -o markdown --fail-on violations access.log.1   for cron: mail on findings
   robowatch check --robots https://example.com/robots.txt --agent Googlebot /private/ /blog/
 
 Exit status: 0 success, 1 runtime error (the other files are still read and
@@ -82,6 +84,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		maxClients = fs.Int("max-clients", 1_000_000, "clients tracked one by one; further ones are folded into an \"other\" row (0: no cap)")
 		sinceFlag  = fs.String("since", "", "only records from this time on: RFC 3339, 2006-01-02 (the log's zone), or a duration back from the last record (2h, 1d)")
 		untilFlag  = fs.String("until", "", "only records before this time (same forms as --since)")
+		watch      = fs.StringArray("client", nil, "drill down into a client: IP, CIDR (66.249.64.0/19) or host name (repeatable)")
 		failOn     = fs.StringSlice("fail-on", nil, "exit 3 when the report has any of: violations, incidents, robots (for cron and monitoring)")
 		color      = fs.String("color", "auto", "colour headings: auto (on a terminal, unless NO_COLOR is set), always, never")
 		progress   = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always, never")
@@ -144,6 +147,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 
 	cfg := detect.Config{BurstPer10s: *burst, SustainedPer60s: *sustained, MaxClients: *maxClients}
+	if len(*watch) > 0 {
+		if cfg.Watch, err = detect.WatchList(*watch); err != nil {
+			return usage("--client: %v", err)
+		}
+	}
 	if err := loadRobots(ctx, *robotsSrc, &cfg, stderr); err != nil {
 		fmt.Fprintf(stderr, "robowatch: %v\n", err)
 		return exitError

@@ -380,3 +380,39 @@ func TestWindowAndFailOn(t *testing.T) {
 		}
 	}
 }
+
+func TestClientDrillDown(t *testing.T) {
+	code, out, errOut := runCLI(t, nil, "--robots", "testdata/e2e/robots.txt", "--client", "198.51.100.0/24", "--client", "2001:db8::42",
+		"--section", "client", "testdata/e2e/site.log")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"Client 198.51.100.7", "python-requests/2.31.0", "robot: python-requests", "Per minute",
+		"robots.txt │ fetched 2024-05-06 09:00:30 +0200, status 200", "line 3: Disallow: /private/",
+		"First requests of 198.51.100.7", "/admin/login", "Client 2001:db8::42", "never fetched",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("drill-down lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "203.0.113.10") {
+		t.Error("a client that was not asked for is drilled into")
+	}
+	code, out, _ = runCLI(t, nil, "-o", "json", "--client", "192.0.2.99", "testdata/e2e/site.log")
+	var doc struct {
+		Watched []struct {
+			IP      string
+			Minutes []struct{ Requests int } `json:"per_minute"`
+		} `json:"watched"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != exitOK {
+		t.Fatalf("exit %d, %v", code, err)
+	}
+	if len(doc.Watched) != 1 || len(doc.Watched[0].Minutes) != 1 || doc.Watched[0].Minutes[0].Requests != 60 {
+		t.Errorf("watched = %+v, want 192.0.2.99 with 60 requests in one minute", doc.Watched)
+	}
+	if code, _, errOut := runCLI(t, nil, "--client", "10.0.0.0/33"); code != exitUsage || !strings.Contains(errOut, "--client") {
+		t.Errorf("bad --client: exit %d, %s", code, errOut)
+	}
+}

@@ -2,6 +2,9 @@ package detect
 
 import (
 	"cmp"
+	"errors"
+	"fmt"
+	"net/netip"
 	"slices"
 	"strings"
 	"time"
@@ -124,4 +127,44 @@ func (d *Detector) timelines() []ClientTimeline {
 		return cmp.Or(strings.Compare(a.IP, b.IP), strings.Compare(a.UserAgent, b.UserAgent))
 	})
 	return nonNil(out)
+}
+
+// WatchList returns a Config.Watch that picks clients by address: each spec
+// is an IP address ("66.249.66.1", "2001:db8::1"), a CIDR prefix
+// ("66.249.64.0/19") or, for logs that record host names, a host name
+// compared without regard to case.
+func WatchList(specs []string) (func(ip string) bool, error) {
+	var prefixes []netip.Prefix
+	hosts := map[string]bool{}
+	for _, s := range specs {
+		s = strings.TrimSpace(s)
+		switch {
+		case s == "":
+			return nil, errors.New("empty client address")
+		case strings.Contains(s, "/"):
+			p, err := netip.ParsePrefix(s)
+			if err != nil {
+				return nil, fmt.Errorf("client %q: %w", s, err)
+			}
+			prefixes = append(prefixes, p.Masked())
+		default:
+			if a, err := netip.ParseAddr(s); err == nil {
+				prefixes = append(prefixes, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+			} else {
+				hosts[strings.ToLower(s)] = true
+			}
+		}
+	}
+	return func(ip string) bool {
+		if a, err := netip.ParseAddr(ip); err == nil {
+			a = a.Unmap()
+			for _, p := range prefixes {
+				if p.Contains(a) {
+					return true
+				}
+			}
+			return false
+		}
+		return hosts[strings.ToLower(ip)]
+	}, nil
 }

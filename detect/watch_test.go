@@ -62,3 +62,28 @@ func TestWatch(t *testing.T) {
 		t.Error("no Watch: Watched must be empty")
 	}
 }
+
+func TestWatchList(t *testing.T) {
+	watch, err := WatchList([]string{"66.249.64.0/19", "2001:db8::1", "Lycosidae.Lycos.com", "192.0.2.7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		ip   string
+		want bool
+	}{
+		{"66.249.66.1", true}, {"66.249.95.255", true}, {"66.249.96.0", false},
+		{"2001:db8::1", true}, {"2001:db8::2", false}, {"::ffff:192.0.2.7", true}, {"192.0.2.7", true},
+		{"lycosidae.lycos.com", true}, {"lycos.com", false}, {"", false},
+	}
+	for _, tt := range tests {
+		if got := watch(tt.ip); got != tt.want {
+			t.Errorf("watch(%q) = %v, want %v", tt.ip, got, tt.want)
+		}
+	}
+	for _, bad := range []string{"10.0.0.0/33", "", "1.2.3.4/x"} {
+		if _, err := WatchList([]string{bad}); err == nil {
+			t.Errorf("WatchList(%q) gave no error", bad)
+		}
+	}
+}

@@ -68,6 +68,13 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 				i64(in.Requests), itoa(in.PeakPerSecond), itoa(in.Paths), i64(in.Bytes),
 				i64(st.S2xx), i64(st.S3xx), i64(st.S4xx), i64(st.S5xx)})
 		}
+	case "client":
+		cw.Write([]string{"ip", "user_agent", "minute", "requests"})
+		for _, t := range res.Watched {
+			for _, m := range t.Minutes {
+				cw.Write([]string{t.IP, t.UserAgent, rfc3339(m.Minute), itoa(m.Requests)})
+			}
+		}
 	case "malformed":
 		cw.Write([]string{"file", "line", "column", "reason", "text"})
 		for _, e := range r.Stats.Samples {

@@ -13,15 +13,16 @@ import (
 // jsonReport is the JSON contract: scripts depend on these names, so fields
 // are only ever added.
 type jsonReport struct {
-	Version    int                   `json:"version"`
-	Summary    jsonSummary           `json:"summary"`
-	Clients    []detect.Verdict      `json:"clients"`
-	Robots     []detect.RobotSummary `json:"robots"`
-	Violations []detect.Violation    `json:"violations"`
-	Incidents  []detect.Incident     `json:"incidents"`
-	Malformed  []jsonMalformed       `json:"malformed"`
-	Errors     []string              `json:"errors"`
-	Timeline   detect.Timeline       `json:"timeline"` // requests over time, robots and humans stacked
+	Version    int                     `json:"version"`
+	Summary    jsonSummary             `json:"summary"`
+	Clients    []detect.Verdict        `json:"clients"`
+	Robots     []detect.RobotSummary   `json:"robots"`
+	Violations []detect.Violation      `json:"violations"`
+	Incidents  []detect.Incident       `json:"incidents"`
+	Malformed  []jsonMalformed         `json:"malformed"`
+	Errors     []string                `json:"errors"`
+	Timeline   detect.Timeline         `json:"timeline"`          // requests over time, robots and humans stacked
+	Watched    []detect.ClientTimeline `json:"watched,omitempty"` // drill-downs of the --client clients
 }
 
 type jsonSummary struct {
@@ -88,6 +89,7 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 		Malformed:  malformedRows(r.Stats.Samples),
 		Errors:     nonNil(r.Errors),
 		Timeline:   res.Timeline,
+		Watched:    res.Watched,
 	}
 	if !opt.wants("clients") {
 		out.Clients = []detect.Verdict{}

@@ -45,14 +45,14 @@ func writeText(w io.Writer, r *Report, opt Options, render style) error {
 
 // sections builds every section of the report in order.
 func sections(r *Report, opt Options) []*section {
-	return []*section{
+	return append([]*section{
 		summarySection(r),
 		robotsSection(r, opt),
 		clientsSection(r, opt),
 		violationsSection(r, opt),
 		incidentsSection(r, opt),
 		malformedSection(r),
-	}
+	}, clientSections(r, opt)...)
 }
 
 func summarySection(r *Report) *section {

@@ -1,0 +1,134 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/robowatch/robowatch/detect"
+)
+
+// sparkBlocks are the eight heights of a terminal sparkline.
+var sparkBlocks = []rune("▁▂▃▄▅▆▇█")
+
+// Sparkline draws counts per minute from first to last as at most width
+// characters, each the sum of its minutes, scaled to the busiest; a blank
+// is a stretch with no request. It returns the line and the minutes per
+// character.
+func Sparkline(minutes []detect.MinuteCount, width int) (string, int) {
+	if len(minutes) == 0 || width <= 0 {
+		return "", 0
+	}
+	first := minutes[0].Minute.Unix() / 60
+	span := int(minutes[len(minutes)-1].Minute.Unix()/60-first) + 1
+	per := (span + width - 1) / width
+	cells := make([]int, (span+per-1)/per)
+	for _, m := range minutes {
+		cells[int(m.Minute.Unix()/60-first)/per] += m.Requests
+	}
+	peak := 0
+	for _, n := range cells {
+		peak = max(peak, n)
+	}
+	var b strings.Builder
+	for _, n := range cells {
+		if n == 0 {
+			b.WriteByte(' ')
+			continue
+		}
+		b.WriteRune(sparkBlocks[(n*len(sparkBlocks)-1)/peak])
+	}
+	return b.String(), per
+}
+
+// clientSections draws the drill-down of each client asked for with
+// --client: the verdict and its evidence, requests per minute, peaks,
+// incidents, robots.txt fetches and violations, and the first and last
+// requests.
+func clientSections(r *Report, opt Options) []*section {
+	var out []*section
+	res := r.Result
+	verdicts := map[[2]string]detect.Verdict{}
+	for _, v := range res.Clients {
+		verdicts[[2]string{v.IP, v.UserAgent}] = v
+	}
+	sparkWidth := 60
+	if opt.Width > 0 {
+		sparkWidth = max(20, min(120, opt.Width-30))
+	}
+	for _, t := range res.Watched {
+		v := verdicts[[2]string{t.IP, t.UserAgent}]
+		s := &section{name: "client", title: "Client " + Escape(t.IP), header: []string{"", ""}, flex: []bool{false, true}}
+		add := func(k, v string) { s.rows = append(s.rows, []string{k, v}) }
+		add("User-agent", uaCell(t.UserAgent))
+		verdict := "not a robot"
+		if v.Robot {
+			verdict = "robot"
+		}
+		add("Verdict", fmt.Sprintf("%s: %s, score %d (%s)", verdict, Escape(v.Name), v.Score, strings.Join(v.Reasons, ",")))
+		for _, d := range v.Details {
+			add("Evidence", Escape(d))
+		}
+		add("Requests", fmt.Sprintf("%s from %s to %s", Exact(v.Requests), v.First.Format(timeLayout), v.Last.Format(timeLayout)))
+		if line, per := Sparkline(t.Minutes, sparkWidth); line != "" {
+			peak := detect.MinuteCount{}
+			for _, m := range t.Minutes {
+				if m.Requests > peak.Requests {
+					peak = m
+				}
+			}
+			add("Per minute", "|"+line+"|")
+			add("", fmt.Sprintf("%d min per mark; busiest minute %s: %d requests", per, peak.Minute.Format(timeLayout), peak.Requests))
+		}
+		add("Peaks", fmt.Sprintf("%d in 1 s (%s), %d in 10 s, %d in 60 s", v.Peak.Per1s, v.Peak.At1s.Format(timeLayout), v.Peak.Per10s, v.Peak.Per60s))
+		for _, in := range res.Incidents {
+			if in.IP == t.IP && in.UserAgent == t.UserAgent {
+				add("Incident", fmt.Sprintf("%s for %s: %s requests, peak %d/s, %s paths", in.Start.Format(timeLayout),
+					Duration(time.Duration(in.Seconds)*time.Second), Exact(in.Requests), in.PeakPerSecond, Exact(int64(in.Paths))))
+			}
+		}
+		if len(t.RobotsTxt) == 0 {
+			add("robots.txt", "never fetched")
+		}
+		for _, f := range t.RobotsTxt {
+			add("robots.txt", fmt.Sprintf("fetched %s, status %d", f.Time.Format(timeLayout), f.Status))
+		}
+		if res.ViolationsChecked {
+			add("Violations", Exact(v.Violations))
+			shown := 0
+			for _, x := range res.Violations {
+				if x.IP == t.IP && x.UserAgent == t.UserAgent && shown < 5 {
+					add("", fmt.Sprintf("%s %s %s: line %d: %s", x.Time.Format(timeLayout), Escape(x.Method), Escape(x.Path), x.Line, Escape(x.Rule)))
+					shown++
+				}
+			}
+		}
+		out = append(out, s, requestSection("First requests of "+Escape(t.IP), t.First, 0))
+		if len(t.Last) > 0 {
+			out = append(out, requestSection("Last requests of "+Escape(t.IP), t.Last, t.Skipped))
+		}
+	}
+	return out
+}
+
+func requestSection(title string, reqs []detect.Request, skipped int64) *section {
+	s := &section{
+		name: "client", title: title,
+		header: []string{"Time", "Method", "Path", "Status", "Bytes", "Referer"},
+		right:  []bool{false, false, false, true, true, false},
+		flex:   []bool{false, false, true, false, false, true},
+	}
+	for _, q := range reqs {
+		ref := q.Referer
+		if ref == "" {
+			ref = "-"
+		}
+		s.rows = append(s.rows, []string{q.Time.Format(timeLayout), Escape(q.Method), Escape(q.Path),
+			strconv.Itoa(q.Status), Bytes(q.Bytes), Escape(ref)})
+	}
+	if skipped > 0 {
+		s.notes = append(s.notes, Exact(skipped)+" requests between the first and these are not shown.")
+	}
+	return s
+}
