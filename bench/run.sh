@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Throughput and peak memory of robowatch against the tools an admin already
+# has, measured side by side on one generated Combined log.
+#
+#   bash bench/run.sh [LINES] [--ips N] [--seed N] [--runs N] [--no-goaccess]
+#
+# LINES defaults to 1,000,000. The log is made by ../shared/tools/genlog.py
+# (seeded, so the same arguments give the same bytes) into $BENCH_DIR
+# (default /tmp/robowatch-bench) and kept there for the next run. Each tool
+# runs --runs times (default 3); the table shows the fastest run, and peak
+# RSS as /usr/bin/time -v reports it. The ratio column is how many times
+# faster robowatch on the plain file is than that row (for the .gz row: how
+# many times slower .gz is than plain).
+#
+# The peak-memory target (< 200 MB for 10M lines / 100k clients):
+#   bash bench/run.sh 10000000 --ips 100000 --runs 1 --no-goaccess
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+genlog=${GENLOG:-$repo/../shared/tools/genlog.py}
+dir=${BENCH_DIR:-/tmp/robowatch-bench}
+
+lines=1000000
+ips=5000
+seed=1
+runs=3
+goaccess=yes
+while [ $# -gt 0 ]; do
+	case $1 in
+	--ips) ips=$2; shift 2 ;;
+	--seed) seed=$2; shift 2 ;;
+	--runs) runs=$2; shift 2 ;;
+	--no-goaccess) goaccess=no; shift ;;
+	-h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) echo "bench/run.sh: unknown flag $1" >&2; exit 2 ;;
+	*) lines=$1; shift ;;
+	esac
+done
+
+if [ ! -x /usr/bin/time ]; then
+	echo "bench/run.sh: /usr/bin/time is missing (apt-get install -y time)" >&2
+	exit 1
+fi
+if [ ! -f "$genlog" ]; then
+	echo "bench/run.sh: no generator at $genlog (set GENLOG)" >&2
+	exit 1
+fi
+
+mkdir -p "$dir"
+base=$dir/combined-$lines-ips$ips-seed$seed
+log=$base.log
+if [ ! -s "$log" ] || [ ! -s "$base.robots.txt" ]; then
+	echo "generating $log ..." >&2
+	python3 "$genlog" "$lines" "$log.tmp" --seed "$seed" --ips "$ips" --robots-out "$base.robots.txt"
+	mv "$log.tmp" "$log"
+fi
+if [ ! -s "$log.gz" ]; then
+	echo "compressing $log.gz (gzip -6, as logrotate does) ..." >&2
+	gzip -6 -c "$log" > "$log.gz.tmp"
+	mv "$log.gz.tmp" "$log.gz"
+fi
+
+bin=$dir/robowatch
+(cd "$repo" && go build -o "$bin" .)
+
+nlines=$(wc -l < "$log")
+size=$(stat -c %s "$log")
+gzsize=$(stat -c %s "$log.gz")
+
+# measure NAME CMD...: runs CMD $runs times; records the fastest wall time
+# (ns) and the peak RSS (KiB) of that run in secs[NAME] and rss[NAME].
+declare -A secs rss
+order=()
+measure() {
+	local name=$1; shift
+	local best= bestrss= i t0 t1 ns kb
+	for ((i = 0; i < runs; i++)); do
+		t0=$(date +%s%N)
+		if ! /usr/bin/time -v -o "$dir/time.txt" "$@" > /dev/null 2> "$dir/stderr.txt"; then
+			echo "bench/run.sh: $name failed:" >&2
+			cat "$dir/stderr.txt" "$dir/time.txt" >&2
+			exit 1
+		fi
+		t1=$(date +%s%N)
+		ns=$((t1 - t0))
+		kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$dir/time.txt")
+		if [ -z "$best" ] || [ "$ns" -lt "$best" ]; then
+			best=$ns bestrss=$kb
+		fi
+	done
+	secs[$name]=$best
+	rss[$name]=$bestrss
+	order+=("$name")
+}
+
+echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $runs run(s) each, fastest shown" >&2
+measure "cat > /dev/null" cat "$log"
+measure "wc -l" wc -l "$log"
+measure "robowatch" "$bin" --robots "$base.robots.txt" -o json "$log"
+measure "robowatch .gz" "$bin" --robots "$base.robots.txt" -o json "$log.gz"
+if [ $goaccess = yes ] && command -v goaccess > /dev/null; then
+	measure "goaccess" goaccess "$log" --log-format=COMBINED -o "$dir/goaccess.json"
+elif [ $goaccess = yes ]; then
+	echo "goaccess is not installed (apt-get install -y goaccess): row skipped" >&2
+fi
+
+printf '\n%s lines, %d MB (.gz %d MB), %s client addresses, robots.txt from the generator\n\n' \
+	"$nlines" $((size / 1000000)) $((gzsize / 1000000)) "$ips"
+printf '| %-16s | %9s | %12s | %9s | %-22s |\n' tool seconds lines/s "peak RSS" "robowatch vs this"
+printf '|%s|%s|%s|%s|%s|\n' ------------------ ----------- -------------- ----------- ------------------------
+rw=${secs[robowatch]}
+for name in "${order[@]}"; do
+	ns=${secs[$name]}
+	ratio=$(awk -v a="$ns" -v b="$rw" 'BEGIN {
+		if (a >= b) printf "%.1fx faster", a / b; else printf "%.1fx slower", b / a }')
+	case $name in
+	robowatch) ratio="-" ;;
+	"robowatch .gz") ratio=$(awk -v a="$ns" -v b="$rw" 'BEGIN { printf ".gz takes %.2fx plain", a / b }') ;;
+	esac
+	printf '| %-16s | %9.3f | %12s | %6d MB | %-22s |\n' "$name" \
+		"$(awk -v n="$ns" 'BEGIN { print n / 1e9 }')" \
+		"$(awk -v l="$nlines" -v n="$ns" 'BEGIN { printf "%d", l / (n / 1e9) }')" \
+		$((${rss[$name]} / 1024)) "$ratio"
+done
