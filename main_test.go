@@ -40,6 +40,7 @@ func TestGolden(t *testing.T) {
 		{"site.violations.csv.golden", []string{robots, "-o", "csv", "--section", "violations", site}, false},
 		{"site.clients.csv.golden", []string{robots, "-o", "csv", site}, false},
 		{"site.norobots.table.golden", []string{"--section", "summary,violations", site}, true},
+		{"site.html.golden", []string{robots, "-o", "html", site}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {

@@ -51,7 +51,7 @@ type Options struct {
 var Sections = []string{"summary", "robots", "clients", "violations", "incidents", "malformed", "client"}
 
 // Formats names the output formats Write accepts.
-var Formats = []string{"table", "json", "csv", "markdown"}
+var Formats = []string{"table", "json", "csv", "markdown", "html"}
 
 // Write renders r to w in the named format: "table", "json", "csv" or
 // "markdown".
@@ -71,6 +71,8 @@ func Write(w io.Writer, format string, r *Report, opt Options) error {
 		return writeJSON(w, r, opt)
 	case "csv":
 		return writeCSV(w, r, opt)
+	case "html":
+		return writeHTML(w, r, opt)
 	}
 	return fmt.Errorf("unknown output format %q (want %s)", format, strings.Join(Formats, ", "))
 }
