@@ -65,8 +65,10 @@ type Config struct {
 	// Default 10000.
 	MaxIncidentPaths int
 
-	// MaxClients caps the clients tracked one by one; records of further
-	// new clients are folded into Result.Other. 0 means no cap.
+	// MaxClients caps the clients tracked one by one. When the table is
+	// full, a new client takes the place of the lightest (Space-Saving, see
+	// evict.go), whose requests are folded into Result.Other: the heavy
+	// clients stay, with exact counts. 0 means no cap.
 	MaxClients int
 
 	// Watch picks the clients, by address, whose drill-down (requests per

@@ -2,7 +2,6 @@ package detect
 
 import (
 	"math"
-	"math/bits"
 	"strings"
 	"time"
 
@@ -25,19 +24,20 @@ type Detector struct {
 	uas     map[string]*agentInfo // interned User-agent values with their class
 	clients map[clientKey]*client
 
-	records     int64
-	late        int64
-	withUA      int64 // records with a User-agent: a log without any has no UA signal
-	withReferer int64 // likewise for the Referer
-	started     bool
-	maxSec      int64     // latest second seen
-	first, last time.Time // earliest and latest record time
-	loc         *time.Location
-	sinceSweep  int
-	other       Other
-	otherSeen   []uint64 // bitmap estimating the distinct clients folded into other
-	result      *Result
-	tl          siteTimeline // requests over time; see timeline.go
+	records      int64
+	late         int64
+	withUA       int64 // records with a User-agent: a log without any has no UA signal
+	withReferer  int64 // likewise for the Referer
+	started      bool
+	maxSec       int64     // latest second seen
+	first, last  time.Time // earliest and latest record time
+	loc          *time.Location
+	sinceSweep   int
+	other        Other
+	otherClients distinctCount // the distinct clients folded into other
+	heap         []*client     // tracked clients by weight, when MaxClients caps them; see evict.go
+	result       *Result
+	tl           siteTimeline // requests over time; see timeline.go
 	checker
 }
 
@@ -52,6 +52,7 @@ type clientKey struct {
 type agentInfo struct {
 	ua    string
 	agent Agent
+	refs  int // clients sending it: at 0 (all evicted) it is forgotten
 }
 
 // client is everything the detectors keep about one client.
@@ -82,6 +83,7 @@ type client struct {
 	viol    *clientViolations // nil until the first disallowed request
 	watch   *watch            // drill-down state; nil unless Config.Watch picks the client
 	bins    clientBins        // its requests on the timeline
+	evict   evictSlot         // its place among the clients Config.MaxClients caps
 }
 
 // statusCount is how often one status code was answered.
@@ -143,15 +145,16 @@ func (d *Detector) Add(r *logparse.Record) {
 
 	c := d.clients[clientKey{r.Client, r.UserAgent}]
 	if c == nil {
-		if d.cfg.MaxClients > 0 && len(d.clients) >= d.cfg.MaxClients {
-			d.fold(r)
-			d.addToTimeline(nil, r.Time)
-			return
+		var floor int64
+		if d.capped() {
+			floor = d.evictLightest()
 		}
 		c = d.newClient(r)
+		d.admit(c, floor)
 	}
 
 	c.requests++
+	d.touched(c)
 	if c.requests == 1 || r.Time.Before(c.first) {
 		c.first = r.Time
 	}
@@ -259,6 +262,7 @@ func (d *Detector) newClient(r *logparse.Record) *client {
 		ai = &agentInfo{ua: ua, agent: d.agents.Classify(ua)}
 		d.uas[ua] = ai
 	}
+	ai.refs++
 	c := &client{ip: strings.Clone(r.Client), ua: ai, rate: newRate()}
 	if d.cfg.Watch != nil && d.cfg.Watch(c.ip) {
 		c.watch = &watch{minutes: map[int64]int{}}
@@ -282,41 +286,10 @@ func (c *client) countRobotsStatus(code int) {
 	}
 }
 
-// Other counts the records of clients beyond Config.MaxClients, which are
-// folded together instead of tracked one by one.
+// Other counts the records of the clients that Config.MaxClients left out:
+// the lightest, evicted to make room (see evict.go), folded together.
 type Other struct {
-	Clients  int64 `json:"clients"`  // distinct clients folded, estimated (linear counting)
+	Clients  int64 `json:"clients"`  // distinct clients folded, estimated (HyperLogLog, about 2% off)
 	Requests int64 `json:"requests"` // their requests
 	Bytes    int64 `json:"bytes"`    // their bytes
-}
-
-const otherBits = 1 << 16
-
-func (d *Detector) fold(r *logparse.Record) {
-	d.other.Requests++
-	if r.Bytes > 0 {
-		d.other.Bytes += r.Bytes
-	}
-	if d.otherSeen == nil {
-		d.otherSeen = make([]uint64, otherBits/64)
-	}
-	h := pathHash(r.Client)
-	h ^= pathHash(r.UserAgent) * 31
-	h %= otherBits
-	d.otherSeen[h/64] |= 1 << (h % 64)
-}
-
-// foldedClients estimates the distinct clients folded into Other.
-func (d *Detector) foldedClients() int64 {
-	if d.otherSeen == nil {
-		return 0
-	}
-	zero := 0
-	for _, w := range d.otherSeen {
-		zero += 64 - bits.OnesCount64(w)
-	}
-	if zero == 0 {
-		zero = 1
-	}
-	return int64(math.Round(-otherBits * math.Log(float64(zero)/otherBits)))
 }

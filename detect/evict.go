@@ -1,0 +1,220 @@
+package detect
+
+import (
+	"math"
+	"math/bits"
+)
+
+// Bounded clients (Config.MaxClients). A flood of distinct clients (a
+// botnet, a spoofed scan) must not grow memory without limit, and the
+// clients worth reporting are the heavy ones. So when the table is full a
+// new client takes the place of the tracked client with the least weight,
+// in the manner of the Space-Saving algorithm (Metwally, Agrawal and El
+// Abbadi, 2005): a client's weight is its own requests plus the weight of
+// the client it replaced. The evicted client's requests and bytes are folded
+// into Result.Other, and its requests on the timeline move to the "other"
+// series.
+//
+// What "exact" means: a tracked client's counts are exact from the moment it
+// was (last) admitted. A client tracked since its first request, which is
+// every client while the table is not full and every client heavier than
+// the table's lightest, is exact over the whole log. A client evicted and
+// later seen again starts afresh: its earlier requests stay in Other (never
+// lost, never counted twice), and its verdict covers only the later ones.
+// The inherited weight is what lets a heavy client that arrives in the
+// middle of a flood stay: it outranks the flood's one-request clients at
+// once, and Space-Saving guarantees that any client with more than
+// records/MaxClients requests is tracked at the end.
+//
+// The weights live in a binary min-heap, so the lightest client is found in
+// O(1) and a request costs a sift that is O(1) in practice (a request moves
+// a client down the heap, and rarely far). Watched clients (Config.Watch)
+// are never evicted: the admin asked about them.
+
+// evictSlot is a client's place in the eviction heap.
+type evictSlot struct {
+	at    int32 // index in Detector.heap; -1 when not in it
+	floor int64 // weight inherited from the client it replaced
+}
+
+func (c *client) weight() int64 { return c.requests + c.evict.floor }
+
+// capped reports whether a new client must take an old one's place.
+func (d *Detector) capped() bool {
+	return d.cfg.MaxClients > 0 && len(d.clients) >= d.cfg.MaxClients && len(d.heap) > 0
+}
+
+// admit puts a new client in the eviction heap with the weight it inherits.
+func (d *Detector) admit(c *client, floor int64) {
+	c.evict.floor = floor
+	if d.cfg.MaxClients <= 0 || c.watch != nil {
+		c.evict.at = -1
+		return
+	}
+	c.evict.at = int32(len(d.heap))
+	d.heap = append(d.heap, c)
+	d.siftUp(int(c.evict.at))
+}
+
+// touched restores the heap after c's requests grew.
+func (d *Detector) touched(c *client) {
+	if c.evict.at >= 0 {
+		d.siftDown(int(c.evict.at))
+	}
+}
+
+// evictLightest drops the tracked client with the least weight, folds it
+// into Other, and returns its weight for the client that takes its place.
+func (d *Detector) evictLightest() int64 {
+	c := d.heap[0]
+	last := len(d.heap) - 1
+	d.heap[0] = d.heap[last]
+	d.heap[0].evict.at = 0
+	d.heap[last] = nil
+	d.heap = d.heap[:last]
+	if last > 0 {
+		d.siftDown(0)
+	}
+	c.evict.at = -1
+	d.foldClient(c)
+	return c.weight()
+}
+
+// foldClient moves everything counted for c into Other and forgets c.
+func (d *Detector) foldClient(c *client) {
+	d.other.Requests += c.requests
+	d.other.Bytes += c.bytes
+	d.otherClients.add(clientHash(c.ip, c.ua.ua))
+
+	// Its requests stay in the site's totals, now as "other": the timeline
+	// tells robots, humans and folded clients apart per bucket.
+	tl := &d.tl
+	for _, e := range c.bins.bins {
+		if j := tl.epoch + int64(e.off) - tl.base; j >= 0 && j < int64(tl.n) {
+			tl.other[j] += int64(e.n)
+		}
+	}
+	if c.bins.spill > 0 && !c.last.IsZero() {
+		// Spilled requests were never placed; the client's last bucket is
+		// as good a guess as any, and keeps other <= total.
+		if j := floorDiv(c.last.Unix()+tl.zone, tl.width) - tl.base; j >= 0 && j < int64(tl.n) {
+			tl.other[j] = min(tl.total[j], tl.other[j]+c.bins.spill)
+		}
+	}
+	tl.binCap -= cap(c.bins.bins)
+	c.bins = clientBins{}
+
+	for i := range c.rate.incidents {
+		d.th.curves.release(&c.rate.incidents[i])
+	}
+	if c.rate.open != nil {
+		d.th.curves.release(&c.rate.open.incident)
+	}
+
+	delete(d.clients, clientKey{c.ip, c.ua.ua})
+	if c.ua.refs--; c.ua.refs <= 0 {
+		delete(d.uas, c.ua.ua)
+	}
+}
+
+// less orders the heap: lighter first; among equals the one with fewer
+// requests of its own (more of its weight inherited) goes first, as the one
+// whose counts say least.
+func (d *Detector) less(i, j int) bool {
+	a, b := d.heap[i], d.heap[j]
+	wa, wb := a.weight(), b.weight()
+	return wa < wb || wa == wb && a.evict.floor > b.evict.floor
+}
+
+func (d *Detector) swap(i, j int) {
+	h := d.heap
+	h[i], h[j] = h[j], h[i]
+	h[i].evict.at, h[j].evict.at = int32(i), int32(j)
+}
+
+func (d *Detector) siftUp(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !d.less(i, p) {
+			return
+		}
+		d.swap(i, p)
+		i = p
+	}
+}
+
+func (d *Detector) siftDown(i int) {
+	n := len(d.heap)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && d.less(r, l) {
+			m = r
+		}
+		if !d.less(m, i) {
+			return
+		}
+		d.swap(i, m)
+		i = m
+	}
+}
+
+// foldedClients estimates the distinct clients folded into Other.
+func (d *Detector) foldedClients() int64 { return d.otherClients.estimate() }
+
+// clientHash hashes a client's key with well-mixed bits (FNV-1a, then the
+// splitmix64 finaliser), as the distinct-count estimate needs.
+func clientHash(ip, ua string) uint64 {
+	h := pathHash(ip)
+	h ^= pathHash(ua) * 0x9e3779b97f4a7c15
+	h ^= h >> 30
+	h *= 0xbf58476d1ce4e5b9
+	h ^= h >> 27
+	h *= 0x94d049bb133111eb
+	h ^= h >> 31
+	return h
+}
+
+// hllBits sets the registers of the distinct-client estimate: 2^12 of a
+// byte each (4 KiB), a standard error of about 1.6%.
+const hllBits = 12
+
+// distinctCount estimates how many distinct hashes it was given
+// (HyperLogLog, Flajolet et al. 2007, with linear counting for small
+// counts). The zero value is empty and allocates on the first add.
+type distinctCount struct {
+	reg []uint8
+}
+
+func (h *distinctCount) add(x uint64) {
+	if h.reg == nil {
+		h.reg = make([]uint8, 1<<hllBits)
+	}
+	i := x >> (64 - hllBits)
+	rank := uint8(bits.LeadingZeros64(x<<hllBits|1<<(hllBits-1)) + 1)
+	if rank > h.reg[i] {
+		h.reg[i] = rank
+	}
+}
+
+func (h *distinctCount) estimate() int64 {
+	if h.reg == nil {
+		return 0
+	}
+	const m = 1 << hllBits
+	sum, zeros := 0.0, 0
+	for _, r := range h.reg {
+		sum += math.Ldexp(1, -int(r))
+		if r == 0 {
+			zeros++
+		}
+	}
+	e := 0.7213 / (1 + 1.079/m) * m * m / sum
+	if e <= 2.5*m && zeros > 0 {
+		e = m * math.Log(float64(m)/float64(zeros))
+	}
+	return int64(math.Round(e))
+}

@@ -1,0 +1,218 @@
+package detect
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/robowatch/robowatch/logparse"
+)
+
+// floodIP is the address of the i-th client of a flood: distinct for every
+// i below 2^32.
+func floodIP(i int) string {
+	return strconv.Itoa(1+(i>>24)&255) + "." + strconv.Itoa((i>>16)&255) + "." + strconv.Itoa((i>>8)&255) + "." + strconv.Itoa(i&255)
+}
+
+// TestMaxClientsKeepsTheHeaviest floods a capped Detector with one-request
+// clients among which heavy clients come and go, some of them only after
+// the cap was reached: every heavy client must come out with its exact
+// counts, and nothing may be lost or counted twice.
+func TestMaxClientsKeepsTheHeaviest(t *testing.T) {
+	const (
+		maxClients = 200
+		flood      = 40000
+		heavy      = 20 // half from the start, half arriving once the flood filled the table
+		perHeavy   = 300
+	)
+	d := New(Config{MaxClients: maxClients})
+	rec := logparse.Record{Method: "GET", Target: "/", Status: 200, Bytes: 100, UserAgent: chromeUA}
+	records := 0
+	add := func(ip string, sec int) {
+		rec.Client, rec.Time = ip, t0.Add(time.Duration(sec)*time.Second)
+		d.Add(&rec)
+		records++
+	}
+	heavyIP := func(h int) string { return fmt.Sprintf("192.0.2.%d", h) }
+	sent := make([]int, heavy)
+	for i := 0; i < flood; i++ {
+		add(floodIP(i), i/10)
+		// Heavy client h starts at flood client h*1000 (the late ones when
+		// the table has long been full) and spreads its requests evenly to
+		// the end: each makes more than records/maxClients requests, the
+		// share Space-Saving guarantees to keep.
+		for h := 0; h < heavy; h++ {
+			start := h * 1000
+			if h < heavy/2 {
+				start = h
+			}
+			if every := (flood - start) / perHeavy; i >= start && (i-start)%every == 0 && sent[h] < perHeavy {
+				add(heavyIP(h), i/10)
+				sent[h]++
+			}
+		}
+	}
+	res := d.Result()
+
+	byIP := map[string]Verdict{}
+	var tracked int64
+	for _, v := range res.Clients {
+		byIP[v.IP] = v
+		tracked += v.Requests
+	}
+	if records/maxClients >= perHeavy {
+		t.Fatalf("test set-up: %d records / %d clients >= %d requests per heavy client", records, maxClients, perHeavy)
+	}
+	for h := 0; h < heavy; h++ {
+		if sent[h] < perHeavy {
+			t.Fatalf("test set-up: heavy client %d made only %d requests", h, sent[h])
+		}
+		v, ok := byIP[heavyIP(h)]
+		if !ok {
+			t.Errorf("heavy client %s (%d requests) was folded away", heavyIP(h), sent[h])
+			continue
+		}
+		if v.Requests != int64(sent[h]) {
+			t.Errorf("heavy client %s: %d requests, want exactly %d", heavyIP(h), v.Requests, sent[h])
+		}
+	}
+	if len(res.Clients) > maxClients {
+		t.Errorf("%d clients tracked, cap %d", len(res.Clients), maxClients)
+	}
+	if tracked+res.Other.Requests != int64(records) || res.Records != int64(records) {
+		t.Errorf("tracked %d + other %d != %d records (Result.Records %d): requests lost or counted twice",
+			tracked, res.Other.Requests, records, res.Records)
+	}
+	if res.Other.Bytes != 100*res.Other.Requests {
+		t.Errorf("other bytes %d for %d requests of 100 bytes", res.Other.Bytes, res.Other.Requests)
+	}
+	// Every flood client made one request: those not tracked were folded.
+	folded := float64(flood - (len(res.Clients) - heavy))
+	if got := float64(res.Other.Clients); math.Abs(got-folded) > 0.05*folded {
+		t.Errorf("other clients estimated %v, want %v within 5%%", got, folded)
+	}
+
+	// The timeline keeps every request, and puts the folded ones in Other.
+	var total, other int64
+	for i, n := range res.Timeline.Requests {
+		total += n
+		other += res.Timeline.Other[i]
+		if res.Timeline.Robots[i]+res.Timeline.Humans[i]+res.Timeline.Other[i] != n {
+			t.Fatalf("bucket %d: robots %d + humans %d + other %d != %d requests", i,
+				res.Timeline.Robots[i], res.Timeline.Humans[i], res.Timeline.Other[i], n)
+		}
+	}
+	if total != int64(records) || other != res.Other.Requests {
+		t.Errorf("timeline: %d requests, %d other; want %d and %d", total, other, records, res.Other.Requests)
+	}
+}
+
+// TestMaxClientsAccounting checks the eviction's bookkeeping on a small
+// table: the lightest client goes, a returning client starts afresh, a
+// watched client stays, and User-agents of evicted clients are forgotten.
+func TestMaxClientsAccounting(t *testing.T) {
+	const watched = "198.51.100.7"
+	d := New(Config{MaxClients: 3, Watch: func(ip string) bool { return ip == watched }})
+	seq := []req{
+		{ip: watched, ua: "w/1", sec: 0, path: "/"},
+		{ip: "10.0.0.1", ua: "a/1", sec: 1, path: "/"},
+		{ip: "10.0.0.1", ua: "a/1", sec: 2, path: "/"},
+		{ip: "10.0.0.2", ua: "b/1", sec: 3, path: "/"}, // table full: watched, .1 (2), .2 (1)
+		{ip: "10.0.0.3", ua: "c/1", sec: 4, path: "/"}, // evicts .2, the lightest
+		{ip: "10.0.0.2", ua: "b/1", sec: 5, path: "/"}, // back: evicts .3 (weight 2 vs .1's 2: fewer of its own)
+		{ip: watched, ua: "w/1", sec: 6, path: "/"},
+	}
+	for _, q := range seq {
+		d.Add(q.record())
+	}
+	if _, ok := d.uas["c/1"]; ok {
+		t.Error("the User-agent of an evicted client is still interned")
+	}
+	if len(d.uas) != len(d.clients) {
+		t.Errorf("%d User-agents interned for %d clients", len(d.uas), len(d.clients))
+	}
+	res := d.Result()
+	got := map[string]int64{}
+	for _, v := range res.Clients {
+		got[v.IP] = v.Requests
+	}
+	want := map[string]int64{watched: 2, "10.0.0.1": 2, "10.0.0.2": 1}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("tracked %v, want %v", got, want)
+	}
+	if res.Other.Requests != 2 || res.Other.Clients != 2 {
+		t.Errorf("other %+v, want 2 requests of 2 clients (.2's first, .3's)", res.Other)
+	}
+	if len(res.Watched) != 1 || len(res.Watched[0].First) != 2 {
+		t.Errorf("watched client's drill-down lost requests: %+v", res.Watched)
+	}
+}
+
+// TestMaxClientsFloodMemory feeds 1 million distinct clients, each with a
+// User-agent of its own, to a Detector capped at 10,000 clients: the heap
+// it holds must not grow between the first quarter million and the end.
+func TestMaxClientsFloodMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1 million records")
+	}
+	const maxClients = 10000
+	d := New(Config{MaxClients: maxClients})
+	rec := logparse.Record{Method: "GET", Target: "/", Status: 200, Bytes: 100}
+	var ua []byte
+	feed := func(from, to int) {
+		for i := from; i < to; i++ {
+			ua = strconv.AppendInt(append(ua[:0], "bot-"...), int64(i), 10)
+			rec.Client, rec.UserAgent = floodIP(i), string(ua)
+			rec.Time = t0.Add(time.Duration(i) * time.Millisecond)
+			d.Add(&rec)
+		}
+	}
+	feed(0, 250000)
+	mid := heapInUse()
+	feed(250000, 1000000)
+	end := heapInUse()
+	runtime.KeepAlive(d)
+	if len(d.clients) > maxClients || len(d.uas) > maxClients {
+		t.Errorf("%d clients, %d User-agents held; cap %d", len(d.clients), len(d.uas), maxClients)
+	}
+	if grown := end - mid; grown > 4<<20 {
+		t.Errorf("heap grew by %d bytes over 750,000 more clients (from %d to %d)", grown, mid, end)
+	}
+	if res := d.Result(); res.Other.Clients < 950000 || res.Other.Clients > 1050000 {
+		t.Errorf("folded clients estimated %d, want about 1 million", res.Other.Clients)
+	}
+}
+
+// BenchmarkFlood10M replays 10 million distinct client addresses through a
+// Detector capped at DefaultMaxClientsBench clients and reports the heap it
+// holds at the end: bounded by the cap, not by the flood.
+func BenchmarkFlood10M(b *testing.B) {
+	const flood = 10_000_000
+	rec := logparse.Record{Method: "GET", Target: "/", Status: 200, Bytes: 5120}
+	for _, maxClients := range []int{100_000, 250_000} {
+		b.Run(strconv.Itoa(maxClients), func(b *testing.B) {
+			b.ReportAllocs()
+			for n := 0; n < b.N; n++ {
+				before := heapInUse()
+				d := New(Config{MaxClients: maxClients})
+				for i := 0; i < flood; i++ {
+					rec.Client, rec.UserAgent = floodIP(i), benchUAs[i%len(benchUAs)]
+					rec.Time = t0.Add(time.Duration(i) * 100 * time.Microsecond)
+					d.Add(&rec)
+				}
+				after := heapInUse()
+				b.ReportMetric(float64(after-before)/(1<<20), "MiB-held")
+				b.ReportMetric(float64(after-before)/float64(maxClients), "bytes/client")
+				runtime.KeepAlive(d)
+			}
+		})
+	}
+}
+
+// BenchmarkAddSteadyStateCapped is BenchmarkAddSteadyState under a client
+// cap, as the CLI runs: the eviction heap must keep the per-line path free
+// of allocations.
+func BenchmarkAddSteadyStateCapped(b *testing.B) { benchmarkAdd(b, Config{MaxClients: 250_000}) }
