@@ -46,6 +46,10 @@ type htmlSection struct {
 // Right reports whether column i holds numbers.
 func (s htmlSection) Right(i int) bool { return s.right != nil && i < len(s.right) && s.right[i] }
 
+// Text reports whether column i holds free text from the log, which may
+// break anywhere to fit.
+func (s htmlSection) Text(i int) bool { return s.flex != nil && i < len(s.flex) && s.flex[i] }
+
 // Header is the section's column names, or none for a key-value table.
 func (s htmlSection) Header() []string {
 	if len(s.header) == 0 || s.header[0] == "" {
@@ -182,7 +186,7 @@ func robotCharts(tl *detect.Timeline) []chart {
 			W:     300, H: 120, Small: true,
 		}
 		p := plot{left: 40, top: 8, width: 300 - 40 - 10, height: 120 - 8 - 36}
-		top := c.yAxis(p, float64(peak), 2)
+		top := c.yAxis(p, float64(peak), 3)
 		c.Paths = append(c.Paths, shape{D: stepPath(p, rt.Requests, top, true), Class: "s-robot area", Tip: Escape(rt.Name)})
 		c.xTimeAxis(p, tl.Start, tl.Start.Add(time.Duration(n)*width))
 		out = append(out, c)
