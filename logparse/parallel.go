@@ -1,0 +1,413 @@
+package logparse
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+)
+
+// blockBytes is how much of the input a ParallelReader hands to a parser
+// goroutine at once: large enough that the hand-over costs nothing next to
+// parsing a block's thousands of lines, small enough that the blocks in
+// flight stay a few MiB.
+const blockBytes = 1 << 20
+
+// ErrReaderClosed is returned by ParallelReader.Read after Close.
+var ErrReaderClosed = errors.New("logparse: read after Close")
+
+// ParallelReader reads Records like Reader, with the same records, malformed
+// lines, errors and Stats in the same order, but parses on several
+// goroutines: one goroutine reads (and decompresses) the input and cuts it
+// into blocks of whole lines, Workers goroutines parse the blocks, and Read
+// returns their records in log order. Memory stays bounded: a few blocks
+// are in flight, and a line over MaxLineBytes is skipped as it streams by.
+//
+// Read must be called from one goroutine. Call Close when stopping before
+// io.EOF or a fatal error, so that the goroutines end.
+type ParallelReader struct {
+	// MaxLineBytes is as for Reader; set it before the first Read.
+	MaxLineBytes int
+	// Workers is how many goroutines parse; 0 means runtime.GOMAXPROCS(0).
+	// Set it before the first Read.
+	Workers int
+
+	seq     *Reader // reads the lines format detection looks at, then the rest is cut into blocks
+	started bool
+	stats   Stats  // of the batches returned before cur (seq counts the lines before them)
+	cur     *batch // the batch Read is returning from
+	ri, ei  int    // next record and next error of cur
+	final   error  // sticky: io.EOF or a fatal error
+	closed  bool
+
+	order     chan *batch   // batches in log order, parsed or not yet
+	free      chan *batch   // batches to fill
+	done      chan struct{} // closed by Close
+	closeOnce sync.Once
+	err       error // io.EOF or the fatal error that ended reading; set before order is closed
+
+	block int // bytes per block; 0 means blockBytes (tests cut small blocks)
+
+	// Owned by the reading goroutine.
+	lineNo int64  // lines cut so far
+	carry  []byte // the start of a line cut by the end of a block
+	head   []byte // the start of a line over the limit, for its ParseError
+}
+
+// batch is a block of consecutive lines and, once ready, what they parse to.
+type batch struct {
+	data    []byte // whole lines; or, with tooLong, the start of one line over the limit
+	first   int64  // number of the first line in data
+	tooLong bool
+	recs    []Record
+	errs    []*ParseError // malformed lines, in order
+	stats   Stats
+	ready   chan struct{} // receives once the batch is parsed
+}
+
+// NewParallelReader returns a ParallelReader of r; name and f are as for NewReader.
+func NewParallelReader(r io.Reader, name string, f *Format) *ParallelReader {
+	return &ParallelReader{seq: NewReader(r, name, f)}
+}
+
+// Format is as Reader.Format.
+func (r *ParallelReader) Format() *Format { return r.seq.format }
+
+// Stats returns the counts of the lines Read has returned so far.
+func (r *ParallelReader) Stats() Stats {
+	if !r.started || r.order == nil {
+		return r.seq.Stats()
+	}
+	s := r.seq.Stats()
+	s.Samples = slices.Clip(s.Samples) // appends below must not reach the readers' own
+	s.Merge(r.stats)
+	if b := r.cur; b != nil && (r.ri > 0 || r.ei > 0) {
+		for i := range b.recs[:r.ri] {
+			s.AddRecord(&b.recs[i])
+		}
+		for _, e := range b.errs[:r.ei] {
+			s.AddMalformed(e)
+		}
+	}
+	return s
+}
+
+// Close stops the goroutines. It does not wait for a Read of the underlying
+// reader in progress, which ends when that reader returns.
+func (r *ParallelReader) Close() error {
+	r.closeOnce.Do(func() {
+		r.closed = true
+		if r.done != nil {
+			close(r.done)
+		}
+	})
+	return nil
+}
+
+// Read parses the next line into rec, as Reader.Read does.
+func (r *ParallelReader) Read(rec *Record) error {
+	if r.closed {
+		return ErrReaderClosed
+	}
+	if !r.started {
+		r.started = true
+		seq := r.seq
+		seq.MaxLineBytes = r.MaxLineBytes
+		seq.started = true
+		if seq.format == nil {
+			seq.detect()
+		}
+		if seq.err == nil {
+			r.startBlocks()
+		}
+	}
+	if r.order == nil {
+		// The whole input was read for format detection, or reading failed.
+		return r.seq.Read(rec)
+	}
+	for {
+		if b := r.cur; b != nil {
+			recLine, errLine := int64(math.MaxInt64), int64(math.MaxInt64)
+			if r.ri < len(b.recs) {
+				recLine = b.recs[r.ri].Line
+			}
+			if r.ei < len(b.errs) {
+				errLine = b.errs[r.ei].Line
+			}
+			switch {
+			case recLine < errLine:
+				*rec = b.recs[r.ri]
+				r.ri++
+				return nil
+			case r.ei < len(b.errs):
+				r.ei++
+				return b.errs[r.ei-1]
+			}
+			r.stats.Merge(b.stats)
+			r.cur = nil
+			r.release(b)
+		}
+		if len(r.seq.pending) > 0 {
+			return r.seq.Read(rec) // the lines read for format detection come first
+		}
+		if r.final != nil {
+			return r.final
+		}
+		b, ok := <-r.order
+		if !ok {
+			r.final = r.err
+			return r.final
+		}
+		<-b.ready
+		r.cur, r.ri, r.ei = b, 0, 0
+	}
+}
+
+// startBlocks starts the goroutines on the input past the lines detection
+// read (which the sequential Reader still returns first).
+func (r *ParallelReader) startBlocks() {
+	workers := r.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	// Two batches per parser keep each busy while the consumer works
+	// through one and the reader fills another.
+	n := 2*workers + 2
+	r.order = make(chan *batch, n)
+	r.free = make(chan *batch, n)
+	r.done = make(chan struct{})
+	for range n {
+		r.free <- &batch{ready: make(chan struct{}, 1)}
+	}
+	r.lineNo = r.seq.lineNo
+	work := make(chan *batch, n)
+	for range workers {
+		go r.parseBlocks(work)
+	}
+	go r.cut(work)
+}
+
+func (r *ParallelReader) blockSize() int {
+	if r.block > 0 {
+		return r.block
+	}
+	return blockBytes
+}
+
+// release returns a batch to the reading goroutine, dropping a buffer that
+// grew for a long line.
+func (r *ParallelReader) release(b *batch) {
+	if cap(b.data) > 2*r.blockSize() {
+		b.data = nil
+	}
+	clear(b.errs)
+	b.errs = b.errs[:0]
+	b.stats = Stats{}
+	r.free <- b // never blocks: free has room for every batch
+}
+
+// cut reads the input into blocks of whole lines and sends them to be
+// parsed, and in log order to Read, until the end of the input, a fatal
+// error, or Close.
+func (r *ParallelReader) cut(work chan<- *batch) {
+	defer close(work)
+	if err := r.cutBlocks(work); err != nil {
+		r.err = err
+	}
+	close(r.order)
+}
+
+// cutBlocks is cut's loop. It returns io.EOF at the end of the input, the
+// fatal error that ended it (after the lines before it), or nil after Close.
+func (r *ParallelReader) cutBlocks(work chan<- *batch) error {
+	src := r.seq.br
+	maxLine := r.seq.maxLine()
+	var rerr error // from src; once set, src is not read again
+	for {
+		var b *batch
+		select {
+		case b = <-r.free:
+		case <-r.done:
+			return nil
+		}
+		if b.data == nil {
+			b.data = make([]byte, 0, r.blockSize())
+		}
+		b.data = append(b.data[:0], r.carry...)
+		r.carry = r.carry[:0]
+		b.tooLong = false
+		if rerr == nil {
+			rerr = fill(src, &b.data)
+		}
+		for {
+			if i := bytes.LastIndexByte(b.data, '\n'); i >= 0 {
+				switch rerr {
+				case nil:
+					r.carry = append(r.carry, b.data[i+1:]...)
+					b.data = b.data[:i+1]
+				case io.EOF:
+					// A last line without a line end is a line.
+				default:
+					b.data = b.data[:i+1] // Reader drops a line cut by an error
+				}
+				break
+			}
+			if rerr != nil {
+				if rerr != io.EOF {
+					b.data = b.data[:0]
+				}
+				break
+			}
+			if limit := max(maxLine+2, readBufferSize); len(b.data) <= limit {
+				// One line fills the block and may be within the limit
+				// (Reader's rule): grow the block, but not past the limit.
+				b.data = slices.Grow(b.data, min(cap(b.data), limit+1-cap(b.data)))
+				rerr = fill(src, &b.data)
+				continue
+			}
+			// Over the limit and still no line end: keep the line's start
+			// for the error and let the rest stream by.
+			var complete bool
+			complete, rerr = r.skipLine(src, b)
+			if !complete {
+				b.data = b.data[:0]
+			}
+			break
+		}
+		if len(b.data) == 0 {
+			r.free <- b // never blocks: free has room for every batch
+		} else {
+			b.first = r.lineNo + 1
+			if b.tooLong {
+				r.lineNo++
+			} else {
+				r.lineNo += int64(bytes.Count(b.data, []byte{'\n'}))
+				if b.data[len(b.data)-1] != '\n' {
+					r.lineNo++ // the last line, without a line end
+				}
+			}
+			r.order <- b // never blocks: order has room for every batch
+			work <- b    // nor does work
+		}
+		if rerr != nil && len(r.carry) == 0 {
+			if rerr == io.EOF {
+				return io.EOF
+			}
+			return r.fatal(rerr)
+		}
+	}
+}
+
+// fatal names the input and the line reading stopped at, as Reader does.
+func (r *ParallelReader) fatal(err error) error {
+	if r.seq.name == "" {
+		return fmt.Errorf("line %d: %w", r.lineNo+1, err)
+	}
+	return fmt.Errorf("%s: line %d: %w", r.seq.name, r.lineNo+1, err)
+}
+
+// skipLine reads past the end of the line over the limit that fills b.data,
+// leaving its first bytes in b.data (b.tooLong) and what follows its line
+// end in r.carry. The line is complete when its end, or the input's, was
+// reached; err is what src returned last.
+func (r *ParallelReader) skipLine(src io.Reader, b *batch) (complete bool, err error) {
+	r.head = append(r.head[:0], textHead(b.data)...)
+	for {
+		b.data = b.data[:0]
+		err = fill(src, &b.data)
+		if i := bytes.IndexByte(b.data, '\n'); i >= 0 {
+			r.carry = append(r.carry, b.data[i+1:]...)
+			complete = true
+			break
+		}
+		if err != nil {
+			complete = err == io.EOF
+			break
+		}
+	}
+	b.data = append(b.data[:0], r.head...)
+	b.tooLong = true
+	return complete, err
+}
+
+// fill reads into the free capacity of *buf until it is full, or the
+// input ends or fails.
+func fill(src io.Reader, buf *[]byte) error {
+	b := *buf
+	defer func() { *buf = b }()
+	for len(b) < cap(b) {
+		n, err := src.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseBlocks parses the batches from work until it is closed.
+func (r *ParallelReader) parseBlocks(work <-chan *batch) {
+	name, f, max := r.seq.name, r.seq.format, r.seq.maxLine()
+	for b := range work {
+		b.parse(name, f, max)
+		b.ready <- struct{}{}
+	}
+}
+
+// parse parses the lines of b as Reader.Read would.
+func (b *batch) parse(name string, f *Format, max int) {
+	b.recs = b.recs[:0]
+	no := b.first
+	if b.tooLong {
+		b.addTooLong(name, no, b.data, max)
+		return
+	}
+	data := b.data
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i+1], data[i+1:]
+		} else {
+			data = nil
+		}
+		if content := len(TrimEOL(line)); content > max || len(line) > readBufferSize && len(line) > max+2 {
+			// Reader's rule, to the byte: over max without the line end,
+			// or, for a line longer than its buffer, over max+2 with it.
+			b.addTooLong(name, no, textHead(line), max)
+			no++
+			continue
+		}
+		if no == 1 {
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+		}
+		b.recs = slices.Grow(b.recs, 1)
+		rec := &b.recs[:len(b.recs)+1][len(b.recs)]
+		rec.File, rec.Line = name, no
+		if err := f.Parse(line, rec); err != nil {
+			pe := err.(*ParseError)
+			pe.File, pe.Line = name, no
+			b.errs = append(b.errs, pe)
+			b.stats.AddMalformed(pe)
+		} else {
+			b.recs = b.recs[:len(b.recs)+1]
+			b.stats.AddRecord(rec)
+		}
+		no++
+	}
+}
+
+// addTooLong records line number no, whose start is head, as over the limit.
+func (b *batch) addTooLong(name string, no int64, head []byte, max int) {
+	if no == 1 {
+		head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	}
+	pe := &ParseError{File: name, Line: no, Column: max + 1,
+		Err:  fmt.Errorf("%w: more than %d bytes", ErrLineTooLong, max),
+		Text: EscapeText(head, MaxTextBytes)}
+	b.errs = append(b.errs, pe)
+	b.stats.AddMalformed(pe)
+}
