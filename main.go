@@ -323,7 +323,10 @@ func (in *inputs) read(ctx context.Context, name string, det *detect.Detector) (
 		return logparse.Stats{}, err
 	}
 	defer closeFn()
-	rd := logparse.NewReader(r, name, in.format)
+	// Parsing runs on every core; records still come in log order, one
+	// at a time, as the Detector needs them.
+	rd := logparse.NewParallelReader(r, name, in.format)
+	defer rd.Close()
 	var rec logparse.Record
 	var pending int64
 	for n := 0; ; n++ {
