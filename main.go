@@ -59,6 +59,12 @@ Flags:
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	go func() {
+		// The first Ctrl-C asks for the partial report; a second one,
+		// should that take too long, kills as usual.
+		<-ctx.Done()
+		stop()
+	}()
 	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -81,7 +87,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		strict     = fs.Bool("strict", false, "stop with an error at the first malformed line")
 		burst      = fs.Int("burst", 0, "rapid-fire when a client makes more than N requests in 10 s (default 20)")
 		sustained  = fs.Int("sustained", 0, "rapid-fire also when a client makes N requests in 60 s (default 60)")
-		maxClients = fs.Int("max-clients", 1_000_000, "clients tracked one by one; further ones are folded into an \"other\" row (0: no cap)")
+		maxClients = fs.Int("max-clients", defaultMaxClients, "clients tracked one by one (about 1 KB each); past it the lightest are folded into an \"other\" row, the heaviest stay exact (0: no cap)")
 		sinceFlag  = fs.String("since", "", "only records from this time on: RFC 3339, 2006-01-02 (the log's zone), or a duration back from the last record (2h, 1d)")
 		untilFlag  = fs.String("until", "", "only records before this time (same forms as --since)")
 		watch      = fs.StringArray("client", nil, "drill down into a client: IP, CIDR (66.249.64.0/19) or host name (repeatable)")
@@ -98,7 +104,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK
 		}
-		fmt.Fprintf(stderr, "robowatch: %v (see robowatch --help)\n", err)
+		warnf(stderr, "robowatch: %v (see robowatch --help)\n", err)
 		return exitUsage
 	}
 	if *help {
@@ -108,7 +114,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitOK
 	}
 	usage := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "robowatch: "+format+" (see robowatch --help)\n", a...)
+		warnf(stderr, "robowatch: "+format+" (see robowatch --help)\n", a...)
 		return exitUsage
 	}
 	logFormat, err := logparse.ParseFormat(*format)
@@ -153,7 +159,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 	}
 	if err := loadRobots(ctx, *robotsSrc, &cfg, stderr); err != nil {
-		fmt.Fprintf(stderr, "robowatch: %v\n", err)
+		warnf(stderr, "robowatch: %v\n", err)
 		return exitError
 	}
 
@@ -161,7 +167,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	in := &inputs{names: files, stdin: stdin, format: logFormat, strict: *strict}
+	in := &inputs{names: files, stdin: stdin, format: logFormat, strict: *strict, ctx: ctx}
 	defer in.cleanup()
 	if since.Relative() || until.Relative() {
 		// A duration counts back from the log's last record, which only a
@@ -169,7 +175,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		// for the second.
 		last, err := in.lastTime()
 		if err != nil {
-			fmt.Fprintf(stderr, "robowatch: finding the last record for --since/--until: %v\n", err)
+			warnf(stderr, "robowatch: finding the last record for --since/--until: %v\n", err)
 			return exitError
 		}
 		in.window.Since, in.window.Until = resolveBound(since, last), resolveBound(until, last)
@@ -191,8 +197,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		stats, err := in.read(ctx, name, det)
 		rep.Stats.Merge(stats)
+		if w := malformedWarning(name, stats); w != "" {
+			warnf(stderr, "robowatch: warning: %s\n", w)
+		}
 		if err != nil {
-			fmt.Fprintf(stderr, "robowatch: %v\n", err)
+			warnf(stderr, "robowatch: %v\n", err)
 			rep.Errors = append(rep.Errors, err.Error())
 			status = exitError
 			if *strict {
@@ -222,7 +231,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 	}
 	if err := report.Write(stdout, *output, rep, opt); err != nil {
-		fmt.Fprintf(stderr, "robowatch: writing the report: %v\n", err)
+		warnf(stderr, "robowatch: writing the report: %v\n", err)
 		return exitError
 	}
 	if status == exitOK && failed(*failOn, rep.Result) {
@@ -284,15 +293,19 @@ type inputs struct {
 	outside      int64 // records outside the window
 
 	spooled string // standard input kept in a temporary file, for two passes
+
+	ctx context.Context // an interrupt ends reads from pipes at once; nil: never
 }
 
 // open opens one input: "-" is standard input (or its spooled copy).
 // Compression is recognised by content; bytes are counted for progress
 // before decompression, so that they compare with the file sizes.
 func (in *inputs) open(name string) (io.Reader, func(), error) {
-	var raw io.Reader = in.stdin
+	var raw io.Reader
 	closeFn := func() {}
-	if name != "-" || in.spooled != "" {
+	if name == "-" && in.spooled == "" {
+		raw = interruptible(in.ctx, in.stdin)
+	} else {
 		path := name
 		if name == "-" {
 			path = in.spooled
@@ -302,6 +315,9 @@ func (in *inputs) open(name string) (io.Reader, func(), error) {
 			return nil, nil, err
 		}
 		raw, closeFn = f, func() { f.Close() }
+		if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+			raw = interruptible(in.ctx, f) // a FIFO or a device may never end
+		}
 	}
 	if in.progress != nil {
 		raw = &countingReader{r: raw, p: in.progress}
@@ -353,8 +369,8 @@ func (in *inputs) read(ctx context.Context, name string, det *detect.Detector) (
 			det.Add(&rec)
 			continue
 		}
-		if err == io.EOF {
-			return rd.Stats(), nil
+		if err == io.EOF || ctx.Err() != nil {
+			return rd.Stats(), nil // an interrupt is no read error: the report says partial
 		}
 		var pe *logparse.ParseError
 		if errors.As(err, &pe) {
@@ -486,11 +502,11 @@ func splitHostSource(s string) (host, source string) {
 func readRobots(ctx context.Context, src string, stderr io.Writer) (*robots.Robots, error) {
 	var r *robots.Robots
 	if strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://") {
-		res, err := robots.Fetch(ctx, src, nil)
+		res, err := robots.Fetch(ctx, src, robotsClient)
 		if err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(stderr, "robowatch: robots.txt %s\n", report.Escape(res.String()))
+		warnf(stderr, "robowatch: robots.txt %s\n", res.String())
 		return res.Robots, nil
 	}
 	f, err := os.Open(src)
@@ -503,10 +519,10 @@ func readRobots(ctx context.Context, src string, stderr io.Writer) (*robots.Robo
 		return nil, fmt.Errorf("reading %s: %w", src, err)
 	}
 	if r.Truncated {
-		fmt.Fprintf(stderr, "robowatch: warning: %s is larger than %d KiB; only its first %d KiB were read (RFC 9309)\n", src, robots.MaxSize>>10, robots.MaxSize>>10)
+		warnf(stderr, "robowatch: warning: %s is larger than %d KiB; only its first %d KiB were read (RFC 9309)\n", src, robots.MaxSize>>10, robots.MaxSize>>10)
 	}
 	if r.HTML {
-		fmt.Fprintf(stderr, "robowatch: warning: %s looks like an HTML page, not a robots.txt; its lines are skipped\n", src)
+		warnf(stderr, "robowatch: warning: %s looks like an HTML page, not a robots.txt; its lines are skipped\n", src)
 	}
 	return r, nil
 }
@@ -561,7 +577,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK
 		}
-		fmt.Fprintf(stderr, "robowatch check: %v (see robowatch check --help)\n", err)
+		warnf(stderr, "robowatch check: %v (see robowatch check --help)\n", err)
 		return exitUsage
 	}
 	if *help {
@@ -571,7 +587,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitOK
 	}
 	usage := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "robowatch check: "+format+" (see robowatch check --help)\n", a...)
+		warnf(stderr, "robowatch check: "+format+" (see robowatch check --help)\n", a...)
 		return exitUsage
 	}
 	switch {
@@ -586,13 +602,13 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	r, err := readRobots(ctx, *src, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "robowatch check: --robots %s: %v\n", *src, err)
+		warnf(stderr, "robowatch check: --robots %s: %v\n", *src, err)
 		return exitUsage
 	}
 	if *lint {
 		problems := robots.Lint(r)
 		if err := report.WriteLint(stdout, *output, *src, problems); err != nil {
-			fmt.Fprintf(stderr, "robowatch check: %v\n", err)
+			warnf(stderr, "robowatch check: %v\n", err)
 			return exitUsage
 		}
 		for _, p := range problems {
@@ -604,7 +620,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	decisions := r.Check(*agent, fs.Args()...)
 	if err := report.WriteCheck(stdout, *output, decisions); err != nil {
-		fmt.Fprintf(stderr, "robowatch check: %v\n", err)
+		warnf(stderr, "robowatch check: %v\n", err)
 		return exitUsage
 	}
 	for _, d := range decisions {

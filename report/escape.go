@@ -3,6 +3,7 @@ package report
 import (
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
@@ -44,9 +45,14 @@ func Escape(s string) string {
 			continue
 		}
 		if invisible(r) {
-			b.WriteString(`\u`)
 			h := strconv.FormatInt(int64(r), 16)
-			b.WriteString(strings.Repeat("0", 4-len(h)))
+			if r > 0xffff {
+				b.WriteString(`\U`)
+				b.WriteString(strings.Repeat("0", 8-len(h)))
+			} else {
+				b.WriteString(`\u`)
+				b.WriteString(strings.Repeat("0", 4-len(h)))
+			}
 			b.WriteString(h)
 		} else {
 			b.WriteString(s[i : i+size])
@@ -92,7 +98,9 @@ func invisible(r rune) bool {
 	case r >= 0xfff9 && r <= 0xfffb: // interlinear annotation
 		return true
 	}
-	return false
+	// Every other format character: tag characters (U+E0000 block) spell
+	// text no one sees, and the rest are as invisible.
+	return unicode.Is(unicode.Cf, r)
 }
 
 // Cut escapes s and shortens it to at most width terminal columns, marking a

@@ -94,7 +94,7 @@ func summarySection(r *Report) *section {
 		add("Late records", Count(res.LateRecords)+" too far out of time order for the rate windows")
 	}
 	if res.Other.Clients > 0 {
-		add("Other", fmt.Sprintf("%s more clients folded together (--max-clients): %s requests",
+		add("Other", fmt.Sprintf("about %s of the lightest clients folded together (--max-clients): %s requests",
 			Count(res.Other.Clients), Count(res.Other.Requests)))
 	}
 	for _, e := range r.Errors {
@@ -259,7 +259,14 @@ func percent(n, of int64) string {
 	if n == 0 || of == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (%.2g%%)", 100*float64(n)/float64(of))
+	p := 100 * float64(n) / float64(of)
+	if p < 10 {
+		return fmt.Sprintf(" (%.2g%%)", p)
+	}
+	if n < of {
+		p = min(p, 99) // 99.8% is not "100%": some lines did parse
+	}
+	return fmt.Sprintf(" (%.0f%%)", p)
 }
 
 func cutNote(shown, all int, what string) []string {

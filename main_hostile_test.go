@@ -1,0 +1,530 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The hostile-input tests of issue 7: every case runs the CLI as a user
+// would, on the small files of testdata/hostile or on big inputs generated
+// on the fly and streamed (never held, never committed).
+
+const hostileDir = "testdata/hostile"
+
+// hostileLogs are the hostile log files, each with what robowatch must make
+// of it.
+var hostileLogs = []struct {
+	file                      string
+	lines, records, malformed int64
+	code                      int
+	stderr                    string // expected on stderr ("" : nothing)
+}{
+	{"terminal-escapes.log", 188, 186, 2, exitOK, ""},
+	{"nul-bytes.log", 5, 4, 1, exitOK, ""},
+	{"invalid-utf8.log", 5, 4, 1, exitOK, ""},
+	{"binary-garbage.log", 44, 0, 44, exitOK, "binary-garbage.log: none of its 44 lines is a combined log line"},
+	{"mostly-malformed.log", 100, 10, 90, exitOK, "mostly-malformed.log: 90 of its 100 lines are malformed"},
+	{"truncated.log.gz", 977, 977, 0, exitError, "truncated.log.gz: line 978: unexpected EOF"},
+}
+
+// summary is the part of the JSON report these tests read.
+type summary struct {
+	Summary struct {
+		Lines, Records, Malformed int64
+		Partial                   bool
+		Format                    string
+		Other                     struct{ Clients, Requests int64 }
+	} `json:"summary"`
+	Clients []struct {
+		IP        string `json:"ip"`
+		UserAgent string `json:"user_agent"`
+		Requests  int64  `json:"requests"`
+	} `json:"clients"`
+	Malformed []struct {
+		File, Reason, Text string
+	} `json:"malformed"`
+	Errors []string `json:"errors"`
+}
+
+func parseSummary(t *testing.T, out string) summary {
+	t.Helper()
+	var s summary
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("the JSON report does not parse: %v\n%.2000s", err, out)
+	}
+	return s
+}
+
+// TestHostileLogFiles reads each hostile log: a clear report (lines,
+// records and malformed lines counted exactly, a warning naming a file that
+// is mostly not a log, an error naming a broken one) and no panic.
+func TestHostileLogFiles(t *testing.T) {
+	for _, tt := range hostileLogs {
+		t.Run(tt.file, func(t *testing.T) {
+			code, out, errOut := runCLI(t, nil, "-o", "json", filepath.Join(hostileDir, tt.file))
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, tt.code, errOut)
+			}
+			s := parseSummary(t, out)
+			if s.Summary.Lines != tt.lines || s.Summary.Records != tt.records || s.Summary.Malformed != tt.malformed {
+				t.Errorf("lines %d records %d malformed %d, want %d %d %d", s.Summary.Lines, s.Summary.Records,
+					s.Summary.Malformed, tt.lines, tt.records, tt.malformed)
+			}
+			if tt.stderr == "" && errOut != "" {
+				t.Errorf("unexpected stderr: %s", errOut)
+			}
+			if !strings.Contains(errOut, tt.stderr) {
+				t.Errorf("stderr %q lacks %q", errOut, tt.stderr)
+			}
+			if (tt.code == exitError) != (len(s.Errors) > 0) {
+				t.Errorf("report errors %q with exit %d", s.Errors, code)
+			}
+			if len(s.Malformed) > 10 {
+				t.Errorf("%d malformed samples kept, want at most 10", len(s.Malformed))
+			}
+			for _, m := range s.Malformed {
+				if len(m.Text) > 1024 {
+					t.Errorf("malformed sample of %d bytes: samples must be cut", len(m.Text))
+				}
+			}
+		})
+	}
+}
+
+// TestHostileBytesKept: NUL bytes and invalid UTF-8 in a field are kept
+// (escaped on output), not a reason to drop the record or merge clients.
+func TestHostileBytesKept(t *testing.T) {
+	for _, tt := range []struct{ file, ua string }{
+		{"nul-bytes.log", "Nul\x00Bot/1.0"},
+		{"invalid-utf8.log", "Bot\ufffd\ufffd/1"}, // JSON shows invalid UTF-8 as U+FFFD
+	} {
+		_, out, _ := runCLI(t, nil, "-o", "json", filepath.Join(hostileDir, tt.file))
+		s := parseSummary(t, out)
+		found := false
+		for _, c := range s.Clients {
+			found = found || c.UserAgent == tt.ua && c.Requests == 2
+		}
+		if !found {
+			t.Errorf("%s: no client with User-agent %q and 2 requests: %+v", tt.file, tt.ua, s.Clients)
+		}
+	}
+}
+
+// assertInert fails if s carries anything a terminal would act on or hide:
+// C0 controls but the line end, DEL, C1 controls, invalid UTF-8 (a lone 0x9b
+// is CSI to some terminals), bidi and other format characters.
+func assertInert(t *testing.T, what, s string) {
+	t.Helper()
+	for i, r := range s {
+		bad := ""
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\ufffd"):
+			bad = fmt.Sprintf("invalid UTF-8 byte %#x", s[i])
+		case r < 0x20 && r != '\n', r == 0x7f, r >= 0x80 && r <= 0x9f:
+			bad = fmt.Sprintf("control %U", r)
+		case unicode.Is(unicode.Cf, r), r == 0x2028, r == 0x2029:
+			bad = fmt.Sprintf("format character %U", r)
+		}
+		if bad != "" {
+			t.Fatalf("%s: raw %s at byte %d: %q", what, bad, i, s[max(0, i-40):min(len(s), i+20)])
+		}
+	}
+}
+
+// TestHostileTerminal runs every output meant for people over the hostile
+// files, with hostile file names too, and checks that neither stdout nor
+// stderr carries a raw escape sequence, backspace, C1 control or bidi
+// override, and that the escapes are shown, not silently dropped.
+func TestHostileTerminal(t *testing.T) {
+	dir := t.TempDir()
+	evilLog := filepath.Join(dir, "access\x1b]0;pwned\x07\u202egol.log")
+	data, err := os.ReadFile(filepath.Join(hostileDir, "terminal-escapes.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(evilLog, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	evilMissing := filepath.Join(dir, "gone\x1b[2J\x08.log")
+	evilGarbage := filepath.Join(dir, "garbage\x1b[31m.log")
+	garbage, _ := os.ReadFile(filepath.Join(hostileDir, "binary-garbage.log"))
+	os.WriteFile(evilGarbage, garbage, 0o644)
+	robotsTxt := filepath.Join(hostileDir, "robots.txt")
+
+	var logs []string
+	for _, l := range hostileLogs {
+		logs = append(logs, filepath.Join(hostileDir, l.file))
+	}
+	logs = append(logs, evilLog, evilMissing, evilGarbage)
+
+	runs := [][]string{}
+	for _, format := range []string{"table", "markdown", "html"} {
+		runs = append(runs,
+			append([]string{"-o", format, "--robots", robotsTxt}, logs...),
+			append([]string{"-o", format, "--top", "0"}, logs...),
+		)
+	}
+	runs = append(runs,
+		[]string{"--robots", robotsTxt, "--strict", evilLog},
+		[]string{"--robots", filepath.Join(dir, "robots\x1b]0;x\x07.txt"), evilLog},
+		[]string{"-f", "%h \x1b[31m%{Referer"},
+		[]string{"-o", "x\x1b[2J"},
+		[]string{"--since", "\x1b]0;x\x07"},
+		[]string{"check", "--robots", robotsTxt, "--agent", "Evil\u202eBot\x1b[5m", "/private/\x1b]0;x\x07", "/\x08\x08", "/\u202eok"},
+		[]string{"check", "--robots", robotsTxt, "--lint"},
+		[]string{"check", "--robots", "testdata/robots/hostile/control-chars.txt", "--lint"},
+		[]string{"check", "--robots", "testdata/robots/hostile/control-chars.txt", "--agent", "\x1b]0;owned\x07Bot", "/\x1b[2J", "/a\x00b"},
+		[]string{"check", "--robots", "testdata/robots/hostile/binary-garbage.txt", "--lint"},
+		[]string{"check", "--robots", filepath.Join(dir, "no\x1b[2Jne.txt"), "/"},
+	)
+	for _, args := range runs {
+		name := strings.Join(args, " ")
+		_, out, errOut := runCLI(t, nil, args...)
+		assertInert(t, name+": stdout", out)
+		assertInert(t, name+": stderr", errOut)
+	}
+
+	// The escapes are there to be seen, in every human format.
+	for _, format := range []string{"table", "markdown", "html"} {
+		_, out, errOut := runCLI(t, nil, "-o", format, "--robots", robotsTxt, evilLog, evilMissing)
+		shown := `\x1b]0;pwned\x07`
+		if format == "markdown" {
+			shown = `\\x1b\]0;pwned\\x07` // Markdown's own escapes on top
+		}
+		for _, want := range []string{shown, `\u202e`} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: report does not show %s visibly", format, want)
+			}
+		}
+		if !strings.Contains(errOut, `gone\x1b[2J\x08.log`) {
+			t.Errorf("%s: stderr does not name the missing file visibly: %q", format, errOut)
+		}
+	}
+}
+
+// repeatReader streams n copies of one byte without holding them.
+type repeatReader struct {
+	c byte
+	n int64
+}
+
+func (r *repeatReader) Read(b []byte) (int, error) {
+	if r.n <= 0 {
+		return 0, io.EOF
+	}
+	k := int(min(int64(len(b)), r.n))
+	for i := range b[:k] {
+		b[i] = r.c
+	}
+	r.n -= int64(k)
+	return k, nil
+}
+
+// allocated is how many bytes f allocates in all.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// runStream runs robowatch on a stream, returning its exit status, output
+// and the bytes it allocated.
+func runStream(t *testing.T, stdin io.Reader, args ...string) (int, string, string, uint64) {
+	t.Helper()
+	runCLI(t, []byte(validLine), "-o", "json") // warm up: User-agent parser, tables
+	var out, errOut bytes.Buffer
+	var code int
+	n := allocated(func() { code = run(context.Background(), args, stdin, &out, &errOut) })
+	return code, out.String(), errOut.String(), n
+}
+
+const validLine = `192.0.2.1 - - [06/May/2024:09:00:00 +0000] "GET / HTTP/1.1" 200 512 "-" "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"` + "\n"
+
+// TestHostileLongLine streams a 100 MiB line, once with no newline at the
+// end of the input and once followed by more lines: it is one malformed
+// line, skipped in bounded memory (the bytes allocated in all stay a small
+// fraction of the line), and the lines around it are read.
+func TestHostileLongLine(t *testing.T) {
+	const size = 100 << 20
+	cases := []struct {
+		name  string
+		input func() io.Reader
+		lines int64
+	}{
+		{"no newline at the end", func() io.Reader {
+			return io.MultiReader(strings.NewReader(validLine+`192.0.2.2 - - [06/May/2024:09:00:01 +0000] "GET /`), &repeatReader{'a', size})
+		}, 2},
+		{"followed by lines", func() io.Reader {
+			return io.MultiReader(&repeatReader{'x', size}, strings.NewReader("\n"+validLine+validLine))
+		}, 3},
+	}
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut, alloc := runStream(t, tt.input(), "-o", "json")
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			s := parseSummary(t, out)
+			if s.Summary.Lines != tt.lines || s.Summary.Malformed != 1 || s.Summary.Records != tt.lines-1 {
+				t.Errorf("lines %d records %d malformed %d, want %d lines, one malformed", s.Summary.Lines, s.Summary.Records, s.Summary.Malformed, tt.lines)
+			}
+			if len(s.Malformed) != 1 || !strings.Contains(s.Malformed[0].Reason, "more than 1048576 bytes") {
+				t.Errorf("malformed samples %+v, want the long line as too long", s.Malformed)
+			}
+			if alloc > 16<<20 {
+				t.Errorf("allocated %d MiB reading a %d MiB line: the line was held", alloc>>20, size>>20)
+			}
+		})
+	}
+}
+
+// TestHostileGzipBomb streams a gzip of zeros (a decompression bomb: 256
+// MiB from 250 KiB; 32 MiB with -short) made on the fly through a pipe:
+// robowatch decompresses as it reads, the zeros are one over-long line,
+// and memory stays bounded. A bomb of gigabytes behaves the same, only
+// longer (about 1 s per GiB here).
+func TestHostileGzipBomb(t *testing.T) {
+	size := int64(256 << 20)
+	if testing.Short() {
+		size = 32 << 20
+	}
+	pr, pw := io.Pipe()
+	go func() {
+		zw, _ := gzip.NewWriterLevel(pw, gzip.BestCompression)
+		zw.Write([]byte(validLine))
+		_, err := io.Copy(zw, &repeatReader{0, size})
+		if err == nil {
+			err = zw.Close()
+		}
+		pw.CloseWithError(err)
+	}()
+	code, out, errOut, alloc := runStream(t, pr, "-o", "json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	s := parseSummary(t, out)
+	if s.Summary.Lines != 2 || s.Summary.Records != 1 || s.Summary.Malformed != 1 {
+		t.Errorf("lines %d records %d malformed %d, want the record and one long line", s.Summary.Lines, s.Summary.Records, s.Summary.Malformed)
+	}
+	if alloc > 32<<20 {
+		t.Errorf("allocated %d MiB for %d MiB of zeros (the compressor's own state included): not streamed", alloc>>20, size>>20)
+	}
+}
+
+// TestHostileVanishingFiles: a file that is missing, a directory, and a
+// file deleted after the run began (while robowatch reads the file before
+// it, see TestHostileDisappearsMidList) each give an error naming the file;
+// the other files are read, and the exit status is 1.
+func TestHostileVanishingFiles(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "a.log")
+	os.WriteFile(good, []byte(validLine+validLine), 0o644)
+	code, out, errOut := runCLI(t, nil, "-o", "json", good, filepath.Join(dir, "gone.log"), dir, good)
+	if code != exitError {
+		t.Fatalf("exit %d, want %d: %s", code, exitError, errOut)
+	}
+	s := parseSummary(t, out)
+	if s.Summary.Records != 4 {
+		t.Errorf("records %d, want the 4 of the two readable files", s.Summary.Records)
+	}
+	for _, name := range []string{"gone.log", filepath.Base(dir)} {
+		if !strings.Contains(errOut, name) {
+			t.Errorf("stderr does not name %s: %s", name, errOut)
+		}
+	}
+	if len(s.Errors) != 2 {
+		t.Errorf("report errors %q, want two", s.Errors)
+	}
+}
+
+// TestHostileInterrupt: an interrupt (SIGINT cancels run's context) during
+// a long run prints the report of what was read, marked partial, and exits
+// 130; also when standard input is a pipe that has gone silent.
+func TestHostileInterrupt(t *testing.T) {
+	t.Run("endless input", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		const interruptAt = 20000
+		stdin := &cancellingReader{line: []byte(validLine), at: interruptAt, cancel: cancel}
+		for _, format := range []string{"json", "table"} {
+			stdin.n = 0
+			var out, errOut bytes.Buffer
+			ctx, cancel = context.WithCancel(context.Background())
+			stdin.cancel = cancel
+			code := run(ctx, []string{"-o", format}, stdin, &out, &errOut)
+			if code != exitInterrupted {
+				t.Fatalf("%s: exit %d, want %d; stderr: %s", format, code, exitInterrupted, errOut.String())
+			}
+			if format == "table" {
+				if !strings.Contains(out.String(), "interrupted: the report covers only what was read") {
+					t.Errorf("table report not marked partial:\n%s", out.String())
+				}
+				continue
+			}
+			s := parseSummary(t, out.String())
+			// Lines read ahead past the interrupt are not counted; at most
+			// those generated are.
+			if !s.Summary.Partial || s.Summary.Records < 1000 || s.Summary.Records > int64(stdin.n) {
+				t.Errorf("partial %v, %d records; want partial, 1000 to %d records", s.Summary.Partial, s.Summary.Records, stdin.n)
+			}
+			if len(s.Errors) != 0 {
+				t.Errorf("an interrupt is not an input error: %q", s.Errors)
+			}
+		}
+	})
+	t.Run("silent pipe", func(t *testing.T) {
+		pr, pw := io.Pipe()
+		defer pw.Close()
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		var out, errOut bytes.Buffer
+		var code int
+		go func() {
+			code = run(ctx, []string{"-o", "json"}, pr, &out, &errOut)
+			close(done)
+		}()
+		for i := 0; i < 3; i++ {
+			pw.Write([]byte(validLine)) // returns once robowatch has taken the line
+		}
+		cancel() // the pipe stays open and silent, as a stalled zcat would
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatal("robowatch still waits on the silent pipe after the interrupt")
+		}
+		if code != exitInterrupted {
+			t.Fatalf("exit %d, want %d; stderr: %s", code, exitInterrupted, errOut.String())
+		}
+		if s := parseSummary(t, out.String()); !s.Summary.Partial {
+			t.Errorf("report not marked partial")
+		}
+	})
+}
+
+// cancellingReader repeats a line without end and cancels after at lines:
+// an interrupt arriving in the middle of a long run.
+type cancellingReader struct {
+	line   []byte
+	at, n  int
+	cancel func()
+}
+
+func (r *cancellingReader) Read(b []byte) (int, error) {
+	k := 0
+	for k+len(r.line) <= len(b) {
+		k += copy(b[k:], r.line)
+		if r.n++; r.n == r.at {
+			r.cancel()
+		}
+	}
+	return k, nil
+}
+
+// TestHostileRobotsURL runs robowatch --robots URL and robowatch check
+// --robots URL against servers that misbehave (loopback only): each run
+// says on stderr what happened and what RFC 9309 prescribes, follows at
+// most 5 redirects, and gives up on a stall.
+func TestHostileRobotsURL(t *testing.T) {
+	big := "User-agent: *\nDisallow: /private/\n" + strings.Repeat("# padding\n", 60000) + "Disallow: /late/\n"
+	mux := http.NewServeMux()
+	mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop", http.StatusFound) })
+	mux.HandleFunc("/stall", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	mux.HandleFunc("/down", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) })
+	mux.HandleFunc("/missing", http.NotFound)
+	mux.HandleFunc("/html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<!DOCTYPE html><html><head><title>Not found</title></head><body>Sorry</body></html>\n")
+	})
+	mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, big) })
+	mux.HandleFunc("/bom", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "\ufeffUser-agent: *\rDisallow: /private/\r")
+	})
+	mux.HandleFunc("/evil", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/x\x1b]0;t\x07", http.StatusFound) })
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	robotsClient = &http.Client{Timeout: 500 * time.Millisecond}
+	defer func() { robotsClient = nil }()
+
+	cases := []struct {
+		path    string
+		says    string
+		allowed bool // /private/x for any robot
+	}{
+		{"/loop", "more than 5 redirects: robots.txt unavailable; RFC 9309 §2.3.1.2-3: everything allowed", true},
+		{"/stall", "robots.txt unreachable; RFC 9309 §2.3.1.4: everything disallowed", false},
+		{"/down", "HTTP 503: robots.txt unreachable; RFC 9309 §2.3.1.4: everything disallowed", false},
+		{"/missing", "HTTP 404: robots.txt unavailable; RFC 9309 §2.3.1.3: everything allowed", true},
+		{"/html", "but it is an HTML page, not a robots.txt", true},
+		{"/big", "only its first 500 KiB, as RFC 9309 allows", false},
+		{"/bom", "HTTP 200, robots.txt read", false},
+		{"/evil", "robots.txt unreachable", false}, // an escape in Location: the client refuses it
+	}
+	for _, tt := range cases {
+		t.Run(tt.path, func(t *testing.T) {
+			url := srv.URL + tt.path
+			code, out, errOut := runCLI(t, nil, "check", "--robots", url, "/private/x")
+			if !strings.Contains(errOut, tt.says) {
+				t.Errorf("check: stderr %q lacks %q", errOut, tt.says)
+			}
+			if want := map[bool]int{true: exitOK, false: exitError}[tt.allowed]; code != want {
+				t.Errorf("check: exit %d, want %d (allowed %v): %s", code, want, tt.allowed, out)
+			}
+			assertInert(t, "check stderr", errOut)
+			code, out, errOut = runCLI(t, []byte(validLine), "-o", "json", "--robots", url)
+			if code != exitOK || !strings.Contains(errOut, tt.says) {
+				t.Errorf("robowatch --robots: exit %d, stderr %q lacks %q", code, errOut, tt.says)
+			}
+			assertInert(t, "robowatch stderr", errOut)
+			parseSummary(t, out)
+		})
+	}
+	if _, _, errOut := runCLI(t, nil, "check", "--robots", srv.URL+"/big", "/late/x"); !strings.Contains(errOut, "500 KiB") {
+		t.Errorf("a robots.txt over 500 KiB: no warning: %q", errOut)
+	}
+}
+
+// TestHostileRobotsFiles: robots.txt files from disk that are larger than
+// 500 KiB, begin with a BOM and end lines with CR only, are an HTML page,
+// or hold /*a*a*a*a*a*b against a 10 KiB path.
+func TestHostileRobotsFiles(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.txt")
+	os.WriteFile(big, []byte("User-agent: *\nDisallow: /private/\n"+strings.Repeat("# padding\n", 60000)+"Disallow: /late/\n"), 0o644)
+	long := "/" + strings.Repeat("a", 10<<10)
+	cases := []struct {
+		name, file, path string
+		code             int
+		stderr, stdout   string
+	}{
+		{"larger than 500 KiB: first 500 KiB parsed", big, "/private/x", exitError, "larger than 500 KiB; only its first 500 KiB were read", "disallowed"},
+		{"larger than 500 KiB: the rest ignored", big, "/late/x", exitOK, "larger than 500 KiB", "allowed"},
+		{"BOM and CR-only line ends", "testdata/robots/hostile/bom-cr-only.txt", "/private/x", exitError, "", "disallowed"},
+		{"HTML served as robots.txt", "testdata/robots/hostile/soft-404.txt", "/private/x", exitOK, "looks like an HTML page", "allowed"},
+		{"many stars, 10 KiB path", "testdata/robots/hostile/many-stars.txt", long + "b", exitError, "", "disallowed"},
+		{"many stars, 10 KiB path, no match", "testdata/robots/hostile/many-stars.txt", long, exitOK, "", "allowed"},
+	}
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, nil, "check", "--robots", tt.file, tt.path)
+			if code != tt.code || !strings.HasPrefix(out, tt.stdout) || !strings.Contains(errOut, tt.stderr) {
+				t.Errorf("exit %d (want %d), stdout %.200q (want %q first), stderr %q (want %q)", code, tt.code, out, tt.stdout, errOut, tt.stderr)
+			}
+		})
+	}
+}
