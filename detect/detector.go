@@ -23,6 +23,7 @@ type Detector struct {
 	agents  AgentClassifier
 	uas     map[string]*agentInfo // interned User-agent values with their class
 	clients map[clientKey]*client
+	recent  *client // the client of the last record, if still in clients
 
 	records      int64
 	late         int64
@@ -143,14 +144,20 @@ func (d *Detector) Add(r *logparse.Record) {
 		}
 	}
 
-	c := d.clients[clientKey{r.Client, r.UserAgent}]
-	if c == nil {
-		var floor int64
-		if d.capped() {
-			floor = d.evictLightest()
+	// Consecutive lines often come from one client (a page and its
+	// assets): comparing with the last one skips hashing the User-agent.
+	c := d.recent
+	if c == nil || c.ip != r.Client || c.ua.ua != r.UserAgent {
+		c = d.clients[clientKey{r.Client, r.UserAgent}]
+		if c == nil {
+			var floor int64
+			if d.capped() {
+				floor = d.evictLightest()
+			}
+			c = d.newClient(r)
+			d.admit(c, floor)
 		}
-		c = d.newClient(r)
-		d.admit(c, floor)
+		d.recent = c
 	}
 
 	c.requests++

@@ -112,6 +112,9 @@ func (d *Detector) foldClient(c *client) {
 	}
 
 	delete(d.clients, clientKey{c.ip, c.ua.ua})
+	if d.recent == c {
+		d.recent = nil
+	}
 	if c.ua.refs--; c.ua.refs <= 0 {
 		delete(d.uas, c.ua.ua)
 	}
