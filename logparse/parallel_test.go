@@ -95,9 +95,10 @@ func compareReaders(t *testing.T, name string, data []byte, f *Format, maxLine i
 		}
 		return r
 	}
+	// Stats after every read would make large inputs quadratic.
 	statsEvery := 1
-	if len(data) > 1<<20 {
-		statsEvery = 997
+	if len(data) > 16<<10 {
+		statsEvery = 61
 	}
 	seq := NewReader(input(), name, f)
 	seq.MaxLineBytes = maxLine
