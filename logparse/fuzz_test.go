@@ -153,7 +153,15 @@ func fuzzFormatString(t *testing.T, parse func(string) (*Format, error), spec st
 		t.Fatalf("Spec %q, %d fields", f.Spec(), len(f.fields))
 	}
 	var rec Record
-	checkParsed(t, line, &rec, f.Parse(line, &rec))
+	err = f.Parse(line, &rec)
+	for _, fd := range f.fields {
+		if fd.kind == kindMethod || fd.kind == kindTarget || fd.kind == kindProtocol {
+			// %m %U %H (or $request_method...) beside %r set their fields
+			// themselves: the split of %r need not agree with them.
+			rec.Request = ""
+		}
+	}
+	checkParsed(t, line, &rec, err)
 }
 
 func FuzzParseApacheFormat(f *testing.F) {
