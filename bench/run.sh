@@ -5,7 +5,8 @@
 #   bash bench/run.sh [LINES] [--ips N] [--seed N] [--runs N] [--no-goaccess]
 #
 # LINES defaults to 1,000,000. The log is made by ../shared/tools/genlog.py
-# (seeded, so the same arguments give the same bytes) into $BENCH_DIR
+# (seeded, so the same arguments give the same bytes; through bench/genlog.py,
+# which makes pools of 100,000 addresses possible) into $BENCH_DIR
 # (default /tmp/robowatch-bench) and kept there for the next run. Each tool
 # runs --runs times (default 3); the table shows the fastest run, and peak
 # RSS as /usr/bin/time -v reports it. The ratio column is how many times
@@ -17,7 +18,9 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-genlog=${GENLOG:-$repo/../shared/tools/genlog.py}
+# bench/genlog.py runs ../shared/tools/genlog.py (or $GENLOG) so that large
+# address pools work; for the default pool it writes the same bytes.
+genlog=$repo/bench/genlog.py
 dir=${BENCH_DIR:-/tmp/robowatch-bench}
 
 lines=1000000
@@ -41,8 +44,8 @@ if [ ! -x /usr/bin/time ]; then
 	echo "bench/run.sh: /usr/bin/time is missing (apt-get install -y time)" >&2
 	exit 1
 fi
-if [ ! -f "$genlog" ]; then
-	echo "bench/run.sh: no generator at $genlog (set GENLOG)" >&2
+if [ ! -f "${GENLOG:-$repo/../shared/tools/genlog.py}" ]; then
+	echo "bench/run.sh: no generator at ${GENLOG:-$repo/../shared/tools/genlog.py} (set GENLOG)" >&2
 	exit 1
 fi
 
