@@ -295,13 +295,13 @@ func TestHostileLongLine(t *testing.T) {
 }
 
 // TestHostileGzipBomb streams a gzip of zeros (a decompression bomb: 256
-// MiB from 250 KiB; 32 MiB with -short) made on the fly through a pipe:
+// MiB from 250 KiB; 32 MiB with -short or -race) made on the fly through a pipe:
 // robowatch decompresses as it reads, the zeros are one over-long line,
 // and memory stays bounded. A bomb of gigabytes behaves the same, only
 // longer (about 1 s per GiB here).
 func TestHostileGzipBomb(t *testing.T) {
 	size := int64(256 << 20)
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		size = 32 << 20
 	}
 	pr, pw := io.Pipe()
