@@ -53,8 +53,9 @@ type Config struct {
 	RobotsByHost map[string]*robots.Robots
 
 	// MaxViolationsPerClient bounds the violations kept in full for one
-	// client; the rest are counted. Default 100. Clients whose User-agent is
-	// an ordinary browser keep at most 10 (see Detector).
+	// client; the rest are counted. Default 10,000. Clients whose User-agent
+	// is an ordinary browser keep at most 100, and all clients together at
+	// most 500,000 (see crosscheck.go).
 	MaxViolationsPerClient int
 
 	// MaxIncidentsPerClient bounds the rapid-fire incidents kept for one
@@ -87,7 +88,7 @@ const (
 	DefaultHeadShare              = 0.8
 	DefaultErrorShare             = 0.7
 	DefaultFastForm               = 2 * time.Second
-	DefaultMaxViolationsPerClient = 100
+	DefaultMaxViolationsPerClient = 10000
 	DefaultMaxIncidentsPerClient  = 100
 	DefaultMaxIncidentPaths       = 10000
 )
@@ -95,7 +96,14 @@ const (
 // browserViolationCap bounds the violations kept in full for a client with
 // an ordinary browser User-agent: most such clients are people and their
 // violations are dropped, so holding many would cost memory per human.
-const browserViolationCap = 10
+const browserViolationCap = 100
+
+// maxStoredViolations bounds the violations kept in full by all clients
+// together (about 100 bytes each plus the path), so that a site whose
+// robots.txt disallows what people do every day cannot grow memory without
+// limit. Counts stay exact past it; Result.ViolationsDropped says how many
+// were not kept.
+const maxStoredViolations = 500_000
 
 // withDefaults returns c with every zero field set to its default.
 func (c Config) withDefaults() Config {

@@ -17,18 +17,20 @@ import (
 // matcher is fast and allocates nothing), each client counts its disallowed
 // requests exactly, and Result keeps the violations of the clients judged
 // robots and drops the others'. The details of a client's first violations
-// are kept up to a bound: MaxViolationsPerClient for a client whose
+// are kept up to bounds: MaxViolationsPerClient for a client whose
 // User-agent is not an ordinary browser (nearly always a robot), and only
 // browserViolationCap for one with a browser User-agent (nearly always a
-// person, whose violations would be dropped anyway). Counts, first times
+// person, whose violations would be dropped anyway), and maxStoredViolations
+// for all clients together. Counts, first times
 // and path prefixes stay exact either way; Result.ViolationsDropped says how
 // many violations were counted without details.
 
 // checker holds the robots.txt files of the cross-check.
 type checker struct {
-	enabled bool
-	def     *robots.Robots
-	byHost  map[string]*robots.Robots // keys lower case, without port
+	enabled          bool
+	storedViolations int // violations kept in full, all clients together
+	def              *robots.Robots
+	byHost           map[string]*robots.Robots // keys lower case, without port
 }
 
 func (k *checker) init(cfg *Config) {
@@ -131,7 +133,8 @@ func (d *Detector) check(c *client, r *logparse.Record, path string, res resourc
 	if c.ua.agent.Kind == AgentBrowser {
 		limit = min(limit, browserViolationCap)
 	}
-	if len(v.list) < limit {
+	if len(v.list) < limit && d.storedViolations < maxStoredViolations {
+		d.storedViolations++
 		v.list = append(v.list, storedViolation{
 			t: r.Time, method: internMethod(r.Method), path: strings.Clone(path),
 			status: r.Status, m: c.matcher, rule: rule,

@@ -68,9 +68,9 @@ type Peak struct {
 	Per1s  int       `json:"per_1s"`
 	Per10s int       `json:"per_10s"`
 	Per60s int       `json:"per_60s"`
-	At1s   time.Time `json:"at_1s"`
-	At10s  time.Time `json:"at_10s"`
-	At60s  time.Time `json:"at_60s"`
+	At1s   time.Time `json:"at_1s,omitzero"` // absent when the client has no timed request
+	At10s  time.Time `json:"at_10s,omitzero"`
+	At60s  time.Time `json:"at_60s,omitzero"`
 }
 
 // Incident is a rapid-fire incident: a maximal stretch of time in which one

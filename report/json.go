@@ -29,7 +29,7 @@ type jsonSummary struct {
 	Lines      int64      `json:"lines"`
 	Records    int64      `json:"records"`
 	Malformed  int64      `json:"malformed"`
-	Clients    int        `json:"clients"` // distinct IP + User-agent pairs tracked one by one
+	Clients    int64      `json:"clients"` // distinct IP + User-agent pairs: those listed plus those folded into other (estimated)
 	Robots     int        `json:"robots"`  // clients judged robots
 	Violations int64      `json:"violations"`
 	Incidents  int        `json:"incidents"`
@@ -46,6 +46,13 @@ type jsonSummary struct {
 	Partial           bool         `json:"partial"`            // the run was interrupted: counts cover what was read
 	Window            string       `json:"window,omitempty"`   // the --since/--until window
 	Outside           int64        `json:"outside"`            // records outside the window, left out of the verdicts
+
+	// The violations list holds every violation of a robot unless the
+	// per-client or overall bounds of the detector were reached; then the
+	// rest are counted in Violations but not listed.
+	ViolationsListed   int   `json:"violations_listed"`
+	ViolationsUnlisted int64 `json:"violations_unlisted"`
+	ClientsListed      int   `json:"clients_listed"` // clients tracked one by one (the clients list, before --top)
 }
 
 type jsonMalformed struct {
@@ -65,7 +72,7 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 			Lines:             r.Stats.Lines,
 			Records:           r.Stats.Records,
 			Malformed:         r.Stats.Malformed,
-			Clients:           len(res.Clients),
+			Clients:           int64(len(res.Clients)) + res.Other.Clients,
 			Robots:            res.RobotCount,
 			Violations:        res.ViolationCount,
 			Incidents:         res.IncidentCount,
@@ -81,6 +88,10 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 			Partial:           r.Partial,
 			Window:            r.Window,
 			Outside:           r.Outside,
+
+			ViolationsListed:   len(res.Violations),
+			ViolationsUnlisted: res.ViolationsDropped,
+			ClientsListed:      len(res.Clients),
 		},
 		Clients:    nonNil(res.Clients[:opt.top(len(res.Clients))]),
 		Robots:     nonNil(res.Robots),
