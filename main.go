@@ -50,8 +50,8 @@ Examples:
   robowatch check --robots https://example.com/robots.txt --agent Googlebot /private/ /blog/
 
 Exit status: 0 success, 1 runtime error (the other files are still read and
-reported), 2 usage error, 130 interrupted (the report of what was read is
-printed, marked partial).
+reported), 2 usage error, 3 --fail-on found what it watches for, 130
+interrupted (the report of what was read is printed, marked partial).
 
 Flags:
 `
@@ -135,6 +135,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	for _, f := range *failOn {
 		if !contains(failConditions, f) {
 			return usage("--fail-on %q: want some of %s", f, strings.Join(failConditions, ","))
+		}
+		if f == "violations" && len(*robotsSrc) == 0 {
+			// Without robots.txt there are no violations: the alert could
+			// never fire, which a cron job would never notice.
+			return usage("--fail-on violations needs --robots FILE|URL")
 		}
 	}
 	if !contains(autoModes, *color) || !contains(autoModes, *progress) {

@@ -10,8 +10,8 @@ import (
 )
 
 // writeCSV writes one section as CSV with exact, unformatted values (full
-// counts, RFC 3339 times, strings as logged): it is for spreadsheets and
-// scripts, which quote what they read. The section is the only one named in
+// counts, RFC 3339 times, strings as logged with control characters
+// escaped): it is for spreadsheets and scripts. The section is the only one named in
 // opt.Sections, or "clients".
 func writeCSV(w io.Writer, r *Report, opt Options) error {
 	name := "clients"
@@ -23,12 +23,21 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 		return fmt.Errorf("csv writes one section; choose one with --section (%s)", strings.Join(Sections, ", "))
 	}
 	cw := csv.NewWriter(w)
+	// Log-derived strings are written as logged except for control and
+	// invisible characters, which are escaped as on a terminal: a CSV file
+	// is opened in terminals and spreadsheets too.
+	write := func(rec []string) {
+		for i := range rec {
+			rec[i] = Escape(rec[i])
+		}
+		cw.Write(rec)
+	}
 	res := r.Result
 	i64 := func(n int64) string { return strconv.FormatInt(n, 10) }
 	itoa := strconv.Itoa
 	switch name {
 	case "summary":
-		cw.Write([]string{"key", "value"})
+		write([]string{"key", "value"})
 		for _, kv := range [][2]string{
 			{"files", strings.Join(r.Files, " ")}, {"format", r.Stats.Format},
 			{"lines", i64(r.Stats.Lines)}, {"records", i64(r.Stats.Records)}, {"malformed", i64(r.Stats.Malformed)},
@@ -37,48 +46,48 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 			{"violations_checked", strconv.FormatBool(res.ViolationsChecked)}, {"violations", i64(res.ViolationCount)},
 			{"incidents", itoa(res.IncidentCount)}, {"partial", strconv.FormatBool(r.Partial)},
 		} {
-			cw.Write(kv[:])
+			write(kv[:])
 		}
 	case "robots":
-		cw.Write([]string{"name", "clients", "requests", "violations", "fetched_robots_txt", "finding", "incidents"})
+		write([]string{"name", "clients", "requests", "violations", "fetched_robots_txt", "finding", "incidents"})
 		for _, b := range res.Robots[:opt.top(len(res.Robots))] {
-			cw.Write([]string{b.Name, itoa(b.Clients), i64(b.Requests), i64(b.Violations),
+			write([]string{b.Name, itoa(b.Clients), i64(b.Requests), i64(b.Violations),
 				strconv.FormatBool(b.FetchedRobotsTxt), b.Finding, itoa(b.Incidents)})
 		}
 	case "clients":
-		cw.Write([]string{"ip", "user_agent", "robot", "name", "kind", "score", "reasons", "requests", "bytes",
+		write([]string{"ip", "user_agent", "robot", "name", "kind", "score", "reasons", "requests", "bytes",
 			"robots_txt_fetches", "violations", "incidents", "first", "last", "peak_1s", "peak_10s", "peak_60s"})
 		for _, c := range res.Clients[:opt.top(len(res.Clients))] {
-			cw.Write([]string{c.IP, c.UserAgent, strconv.FormatBool(c.Robot), c.Name, c.Kind, itoa(c.Score),
+			write([]string{c.IP, c.UserAgent, strconv.FormatBool(c.Robot), c.Name, c.Kind, itoa(c.Score),
 				strings.Join(c.Reasons, " "), i64(c.Requests), i64(c.Bytes), i64(c.RobotsTxtFetches), i64(c.Violations),
 				itoa(c.Incidents), rfc3339(c.First), rfc3339(c.Last), itoa(c.Peak.Per1s), itoa(c.Peak.Per10s), itoa(c.Peak.Per60s)})
 		}
 	case "violations":
-		cw.Write([]string{"time", "ip", "user_agent", "name", "method", "path", "status", "group", "rule", "line"})
+		write([]string{"time", "ip", "user_agent", "name", "method", "path", "status", "group", "rule", "line"})
 		for _, v := range res.Violations[:opt.top(len(res.Violations))] {
-			cw.Write([]string{rfc3339(v.Time), v.IP, v.UserAgent, v.Name, v.Method, v.Path, itoa(v.Status),
+			write([]string{rfc3339(v.Time), v.IP, v.UserAgent, v.Name, v.Method, v.Path, itoa(v.Status),
 				v.Group, v.Rule, itoa(v.Line)})
 		}
 	case "incidents":
-		cw.Write([]string{"start", "end", "seconds", "ip", "user_agent", "name", "requests", "peak_per_second",
+		write([]string{"start", "end", "seconds", "ip", "user_agent", "name", "requests", "peak_per_second",
 			"paths", "bytes", "2xx", "3xx", "4xx", "5xx"})
 		for _, in := range res.Incidents[:opt.top(len(res.Incidents))] {
 			st := in.Status
-			cw.Write([]string{rfc3339(in.Start), rfc3339(in.End), i64(in.Seconds), in.IP, in.UserAgent, in.Name,
+			write([]string{rfc3339(in.Start), rfc3339(in.End), i64(in.Seconds), in.IP, in.UserAgent, in.Name,
 				i64(in.Requests), itoa(in.PeakPerSecond), itoa(in.Paths), i64(in.Bytes),
 				i64(st.S2xx), i64(st.S3xx), i64(st.S4xx), i64(st.S5xx)})
 		}
 	case "client":
-		cw.Write([]string{"ip", "user_agent", "minute", "requests"})
+		write([]string{"ip", "user_agent", "minute", "requests"})
 		for _, t := range res.Watched {
 			for _, m := range t.Minutes {
-				cw.Write([]string{t.IP, t.UserAgent, rfc3339(m.Minute), itoa(m.Requests)})
+				write([]string{t.IP, t.UserAgent, rfc3339(m.Minute), itoa(m.Requests)})
 			}
 		}
 	case "malformed":
-		cw.Write([]string{"file", "line", "column", "reason", "text"})
+		write([]string{"file", "line", "column", "reason", "text"})
 		for _, e := range r.Stats.Samples {
-			cw.Write([]string{e.File, i64(e.Line), itoa(e.Column), reason(e), e.Text})
+			write([]string{e.File, i64(e.Line), itoa(e.Column), reason(e), e.Text})
 		}
 	}
 	cw.Flush()
