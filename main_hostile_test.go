@@ -528,3 +528,48 @@ func TestHostileRobotsFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileClientFlood: a log of thousands of distinct addresses with one
+// heavy client among them, read with a small --max-clients: the heavy
+// client keeps its exact count, the folded ones are counted, and the table
+// says so instead of dropping them silently.
+func TestHostileClientFlood(t *testing.T) {
+	const flood, heavy = 5000, 200
+	var b strings.Builder
+	sent := 0
+	for i := 0; i < flood; i++ {
+		fmt.Fprintf(&b, "10.1.%d.%d - - [06/May/2024:09:%02d:%02d +0000] \"GET /x HTTP/1.1\" 200 10 \"-\" \"bot-%d/1.0\"\n", i/250, i%250, i/60%60, i%60, i)
+		if i%(flood/heavy) == 0 {
+			fmt.Fprintf(&b, "203.0.113.5 - - [06/May/2024:09:%02d:%02d +0000] \"GET /y HTTP/1.1\" 200 10 \"-\" \"heavy/1.0\"\n", i/60%60, i%60)
+			sent++
+		}
+	}
+	log := []byte(b.String())
+	code, out, errOut := runCLI(t, log, "-o", "json", "--max-clients", "100")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	s := parseSummary(t, out)
+	var tracked int64
+	heavyCount := int64(-1)
+	for _, c := range s.Clients {
+		tracked += c.Requests
+		if c.IP == "203.0.113.5" {
+			heavyCount = c.Requests
+		}
+	}
+	if heavyCount != int64(sent) {
+		t.Errorf("heavy client: %d requests, want exactly %d", heavyCount, sent)
+	}
+	if len(s.Clients) > 100 || tracked+s.Summary.Other.Requests != s.Summary.Records {
+		t.Errorf("%d clients with %d requests + other %d != %d records", len(s.Clients), tracked, s.Summary.Other.Requests, s.Summary.Records)
+	}
+	folded := float64(flood + 1 - len(s.Clients))
+	if got := float64(s.Summary.Other.Clients); got < 0.95*folded || got > 1.05*folded {
+		t.Errorf("other clients %v, want about %v", got, folded)
+	}
+	_, table, _ := runCLI(t, log, "--max-clients", "100", "--section", "summary")
+	if !strings.Contains(table, "of the lightest clients folded together (--max-clients)") {
+		t.Errorf("the table does not say clients were folded:\n%s", table)
+	}
+}

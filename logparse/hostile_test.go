@@ -1,0 +1,223 @@
+package logparse
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// Hostile input at the Reader (issue 7; the CLI side is in
+// main_hostile_test.go): big inputs are generated as streams, and memory is
+// checked by the bytes allocated in all, which a held line or a held
+// decompressed file would exceed many times over.
+
+// byteStream streams n copies of one byte without holding them.
+type byteStream struct {
+	c byte
+	n int64
+}
+
+func (r *byteStream) Read(b []byte) (int, error) {
+	if r.n <= 0 {
+		return 0, io.EOF
+	}
+	k := int(min(int64(len(b)), r.n))
+	for i := range b[:k] {
+		b[i] = r.c
+	}
+	r.n -= int64(k)
+	return k, nil
+}
+
+func totalAlloc() uint64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.TotalAlloc
+}
+
+// readHostile reads every line of r, returning the Stats, the errors that are
+// not ParseErrors, and the bytes allocated meanwhile.
+func readHostile(r io.Reader, f *Format) (Stats, error, uint64) {
+	before := totalAlloc()
+	rd := NewReader(r, "hostile", f)
+	var rec Record
+	var err error
+	for {
+		err = rd.Read(&rec)
+		var pe *ParseError
+		if err != nil && !errors.As(err, &pe) {
+			break
+		}
+	}
+	if err == io.EOF {
+		err = nil
+	}
+	return rd.Stats(), err, totalAlloc() - before
+}
+
+const goodLine = `192.0.2.1 - - [06/May/2024:09:00:00 +0000] "GET / HTTP/1.1" 200 512 "-" "Mozilla/5.0"` + "\n"
+
+// TestHostileReaderLongLines: a 100 MiB line, at the start (format
+// auto-detection), in the middle and at the end without a newline, is one
+// malformed line with a cut, escaped sample; the Reader allocates a few MiB
+// at most (bounded by MaxLineBytes), never the line.
+func TestHostileReaderLongLines(t *testing.T) {
+	const size = 100 << 20
+	cases := []struct {
+		name  string
+		input func() io.Reader
+		f     *Format
+		lines int64
+	}{
+		{"first line, auto-detected", func() io.Reader {
+			return io.MultiReader(&byteStream{'\x1b', size}, strings.NewReader("\n"+goodLine))
+		}, nil, 2},
+		{"middle", func() io.Reader {
+			return io.MultiReader(strings.NewReader(goodLine), &byteStream{'a', size}, strings.NewReader("\n"+goodLine))
+		}, Combined, 3},
+		{"last, no newline", func() io.Reader {
+			return io.MultiReader(strings.NewReader(goodLine), &byteStream{0, size})
+		}, Combined, 2},
+	}
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			st, err, alloc := readHostile(tt.input(), tt.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Lines != tt.lines || st.Malformed != 1 || st.Records != tt.lines-1 {
+				t.Errorf("Stats %+v, want %d lines, one malformed", st, tt.lines)
+			}
+			if len(st.Samples) != 1 || !errors.Is(st.Samples[0], ErrLineTooLong) || len(st.Samples[0].Text) > 4*MaxTextBytes+8 {
+				t.Fatalf("samples %v, want one cut line too long", st.Samples)
+			}
+			if strings.ContainsAny(st.Samples[0].Text, "\x00\x1b") {
+				t.Errorf("sample text not escaped: %q", st.Samples[0].Text)
+			}
+			// The Reader gathers up to MaxLineBytes (1 MiB) of a long line
+			// before it gives up on it: a few MiB with append's growth.
+			if alloc > 8<<20 {
+				t.Errorf("allocated %d KiB for a %d MiB line", alloc>>10, size>>20)
+			}
+		})
+	}
+}
+
+// TestHostileReaderGzipBomb decompresses a gzip stream of zeros (128 MiB,
+// 16 MiB with -short) made on the fly: read as a stream, one over-long
+// line, bounded memory.
+func TestHostileReaderGzipBomb(t *testing.T) {
+	size := int64(128 << 20)
+	if testing.Short() {
+		size = 16 << 20
+	}
+	pr, pw := io.Pipe()
+	go func() {
+		zw := gzip.NewWriter(pw)
+		_, err := io.Copy(zw, &byteStream{0, size})
+		if err == nil {
+			err = zw.Close()
+		}
+		pw.CloseWithError(err)
+	}()
+	before := totalAlloc()
+	r, err := Decompress(pr, "bomb.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err, _ := readHostile(r, Combined)
+	alloc := totalAlloc() - before
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Lines != 1 || st.Malformed != 1 {
+		t.Errorf("Stats %+v, want one malformed line", st)
+	}
+	if alloc > 8<<20 {
+		t.Errorf("allocated %d KiB (compressor included) for %d MiB of zeros", alloc>>10, size>>20)
+	}
+}
+
+// TestHostileReaderFiles reads the hostile files of testdata/hostile: every
+// line counted, NUL bytes and invalid UTF-8 kept in the fields as logged, a
+// truncated gzip a fatal error naming the file and the line after the last
+// whole one.
+func TestHostileReaderFiles(t *testing.T) {
+	cases := []struct {
+		file                      string
+		lines, records, malformed int64
+		fatal                     string
+	}{
+		{"nul-bytes.log", 5, 4, 1, ""},
+		{"invalid-utf8.log", 5, 4, 1, ""},
+		{"binary-garbage.log", 44, 0, 44, ""},
+		{"mostly-malformed.log", 100, 10, 90, ""},
+		{"terminal-escapes.log", 188, 186, 2, ""},
+		{"truncated.log.gz", 977, 977, 0, "truncated.log.gz: line 978: unexpected EOF"},
+	}
+	for _, tt := range cases {
+		t.Run(tt.file, func(t *testing.T) {
+			f, err := Open("../testdata/hostile/" + tt.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			rd := NewReader(f, tt.file, nil)
+			var rec Record
+			var uas []string
+			for {
+				err = rd.Read(&rec)
+				if err == nil {
+					uas = append(uas, rec.UserAgent)
+					continue
+				}
+				var pe *ParseError
+				if !errors.As(err, &pe) {
+					break
+				}
+			}
+			if tt.fatal == "" && err != io.EOF || tt.fatal != "" && (err == nil || !strings.Contains(err.Error(), tt.fatal)) {
+				t.Fatalf("end %v, want %q", err, tt.fatal)
+			}
+			st := rd.Stats()
+			if st.Lines != tt.lines || st.Records != tt.records || st.Malformed != tt.malformed {
+				t.Errorf("lines %d records %d malformed %d, want %d %d %d", st.Lines, st.Records, st.Malformed, tt.lines, tt.records, tt.malformed)
+			}
+			switch tt.file {
+			case "nul-bytes.log":
+				if len(uas) == 0 || uas[0] != "Nul\x00Bot/1.0" {
+					t.Errorf("User-agents %q: the NUL was not kept", uas)
+				}
+			case "invalid-utf8.log":
+				if len(uas) == 0 || uas[0] != "Bot\xff\xfe/1" {
+					t.Errorf("User-agents %q: the bytes were not kept as logged", uas)
+				}
+			}
+		})
+	}
+}
+
+// TestHostileReaderGarbageSamples: whatever a binary file holds, the kept
+// samples are short and escaped, so that printing them is safe.
+func TestHostileReaderGarbageSamples(t *testing.T) {
+	b, err := os.ReadFile("../testdata/hostile/binary-garbage.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _, _ := readHostile(bytes.NewReader(b), nil)
+	if len(st.Samples) != MaxSamples {
+		t.Fatalf("%d samples, want %d", len(st.Samples), MaxSamples)
+	}
+	for _, s := range st.Samples {
+		for _, c := range []byte(s.Text + s.Error()) {
+			if c < 0x20 || c >= 0x7f {
+				t.Fatalf("sample holds byte %#x: %q", c, s.Text)
+			}
+		}
+	}
+}
