@@ -109,11 +109,11 @@ func TestHostileReaderLongLines(t *testing.T) {
 }
 
 // TestHostileReaderGzipBomb decompresses a gzip stream of zeros (128 MiB,
-// 16 MiB with -short) made on the fly: read as a stream, one over-long
+// 16 MiB with -short or -race) made on the fly: read as a stream, one over-long
 // line, bounded memory.
 func TestHostileReaderGzipBomb(t *testing.T) {
 	size := int64(128 << 20)
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		size = 16 << 20
 	}
 	pr, pw := io.Pipe()
