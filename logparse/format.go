@@ -17,6 +17,7 @@ const (
 	kindTimeCLF                    // the inside of [%t], $time_local
 	kindTimeISO                    // $time_iso8601
 	kindTimeEpoch                  // $msec, %{sec}t, %{msec}t, %{usec}t: seconds, milliseconds or microseconds since 1970
+	kindTimeStrf                   // %{strftime format}t, %{msec_frac}t, %{usec_frac}t: parts of a time, field.strf
 	kindRequest                    // %r $request
 	kindMethod                     // %m $request_method
 	kindTarget                     // %U, %U%q, $request_uri
@@ -38,12 +39,13 @@ const (
 // field is one compiled directive: where its value ends and what follows it.
 type field struct {
 	kind   fieldKind
-	quoted bool   // value sits between '"' and a '"' that is followed by after
-	term   byte   // bare fields: the byte that ends the value; 0 = space, tab or end of line
-	after  []byte // literal text that must follow the value (closing quote excluded)
-	last   bool   // no field follows; text after a space is tolerated
-	unit   int    // kindTimeEpoch: units per second
-	name   string // the directive as written, for error messages
+	quoted bool           // value sits between '"' and a '"' that is followed by after
+	term   byte           // bare fields: the byte that ends the value; 0 = space, tab or end of line
+	after  []byte         // literal text that must follow the value (closing quote excluded)
+	last   bool           // no field follows; text after a space is tolerated
+	unit   int            // kindTimeEpoch: units per second
+	strf   strftimeFormat // kindTimeStrf: the compiled format, which also tells where the value ends
+	name   string         // the directive as written, for error messages
 }
 
 // Format is a compiled access-log line layout: literal separators and the
@@ -54,6 +56,7 @@ type Format struct {
 	spec   string
 	prefix []byte  // literal text before the first field
 	fields []field // in line order
+	strf   bool    // some field is kindTimeStrf: Parse gathers timeParts
 }
 
 // Name returns the built-in name ("combined") or, for a custom format, its format string.
@@ -145,6 +148,15 @@ const maxFormatFields = 256
 // httpd.conf (with \" for quotes) or already unquoted. Directives robowatch
 // has no Record field for (%D, %T, %I, %p, %{X}i, ...) are parsed as opaque
 // fields and ignored.
+//
+// %{format}t with a strftime(3) format (%Y %m %d %e %H %M %S %T %F %D %R
+// %b %B %a %A %y %C %j %p %I %z %Z %s ..., in the C locale), with or
+// without begin: or end:, fills Record.Time; so do %{sec}t, %{msec}t and
+// %{usec}t. Several time fields of one line make one Time: a date, a
+// %{msec_frac}t or %{usec_frac}t, a separate %{%z}t. Apache writes such
+// times in the server's local zone and, without %z, the line does not say
+// which: robowatch reads them as UTC. A time with no year or day (only
+// %H:%M:%S) leaves Record.Time zero.
 func ParseApacheFormat(spec string) (*Format, error) {
 	var parts []part
 	var lit strings.Builder
@@ -225,7 +237,14 @@ func ParseApacheFormat(spec string) (*Format, error) {
 		case "u":
 			fd.kind = kindUser
 		case "t":
-			switch strings.ToLower(arg) {
+			// As mod_log_config: "begin" or "end", then ':' and the format.
+			a := arg
+			if p, ok := strings.CutPrefix(a, "begin"); ok {
+				a = strings.TrimPrefix(p, ":")
+			} else if p, ok := strings.CutPrefix(a, "end"); ok {
+				a = strings.TrimPrefix(p, ":")
+			}
+			switch strings.ToLower(a) {
 			case "":
 				// %t writes its own brackets: [10/Oct/2000:13:55:36 -0700].
 				parts = append(parts, part{lit: "["})
@@ -238,6 +257,16 @@ func ParseApacheFormat(spec string) (*Format, error) {
 				fd.kind, fd.unit = kindTimeEpoch, unitMsec
 			case "usec":
 				fd.kind, fd.unit = kindTimeEpoch, unitUsec
+			case "msec_frac":
+				fd.kind, fd.strf = kindTimeStrf, strftimeFormat{{conv: convMsecFrac}}
+			case "usec_frac":
+				fd.kind, fd.strf = kindTimeStrf, strftimeFormat{{conv: convUsecFrac}}
+			default:
+				strf, err := compileStrftime(a)
+				if err != nil {
+					return nil, fmt.Errorf("apache format %+q: %s: %w", spec, name, err)
+				}
+				fd.kind, fd.strf = kindTimeStrf, strf
 			}
 		case "r":
 			fd.kind = kindRequest
@@ -455,10 +484,15 @@ func compile(parts []part) (*Format, error) {
 		fd := &fields[i]
 		fd.after = []byte(lits[i+1])
 		fd.last = i+1 == len(fields)
+		if fd.kind == kindTimeStrf {
+			f.strf = true
+		}
 		if fd.quoted {
 			continue
 		}
 		switch {
+		case fd.kind == kindTimeStrf:
+			// The strftime format tells where the value ends.
 		case len(fd.after) > 0:
 			fd.term = fd.after[0]
 		case fd.last:

@@ -126,6 +126,7 @@ func (f *Format) Parse(line []byte, rec *Record) error {
 	s := string(line)
 	hasEsc := bytes.IndexByte(line, '\\') >= 0
 	pos := len(f.prefix)
+	var tp timeParts
 	for i := range f.fields {
 		fd := &f.fields[i]
 		var start, end int
@@ -139,6 +140,14 @@ func (f *Format) Parse(line []byte, rec *Record) error {
 				return newParseError(line, pos+1, fmt.Errorf("%w in %s", ErrQuote, fd.name))
 			}
 			pos = end + 1
+		} else if fd.strf != nil {
+			start = pos
+			n, ok := fd.strf.scan(line[pos:], &tp)
+			if !ok {
+				return newParseError(line, pos+1, fmt.Errorf("%w in %s", ErrTime, fd.name))
+			}
+			end = pos + n
+			pos = end
 		} else {
 			start = pos
 			if fd.term != 0 {
@@ -159,6 +168,14 @@ func (f *Format) Parse(line []byte, rec *Record) error {
 			return newParseError(line, pos+1, fmt.Errorf("%w: expected %+q after %s", ErrMismatch, fd.after, fd.name))
 		}
 		pos += len(fd.after)
+		if fd.strf != nil {
+			if fd.quoted {
+				if n, ok := fd.strf.scan(line[start:end], &tp); !ok || n != end-start {
+					return newParseError(line, start+1, fmt.Errorf("%w in %s", ErrTime, fd.name))
+				}
+			}
+			continue
+		}
 		if err := fd.store(s, line, start, end, hasEsc, rec); err != nil {
 			return newParseError(line, start+1, err)
 		}
@@ -168,6 +185,9 @@ func (f *Format) Parse(line []byte, rec *Record) error {
 	// field is tolerated when a space or tab sets it apart.
 	if pos < len(line) && line[pos] != ' ' && line[pos] != '\t' {
 		return newParseError(line, pos+1, fmt.Errorf("%w: unexpected text after the last field", ErrMismatch))
+	}
+	if f.strf && !tp.apply(rec) {
+		return newParseError(line, 0, fmt.Errorf("%w: no such date", ErrTime))
 	}
 	return nil
 }

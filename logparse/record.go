@@ -16,7 +16,7 @@ type Record struct {
 	Client    string    // %h / $remote_addr: an IP address or a resolved host name
 	Ident     string    // %l: identd answer, "" when "-"
 	User      string    // %u / $remote_user, "" when "-"
-	Time      time.Time // %t / $time_local, in the zone the log wrote
+	Time      time.Time // %t / $time_local, in the zone the log wrote; UTC for a %{strftime}t time with no %z (see ParseApacheFormat)
 	Method    string    // "GET"; "" when the request line is "-" or garbage
 	Target    string    // request target as sent: "/a?b", "http://host/a", "*"
 	Protocol  string    // "HTTP/1.1"; "" for HTTP/0.9 requests and garbage

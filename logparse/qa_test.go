@@ -1,0 +1,176 @@
+package logparse
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestApacheStrftimeTime(t *testing.T) {
+	const req = `"GET / HTTP/1.1"`
+	get := want{Method: "GET", Target: "/", Protocol: "HTTP/1.1", Req: "GET / HTTP/1.1", Path: "/", Bytes: -1}
+	with := func(w want, time string, status int) want {
+		w.Client, w.Time, w.Status = "192.0.2.1", time, status
+		return w
+	}
+	tests := []struct {
+		name, spec, line string
+		want             want
+	}{
+		{
+			name: "ISO-like date in brackets, no zone: UTC",
+			spec: `[%{%Y-%m-%d %H:%M:%S}t] %h "%r" %>s "%{User-Agent}i"`,
+			line: `[2024-03-05 07:08:09] 192.0.2.1 ` + req + ` 200 "curl/8"`,
+			want: func() want { w := with(get, "2024-03-05T07:08:09Z", 200); w.UserAgent = "curl/8"; return w }(),
+		},
+		{
+			name: "CLF layout through strftime, with %z",
+			spec: `%h %l %u [%{%d/%b/%Y:%H:%M:%S %z}t] "%r" %>s %b`,
+			line: `192.0.2.1 - - [05/Mar/2024:07:08:09 -0700] ` + req + ` 200 12`,
+			want: func() want { w := with(get, "2024-03-05T07:08:09-07:00", 200); w.Bytes = 12; return w }(),
+		},
+		{
+			name: "Apache docs: date, msec_frac and %z in three fields",
+			spec: `%h [%{%d/%b/%Y %T}t.%{msec_frac}t %{%z}t] "%r" %>s`,
+			line: `192.0.2.1 [05/Mar/2024 07:08:09.123 +0530] ` + req + ` 404`,
+			want: with(get, "2024-03-05T07:08:09.123+05:30", 404),
+		},
+		{
+			name: "begin: and end: prefixes, usec_frac",
+			spec: `%h [%{begin:%d/%b/%Y:%H:%M:%S}t.%{begin:usec_frac}t %{end:%z}t] "%r" %>s`,
+			line: `192.0.2.1 [05/Mar/2024:07:08:09.000042 +0000] ` + req + ` 200`,
+			want: with(get, "2024-03-05T07:08:09.000042Z", 200),
+		},
+		{
+			name: "time with a space first, unbracketed: the strftime format ends the field",
+			spec: `%{%Y-%m-%d %H:%M:%S}t %h "%r" %>s`,
+			line: `2024-03-05 07:08:09 192.0.2.1 ` + req + ` 200`,
+			want: with(get, "2024-03-05T07:08:09Z", 200),
+		},
+		{
+			name: "%F %T quoted",
+			spec: `"%{%F %T}t" %h "%r" %>s`,
+			line: `"2024-03-05 07:08:09" 192.0.2.1 ` + req + ` 200`,
+			want: with(get, "2024-03-05T07:08:09Z", 200),
+		},
+		{
+			name: "digits only, no separators",
+			spec: `%{%Y%m%d%H%M%S}t %h "%r" %>s`,
+			line: `20240305070809 192.0.2.1 ` + req + ` 200`,
+			want: with(get, "2024-03-05T07:08:09Z", 200),
+		},
+		{
+			name: "RFC 1123 with %a and %Z GMT",
+			spec: `%h [%{%a, %d %b %Y %H:%M:%S %Z}t] "%r" %>s`,
+			line: `192.0.2.1 [Tue, 05 Mar 2024 07:08:09 GMT] ` + req + ` 200`,
+			want: with(get, "2024-03-05T07:08:09Z", 200),
+		},
+		{
+			name: "%D and 12-hour %r",
+			spec: `%h [%{%D %r}t] "%r" %>s`,
+			line: `192.0.2.1 [03/05/24 07:08:09 PM] ` + req + ` 200`,
+			want: with(get, "2024-03-05T19:08:09Z", 200),
+		},
+		{
+			name: "12 AM is midnight",
+			spec: `%h [%{%Y-%m-%d %I:%M:%S %p}t] "%r" %>s`,
+			line: `192.0.2.1 [2024-03-05 12:08:09 am] ` + req + ` 200`,
+			want: with(get, "2024-03-05T00:08:09Z", 200),
+		},
+		{
+			name: "space-padded %e and %k, full month name %B, %A",
+			spec: `%h [%{%A %e %B %Y %k:%M:%S}t] "%r" %>s`,
+			line: `192.0.2.1 [Tuesday  5 March 2024  7:08:09] ` + req + ` 200`,
+			want: with(get, "2024-03-05T07:08:09Z", 200),
+		},
+		{
+			name: "glibc no-padding flag",
+			spec: `%h [%{%-d/%-m/%Y %-H:%M:%S}t] "%r" %>s`,
+			line: `192.0.2.1 [5/3/2024 7:08:09] ` + req + ` 200`,
+			want: with(get, "2024-03-05T07:08:09Z", 200),
+		},
+		{
+			name: "day of year %j",
+			spec: `%h [%{%Y.%j %T}t] "%r" %>s`,
+			line: `192.0.2.1 [2024.065 07:08:09] ` + req + ` 200`,
+			want: with(get, "2024-03-05T07:08:09Z", 200),
+		},
+		{
+			name: "%s with %z keeps the instant and takes the zone",
+			spec: `%{%s}t %{%z}t %h "%r" %>s`,
+			line: `1709622489 +0100 192.0.2.1 ` + req + ` 200`,
+			want: with(get, "2024-03-05T08:08:09+01:00", 200),
+		},
+		{
+			name: "%t then msec_frac adds the fraction",
+			spec: `%h %t.%{msec_frac}t "%r" %>s`,
+			line: `192.0.2.1 [05/Mar/2024:07:08:09 +0000].250 ` + req + ` 200`,
+			want: with(get, "2024-03-05T07:08:09.25Z", 200),
+		},
+		{
+			name: "%{begin}t is %t",
+			spec: `%h %{begin}t "%r" %>s`,
+			line: `192.0.2.1 [05/Mar/2024:07:08:09 +0000] ` + req + ` 200`,
+			want: with(get, "2024-03-05T07:08:09Z", 200),
+		},
+		{
+			name: "a time of day with no date leaves Time zero",
+			spec: `%h [%{%H:%M:%S}t] "%r" %>s`,
+			line: `192.0.2.1 [07:08:09] ` + req + ` 200`,
+			want: with(get, "", 200),
+		},
+		{
+			name: "%%, %n-free literal text",
+			spec: `%h [%{at %H:%M:%S on %Y-%m-%d 100%%}t] "%r" %>s`,
+			line: `192.0.2.1 [at 07:08:09 on 2024-03-05 100%] ` + req + ` 200`,
+			want: with(get, "2024-03-05T07:08:09Z", 200),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := ParseApacheFormat(tt.spec)
+			if err != nil {
+				t.Fatalf("ParseApacheFormat(%q): %v", tt.spec, err)
+			}
+			var rec Record
+			if err := f.Parse([]byte(tt.line), &rec); err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			checkRecord(t, &rec, tt.want)
+		})
+	}
+}
+
+func TestApacheStrftimeMalformed(t *testing.T) {
+	tests := []struct{ name, spec, line string }{
+		{"month name", `%h [%{%d/%b/%Y:%H:%M:%S %z}t] %>s`, `192.0.2.1 [05/Foo/2024:07:08:09 +0000] 200`},
+		{"no such day", `%h [%{%Y-%m-%d %H:%M:%S}t] %>s`, `192.0.2.1 [2023-02-29 07:08:09] 200`},
+		{"hour 25", `%h [%{%Y-%m-%d %H:%M:%S}t] %>s`, `192.0.2.1 [2023-02-28 25:08:09] 200`},
+		{"a CLF time where a strftime one is", `%h [%{%Y-%m-%d %H:%M:%S}t] %>s`, `192.0.2.1 [05/Mar/2024:07:08:09 +0000] 200`},
+		{"short fraction", `%h [%{%F %T}t.%{msec_frac}t] %>s`, `192.0.2.1 [2024-03-05 07:08:09.12] 200`},
+		{"bad zone", `%h [%{%F %T %z}t] %>s`, `192.0.2.1 [2024-03-05 07:08:09 +99xx] 200`},
+		{"quoted with extra text", `%h "%{%F}t" %>s`, `192.0.2.1 "2024-03-05 x" 200`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := ParseApacheFormat(tt.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rec Record
+			err = f.Parse([]byte(tt.line), &rec)
+			if !errors.Is(err, ErrTime) {
+				t.Errorf("Parse = %v, want ErrTime", err)
+			}
+		})
+	}
+}
+
+func TestApacheStrftimeUnsupported(t *testing.T) {
+	for _, spec := range []string{`%h %{%Q}t`, `%h %{%Y %}t`, `%h %{%+}t`} {
+		_, err := ParseApacheFormat(spec)
+		if err == nil || !strings.Contains(err.Error(), "strftime") {
+			t.Errorf("ParseApacheFormat(%q) = %v, want an error about the strftime format", spec, err)
+		}
+	}
+}
