@@ -70,7 +70,7 @@ func clientSections(r *Report, opt Options) []*section {
 		for _, d := range v.Details {
 			add("Evidence", Escape(d))
 		}
-		add("Requests", fmt.Sprintf("%s from %s to %s", Exact(v.Requests), v.First.Format(timeLayout), v.Last.Format(timeLayout)))
+		add("Requests", fmt.Sprintf("%s from %s to %s", Exact(v.Requests), v.First.Format(opt.timeLayout()), v.Last.Format(opt.timeLayout())))
 		if line, per := Sparkline(t.Minutes, sparkWidth); line != "" {
 			peak := detect.MinuteCount{}
 			for _, m := range t.Minutes {
@@ -79,12 +79,12 @@ func clientSections(r *Report, opt Options) []*section {
 				}
 			}
 			add("Per minute", "|"+line+"|")
-			add("", fmt.Sprintf("%d min per mark; busiest minute %s: %d requests", per, peak.Minute.Format(timeLayout), peak.Requests))
+			add("", fmt.Sprintf("%d min per mark; busiest minute %s: %d requests", per, peak.Minute.Format(opt.timeLayout()), peak.Requests))
 		}
-		add("Peaks", fmt.Sprintf("%d in 1 s (%s), %d in 10 s, %d in 60 s", v.Peak.Per1s, v.Peak.At1s.Format(timeLayout), v.Peak.Per10s, v.Peak.Per60s))
+		add("Peaks", fmt.Sprintf("%d in 1 s (%s), %d in 10 s, %d in 60 s", v.Peak.Per1s, v.Peak.At1s.Format(opt.timeLayout()), v.Peak.Per10s, v.Peak.Per60s))
 		for _, in := range res.Incidents {
 			if in.IP == t.IP && in.UserAgent == t.UserAgent {
-				add("Incident", fmt.Sprintf("%s for %s: %s requests, peak %d/s, %s paths", in.Start.Format(timeLayout),
+				add("Incident", fmt.Sprintf("%s for %s: %s requests, peak %d/s, %s paths", in.Start.Format(opt.timeLayout()),
 					Duration(time.Duration(in.Seconds)*time.Second), Exact(in.Requests), in.PeakPerSecond, Exact(int64(in.Paths))))
 			}
 		}
@@ -92,39 +92,40 @@ func clientSections(r *Report, opt Options) []*section {
 			add("robots.txt", "never fetched")
 		}
 		for _, f := range t.RobotsTxt {
-			add("robots.txt", fmt.Sprintf("fetched %s, status %d", f.Time.Format(timeLayout), f.Status))
+			add("robots.txt", fmt.Sprintf("fetched %s, status %d", f.Time.Format(opt.timeLayout()), f.Status))
 		}
 		if res.ViolationsChecked {
 			add("Violations", Exact(v.Violations))
 			shown := 0
 			for _, x := range res.Violations {
 				if x.IP == t.IP && x.UserAgent == t.UserAgent && shown < 5 {
-					add("", fmt.Sprintf("%s %s %s: line %d: %s", x.Time.Format(timeLayout), Escape(x.Method), Escape(x.Path), x.Line, Escape(x.Rule)))
+					add("", fmt.Sprintf("%s %s %s: line %d: %s", x.Time.Format(opt.timeLayout()), Escape(x.Method), Escape(x.Path), x.Line, Escape(x.Rule)))
 					shown++
 				}
 			}
 		}
-		out = append(out, s, requestSection("First requests of "+Escape(t.IP), t.First, 0))
+		out = append(out, s, requestSection("First requests of "+Escape(t.IP), t.First, 0, opt))
 		if len(t.Last) > 0 {
-			out = append(out, requestSection("Last requests of "+Escape(t.IP), t.Last, t.Skipped))
+			out = append(out, requestSection("Last requests of "+Escape(t.IP), t.Last, t.Skipped, opt))
 		}
 	}
 	return out
 }
 
-func requestSection(title string, reqs []detect.Request, skipped int64) *section {
+func requestSection(title string, reqs []detect.Request, skipped int64, opt Options) *section {
 	s := &section{
 		name: "client", title: title,
 		header: []string{"Time", "Method", "Path", "Status", "Bytes", "Referer"},
 		right:  []bool{false, false, false, true, true, false},
 		flex:   []bool{false, false, true, false, false, true},
+		drop:   []int{0, 3, 0, 2, 1, 4},
 	}
 	for _, q := range reqs {
 		ref := q.Referer
 		if ref == "" {
 			ref = "-"
 		}
-		s.rows = append(s.rows, []string{q.Time.Format(timeLayout), Escape(q.Method), Escape(q.Path),
+		s.rows = append(s.rows, []string{q.Time.Format(opt.timeLayout()), Escape(q.Method), Escape(q.Path),
 			strconv.Itoa(q.Status), Bytes(q.Bytes), Escape(ref)})
 	}
 	if skipped > 0 {

@@ -21,6 +21,8 @@ type section struct {
 	header []string // column names
 	right  []bool   // right-align this column (numbers)
 	flex   []bool   // this column may be cut to fit the width (free text from the log)
+	drop   []int    // on a narrow screen, columns are left out in this order (1 first); 0: never
+	minw   []int    // the narrowest a flexible column is cut to; 0 or nil: minFlex
 	rows   [][]string
 	notes  []string // lines under the table: what was cut, what was not computed
 }
@@ -30,6 +32,16 @@ type style func(w io.Writer, s *section, opt Options) error
 
 // timeLayout shows times in the log's own zone, to the second.
 const timeLayout = "2006-01-02 15:04:05 -0700"
+
+// timeLayout is the layout of times in table rows: on a narrow terminal
+// the year and zone (both in the summary) give way to the columns that
+// tell rows apart.
+func (o Options) timeLayout() string {
+	if o.Width > 0 && o.Width < 120 {
+		return "Jan _2 15:04:05"
+	}
+	return timeLayout
+}
 
 func writeText(w io.Writer, r *Report, opt Options, render style) error {
 	for _, s := range sections(r, opt) {
@@ -112,6 +124,7 @@ func robotsSection(r *Report, opt Options) *section {
 		header: []string{"Robot", "Clients", "Requests", "Violations", "robots.txt", "Signals", "Disallowed prefixes"},
 		right:  []bool{false, true, true, true, false, false, false},
 		flex:   []bool{true, false, false, false, true, true, true},
+		drop:   []int{0, 2, 0, 0, 0, 1, 3},
 	}
 	robots := r.Result.Robots
 	n := opt.top(len(robots))
@@ -147,6 +160,8 @@ func clientsSection(r *Report, opt Options) *section {
 		header: []string{"Client", "Robot", "Name", "Score", "Requests", "Peak 1s/10s/60s", "robots.txt", "Violations", "Signals", "User-agent"},
 		right:  []bool{false, false, false, true, true, true, true, true, false, false},
 		flex:   []bool{true, false, true, false, false, false, false, false, true, true},
+		drop:   []int{0, 0, 6, 2, 0, 3, 1, 4, 5, 0},
+		minw:   []int{ipWidth, 0, 0, 0, 0, 0, 0, 0, 0, 0},
 	}
 	clients := r.Result.Clients
 	n := opt.top(len(clients))
@@ -173,6 +188,8 @@ func violationsSection(r *Report, opt Options) *section {
 		header: []string{"Time", "Client", "Robot", "Method", "Path", "Status", "Group", "Rule"},
 		right:  []bool{false, false, false, false, false, true, false, false},
 		flex:   []bool{false, true, true, false, true, false, true, true},
+		drop:   []int{0, 0, 4, 2, 0, 3, 1, 0},
+		minw:   []int{0, ipWidth, 0, 0, 0, 0, 0, 0},
 	}
 	res := r.Result
 	if !res.ViolationsChecked {
@@ -181,7 +198,7 @@ func violationsSection(r *Report, opt Options) *section {
 	}
 	n := opt.top(len(res.Violations))
 	for _, v := range res.Violations[:n] {
-		s.rows = append(s.rows, []string{v.Time.Format(timeLayout), Escape(v.IP), Escape(v.Name), Escape(v.Method),
+		s.rows = append(s.rows, []string{v.Time.Format(opt.timeLayout()), Escape(v.IP), Escape(v.Name), Escape(v.Method),
 			Escape(v.Path), strconv.Itoa(v.Status), Escape(v.Group), fmt.Sprintf("line %d: %s", v.Line, Escape(v.Rule))})
 	}
 	s.notes = cutNote(n, len(res.Violations), "stored violations")
@@ -200,6 +217,8 @@ func incidentsSection(r *Report, opt Options) *section {
 		header: []string{"Start", "Length", "Client", "Robot", "Requests", "Peak/s", "Paths", "2xx/3xx/4xx/5xx", "Bytes"},
 		right:  []bool{false, true, false, false, true, true, true, true, true},
 		flex:   []bool{false, false, true, true, false, false, false, false, false},
+		drop:   []int{0, 4, 0, 5, 0, 0, 3, 1, 2},
+		minw:   []int{0, 0, ipWidth, 0, 0, 0, 0, 0, 0},
 	}
 	res := r.Result
 	n := opt.top(len(res.Incidents))
@@ -209,7 +228,7 @@ func incidentsSection(r *Report, opt Options) *section {
 			paths += "+"
 		}
 		st := in.Status
-		s.rows = append(s.rows, []string{in.Start.Format(timeLayout), Duration(time.Duration(in.Seconds) * time.Second),
+		s.rows = append(s.rows, []string{in.Start.Format(opt.timeLayout()), Duration(time.Duration(in.Seconds) * time.Second),
 			Escape(in.IP), Escape(in.Name), Count(in.Requests), strconv.Itoa(in.PeakPerSecond), paths,
 			fmt.Sprintf("%d/%d/%d/%d", st.S2xx, st.S3xx, st.S4xx, st.S5xx), Bytes(in.Bytes)})
 	}
@@ -276,9 +295,20 @@ func cutNote(shown, all int, what string) []string {
 	return nil
 }
 
-// fit cuts the flexible columns of s, widest first, until a row fits in
-// width columns of text (borders and padding included). Cells are already
-// escaped, so cutting cannot split an escape into something a terminal acts on.
+// minFlex is the narrowest a flexible column is cut to, and roomyFlex the
+// width it is given before columns are left out for it.
+const (
+	minFlex   = 8
+	roomyFlex = 16
+	ipWidth   = 39 // the longest IPv6 address: an address is never cut
+)
+
+// fit makes s fit in width columns of text (borders and padding included):
+// first it leaves out columns, in the section's drop order, until what
+// remains fits with room for its free text, then it cuts the flexible
+// columns, widest first. Left-out columns are named in a note. Cells are
+// already escaped, so cutting cannot split an escape into something a
+// terminal acts on.
 func fit(s *section, width, perColumn int) {
 	if width <= 0 || len(s.header) == 0 {
 		return
@@ -292,23 +322,60 @@ func fit(s *section, width, perColumn int) {
 			widths[i] = max(widths[i], runewidth.StringWidth(c))
 		}
 	}
+	// floor is the narrowest column i may become, given a default for
+	// flexible columns.
+	floor := func(i, flexDefault int) int {
+		if !s.flex[i] {
+			return widths[i]
+		}
+		m := flexDefault
+		if s.minw != nil && s.minw[i] > 0 {
+			m = s.minw[i]
+		}
+		return min(widths[i], max(m, runewidth.StringWidth(s.header[i])))
+	}
+	keep := make([]bool, len(widths))
+	need := 1
+	for i := range keep {
+		keep[i] = true
+		need += floor(i, roomyFlex) + perColumn
+	}
+	var left []string
+	for rank := 1; need > width && rank <= len(s.drop); rank++ {
+		for i, r := range s.drop {
+			if r == rank && keep[i] {
+				keep[i] = false
+				need -= floor(i, roomyFlex) + perColumn
+				left = append(left, s.header[i])
+			}
+		}
+	}
+	if len(left) > 0 {
+		s.header, s.right, s.flex, s.minw, widths = kept(s.header, keep), kept(s.right, keep), kept(s.flex, keep), kept(s.minw, keep), kept(widths, keep)
+		for r, row := range s.rows {
+			s.rows[r] = kept(row, keep)
+		}
+		s.notes = append(s.notes, fmt.Sprintf("Not shown at %d columns: %s.", width, strings.Join(left, ", ")))
+	}
+
 	total := perColumn*len(widths) + 1
 	for _, w := range widths {
 		total += w
 	}
+	// One column at a time, the widest that may still be cut: the free
+	// text columns end up about as wide as one another.
 	for total > width {
 		widest := -1
 		for i, w := range widths {
-			if s.flex[i] && w > 8 && (widest < 0 || w > widths[widest]) {
+			if w > floor(i, minFlex) && (widest < 0 || w > widths[widest]) {
 				widest = i
 			}
 		}
 		if widest < 0 {
 			break // nothing left to cut: the table is wider than the screen
 		}
-		cut := min(total-width, widths[widest]-8)
-		widths[widest] -= cut
-		total -= cut
+		widths[widest]--
+		total--
 	}
 	for _, row := range s.rows {
 		for i, c := range row {
@@ -317,6 +384,20 @@ func fit(s *section, width, perColumn int) {
 			}
 		}
 	}
+}
+
+// kept returns the elements of list whose keep is true; a nil list stays nil.
+func kept[T any](list []T, keep []bool) []T {
+	if list == nil {
+		return nil
+	}
+	out := make([]T, 0, len(list))
+	for i, v := range list {
+		if keep[i] {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // ANSI attributes for headings and warnings. Only robowatch's own text is
@@ -366,12 +447,35 @@ func tableStyle(w io.Writer, s *section, opt Options) error {
 		}
 	}
 	for _, n := range s.notes {
-		if _, err := fmt.Fprintf(w, "%s\n", n); err != nil {
+		if _, err := fmt.Fprintf(w, "%s\n", wrap(n, opt.Width)); err != nil {
 			return err
 		}
 	}
 	_, err := fmt.Fprintln(w)
 	return err
+}
+
+// wrap breaks text into lines of at most width columns at spaces; a width
+// of 0 or less leaves it whole.
+func wrap(text string, width int) string {
+	if width <= 0 || runewidth.StringWidth(text) <= width {
+		return text
+	}
+	var b strings.Builder
+	line := 0
+	for i, word := range strings.Fields(text) {
+		w := runewidth.StringWidth(word)
+		if i > 0 && line+1+w > width {
+			b.WriteByte('\n')
+			line = 0
+		} else if i > 0 {
+			b.WriteByte(' ')
+			line++
+		}
+		b.WriteString(word)
+		line += w
+	}
+	return b.String()
 }
 
 func markdownStyle(w io.Writer, s *section, opt Options) error {
