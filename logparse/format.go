@@ -147,7 +147,7 @@ const maxFormatFields = 256
 // `%h %l %u %t \"%r\" %>s %b`. It accepts the string as written in
 // httpd.conf (with \" for quotes) or already unquoted. Directives robowatch
 // has no Record field for (%D, %T, %I, %p, %{X}i, ...) are parsed as opaque
-// fields and ignored.
+// fields and ignored; a directive Apache does not have (%Q) is an error.
 //
 // %{format}t with a strftime(3) format (%Y %m %d %e %H %M %S %T %F %D %R
 // %b %B %a %A %y %C %j %p %I %z %Z %s ..., in the C locale), with or
@@ -225,6 +225,11 @@ func ParseApacheFormat(spec string) (*Format, error) {
 			return nil, fmt.Errorf("apache format %+q: unknown directive %+q at offset %d", spec, spec[start:i+1], start)
 		}
 		name := spec[start : i+1]
+		if !apacheDirectives[letter] {
+			// Apache refuses such a format too; parsed as opaque, it
+			// would shift every field after it.
+			return nil, fmt.Errorf("apache format %+q: unknown directive %s at offset %d", spec, EscapeText([]byte(name), 64), start)
+		}
 		flush()
 		fd := field{name: name}
 		switch letter {
@@ -306,6 +311,17 @@ func ParseApacheFormat(spec string) (*Format, error) {
 	}
 	f.name, f.spec = spec, spec
 	return f, nil
+}
+
+// apacheDirectives are the letters of mod_log_config, mod_logio (%I %O %S
+// %^FB) and mod_ssl (%{X}c %{X}x): those robowatch has no Record field for
+// are opaque fields.
+var apacheDirectives = map[string]bool{
+	"a": true, "A": true, "B": true, "b": true, "C": true, "D": true, "e": true, "f": true, "h": true,
+	"H": true, "i": true, "k": true, "l": true, "L": true, "m": true, "n": true, "o": true, "p": true,
+	"P": true, "q": true, "r": true, "R": true, "s": true, "t": true, "T": true, "u": true, "U": true,
+	"v": true, "V": true, "X": true, "I": true, "O": true, "S": true, "c": true, "x": true,
+	"^ti": true, "^to": true, "^FB": true,
 }
 
 // nginxVars maps nginx variables to the Record fields they fill; any other

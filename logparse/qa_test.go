@@ -174,3 +174,47 @@ func TestApacheStrftimeUnsupported(t *testing.T) {
 		}
 	}
 }
+
+func TestApacheUnknownDirective(t *testing.T) {
+	tests := []struct{ spec, wantErr string }{
+		{`%h %Q`, "unknown directive %Q"},
+		{`%h %{X}Z "%r"`, "unknown directive %{X}Z"},
+		{`%h %>y`, "unknown directive %>y"},
+		{`%h %{X}^zz`, "unknown directive %{X}^zz"},
+		{`%h %{%Q}t`, "unsupported strftime conversion"},
+	}
+	for _, tt := range tests {
+		f, err := ParseApacheFormat(tt.spec)
+		if err == nil || f != nil || !strings.Contains(err.Error(), tt.wantErr) {
+			t.Errorf("ParseApacheFormat(%q) = %v, want an error containing %q", tt.spec, err, tt.wantErr)
+		}
+		if _, err := ParseFormat(tt.spec); err == nil {
+			t.Errorf("ParseFormat(%q) accepted it", tt.spec)
+		}
+	}
+	// Every directive of mod_log_config, mod_logio and mod_ssl is accepted;
+	// the ones without a Record field are skipped as opaque fields.
+	known := `%a %{c}a %A %B %b %{X}C %D %{X}e %f %h %{c}h %H %{X}i %k %l %L %m %{X}n %{X}o %p %{remote}p %P %{tid}P ` +
+		`%q %r %R %s %>s %t %T %{ms}T %u %U %v %V %X %I %O %S %{X}^ti %{X}^to %^FB %{version}c %{SSL_PROTOCOL}x`
+	f, err := ParseApacheFormat(known)
+	if err != nil {
+		t.Fatalf("ParseApacheFormat(all directives): %v", err)
+	}
+	if got := len(f.fields); got != 44 {
+		t.Errorf("%d fields, want 44", got)
+	}
+}
+
+func TestNginxUnknownVariablesAreOpaque(t *testing.T) {
+	f, err := ParseNginxFormat(`$remote_addr $my_custom_var [$time_local] "$request" $status $upstream_cache_status "$http_user_agent" $sent_http_x_foo`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec Record
+	line := `192.0.2.1 anything-here [05/Mar/2024:07:08:09 +0000] "GET / HTTP/1.1" 200 HIT "curl/8" -`
+	if err := f.Parse([]byte(line), &rec); err != nil {
+		t.Fatal(err)
+	}
+	checkRecord(t, &rec, want{Client: "192.0.2.1", Time: "2024-03-05T07:08:09Z", Method: "GET", Target: "/", Protocol: "HTTP/1.1",
+		Req: "GET / HTTP/1.1", Status: 200, Bytes: -1, UserAgent: "curl/8", Path: "/"})
+}
