@@ -50,11 +50,11 @@ func malformedWarning(name string, s logparse.Stats) string {
 // ctx's error), even while r itself blocks: a pipe or a terminal that stays
 // silent must not keep Ctrl-C from printing the partial report. Reads are
 // done by a goroutine that copies r into a pipe; it stays blocked in r
-// until r returns, which costs nothing as the program ends. A nil ctx
-// returns r as it is.
-func interruptible(ctx context.Context, r io.Reader) io.Reader {
+// until r returns, which costs nothing as the program ends. Close it when
+// done. A nil ctx returns r as it is.
+func interruptible(ctx context.Context, r io.Reader) io.ReadCloser {
 	if ctx == nil || r == nil {
-		return r
+		return io.NopCloser(r)
 	}
 	pr, pw := io.Pipe()
 	go func() {
@@ -76,4 +76,11 @@ func (r *interruptReader) Read(b []byte) (int, error) {
 		r.stop()
 	}
 	return n, err
+}
+
+// Close ends the copy when the reader stops early (a corrupt gzip stream,
+// --strict): the goroutine's next write fails and it returns.
+func (r *interruptReader) Close() error {
+	r.stop()
+	return r.pr.Close()
 }

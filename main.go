@@ -309,7 +309,8 @@ func (in *inputs) open(name string) (io.Reader, func(), error) {
 	var raw io.Reader
 	closeFn := func() {}
 	if name == "-" && in.spooled == "" {
-		raw = interruptible(in.ctx, in.stdin)
+		ir := interruptible(in.ctx, in.stdin)
+		raw, closeFn = ir, func() { ir.Close() }
 	} else {
 		path := name
 		if name == "-" {
@@ -321,7 +322,8 @@ func (in *inputs) open(name string) (io.Reader, func(), error) {
 		}
 		raw, closeFn = f, func() { f.Close() }
 		if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
-			raw = interruptible(in.ctx, f) // a FIFO or a device may never end
+			ir := interruptible(in.ctx, f) // a FIFO or a device may never end
+			raw, closeFn = ir, func() { ir.Close(); f.Close() }
 		}
 	}
 	if in.progress != nil {

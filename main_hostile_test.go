@@ -573,3 +573,21 @@ func TestHostileClientFlood(t *testing.T) {
 		t.Errorf("the table does not say clients were folded:\n%s", table)
 	}
 }
+
+// TestHostileNoGoroutineLeak: standard input that robowatch stops reading
+// early (--strict at a malformed line) leaves no goroutine behind copying
+// it (a long-lived caller of run, or a fuzzer, would pile them up).
+func TestHostileNoGoroutineLeak(t *testing.T) {
+	input := []byte("not a log line\n" + strings.Repeat(validLine, 2000))
+	runCLI(t, input, "--strict")
+	before := runtime.NumGoroutine()
+	for i := 0; i < 20; i++ {
+		if code, _, _ := runCLI(t, input, "--strict"); code != exitError {
+			t.Fatalf("exit %d, want %d", code, exitError)
+		}
+	}
+	time.Sleep(50 * time.Millisecond)
+	if after := runtime.NumGoroutine(); after > before+5 {
+		t.Errorf("%d goroutines after 20 runs, %d before", after, before)
+	}
+}
