@@ -28,6 +28,8 @@ const RobotScore = 100
 //	            empty User-agent (in a log that records User-agents)         100
 //	            a browser string that cannot be real (suspicious)            100
 //	            not any known browser (unknown)                              100
+//	            a browser version released 3+ years before the log
+//	            (ancient.go: browsers update themselves, scripts do not)      50
 //	rate        a rapid-fire incident: over BurstPer10s page requests in
 //	            10 s or SustainedPer60s in 60 s                              100
 //	behaviour   mostly HEAD (HeadShare of >= MinRequests requests);
@@ -54,6 +56,7 @@ const (
 	pointsEmptyUA         = 100
 	pointsSuspiciousUA    = 100
 	pointsUnknownUA       = 100
+	pointsAncientUA       = 50
 	pointsIncident        = 100
 	pointsMostlyHead      = 100
 	pointsMostlyErrors    = 60
@@ -122,6 +125,10 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		j.add(ReasonUserAgent, pointsSuspiciousUA, "implausible browser User-agent"+because(a.Reason))
 	case AgentUnknown:
 		j.add(ReasonUserAgent, pointsUnknownUA, "User-agent of no known browser"+because(a.Reason))
+	case AgentBrowser:
+		if why := ancientBrowser(c.ua.ua, c.first); why != "" {
+			j.add(ReasonUserAgent, pointsAncientUA, "ancient browser: "+why)
+		}
 	}
 
 	if c.requests >= int64(cfg.MinRequests) && float64(c.head) >= cfg.HeadShare*float64(c.requests) {

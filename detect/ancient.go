@@ -1,0 +1,104 @@
+package detect
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// An ancient browser: a person's browser updates itself, so a browser
+// version released years before the log was written is either a forgotten
+// machine or, far more often, a script that copied a User-agent once and
+// never again (the basjes and elastic logs are full of them). It is a weak
+// signal: it takes one more piece of evidence to make a robot, so an old
+// browser that loads pages and their assets is still a person.
+
+// ancientAge is how much older than the log a browser version must be.
+const ancientAge = 3 * 365 * 24 * time.Hour
+
+// release is the first stable release of a browser's major version.
+type release struct {
+	major int
+	date  string // YYYY-MM-DD
+}
+
+// Release dates of Chrome and Firefox major versions, from the vendors'
+// release notes (chromereleases.googleblog.com, mozilla.org/firefox/releases);
+// versions between two rows are interpolated, versions past the last row
+// extrapolated at four weeks each (the cadence of both since 2021).
+var (
+	chromeReleases = []release{
+		{1, "2008-12-11"}, {10, "2011-03-08"}, {20, "2012-06-26"}, {30, "2013-10-01"}, {40, "2015-01-21"},
+		{50, "2016-04-13"}, {60, "2017-07-25"}, {70, "2018-10-16"}, {80, "2020-02-04"}, {90, "2021-04-14"},
+		{100, "2022-03-29"}, {110, "2023-02-07"}, {120, "2023-12-05"}, {130, "2024-10-15"},
+	}
+	firefoxReleases = []release{
+		{1, "2004-11-09"}, {2, "2006-10-24"}, {3, "2008-06-17"}, {4, "2011-03-22"}, {10, "2012-01-31"},
+		{20, "2013-04-02"}, {30, "2014-06-10"}, {40, "2015-08-11"}, {50, "2016-11-15"}, {60, "2018-05-09"},
+		{70, "2019-10-22"}, {80, "2020-06-30"}, {90, "2021-04-19"}, {100, "2022-05-03"}, {110, "2023-02-14"},
+		{120, "2023-11-21"}, {130, "2024-09-03"},
+	}
+	// Internet Explorer ended at 11 (Trident/7.0).
+	msieReleases = []release{
+		{4, "1997-10-01"}, {5, "1999-03-18"}, {6, "2001-08-27"}, {7, "2006-10-18"}, {8, "2009-03-19"},
+		{9, "2011-03-14"}, {10, "2012-10-26"}, {11, "2013-10-17"},
+	}
+)
+
+// browserRelease returns the browser and major version a User-agent names
+// and when that version came out; ok is false for anything else.
+func browserRelease(ua string) (name string, released time.Time, ok bool) {
+	lower := strings.ToLower(ua)
+	var table []release
+	var v int
+	switch {
+	case strings.Contains(lower, "trident/7.0"):
+		name, table, v, ok = "Internet Explorer", msieReleases, 11, true
+	case strings.Contains(lower, "msie "):
+		v, ok = versionAfter(lower, "msie ")
+		name, table = "Internet Explorer", msieReleases
+	case strings.Contains(lower, "firefox/"):
+		v, ok = versionAfter(lower, "firefox/")
+		name, table = "Firefox", firefoxReleases
+	case strings.Contains(lower, "chrome/"):
+		v, ok = versionAfter(lower, "chrome/")
+		name, table = "Chrome", chromeReleases
+	}
+	if !ok || v < table[0].major {
+		return "", time.Time{}, false
+	}
+	return name + " " + strconv.Itoa(v), releaseDate(table, v), true
+}
+
+func releaseDate(table []release, v int) time.Time {
+	day := func(r release) time.Time {
+		t, _ := time.Parse(time.DateOnly, r.date)
+		return t
+	}
+	last := table[len(table)-1]
+	if v >= last.major {
+		return day(last).Add(time.Duration(v-last.major) * 28 * 24 * time.Hour)
+	}
+	for i := 1; i < len(table); i++ {
+		if v < table[i].major {
+			a, b := table[i-1], table[i]
+			span := day(b).Sub(day(a))
+			return day(a).Add(span / time.Duration(b.major-a.major) * time.Duration(v-a.major))
+		}
+	}
+	return day(last)
+}
+
+// ancientBrowser returns why a browser User-agent is ancient at the time
+// of the log, or "".
+func ancientBrowser(ua string, at time.Time) string {
+	if at.IsZero() {
+		return ""
+	}
+	name, released, ok := browserRelease(ua)
+	if !ok || at.Sub(released) < ancientAge {
+		return ""
+	}
+	years := int(at.Sub(released).Hours() / 24 / 365)
+	return name + " came out in " + released.Format("2006") + ", " + strconv.Itoa(years) + " years before this log"
+}

@@ -1,0 +1,51 @@
+package detect
+
+import (
+	"testing"
+	"time"
+)
+
+func TestAncientBrowser(t *testing.T) {
+	day := func(s string) time.Time {
+		d, err := time.Parse(time.DateOnly, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	tests := []struct {
+		ua      string
+		at      string
+		ancient bool
+	}{
+		{"Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1)", "2024-03-10", true},
+		{"Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1)", "2002-03-10", false}, // an old log
+		{"Mozilla/5.0 (Windows NT 6.1; WOW64; Trident/7.0; rv:11.0) like Gecko", "2024-03-10", true},
+		{"Mozilla/5.0 (Windows NT 6.1; WOW64; Trident/7.0; rv:11.0) like Gecko", "2015-03-10", false},
+		{"Mozilla/5.0 (Windows NT 6.1; WOW64; rv:6.0.2) Gecko/20100101 Firefox/6.0.2", "2015-05-17", true},
+		{"Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/39.0.2171.95 Safari/537.36", "2015-10-20", false},
+		{"Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/39.0.2171.95 Safari/537.36", "2024-10-20", true},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36", "2024-05-06", false},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/180.0.0.0 Safari/537.36", "2026-05-06", false}, // a future version: not ancient
+		{"Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "2024-05-06", false},
+		{"Mozilla/5.0 (iPhone; CPU iPhone OS 17_3_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.3 Mobile/15E148 Safari/604.1", "2030-01-01", false}, // Safari: no table
+		{"curl/8.5.0", "2024-05-06", false},
+		{"Mozilla/5.0 (compatible; MSIE 6.0; Windows NT 5.1)", "", false}, // no time
+	}
+	for _, tt := range tests {
+		var at time.Time
+		if tt.at != "" {
+			at = day(tt.at)
+		}
+		got := ancientBrowser(tt.ua, at)
+		if (got != "") != tt.ancient {
+			t.Errorf("ancientBrowser(%q, %s) = %q, want ancient %v", tt.ua, tt.at, got, tt.ancient)
+		}
+	}
+	if _, d, _ := browserRelease("Chrome/100.0"); !d.Equal(day("2022-03-29")) {
+		t.Errorf("Chrome 100 released %v", d)
+	}
+	if _, d, _ := browserRelease("Firefox/15.0"); d.Before(day("2012-01-31")) || d.After(day("2013-04-02")) {
+		t.Errorf("Firefox 15 interpolated to %v", d)
+	}
+}
