@@ -57,6 +57,10 @@ type Format struct {
 	prefix []byte  // literal text before the first field
 	fields []field // in line order
 	strf   bool    // some field is kindTimeStrf: Parse gathers timeParts
+	// richer is a format that continues this one with more fields
+	// (Combined for Common): a line with a quoted field after this
+	// format's last one is parsed with it when it fits.
+	richer *Format
 }
 
 // Name returns the built-in name ("combined") or, for a custom format, its format string.
@@ -75,23 +79,28 @@ const (
 	VHostCombinedSpec = `%v:%p %h %l %u %t "%r" %>s %O "%{Referer}i" "%{User-Agent}i"`
 )
 
-// Built-in formats. nginx's default "combined" log_format is the same layout as Apache's.
+// Built-in formats. nginx's default "combined" log_format is the same layout
+// as Apache's. Common also reads a line that goes on with a quoted referer
+// and user agent as Combined does: a log that switched from common to
+// combined, or mixes both, keeps every User-agent however detection chose.
+// Combined does not fall back to Common the other way: a line that stops
+// after the size is reported malformed, since cut lines look like that.
 var (
-	Common        = mustBuiltin("common", CommonSpec)
-	Combined      = mustBuiltin("combined", CombinedSpec)
-	VHostCombined = mustBuiltin("vhost_combined", VHostCombinedSpec)
+	Common        = mustBuiltin("common", CommonSpec, Combined)
+	Combined      = mustBuiltin("combined", CombinedSpec, nil)
+	VHostCombined = mustBuiltin("vhost_combined", VHostCombinedSpec, nil)
 )
 
 // builtins lists the built-in formats from the richest to the plainest, the
 // order auto-detection prefers them in.
 var builtins = []*Format{VHostCombined, Combined, Common}
 
-func mustBuiltin(name, spec string) *Format {
+func mustBuiltin(name, spec string, richer *Format) *Format {
 	f, err := ParseApacheFormat(spec)
 	if err != nil {
 		panic("logparse: built-in format " + name + ": " + err.Error())
 	}
-	f.name = name
+	f.name, f.richer = name, richer
 	return f
 }
 

@@ -189,6 +189,15 @@ func (f *Format) Parse(line []byte, rec *Record) error {
 	if f.strf && !tp.apply(rec) {
 		return newParseError(line, 0, fmt.Errorf("%w: no such date", ErrTime))
 	}
+	if f.richer != nil && pos+1 < len(line) && line[pos+1] == '"' {
+		// Fields after the last one were about to be dropped: a richer
+		// layout that reads them (combined after common) takes the line.
+		saved := *rec
+		if f.richer.Parse(line, rec) == nil {
+			return nil
+		}
+		*rec = saved
+	}
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -258,6 +259,110 @@ func TestGzipTrailingZeros(t *testing.T) {
 				t.Errorf("read error %v, want none", err)
 			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.HasPrefix(err.Error(), path+": line ")):
 				t.Errorf("read error %v, want one naming the file and line and containing %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestCommonThenCombined(t *testing.T) {
+	clf := func(i int) string {
+		return fmt.Sprintf(`192.0.2.%d - - [20/May/2015:21:05:01 +0000] "GET /%d HTTP/1.1" 200 1`, i%250, i)
+	}
+	comb := func(i int) string {
+		return combinedLine(fmt.Sprintf("198.51.100.%d", i%250), fmt.Sprintf("/%d", i), fmt.Sprintf("bot-%d", i))
+	}
+	mix := func(clfLines, combLines int) string {
+		var b strings.Builder
+		for i := 0; i < clfLines; i++ {
+			b.WriteString(clf(i) + "\n")
+		}
+		for i := 0; i < combLines; i++ {
+			b.WriteString(comb(i) + "\n")
+		}
+		return b.String()
+	}
+	tests := []struct {
+		name       string
+		input      string
+		format     *Format // nil: detect
+		wantFormat *Format
+		withUA     int // records with a User-agent
+	}{
+		{"200 common lines, then 300 combined (past the detection sample)", mix(200, 300), nil, Common, 300},
+		{"50 common, 50 combined in the sample", mix(50, 50), nil, Common, 50},
+		{"--format common on combined lines", mix(0, 20), Common, Common, 20},
+		{"common only", mix(30, 0), nil, Common, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, parallel := range []bool{false, true} {
+				var recs []Record
+				var stats Stats
+				var format *Format
+				if parallel {
+					r := NewParallelReader(strings.NewReader(tt.input), "mixed.log", tt.format)
+					for {
+						var rec Record
+						err := r.Read(&rec)
+						if err == io.EOF {
+							break
+						}
+						if err == nil {
+							recs = append(recs, rec)
+						}
+					}
+					r.Close()
+					stats, format = r.Stats(), r.Format()
+				} else {
+					r := NewReader(strings.NewReader(tt.input), "mixed.log", tt.format)
+					recs, _, _ = readAll(r)
+					stats, format = r.Stats(), r.Format()
+				}
+				if format != tt.wantFormat || stats.Malformed != 0 || int(stats.Records) != strings.Count(tt.input, "\n") {
+					t.Errorf("parallel %v: format %v, %d records, %d malformed; want %v, all, 0", parallel, format, stats.Records, stats.Malformed, tt.wantFormat)
+				}
+				n := 0
+				for _, rec := range recs {
+					if rec.UserAgent != "" {
+						n++
+						if want := "bot-" + strings.TrimPrefix(rec.Target, "/"); rec.UserAgent != want || !strings.HasPrefix(rec.Client, "198.51.100.") {
+							t.Fatalf("parallel %v: line %d: client %q, user agent %q, want %q", parallel, rec.Line, rec.Client, rec.UserAgent, want)
+						}
+					}
+				}
+				if n != tt.withUA {
+					t.Errorf("parallel %v: %d records with a User-agent, want %d", parallel, n, tt.withUA)
+				}
+			}
+		})
+	}
+}
+
+func TestCommonTrailingText(t *testing.T) {
+	const head = `192.0.2.1 - - [20/May/2015:21:05:01 +0000] "GET / HTTP/1.1" 200 1`
+	tests := []struct {
+		name, line     string
+		referer, agent string
+		wantErr        error
+	}{
+		{"a response time after the size is ignored", head + ` 0.123`, "", "", nil},
+		{"one quoted field is not combined", head + ` "x-forwarded-for"`, "", "", nil},
+		{"referer and user agent", head + ` "http://r/" "curl/8"`, "http://r/", "curl/8", nil},
+		{"combined with more after it", head + ` "-" "curl/8" "203.0.113.1" 0.5`, "", "curl/8", nil},
+		{"text glued to the size", head + `"x" "y"`, "", "", ErrBytes},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := Record{File: "f", Line: 7}
+			err := Common.Parse([]byte(tt.line), &rec)
+			if !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) {
+				t.Fatalf("Parse = %v, want %v", err, tt.wantErr)
+			}
+			if err != nil {
+				return
+			}
+			if rec.Referer != tt.referer || rec.UserAgent != tt.agent || rec.Status != 200 || rec.Target != "/" || rec.File != "f" || rec.Line != 7 {
+				t.Errorf("got %+v, want referer %q, user agent %q", rec, tt.referer, tt.agent)
 			}
 		})
 	}

@@ -312,7 +312,9 @@ func (r *Reader) detect() {
 // 10% (and at least all but one) of the lines the best one parses. The
 // margin keeps a combined log with a few cut-short lines combined, although
 // common (which tolerates text after its last field) parses every line.
-// When no line parses, or the sample is empty, it returns Combined.
+// When no line parses, or the sample is empty, it returns Combined. A log
+// detected as common whose later lines are combined loses nothing: Common
+// parses those lines as Combined (see Common).
 func Detect(lines [][]byte) *Format {
 	counts := make([]int, len(builtins))
 	best := 0
