@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestApacheStrftimeTime(t *testing.T) {
@@ -366,4 +368,101 @@ func TestCommonTrailingText(t *testing.T) {
 			}
 		})
 	}
+}
+
+// repeating repeats line forever and counts the bytes read.
+type repeating struct {
+	line []byte
+	n    int64
+}
+
+func (e *repeating) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = e.line[(e.n+int64(i))%int64(len(e.line))]
+	}
+	e.n += int64(len(p))
+	return len(p), nil
+}
+
+func TestFirstTime(t *testing.T) {
+	line := func(ts string) string {
+		return `192.0.2.1 - - [` + ts + `] "GET / HTTP/1.1" 200 1 "-" "ua"` + "\n"
+	}
+	timed := line("20/May/2015:21:05:01 +0200")
+	untimedSpec := mustFormat(`%h "%r" %>s`)
+	var garbage strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&garbage, "garbage %d\n", i*7919)
+	}
+	corrupt := gzipBytes(t, garbage.String()+timed)
+	corrupt = corrupt[:len(corrupt)/2]
+	tests := []struct {
+		name    string
+		input   io.Reader
+		format  *Format
+		want    string // RFC 3339; "" for the zero Time
+		wantErr string
+	}{
+		{"first line", strings.NewReader(timed + line("21/May/2015:00:00:00 +0000")), nil, "2015-05-20T21:05:01+02:00", ""},
+		{"times out of order: the first line's, not the earliest", strings.NewReader(line("21/May/2015:00:00:00 +0000") + timed), nil, "2015-05-21T00:00:00Z", ""},
+		{"after a header and malformed lines", strings.NewReader("#Version: 1.0\n\ngarbage\n" + timed), nil, "2015-05-20T21:05:01+02:00", ""},
+		{"given format", strings.NewReader(timed), Combined, "2015-05-20T21:05:01+02:00", ""},
+		{"strftime format", strings.NewReader("[2024-03-05 07:08:09] 192.0.2.1\n"), mustFormat(`[%{%Y-%m-%d %H:%M:%S}t] %h`), "2024-03-05T07:08:09Z", ""},
+		{"empty", strings.NewReader(""), nil, "", ""},
+		{"format without a time", strings.NewReader(`192.0.2.1 "GET / HTTP/1.1" 200` + "\n"), untimedSpec, "", ""},
+		{"a time past the first 1000 lines", strings.NewReader(strings.Repeat("garbage\n", 1000) + timed), nil, "", ""},
+		{"a time past the first MiB", strings.NewReader(strings.Repeat("x", 1<<20) + "\n" + timed), nil, "", ""},
+		{"gzip", mustDecompress(t, gzipBytes(t, timed)), nil, "2015-05-20T21:05:01+02:00", ""},
+		{"truncated gzip before any time", mustDecompress(t, corrupt), nil, "", "unexpected EOF"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := FirstTime(tt.input, tt.format)
+			gotS := ""
+			if !got.IsZero() {
+				gotS = got.Format(time.RFC3339Nano)
+			}
+			if gotS != tt.want {
+				t.Errorf("FirstTime = %q, want %q", gotS, tt.want)
+			}
+			if (err == nil) != (tt.wantErr == "") || err != nil && !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("error %v, want %q", err, tt.wantErr)
+			}
+		})
+	}
+
+	// An endless stream with no time is not read past the limit.
+	for _, l := range []string{"garbage\n", timed[:40] + "\n", strings.Repeat("y", 100<<10) + "\n"} {
+		e := &repeating{line: []byte(l)}
+		if got, err := FirstTime(e, nil); !got.IsZero() || err != nil || e.n > 1<<20+readBufferSize {
+			t.Errorf("endless %.20q: FirstTime = %v, %v after %d bytes", l, got, err, e.n)
+		}
+	}
+}
+
+func mustDecompress(t *testing.T, b []byte) io.Reader {
+	t.Helper()
+	r, err := Decompress(bytes.NewReader(b), "x.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// ExampleFirstTime orders rotated logs, listed newest first as a shell glob
+// sorts them, oldest first.
+func ExampleFirstTime() {
+	logs := map[string]string{
+		"access.log":   `192.0.2.1 - - [03/Mar/2024:00:00:01 +0000] "GET / HTTP/1.1" 200 1` + "\n",
+		"access.log.1": `192.0.2.1 - - [02/Mar/2024:00:00:01 +0000] "GET / HTTP/1.1" 200 1` + "\n",
+		"access.log.2": `192.0.2.1 - - [01/Mar/2024:00:00:01 +0000] "GET / HTTP/1.1" 200 1` + "\n",
+	}
+	names := []string{"access.log", "access.log.1", "access.log.2"}
+	first := map[string]time.Time{}
+	for _, name := range names {
+		first[name], _ = FirstTime(strings.NewReader(logs[name]), nil)
+	}
+	slices.SortStableFunc(names, func(a, b string) int { return first[a].Compare(first[b]) })
+	fmt.Println(names)
+	// Output: [access.log.2 access.log.1 access.log]
 }

@@ -1,0 +1,43 @@
+package logparse
+
+import (
+	"errors"
+	"io"
+	"time"
+)
+
+// How much of a log FirstTime reads at most: enough to pass a header or a
+// run of malformed lines, little enough to open many rotated files quickly.
+const (
+	firstTimeLines = 1000
+	firstTimeBytes = 1 << 20
+)
+
+// FirstTime returns the time of the first record that has one among the
+// first 1000 lines (and at most 1 MiB) of the log text r, as Open returns
+// it, parsed with f (nil detects the format as NewReader does). It lets a
+// caller put rotated files (access.log access.log.1 access.log.2.gz, newest
+// first as a shell glob lists them) in time order before reading them. No
+// time in those lines gives the zero Time and a nil error; an error means
+// reading failed (a corrupt gzip stream) and gives the line reached, not
+// the file name, which the caller adds.
+func FirstTime(r io.Reader, f *Format) (time.Time, error) {
+	rd := NewReader(io.LimitReader(r, firstTimeBytes), "", f)
+	var rec Record
+	for range firstTimeLines {
+		err := rd.Read(&rec)
+		switch {
+		case err == nil:
+			if !rec.Time.IsZero() {
+				return rec.Time, nil
+			}
+		case err == io.EOF:
+			return time.Time{}, nil
+		default:
+			if pe := (*ParseError)(nil); !errors.As(err, &pe) {
+				return time.Time{}, err
+			}
+		}
+	}
+	return time.Time{}, nil
+}
