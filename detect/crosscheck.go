@@ -28,7 +28,8 @@ import (
 // checker holds the robots.txt files of the cross-check.
 type checker struct {
 	enabled          bool
-	storedViolations int // violations kept in full, all clients together
+	storedViolations int   // violations kept in full, all clients together
+	unchecked        int64 // requests whose host has no robots.txt
 	def              *robots.Robots
 	byHost           map[string]*robots.Robots // keys lower case, without port
 }
@@ -113,6 +114,12 @@ func (d *Detector) check(c *client, r *logparse.Record, path string, res resourc
 		return
 	}
 	rb := d.checker.robotsFor(r.VHost)
+	if rb == nil {
+		// Only --robots HOST=FILE was given and this record's host (or the
+		// log's lack of hosts) has none: say so rather than find nothing.
+		d.unchecked++
+		return
+	}
 	if c.matcher == nil || c.robots != rb {
 		c.robots, c.matcher = rb, rb.Agent(c.ua.ua)
 	}

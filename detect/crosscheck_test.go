@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/robots"
 )
 
@@ -226,5 +227,20 @@ func TestCrawlDelay(t *testing.T) {
 		if v.CrawlDelay != 2 || v.CrawlDelayFast != tc.fast {
 			t.Errorf("gap %v: crawl delay %v exceeded %v, want 2 %v (details %q)", tc.gap, v.CrawlDelay, v.CrawlDelayFast, tc.fast, v.Details)
 		}
+	}
+}
+
+func TestHostWithoutRobotsIsCountedNotChecked(t *testing.T) {
+	rb := robots.ParseBytes([]byte("User-agent: *\nDisallow: /\n"))
+	d := New(Config{RobotsByHost: map[string]*robots.Robots{"www.example.com": rb}})
+	at := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i, host := range []string{"www.example.com", "api.example.com", "", "WWW.EXAMPLE.COM:443"} {
+		d.Add(&logparse.Record{Client: "192.0.2.1", UserAgent: "curl/8.0", VHost: host, Time: at.Add(time.Duration(i) * time.Second),
+			Method: "GET", Target: "/x", Status: 200})
+	}
+	res := d.Result()
+	if res.ViolationCount != 2 || res.Unchecked != 2 {
+		t.Errorf("violations %d, unchecked %d; want 2 and 2 (two records of www.example.com, one of another host, one with none)",
+			res.ViolationCount, res.Unchecked)
 	}
 }

@@ -25,6 +25,7 @@ type Result struct {
 	// ViolationsChecked is false when no robots.txt was given: violations
 	// were not computed, and the report must say so.
 	ViolationsChecked bool  `json:"violations_checked"`
+	Unchecked         int64 `json:"unchecked_records"`  // records of hosts with no robots.txt given (only HOST=FILE ones were)
 	ViolationCount    int64 `json:"violation_count"`    // violations of robot clients, stored or not
 	ViolationsDropped int64 `json:"violations_dropped"` // violations counted but not stored (per-client bound)
 	IncidentCount     int   `json:"incident_count"`     // incidents, stored or not
@@ -178,6 +179,7 @@ func (d *Detector) Result() *Result {
 		Last:              d.last,
 		LateRecords:       d.late,
 		ViolationsChecked: d.checker.enabled,
+		Unchecked:         d.checker.unchecked,
 		Other:             d.other,
 	}
 	res.Other.Clients = d.foldedClients()

@@ -52,7 +52,8 @@ type jsonSummary struct {
 	// rest are counted in Violations but not listed.
 	ViolationsListed   int   `json:"violations_listed"`
 	ViolationsUnlisted int64 `json:"violations_unlisted"`
-	ClientsListed      int   `json:"clients_listed"` // clients tracked one by one (the clients list, before --top)
+	ClientsListed      int   `json:"clients_listed"`    // clients tracked one by one (the clients list, before --top)
+	UncheckedRecords   int64 `json:"unchecked_records"` // records of hosts no --robots HOST=FILE named: not checked
 }
 
 type jsonMalformed struct {
@@ -92,6 +93,7 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 			ViolationsListed:   len(res.Violations),
 			ViolationsUnlisted: res.ViolationsDropped,
 			ClientsListed:      len(res.Clients),
+			UncheckedRecords:   res.Unchecked,
 		},
 		Clients:    nonNil(res.Clients[:opt.top(len(res.Clients))]),
 		Robots:     nonNil(res.Robots),

@@ -98,6 +98,9 @@ func summarySection(r *Report) *section {
 	add("Robots", fmt.Sprintf("%s clients, %s names", Exact(int64(res.RobotCount)), Exact(int64(len(res.Robots)))))
 	if res.ViolationsChecked {
 		add("Violations", Exact(res.ViolationCount)+" (robots.txt: "+Escape(strings.Join(r.Robots, ", "))+")")
+		if res.Unchecked > 0 {
+			add("Not checked", Exact(res.Unchecked)+" records of hosts with no robots.txt given (--robots HOST=FILE)")
+		}
 	} else {
 		add("Violations", "not checked (no --robots given)")
 	}
