@@ -121,13 +121,14 @@ func (r *ParallelReader) Read(rec *Record) error {
 		if seq.format == nil {
 			seq.detect()
 		}
-		if seq.err == nil {
-			r.startBlocks()
-		}
 	}
 	if r.order == nil {
-		// The whole input was read for format detection, or reading failed.
-		return r.seq.Read(rec)
+		// The lines read for format detection come first, from the
+		// sequential Reader; so does a read error among them.
+		if len(r.seq.pending) > 0 || r.seq.err != nil {
+			return r.seq.Read(rec)
+		}
+		r.startBlocks()
 	}
 	for {
 		if b := r.cur; b != nil {
@@ -151,9 +152,6 @@ func (r *ParallelReader) Read(rec *Record) error {
 			r.cur = nil
 			r.release(b)
 		}
-		if len(r.seq.pending) > 0 {
-			return r.seq.Read(rec) // the lines read for format detection come first
-		}
 		if r.final != nil {
 			return r.final
 		}
@@ -167,8 +165,8 @@ func (r *ParallelReader) Read(rec *Record) error {
 	}
 }
 
-// startBlocks starts the goroutines on the input past the lines detection
-// read (which the sequential Reader still returns first).
+// startBlocks starts the goroutines on the input past the lines format
+// detection read, once they have been returned.
 func (r *ParallelReader) startBlocks() {
 	workers := r.Workers
 	if workers <= 0 {
