@@ -591,3 +591,22 @@ func TestHostileNoGoroutineLeak(t *testing.T) {
 		t.Errorf("%d goroutines after 20 runs, %d before", after, before)
 	}
 }
+
+// BenchmarkGzipBomb streams a gzip of 1 GiB of zeros (about 1 MiB
+// compressed) through robowatch: the time it takes, and the bytes it
+// allocates, which stay those of one over-long line.
+func BenchmarkGzipBomb(b *testing.B) {
+	const size = 1 << 30
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	io.Copy(zw, &repeatReader{0, size})
+	zw.Close()
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		var out, errOut bytes.Buffer
+		if code := run(context.Background(), []string{"-o", "json"}, bytes.NewReader(gz.Bytes()), &out, &errOut); code != exitOK {
+			b.Fatalf("exit %d: %s", code, errOut.String())
+		}
+	}
+}

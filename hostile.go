@@ -1,3 +1,7 @@
+// Defences against hostile input: logs and robots.txt files are written by
+// whoever sends a request, so nothing from them reaches the terminal raw, a
+// silent pipe cannot hold off Ctrl-C, and memory has a cap.
+
 package main
 
 import (
