@@ -169,7 +169,8 @@ func FuzzParseApacheFormat(f *testing.F) {
 		`%h %l %u %t \"%r\" %>s %b \"%{Referer}i\" \"%{User-Agent}i\"`,
 		`%a %l %u %t "%m %U%q %H" %>s %B %D "%{Referer}i" "%{User-agent}i" "%{X-Forwarded-For}i"`,
 		`%h %l %u %t "%r" %!200,304>s %I %O %T/%D %{Host}i 100%%`,
-		`%{msec}t %v:%p %h "%r" %b %>s`, `%h\t%t\t%r\t%>s`, `%{X}^ti %h`}
+		`%{msec}t %v:%p %h "%r" %b %>s`, `%h\t%t\t%r\t%>s`, `%{X}^ti %h`,
+		`[%{%d/%b/%Y %T}t.%{msec_frac}t %{%z}t] %h "%r"`, `%{%Y-%m-%d %I:%M:%S %p %Z}t %h %{%j%s}t`}
 	for i, s := range specs {
 		f.Add(s, []byte(edgeSeedLines[i%len(edgeSeedLines)]))
 	}

@@ -298,8 +298,10 @@ func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *
 	case kindUser:
 		rec.User = v
 	case kindRequest:
-		rec.Request = v
-		splitRequest(v, rec)
+		if rec.Request == "" { // the first of two %r wins, as for setFirst
+			rec.Request = v
+			splitRequest(v, rec)
+		}
 	case kindMethod:
 		rec.Method = v
 	case kindTarget:
