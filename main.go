@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sort"
 	"strings"
 	"time"
 
@@ -174,6 +175,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	in := &inputs{names: files, stdin: stdin, format: logFormat, strict: *strict, ctx: ctx}
 	defer in.cleanup()
+	reordered := in.timeOrder()
+	files = in.names
 	if since.Relative() || until.Relative() {
 		// A duration counts back from the log's last record, which only a
 		// first pass can find; standard input is kept in a temporary file
@@ -193,7 +196,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		in.progress.Start()
 	}
 
-	rep := &report.Report{Files: files, Robots: *robotsSrc}
+	rep := &report.Report{Files: files, Reordered: reordered, Robots: *robotsSrc}
 	det := detect.New(cfg)
 	status := exitOK
 	for _, name := range files {
@@ -430,6 +433,47 @@ func (in *inputs) lastTime() (time.Time, error) {
 		return last, errors.New("no record has a time")
 	}
 	return last, nil
+}
+
+// timeOrder sorts the input files by the time of their first record, so
+// that "access.log*", which a shell expands newest first (access.log,
+// access.log.1, access.log.2.gz), is read oldest first as the rate windows
+// need. Files whose first lines have no time, and standard input, keep
+// their place relative to one another after the timed ones. It reports
+// whether the order changed.
+func (in *inputs) timeOrder() bool {
+	if len(in.names) < 2 {
+		return false
+	}
+	type input struct {
+		name  string
+		first time.Time
+	}
+	list := make([]input, len(in.names))
+	for i, name := range in.names {
+		list[i].name = name
+		if name == "-" {
+			continue
+		}
+		r, closeFn, err := in.open(name)
+		if err != nil {
+			continue // the main pass reports it
+		}
+		list[i].first, _ = logparse.FirstTime(r, in.format)
+		closeFn()
+	}
+	sort.SliceStable(list, func(a, b int) bool {
+		ta, tb := list[a].first, list[b].first
+		return !ta.IsZero() && (tb.IsZero() || ta.Before(tb))
+	})
+	changed := false
+	for i := range list {
+		if in.names[i] != list[i].name {
+			changed = true
+		}
+		in.names[i] = list[i].name
+	}
+	return changed
 }
 
 func (in *inputs) cleanup() {

@@ -416,3 +416,57 @@ func TestClientDrillDown(t *testing.T) {
 		t.Errorf("bad --client: exit %d, %s", code, errOut)
 	}
 }
+
+// TestRotatedLogsReadOldestFirst gives the log as logrotate leaves it and a
+// shell glob expands it, newest first (access.log, access.log.1,
+// access.log.2.gz), and expects the verdicts of the whole log read in order.
+func TestRotatedLogsReadOldestFirst(t *testing.T) {
+	log, err := os.ReadFile("testdata/e2e/site.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(log), "\n")
+	third := len(lines) / 3
+	dir := t.TempDir()
+	parts := map[string]string{
+		"access.log.2.gz": strings.Join(lines[:third], ""),
+		"access.log.1":    strings.Join(lines[third:2*third], ""),
+		"access.log":      strings.Join(lines[2*third:], ""),
+	}
+	for name, text := range parts {
+		data := []byte(text)
+		if strings.HasSuffix(name, ".gz") {
+			data = gzipBytes(t, data)
+		}
+		os.WriteFile(filepath.Join(dir, name), data, 0o644)
+	}
+	summary := func(args ...string) map[string]any {
+		t.Helper()
+		code, out, errOut := runCLI(t, nil, append([]string{"-o", "json"}, args...)...)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc
+	}
+	whole := summary("testdata/e2e/site.log")
+	rotated := summary(filepath.Join(dir, "access.log"), filepath.Join(dir, "access.log.1"), filepath.Join(dir, "access.log.2.gz"))
+	s := rotated["summary"].(map[string]any)
+	files := s["files"].([]any)
+	if !strings.HasSuffix(files[0].(string), "access.log.2.gz") || !strings.HasSuffix(files[2].(string), "access.log") || s["files_reordered"] != true {
+		t.Errorf("files read in the order %v (reordered %v), want oldest first", files, s["files_reordered"])
+	}
+	if s["late_records"] != float64(0) {
+		t.Errorf("late_records = %v", s["late_records"])
+	}
+	for _, key := range []string{"clients", "incidents", "robots"} {
+		a, _ := json.Marshal(whole[key])
+		b, _ := json.Marshal(rotated[key])
+		if string(a) != string(b) {
+			t.Errorf("%s differ between the whole log and its rotated parts:\n%s\n%s", key, a, b)
+		}
+	}
+}

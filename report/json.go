@@ -38,7 +38,8 @@ type jsonSummary struct {
 	Format     string     `json:"format"`
 
 	RobotNames        int          `json:"robot_names"`        // distinct robot names
-	Files             []string     `json:"files"`              // inputs, in the order read
+	Files             []string     `json:"files"`              // inputs, in the order read (oldest first)
+	Reordered         bool         `json:"files_reordered"`    // the files were read in time order, not as given
 	RobotsTxt         []string     `json:"robots_txt"`         // robots.txt sources checked against
 	ViolationsChecked bool         `json:"violations_checked"` // false: no robots.txt given, violations not computed
 	LateRecords       int64        `json:"late_records"`       // records too far out of time order for the rate windows
@@ -82,6 +83,7 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 			Format:            r.Stats.Format,
 			RobotNames:        len(res.Robots),
 			Files:             nonNil(r.Files),
+			Reordered:         r.Reordered,
 			RobotsTxt:         nonNil(r.Robots),
 			ViolationsChecked: res.ViolationsChecked,
 			LateRecords:       res.LateRecords,

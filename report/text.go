@@ -79,6 +79,9 @@ func summarySection(r *Report) *section {
 		}
 	}
 	files := strings.Join(names, ", ")
+	if r.Reordered {
+		files += " (read oldest first)"
+	}
 	add("Input", Escape(files))
 	format := r.Stats.Format
 	if format == "" {
