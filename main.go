@@ -438,40 +438,40 @@ func (in *inputs) lastTime() (time.Time, error) {
 // timeOrder sorts the input files by the time of their first record, so
 // that "access.log*", which a shell expands newest first (access.log,
 // access.log.1, access.log.2.gz), is read oldest first as the rate windows
-// need. Files whose first lines have no time, and standard input, keep
-// their place relative to one another after the timed ones. It reports
-// whether the order changed.
+// need. Only regular files whose first lines have a time move, among the
+// places such files hold; standard input, FIFOs and files without times
+// stay where they were given. It reports whether the order changed.
 func (in *inputs) timeOrder() bool {
-	if len(in.names) < 2 {
-		return false
-	}
-	type input struct {
+	type timed struct {
 		name  string
 		first time.Time
 	}
-	list := make([]input, len(in.names))
+	var slots []int
+	var files []timed
 	for i, name := range in.names {
-		list[i].name = name
-		if name == "-" {
+		// Only regular files can be read twice: standard input, a FIFO or
+		// a device would lose what the peek read.
+		if st, err := os.Stat(name); name == "-" || err != nil || !st.Mode().IsRegular() {
 			continue
 		}
 		r, closeFn, err := in.open(name)
 		if err != nil {
 			continue // the main pass reports it
 		}
-		list[i].first, _ = logparse.FirstTime(r, in.format)
+		first, _ := logparse.FirstTime(r, in.format)
 		closeFn()
-	}
-	sort.SliceStable(list, func(a, b int) bool {
-		ta, tb := list[a].first, list[b].first
-		return !ta.IsZero() && (tb.IsZero() || ta.Before(tb))
-	})
-	changed := false
-	for i := range list {
-		if in.names[i] != list[i].name {
-			changed = true
+		if !first.IsZero() {
+			slots = append(slots, i)
+			files = append(files, timed{name, first})
 		}
-		in.names[i] = list[i].name
+	}
+	sort.SliceStable(files, func(a, b int) bool { return files[a].first.Before(files[b].first) })
+	changed := false
+	for k, i := range slots {
+		if in.names[i] != files[k].name {
+			changed = true
+			in.names[i] = files[k].name
+		}
 	}
 	return changed
 }
