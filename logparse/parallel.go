@@ -13,9 +13,10 @@ import (
 
 // blockBytes is how much of the input a ParallelReader hands to a parser
 // goroutine at once: large enough that the hand-over costs nothing next to
-// parsing a block's thousands of lines, small enough that the blocks in
-// flight stay a few MiB.
-const blockBytes = 1 << 20
+// parsing a block's thousand lines, small enough that the blocks in flight
+// (with their records and line strings) stay a few MiB. 1 MiB blocks cost
+// 25-30 MB more peak RSS on a 1M-line log, for no measurable speed.
+const blockBytes = 256 << 10
 
 // ErrReaderClosed is returned by ParallelReader.Read after Close.
 var ErrReaderClosed = errors.New("logparse: read after Close")
