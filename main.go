@@ -442,6 +442,9 @@ func (in *inputs) lastTime() (time.Time, error) {
 // places such files hold; standard input, FIFOs and files without times
 // stay where they were given. It reports whether the order changed.
 func (in *inputs) timeOrder() bool {
+	if len(in.names) < 2 {
+		return false // nothing to order, and no second open of a file being rotated
+	}
 	type timed struct {
 		name  string
 		first time.Time
