@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"io"
@@ -109,9 +110,90 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 	if !opt.wants("clients") {
 		out.Clients = []detect.Verdict{}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return streamJSON(w, &out)
+}
+
+// streamJSON writes the report as json.Encoder with a two-space indent
+// would, byte for byte, but one list element at a time: a busy site's
+// report has hundreds of thousands of clients, and encoding it whole would
+// hold all of its text in memory at once.
+func streamJSON(w io.Writer, out *jsonReport) error {
+	j := &jsonStream{w: bufio.NewWriterSize(w, 64<<10)}
+	j.raw("{\n")
+	j.value("version", out.Version)
+	j.value("summary", out.Summary)
+	writeList(j, "clients", out.Clients)
+	writeList(j, "robots", out.Robots)
+	writeList(j, "violations", out.Violations)
+	writeList(j, "incidents", out.Incidents)
+	writeList(j, "malformed", out.Malformed)
+	writeList(j, "errors", out.Errors)
+	j.value("timeline", out.Timeline)
+	if len(out.Watched) > 0 {
+		writeList(j, "watched", out.Watched)
+	}
+	j.raw("\n}\n")
+	if j.err != nil {
+		return j.err
+	}
+	return j.w.Flush()
+}
+
+// jsonStream writes the members of one JSON object, keeping the first
+// error.
+type jsonStream struct {
+	w       *bufio.Writer
+	members int
+	err     error
+}
+
+func (j *jsonStream) raw(s string) {
+	if j.err == nil {
+		_, j.err = j.w.WriteString(s)
+	}
+}
+
+// key starts a member of the top-level object.
+func (j *jsonStream) key(name string) {
+	if j.members > 0 {
+		j.raw(",\n")
+	}
+	j.members++
+	j.raw("  \"" + name + "\": ")
+}
+
+func (j *jsonStream) marshal(v any, prefix string) {
+	if j.err != nil {
+		return
+	}
+	b, err := json.MarshalIndent(v, prefix, "  ")
+	if err != nil {
+		j.err = err
+		return
+	}
+	_, j.err = j.w.Write(b)
+}
+
+func (j *jsonStream) value(name string, v any) {
+	j.key(name)
+	j.marshal(v, "  ")
+}
+
+func writeList[T any](j *jsonStream, name string, items []T) {
+	j.key(name)
+	if len(items) == 0 {
+		j.raw("[]")
+		return
+	}
+	j.raw("[\n")
+	for i := range items {
+		if i > 0 {
+			j.raw(",\n")
+		}
+		j.raw("    ")
+		j.marshal(&items[i], "    ")
+	}
+	j.raw("\n  ]")
 }
 
 func malformedRows(samples []*logparse.ParseError) []jsonMalformed {
