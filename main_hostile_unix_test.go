@@ -65,9 +65,9 @@ func TestHostileDisappearsMidList(t *testing.T) {
 // TestHostileRotation renames the log robowatch is reading and puts a new
 // file in its place, as logrotate does, then appends to the renamed file as
 // a server does until it reopens its log. robowatch keeps reading the file
-// it opened (the renamed one) to its end, the appended lines included, and
-// never reads the new file: a log rotated during a run is read as it was
-// when robowatch reached its end. Linux only: it watches /proc/self/fd to
+// it opened (the renamed one) to its end, with lines appended before it got
+// there, and never reads the new file: a log rotated during a run is read
+// as it was when robowatch reached its end. Linux only: it watches /proc/self/fd to
 // rotate while the file is open.
 func TestHostileRotation(t *testing.T) {
 	if _, err := os.Stat("/proc/self/fd"); err != nil {
@@ -114,8 +114,11 @@ func TestHostileRotation(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	s := parseSummary(t, out.String())
-	if s.Summary.Records != lines+1 {
-		t.Errorf("%d records, want the %d of the file as opened and the one appended after the rename", s.Summary.Records, lines+1)
+	// The line appended after the rename is read when robowatch's
+	// read-ahead had not reached the end of the file yet: a race the test
+	// cannot win every time (with -race, 256 KiB blocks read ahead).
+	if s.Summary.Records != lines && s.Summary.Records != lines+1 {
+		t.Errorf("%d records, want the %d of the file as opened (and the one appended after the rename, if read before the end)", s.Summary.Records, lines)
 	}
 	for _, c := range s.Clients {
 		if c.IP == "203.0.113.99" {
