@@ -272,25 +272,5 @@ func TestParallelReaderClose(t *testing.T) {
 // BenchmarkParallelReaderCombined is BenchmarkReaderCombined with a
 // ParallelReader: the same log, read with every core.
 func BenchmarkParallelReaderCombined(b *testing.B) {
-	data := bytes.Join(benchLines(20000), nil)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	var rec Record
-	for b.Loop() {
-		r := NewParallelReader(bytes.NewReader(data), "bench", nil)
-		n := 0
-		for {
-			err := r.Read(&rec)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			n++
-		}
-		if n != 20000 {
-			b.Fatalf("read %d records, want 20000", n)
-		}
-	}
+	benchmarkReader(b, func(r io.Reader) interface{ Read(*Record) error } { return NewParallelReader(r, "bench", nil) })
 }
