@@ -248,11 +248,32 @@ func (r *rate) step(t thresholds) {
 		r.grow(r.open.end+1, s, t)
 		return
 	}
+	after := int64(math.MinInt64) // an incident must not reach back into the one before
 	if r.open != nil {
+		after = r.open.end
 		r.closeIncident(t)
 	}
+	ws = r.leadIn(ws, after, t)
 	r.open = &openIncident{incident: incident{start: ws, end: ws - 1}}
 	r.grow(ws, s, t)
+}
+
+// leadIn moves a new incident's start back over the seconds just before it
+// that each ran faster than the threshold's average pace (more than burst
+// hits in 10 s, so more than burst/10 a second): a burst's first second is
+// often a partial one, and it belongs to the burst. A stray early request
+// (one a second) does not qualify, so it still cannot stretch the incident.
+func (r *rate) leadIn(ws, after int64, t thresholds) int64 {
+	i := r.pend - 1
+	for i > r.lo60 && r.secs[i].sec > ws {
+		i--
+	}
+	for i > r.lo60 && r.secs[i].sec == ws && r.secs[i-1].sec == ws-1 && ws-1 > after &&
+		uint64(r.secs[i-1].hits)*10 > uint64(t.burst) {
+		i--
+		ws--
+	}
+	return ws
 }
 
 // tail returns the latest second from which the final seconds up to the
