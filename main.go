@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -92,7 +93,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		sinceFlag  = fs.String("since", "", "only records from this time on: RFC 3339, 2006-01-02 (the log's zone), or a duration back from the last record (2h, 1d)")
 		untilFlag  = fs.String("until", "", "only records before this time (same forms as --since)")
 		watch      = fs.StringArray("client", nil, "drill down into a client: IP, CIDR (66.249.64.0/19) or host name (repeatable)")
-		failOn     = fs.StringSlice("fail-on", nil, "exit 3 when the report has any of: violations, incidents, robots (for cron and monitoring)")
+		failOn     = fs.StringSlice("fail-on", nil, "exit 3 when the report has any of: violations (needs --robots), incidents, robots (for cron and monitoring)")
 		color      = fs.String("color", "auto", "colour headings: auto (on a terminal, unless NO_COLOR is set), always, never")
 		progress   = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always, never")
 		help       = fs.BoolP("help", "h", false, "show this help")
@@ -122,11 +123,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		return usage("--format: %v", err)
 	}
-	if !contains(report.Formats, *output) {
+	if !slices.Contains(report.Formats, *output) {
 		return usage("--output %q: want one of %s", *output, strings.Join(report.Formats, ", "))
 	}
 	for _, s := range *sections {
-		if !contains(report.Sections, s) {
+		if !slices.Contains(report.Sections, s) {
 			return usage("--section %q: want some of %s", s, strings.Join(report.Sections, ","))
 		}
 	}
@@ -134,7 +135,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return usage("--top, --burst, --sustained and --max-clients take a number of 0 or more")
 	}
 	for _, f := range *failOn {
-		if !contains(failConditions, f) {
+		if !slices.Contains(failConditions, f) {
 			return usage("--fail-on %q: want some of %s", f, strings.Join(failConditions, ","))
 		}
 		if f == "violations" && len(*robotsSrc) == 0 {
@@ -143,7 +144,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return usage("--fail-on violations needs --robots FILE|URL")
 		}
 	}
-	if !contains(autoModes, *color) || !contains(autoModes, *progress) {
+	if !slices.Contains(autoModes, *color) || !slices.Contains(autoModes, *progress) {
 		return usage("--color and --progress take auto, always or never")
 	}
 	var since, until logparse.TimeBound
@@ -396,7 +397,7 @@ func (in *inputs) read(ctx context.Context, name string, det *detect.Detector) (
 // lastTime reads every input once for the time of the last record (the
 // latest, as times in a log need not be in order).
 func (in *inputs) lastTime() (time.Time, error) {
-	if contains(in.names, "-") {
+	if slices.Contains(in.names, "-") {
 		f, err := os.CreateTemp("", "robowatch-stdin-*")
 		if err != nil {
 			return time.Time{}, err
@@ -581,15 +582,6 @@ func readRobots(ctx context.Context, src string, stderr io.Writer) (*robots.Robo
 	return r, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
 const checkUsage = `Usage:
   robowatch check --robots FILE|URL [--agent UA] [-o text|json|csv] PATH...
   robowatch check --robots FILE|URL --lint [-o text|json|csv]
@@ -647,7 +639,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	switch {
 	case *src == "":
 		return usage("--robots FILE|URL is required")
-	case !contains(report.CheckFormats, *output):
+	case !slices.Contains(report.CheckFormats, *output):
 		return usage("--output %q: want one of %s", *output, strings.Join(report.CheckFormats, ", "))
 	case *lint && fs.NArg() > 0:
 		return usage("--lint takes no paths")
