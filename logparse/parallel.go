@@ -36,6 +36,13 @@ type ParallelReader struct {
 	// Workers is how many goroutines parse; 0 means runtime.GOMAXPROCS(0).
 	// Set it before the first Read.
 	Workers int
+	// ReuseRecord, when true, lets the strings of the Records Read returns
+	// share memory with the reader's blocks instead of a copy of each line:
+	// they are valid only until the next call to Read, and a caller that
+	// keeps one must copy it (strings.Clone). It saves the one allocation a
+	// line otherwise costs, and the garbage collection that follows it (as
+	// encoding/csv's Reader.ReuseRecord). Set it before the first Read.
+	ReuseRecord bool
 
 	seq     *Reader // reads the lines format detection looks at, then the rest is cut into blocks
 	started bool
@@ -350,15 +357,17 @@ func fill(src io.Reader, buf *[]byte) error {
 
 // parseBlocks parses the batches from work until it is closed.
 func (r *ParallelReader) parseBlocks(work <-chan *batch) {
-	name, f, max := r.seq.name, r.seq.format, r.seq.maxLine()
+	name, f, max, alias := r.seq.name, r.seq.format, r.seq.maxLine(), r.ReuseRecord
 	for b := range work {
-		b.parse(name, f, max)
+		b.parse(name, f, max, alias)
 		b.ready <- struct{}{}
 	}
 }
 
-// parse parses the lines of b as Reader.Read would.
-func (b *batch) parse(name string, f *Format, max int) {
+// parse parses the lines of b as Reader.Read would; with alias, the
+// records' strings are views of b.data, which is not refilled before Read
+// has moved past them (see release).
+func (b *batch) parse(name string, f *Format, max int, alias bool) {
 	b.recs = b.recs[:0]
 	no := b.first
 	if b.tooLong {
@@ -386,7 +395,7 @@ func (b *batch) parse(name string, f *Format, max int) {
 		b.recs = slices.Grow(b.recs, 1)
 		rec := &b.recs[:len(b.recs)+1][len(b.recs)]
 		rec.File, rec.Line = name, no
-		if err := f.Parse(line, rec); err != nil {
+		if err := f.parse(line, rec, alias); err != nil {
 			pe := err.(*ParseError)
 			pe.File, pe.Line = name, no
 			b.errs = append(b.errs, pe)

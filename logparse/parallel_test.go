@@ -73,15 +73,18 @@ func isParse(err error) bool {
 type parallelCase struct {
 	block, workers int
 	chunk          func(io.Reader) io.Reader
+	reuse          bool // ReuseRecord: each record is compared before the next Read
 }
 
 var parallelCases = []parallelCase{
-	{0, 0, nil},
-	{0, 1, iotest.HalfReader},
-	{1, 2, nil},
-	{7, 3, iotest.OneByteReader},
-	{100, 2, iotest.DataErrReader},
-	{4096, 4, nil},
+	{0, 0, nil, false},
+	{0, 1, iotest.HalfReader, false},
+	{1, 2, nil, false},
+	{7, 3, iotest.OneByteReader, true},
+	{100, 2, iotest.DataErrReader, false},
+	{4096, 4, nil, false},
+	{0, 2, nil, true},
+	{4096, 3, iotest.HalfReader, true},
 }
 
 // compareReaders reads data with a Reader and with ParallelReaders cut in
@@ -109,7 +112,7 @@ func compareReaders(t *testing.T, name string, data []byte, f *Format, maxLine i
 			in = c.chunk(in)
 		}
 		par := NewParallelReader(in, name, f)
-		par.MaxLineBytes, par.Workers, par.block = maxLine, c.workers, c.block
+		par.MaxLineBytes, par.Workers, par.block, par.ReuseRecord = maxLine, c.workers, c.block, c.reuse
 		got := readTranscript(t, par, statsEvery)
 		par.Close()
 		if got.format != want.format || fmt.Sprint(got.stats) != fmt.Sprint(want.stats) {
@@ -273,4 +276,14 @@ func TestParallelReaderClose(t *testing.T) {
 // ParallelReader: the same log, read with every core.
 func BenchmarkParallelReaderCombined(b *testing.B) {
 	benchmarkReader(b, func(r io.Reader) interface{ Read(*Record) error } { return NewParallelReader(r, "bench", nil) })
+}
+
+// BenchmarkParallelReaderReuse is BenchmarkParallelReaderCombined with
+// ReuseRecord, as the CLI reads: no allocation per line.
+func BenchmarkParallelReaderReuse(b *testing.B) {
+	benchmarkReader(b, func(r io.Reader) interface{ Read(*Record) error } {
+		p := NewParallelReader(r, "bench", nil)
+		p.ReuseRecord = true
+		return p
+	})
 }

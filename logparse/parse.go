@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Reasons a line is malformed, found in ParseError.Err (test with errors.Is).
@@ -113,6 +114,13 @@ func TrimEOL(line []byte) []byte {
 // bytes the client sent, which may be invalid UTF-8 or control characters:
 // escaping them for display is the output's job.
 func (f *Format) Parse(line []byte, rec *Record) error {
+	return f.parse(line, rec, false)
+}
+
+// parse is Parse; with alias, the record's strings are views of line
+// rather than of a copy (ParallelReader.ReuseRecord), so that a line costs
+// no allocation and the caller must not change line while they are in use.
+func (f *Format) parse(line []byte, rec *Record, alias bool) error {
 	file, lineNo := rec.File, rec.Line
 	*rec = Record{Bytes: -1, File: file, Line: lineNo}
 	line = TrimEOL(line)
@@ -123,7 +131,12 @@ func (f *Format) Parse(line []byte, rec *Record) error {
 		return newParseError(line, 1, fmt.Errorf("%w: expected %+q at the start", ErrMismatch, f.prefix))
 	}
 	// One string for the whole line; fields are substrings of it.
-	s := string(line)
+	var s string
+	if alias {
+		s = unsafe.String(unsafe.SliceData(line), len(line))
+	} else {
+		s = string(line)
+	}
 	hasEsc := bytes.IndexByte(line, '\\') >= 0
 	pos := len(f.prefix)
 	var tp timeParts
@@ -193,7 +206,7 @@ func (f *Format) Parse(line []byte, rec *Record) error {
 		// Fields after the last one were about to be dropped: a richer
 		// layout that reads them (combined after common) takes the line.
 		saved := *rec
-		if f.richer.Parse(line, rec) == nil {
+		if f.richer.parse(line, rec, alias) == nil {
 			return nil
 		}
 		*rec = saved
