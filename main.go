@@ -97,7 +97,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		color      = fs.String("color", "auto", "colour headings: auto (on a terminal, unless NO_COLOR is set), always, never")
 		progress   = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always, never")
 		help       = fs.BoolP("help", "h", false, "show this help")
+		cpuProfile = fs.String("cpuprofile", "", "write a CPU profile (go tool pprof) to FILE")
+		memProfile = fs.String("memprofile", "", "write a heap profile (go tool pprof) to FILE, taken after the last record")
 	)
+	_ = fs.MarkHidden("cpuprofile")
+	_ = fs.MarkHidden("memprofile")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usageText)
 		fs.PrintDefaults()
@@ -197,6 +201,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		in.progress.Start()
 	}
 
+	if *cpuProfile != "" {
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			warnf(stderr, "robowatch: %v\n", err)
+			return exitError
+		}
+		defer stopProfile()
+	}
+
 	rep := &report.Report{Files: files, Reordered: reordered, Robots: *robotsSrc}
 	det := detect.New(cfg)
 	status := exitOK
@@ -223,6 +236,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if ctx.Err() != nil {
 		rep.Partial = true
 		status = exitInterrupted
+	}
+	if *memProfile != "" {
+		if err := writeHeapProfile(*memProfile); err != nil {
+			warnf(stderr, "robowatch: %v\n", err)
+		}
 	}
 	rep.Result = det.Result()
 	rep.Window, rep.Outside = in.window.String(), in.outside
@@ -353,6 +371,7 @@ func (in *inputs) read(ctx context.Context, name string, det *detect.Detector) (
 	// Parsing runs on every core; records still come in log order, one
 	// at a time, as the Detector needs them.
 	rd := logparse.NewParallelReader(r, name, in.format)
+	rd.ReuseRecord = true // the Detector copies what it keeps
 	defer rd.Close()
 	var rec logparse.Record
 	var pending int64

@@ -88,7 +88,7 @@ type clientViolations struct {
 	n        int64     // all of them
 	first    time.Time // the earliest
 	list     []storedViolation
-	prefixes map[string]int64 // by path prefix, at most maxClientPrefixes
+	prefixes []PrefixCount // by path prefix, at most maxClientPrefixes and otherPrefix
 }
 
 // storedViolation is one violation kept in full.
@@ -147,34 +147,32 @@ func (d *Detector) check(c *client, r *logparse.Record, path string, res resourc
 			status: r.Status, m: c.matcher, rule: rule,
 		})
 	}
-	p := pathPrefix(path)
-	if _, seen := v.prefixes[p]; !seen {
-		if v.prefixes == nil {
-			v.prefixes = make(map[string]int64)
-		}
-		if len(v.prefixes) < maxClientPrefixes {
-			p = strings.Clone(p)
-		} else {
-			p = otherPrefix
-		}
-	}
-	v.prefixes[p]++
+	v.countPrefix(pathPrefix(path))
 }
 
-// violations returns c's stored violations in full, in time order.
-func (d *Detector) violations(c *client) []Violation {
-	out := make([]Violation, 0, len(c.viol.list))
-	for _, s := range c.viol.list {
-		v := Violation{
-			IP: c.ip, UserAgent: c.ua.ua, Name: c.ua.agent.Name,
-			Time: s.t, Method: s.method, Path: s.path, Status: s.status, Group: s.m.Group(),
+// countPrefix counts one violation under path prefix p (a view of the
+// record, copied when kept). A client has few prefixes, so a list scanned
+// from the start beats a map, and it never stores the caller's string: a
+// map assignment would replace the kept key with p.
+func (v *clientViolations) countPrefix(p string) {
+	for i := range v.prefixes {
+		if v.prefixes[i].Prefix == p {
+			v.prefixes[i].Count++
+			return
 		}
-		if s.rule != nil {
-			v.Rule, v.Line = s.rule.Text, s.rule.Line
-		}
-		out = append(out, v)
 	}
-	return out
+	if len(v.prefixes) >= maxClientPrefixes {
+		p = otherPrefix
+		for i := range v.prefixes {
+			if v.prefixes[i].Prefix == p {
+				v.prefixes[i].Count++
+				return
+			}
+		}
+	} else {
+		p = strings.Clone(p)
+	}
+	v.prefixes = append(v.prefixes, PrefixCount{p, 1})
 }
 
 // crawlDelay says whether robot client c came faster than the Crawl-delay

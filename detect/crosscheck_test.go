@@ -25,7 +25,7 @@ const scraperUA = "python-requests/2.31.0"
 
 func violationsOf(res *Result, ip string) []Violation {
 	var out []Violation
-	for _, v := range res.Violations {
+	for v := range res.Violations.All() {
 		if v.IP == ip {
 			out = append(out, v)
 		}
@@ -83,9 +83,10 @@ func TestViolationRules(t *testing.T) {
 	if res.ViolationCount != 4 || verdictOf(t, res, "192.0.2.50", scraperUA).Violations != 2 {
 		t.Errorf("violation count = %d, want 4", res.ViolationCount)
 	}
-	for i := 1; i < len(res.Violations); i++ {
-		if res.Violations[i].Time.Before(res.Violations[i-1].Time) {
-			t.Errorf("violations not in time order: %v", res.Violations)
+	byTime := res.Violations.Head(-1)
+	for i := 1; i < len(byTime); i++ {
+		if byTime[i].Time.Before(byTime[i-1].Time) {
+			t.Errorf("violations not in time order: %v", byTime)
 		}
 	}
 }
@@ -199,7 +200,7 @@ func TestRobotsByHost(t *testing.T) {
 	}
 	d.Add(browse("10.23.0.1", chromeUA, 0, 1, 1)[0].record())
 	var got []string
-	for _, v := range d.Result().Violations {
+	for v := range d.Result().Violations.All() {
 		got = append(got, fmt.Sprintf("%s %s", v.Path, v.Rule))
 	}
 	want := []string{"/cart Disallow: /cart", "/admin/x Disallow: /admin/", "/cart?add=1 Disallow: /cart", "/search?q= Disallow: /search"}

@@ -107,6 +107,7 @@ func New(cfg Config) *Detector {
 			maxIncidents: cfg.MaxIncidentsPerClient,
 			maxPaths:     cfg.MaxIncidentPaths,
 			curves:       new(curveBudget),
+			pool:         new(windowPool),
 		},
 		uas:     make(map[string]*agentInfo),
 		clients: make(map[clientKey]*client),
@@ -116,7 +117,8 @@ func New(cfg Config) *Detector {
 }
 
 // Add feeds one record to the detectors. Records must come from a single
-// goroutine, in log order; Add after Result is ignored.
+// goroutine, in log order; Add after Result is ignored. Add copies what it
+// keeps of r, so r's memory may be reused (logparse's ReuseRecord).
 func (d *Detector) Add(r *logparse.Record) {
 	if d.result != nil {
 		return
@@ -224,7 +226,7 @@ func (d *Detector) Add(r *logparse.Record) {
 	d.addToTimeline(c, r.Time)
 	if !r.Time.IsZero() {
 		c.rate.advance(d.watermark(), d.th)
-		if !c.rate.add(sec, hit, r.Bytes, r.Status, ph) {
+		if !c.rate.add(sec, hit, r.Bytes, r.Status, ph, d.th.pool) {
 			d.late++
 		}
 	}
@@ -257,7 +259,7 @@ func (d *Detector) sweep() {
 	for _, c := range d.clients {
 		c.rate.advance(wm, d.th)
 		if c.rate.idle() && (c.rate.secs != nil || c.rate.paths != nil) {
-			c.rate.release()
+			c.rate.release(d.th.pool)
 		}
 	}
 }

@@ -110,6 +110,7 @@ func (d *Detector) foldClient(c *client) {
 	if c.rate.open != nil {
 		d.th.curves.release(&c.rate.open.incident)
 	}
+	c.rate.release(d.th.pool)
 
 	delete(d.clients, clientKey{c.ip, c.ua.ua})
 	if d.recent == c {

@@ -91,13 +91,78 @@ type thresholds struct {
 	maxIncidents     int
 	maxPaths         int
 	curves           *curveBudget // room for incident curves, shared
+	pool             *windowPool  // buffers of clients that fell idle, shared
+}
+
+// windowPool keeps the buffers of clients that fell idle for the clients
+// that become active next. A day's log is mostly short visits: without it
+// every visit allocates its window buffers and leaves them as garbage, and
+// the garbage collector lets the heap grow to twice the live state to
+// collect them. Past poolBuffers of each kind, released buffers are left to
+// the collector, so the pool holds at most a few MiB.
+type windowPool struct {
+	secs  [][]second
+	paths [][]pathStamp
+}
+
+const (
+	poolBuffers = 2048 // most buffers of each kind the pool keeps
+	poolMaxCap  = 1024 // larger buffers (a client that was very busy) are not kept
+	firstCap    = 16   // capacity of a client's first buffer
+)
+
+// grownSecs returns s with room for one more, taking a buffer from the
+// pool for a client without one and returning the one it outgrew.
+func (p *windowPool) grownSecs(s []second) []second {
+	if cap(s) == 0 {
+		if n := len(p.secs); n > 0 {
+			b := p.secs[n-1]
+			p.secs[n-1] = nil
+			p.secs = p.secs[:n-1]
+			return b
+		}
+		return make([]second, 0, firstCap)
+	}
+	b := make([]second, len(s), 2*cap(s))
+	copy(b, s)
+	p.putSecs(s)
+	return b
+}
+
+func (p *windowPool) putSecs(s []second) {
+	if cap(s) > 0 && cap(s) <= poolMaxCap && len(p.secs) < poolBuffers {
+		p.secs = append(p.secs, s[:0])
+	}
+}
+
+// grownPaths is grownSecs for path stamps.
+func (p *windowPool) grownPaths(s []pathStamp) []pathStamp {
+	if cap(s) == 0 {
+		if n := len(p.paths); n > 0 {
+			b := p.paths[n-1]
+			p.paths[n-1] = nil
+			p.paths = p.paths[:n-1]
+			return b
+		}
+		return make([]pathStamp, 0, firstCap)
+	}
+	b := make([]pathStamp, len(s), 2*cap(s))
+	copy(b, s)
+	p.putPaths(s)
+	return b
+}
+
+func (p *windowPool) putPaths(s []pathStamp) {
+	if cap(s) > 0 && cap(s) <= poolMaxCap && len(p.paths) < poolBuffers {
+		p.paths = append(p.paths, s[:0])
+	}
 }
 
 func newRate() rate { return rate{fin: math.MinInt64} }
 
 // add counts one request at second sec. It reports false, counting nothing,
 // when sec is already final (the record came too late).
-func (r *rate) add(sec int64, hit bool, bytes int64, status int, path uint64) bool {
+func (r *rate) add(sec int64, hit bool, bytes int64, status int, path uint64, pool *windowPool) bool {
 	if sec <= r.fin {
 		return false
 	}
@@ -120,6 +185,9 @@ func (r *rate) add(sec int64, hit bool, bytes int64, status int, path uint64) bo
 			r.lo60 = 0
 			i -= k
 		}
+		if len(r.secs) == cap(r.secs) {
+			r.secs = pool.grownSecs(r.secs)
+		}
 		r.secs = slices.Insert(r.secs, i, second{sec: sec})
 		e = &r.secs[i]
 	}
@@ -135,13 +203,13 @@ func (r *rate) add(sec int64, hit bool, bytes int64, status int, path uint64) bo
 	if c := status/100 - 2; 0 <= c && c < 4 && e.status[c] < math.MaxUint32 {
 		e.status[c]++
 	}
-	r.stampPath(sec, path)
+	r.stampPath(sec, path, pool)
 	return true
 }
 
 // stampPath remembers that path was asked for at sec, dropping stamps that
 // can no longer fall into an incident before it grows the slice.
-func (r *rate) stampPath(sec int64, path uint64) {
+func (r *rate) stampPath(sec int64, path uint64, pool *windowPool) {
 	if len(r.paths) == cap(r.paths) && len(r.paths) > 0 {
 		keep := r.paths[:0]
 		cut := r.before(window60 + 1)
@@ -155,6 +223,9 @@ func (r *rate) stampPath(sec int64, path uint64) {
 			r.pathsLost = true
 			return
 		}
+	}
+	if len(r.paths) == cap(r.paths) {
+		r.paths = pool.grownPaths(r.paths)
 	}
 	r.paths = append(r.paths, pathStamp{sec, path})
 }
@@ -180,8 +251,10 @@ func (r *rate) idle() bool {
 		(len(r.secs) == 0 || r.secs[len(r.secs)-1].sec <= r.before(window60))
 }
 
-// release drops the buffers of an idle client.
-func (r *rate) release() {
+// release gives the buffers of an idle client back to the pool.
+func (r *rate) release(pool *windowPool) {
+	pool.putSecs(r.secs)
+	pool.putPaths(r.paths)
 	r.secs, r.paths = nil, nil
 	r.pend, r.lo10, r.lo60 = 0, 0, 0
 	r.n10, r.n60, r.h10, r.h60 = 0, 0, 0, 0

@@ -13,7 +13,7 @@ import (
 type Result struct {
 	Clients    []Verdict      `json:"clients"`    // every client, most requests first
 	Robots     []RobotSummary `json:"robots"`     // robot clients grouped by robot name, most requests first
-	Violations []Violation    `json:"violations"` // stored violations of robot clients, by time
+	Violations ViolationList  `json:"violations"` // stored violations of robot clients, by time
 	Incidents  []Incident     `json:"incidents"`  // rapid-fire incidents, by start time
 
 	Records     int64     `json:"records"`      // records added (folded ones included)
@@ -194,11 +194,21 @@ func (d *Detector) Result() *Result {
 		return cmp.Or(cmp.Compare(cb.requests, ca.requests), cmp.Compare(a.ip, b.ip), cmp.Compare(a.ua, b.ua))
 	})
 
+	if d.cfg.Watch != nil {
+		res.Watched = d.timelines()
+	}
+
+	// Result ends the pass, so it releases each client's state once the
+	// client's verdict is built: the result then takes the memory the
+	// clients gave up rather than as much again.
 	byName := map[string]*RobotSummary{}
 	prefixes := map[string]map[string]int64{}
+	var robotClients []robotBins
+	d.recent, d.heap = nil, nil
 	res.Clients = make([]Verdict, 0, len(keys))
 	for _, k := range keys {
 		c := d.clients[k]
+		delete(d.clients, k)
 		c.rate.advance(maxSecond, d.th)
 		j := judge(c, lt, &d.cfg)
 		var delay time.Duration
@@ -242,7 +252,7 @@ func (d *Detector) Result() *Result {
 				v.Violations = c.viol.n
 				res.ViolationCount += c.viol.n
 				res.ViolationsDropped += c.viol.n - int64(len(c.viol.list))
-				res.Violations = append(res.Violations, d.violations(c)...)
+				res.Violations.add(c)
 			}
 			s := byName[v.Name]
 			if s == nil {
@@ -263,13 +273,17 @@ func (d *Detector) Result() *Result {
 			}
 			if c.viol != nil {
 				s.FirstViolation = earliest(s.FirstViolation, c.viol.first)
-				for p, n := range c.viol.prefixes {
-					prefixes[v.Name][p] += n
+				for _, p := range c.viol.prefixes {
+					prefixes[v.Name][p.Prefix] += p.Count
 				}
 			}
 		}
+		if v.Robot {
+			robotClients = append(robotClients, robotBins{v.Name, c.bins, c.first, c.last})
+		}
 		res.Clients = append(res.Clients, v)
 	}
+	d.clients, d.uas = nil, nil
 
 	for name, s := range byName {
 		if res.ViolationsChecked {
@@ -291,15 +305,10 @@ func (d *Detector) Result() *Result {
 	})
 	// Clients are visited in a fixed order and a client's own violations and
 	// incidents are in time order, so stable sorts keep ties deterministic.
-	slices.SortStableFunc(res.Violations, func(a, b Violation) int { return a.Time.Compare(b.Time) })
 	slices.SortStableFunc(res.Incidents, func(a, b Incident) int { return a.Start.Compare(b.Start) })
-	res.Violations = nonNil(res.Violations)
 	res.Incidents = nonNil(res.Incidents)
 	res.Robots = nonNil(res.Robots)
-	if d.cfg.Watch != nil {
-		res.Watched = d.timelines()
-	}
-	res.Timeline = d.timelineResult(keys, res)
+	res.Timeline = d.timelineResult(robotClients, res.Robots)
 	d.result = res
 	return res
 }

@@ -228,11 +228,18 @@ func (d *Detector) widenTimeline(idx int64) {
 	tl.epoch = newEpoch
 }
 
-// timelineResult builds the Timeline from the final verdicts: keys[i] is
-// the client of res.Clients[i], and res.Robots is sorted by requests.
-func (d *Detector) timelineResult(keys []clientKey, res *Result) Timeline {
+// robotBins is what the timeline needs of a client judged a robot, kept
+// while Result releases the rest of the client.
+type robotBins struct {
+	name        string
+	bins        clientBins
+	first, last time.Time
+}
+
+// timelineResult builds the Timeline from the clients judged robots, in the
+// order of the verdicts, and the robot names sorted by requests.
+func (d *Detector) timelineResult(robotClients []robotBins, robots []RobotSummary) Timeline {
 	tl := &d.tl
-	verdicts, robots := res.Clients, res.Robots
 	out := Timeline{Untimed: tl.untimed}
 	if tl.n == 0 {
 		out.Requests, out.Robots, out.Humans, out.ByRobot = []int64{}, []int64{}, []int64{}, []RobotTimeline{}
@@ -253,13 +260,10 @@ func (d *Detector) timelineResult(keys []clientKey, res *Result) Timeline {
 		out.ByRobot = append(out.ByRobot, RobotTimeline{Name: robots[i].Name, Requests: make([]int64, n)})
 	}
 	out.ByRobot = nonNil(out.ByRobot)
-	for i, k := range keys {
-		c, v := d.clients[k], &verdicts[i]
-		if !v.Robot {
-			continue
-		}
+	for i := range robotClients {
+		c := &robotClients[i]
 		byName := []int64(nil)
-		if k, ok := top[v.Name]; ok {
+		if k, ok := top[c.name]; ok {
 			byName = out.ByRobot[k].Requests
 		}
 		for _, e := range c.bins.bins {
@@ -287,7 +291,7 @@ func (d *Detector) timelineResult(keys []clientKey, res *Result) Timeline {
 // spreadSpill places a client's spilled requests over the buckets of its
 // first-to-last span in proportion to the site's requests not yet given to
 // robots there, and returns how many it placed.
-func (d *Detector) spreadSpill(c *client, robots, byName []int64) int64 {
+func (d *Detector) spreadSpill(c *robotBins, robots, byName []int64) int64 {
 	tl := &d.tl
 	lo := max(0, int(floorDiv(c.first.Unix()+tl.zone, tl.width)-tl.base))
 	hi := min(tl.n-1, int(floorDiv(c.last.Unix()+tl.zone, tl.width)-tl.base))

@@ -86,7 +86,7 @@ func (w *watch) add(r *logparse.Record, path string, robotsTxt bool) {
 		w.fetches = append(w.fetches, Fetch{r.Time, r.Status})
 	}
 	w.seen++
-	req := Request{Time: r.Time, Method: r.Method, Path: path, Status: r.Status, Bytes: r.Bytes, Referer: r.Referer}
+	req := Request{Time: r.Time, Method: strings.Clone(r.Method), Path: strings.Clone(path), Status: r.Status, Bytes: r.Bytes, Referer: strings.Clone(r.Referer)}
 	switch {
 	case len(w.first) < WatchRequests:
 		w.first = append(w.first, req)

@@ -64,7 +64,11 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 		}
 	case "violations":
 		write([]string{"time", "ip", "user_agent", "name", "method", "path", "status", "group", "rule", "line"})
-		for _, v := range res.Violations[:opt.top(len(res.Violations))] {
+		left := opt.top(res.Violations.Len())
+		for v := range res.Violations.All() {
+			if left--; left < 0 {
+				break
+			}
 			write([]string{rfc3339(v.Time), v.IP, v.UserAgent, v.Name, v.Method, v.Path, itoa(v.Status),
 				v.Group, v.Rule, itoa(v.Line)})
 		}

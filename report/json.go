@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"iter"
 	"time"
 
 	"github.com/robowatch/robowatch/detect"
@@ -18,7 +19,7 @@ type jsonReport struct {
 	Summary    jsonSummary             `json:"summary"`
 	Clients    []detect.Verdict        `json:"clients"`
 	Robots     []detect.RobotSummary   `json:"robots"`
-	Violations []detect.Violation      `json:"violations"`
+	Violations *detect.ViolationList   `json:"violations"`
 	Incidents  []detect.Incident       `json:"incidents"`
 	Malformed  []jsonMalformed         `json:"malformed"`
 	Errors     []string                `json:"errors"`
@@ -93,14 +94,14 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 			Window:            r.Window,
 			Outside:           r.Outside,
 
-			ViolationsListed:   len(res.Violations),
+			ViolationsListed:   res.Violations.Len(),
 			ViolationsUnlisted: res.ViolationsDropped,
 			ClientsListed:      len(res.Clients),
 			UncheckedRecords:   res.Unchecked,
 		},
 		Clients:    nonNil(res.Clients[:opt.top(len(res.Clients))]),
 		Robots:     nonNil(res.Robots),
-		Violations: nonNil(res.Violations),
+		Violations: &res.Violations,
 		Incidents:  nonNil(res.Incidents),
 		Malformed:  malformedRows(r.Stats.Samples),
 		Errors:     nonNil(r.Errors),
@@ -124,7 +125,7 @@ func streamJSON(w io.Writer, out *jsonReport) error {
 	j.value("summary", out.Summary)
 	writeList(j, "clients", out.Clients)
 	writeList(j, "robots", out.Robots)
-	writeList(j, "violations", out.Violations)
+	writeSeq(j, "violations", out.Violations.All())
 	writeList(j, "incidents", out.Incidents)
 	writeList(j, "malformed", out.Malformed)
 	writeList(j, "errors", out.Errors)
@@ -192,6 +193,30 @@ func writeList[T any](j *jsonStream, name string, items []T) {
 		}
 		j.raw("    ")
 		j.marshal(&items[i], "    ")
+	}
+	j.raw("\n  ]")
+}
+
+// writeSeq is writeList for a list read in turn.
+func writeSeq[T any](j *jsonStream, name string, items iter.Seq[T]) {
+	j.key(name)
+	n := 0
+	for v := range items {
+		if n == 0 {
+			j.raw("[\n")
+		} else {
+			j.raw(",\n")
+		}
+		n++
+		j.raw("    ")
+		j.marshal(&v, "    ")
+		if j.err != nil {
+			return
+		}
+	}
+	if n == 0 {
+		j.raw("[]")
+		return
 	}
 	j.raw("\n  ]")
 }

@@ -202,12 +202,12 @@ func violationsSection(r *Report, opt Options) *section {
 		s.notes = append(s.notes, "Not checked: give the site's robots.txt with --robots FILE|URL.")
 		return s
 	}
-	n := opt.top(len(res.Violations))
-	for _, v := range res.Violations[:n] {
+	n := opt.top(res.Violations.Len())
+	for _, v := range res.Violations.Head(n) {
 		s.rows = append(s.rows, []string{v.Time.Format(opt.timeLayout()), Escape(v.IP), Escape(v.Name), Escape(v.Method),
 			Escape(v.Path), strconv.Itoa(v.Status), Escape(v.Group), fmt.Sprintf("line %d: %s", v.Line, Escape(v.Rule))})
 	}
-	s.notes = cutNote(n, len(res.Violations), "stored violations")
+	s.notes = cutNote(n, res.Violations.Len(), "stored violations")
 	if res.ViolationsDropped > 0 {
 		s.notes = append(s.notes, fmt.Sprintf("%s more violations were counted but not stored (per-client limit).", Count(res.ViolationsDropped)))
 	}

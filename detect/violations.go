@@ -1,0 +1,143 @@
+package detect
+
+import (
+	"bytes"
+	"cmp"
+	"container/heap"
+	"encoding/json"
+	"iter"
+	"slices"
+)
+
+// ViolationList is the stored violations of the robot clients, read in
+// time order. It keeps each client's own list, as the pass stored it, and
+// builds the Violation values as they are read: a busy site has hundreds of
+// thousands of violations, and a second, flat copy of them would double
+// what the result holds. The zero value is an empty list.
+type ViolationList struct {
+	sources []violationSource // in verdict order
+	n       int
+}
+
+// violationSource is one robot client's stored violations, in time order.
+type violationSource struct {
+	ip, ua, name string
+	list         []storedViolation
+}
+
+// add appends c's stored violations (sorted in place by time, log order
+// kept among equal times).
+func (l *ViolationList) add(c *client) {
+	list := c.viol.list
+	if len(list) == 0 {
+		return
+	}
+	slices.SortStableFunc(list, func(a, b storedViolation) int { return a.t.Compare(b.t) })
+	l.sources = append(l.sources, violationSource{c.ip, c.ua.ua, c.ua.agent.Name, list})
+	l.n += len(list)
+}
+
+// Len is how many violations the list holds.
+func (l *ViolationList) Len() int {
+	if l == nil {
+		return 0
+	}
+	return l.n
+}
+
+// All yields the violations by time; equal times come in the order of the
+// verdicts, then of the log, as a stable sort of all of them would give.
+func (l *ViolationList) All() iter.Seq[Violation] {
+	return func(yield func(Violation) bool) {
+		if l.Len() == 0 {
+			return
+		}
+		h := make(violationHeap, 0, len(l.sources))
+		for i := range l.sources {
+			h = append(h, cursor{src: &l.sources[i], order: i})
+		}
+		heap.Init(&h)
+		for len(h) > 0 {
+			cur := &h[0]
+			if !yield(cur.src.violation(cur.next)) {
+				return
+			}
+			if cur.next++; cur.next < len(cur.src.list) {
+				heap.Fix(&h, 0)
+			} else {
+				heap.Pop(&h)
+			}
+		}
+	}
+}
+
+// Head returns the first n violations by time (all of them if n < 0 or
+// n > Len).
+func (l *ViolationList) Head(n int) []Violation {
+	if n < 0 || n > l.Len() {
+		n = l.Len()
+	}
+	out := make([]Violation, 0, n)
+	for v := range l.All() {
+		if len(out) == n {
+			break
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// MarshalJSON writes the list as a JSON array, by time.
+func (l *ViolationList) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	first := true
+	for v := range l.All() {
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		j, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(j)
+	}
+	b.WriteByte(']')
+	return b.Bytes(), nil
+}
+
+func (s *violationSource) violation(i int) Violation {
+	sv := &s.list[i]
+	v := Violation{
+		IP: s.ip, UserAgent: s.ua, Name: s.name,
+		Time: sv.t, Method: sv.method, Path: sv.path, Status: sv.status, Group: sv.m.Group(),
+	}
+	if sv.rule != nil {
+		v.Rule, v.Line = sv.rule.Text, sv.rule.Line
+	}
+	return v
+}
+
+// cursor is the next violation of one source in the merge.
+type cursor struct {
+	src   *violationSource
+	next  int
+	order int // the source's place among the verdicts: breaks ties in time
+}
+
+type violationHeap []cursor
+
+func (h violationHeap) Len() int { return len(h) }
+func (h violationHeap) Less(i, j int) bool {
+	a, b := &h[i], &h[j]
+	return cmp.Or(a.src.list[a.next].t.Compare(b.src.list[b.next].t), cmp.Compare(a.order, b.order)) < 0
+}
+func (h violationHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *violationHeap) Push(x any)   { *h = append(*h, x.(cursor)) }
+func (h *violationHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
