@@ -74,9 +74,8 @@ type client struct {
 	fastForms int64  // forms POSTed within FastForm of fetching them
 	formHash  uint64 // the last page fetched with GET, and when
 	formSec   int64
-	robotsTxt int64 // fetches of /robots.txt
-	robotsSt  [4]statusCount
-	robotsAt  time.Time // first fetch of /robots.txt
+	robotsTxt int64          // fetches of /robots.txt
+	fetches   *robotsFetches // nil until the first fetch of /robots.txt: most clients never ask
 
 	rate    rate
 	robots  *robots.Robots    // the robots.txt of the client's last request
@@ -85,6 +84,12 @@ type client struct {
 	watch   *watch            // drill-down state; nil unless Config.Watch picks the client
 	bins    clientBins        // its requests on the timeline
 	evict   evictSlot         // its place among the clients Config.MaxClients caps
+}
+
+// robotsFetches is how a client's fetches of /robots.txt went.
+type robotsFetches struct {
+	first  time.Time      // the earliest
+	status [4]statusCount // the first four status codes answered, with counts
 }
 
 // statusCount is how often one status code was answered.
@@ -194,10 +199,13 @@ func (d *Detector) Add(r *logparse.Record) {
 		c.assets++
 	case resourceRobotsTxt:
 		c.robotsTxt++
-		if c.robotsTxt == 1 || r.Time.Before(c.robotsAt) {
-			c.robotsAt = r.Time
+		if c.fetches == nil {
+			c.fetches = &robotsFetches{first: r.Time}
 		}
-		c.countRobotsStatus(r.Status)
+		if r.Time.Before(c.fetches.first) {
+			c.fetches.first = r.Time
+		}
+		c.fetches.count(r.Status)
 	}
 
 	if c.watch != nil {
@@ -258,7 +266,7 @@ func (d *Detector) sweep() {
 	wm := d.watermark()
 	for _, c := range d.clients {
 		c.rate.advance(wm, d.th)
-		if c.rate.idle() && (c.rate.secs != nil || c.rate.paths != nil) {
+		if c.rate.window != nil && c.rate.idle() {
 			c.rate.release(d.th.pool)
 		}
 	}
@@ -280,9 +288,9 @@ func (d *Detector) newClient(r *logparse.Record) *client {
 	return c
 }
 
-func (c *client) countRobotsStatus(code int) {
-	for i := range c.robotsSt {
-		s := &c.robotsSt[i]
+func (f *robotsFetches) count(code int) {
+	for i := range f.status {
+		s := &f.status[i]
 		if s.n == 0 {
 			s.code = int32(code)
 		}

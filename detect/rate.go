@@ -48,21 +48,29 @@ type pathStamp struct {
 
 // rate is one client's sliding-window state.
 type rate struct {
-	secs           []second // sorted by sec; secs[:pend] are final
-	pend           int
-	lo10, lo60     int    // first entry of the 10 s / 60 s window ending at the last final entry
-	n10, n60       uint32 // requests in those windows
-	h10, h60       uint32 // hits in those windows
-	fin            int64  // seconds up to fin are final
+	*window // the recent seconds; nil while the client is idle, as most clients of a day's log are
+
+	fin            int64 // seconds up to fin are final
 	peak1          uint32
 	peak10, peak60 uint32
 	at1            int64 // second of the 1 s peak
 	at10, at60     int64 // first second with traffic of the peak windows
-	paths          []pathStamp
-	pathsLost      bool // paths were dropped: incident path counts are lower bounds
 	open           *openIncident
 	incidents      []incident
 	dropped        int // incidents beyond the per-client bound
+}
+
+// window is the part of a client's rate state that only matters while it
+// is active: its recent seconds and paths. An idle client gives it back to
+// the windowPool.
+type window struct {
+	secs       []second // sorted by sec; secs[:pend] are final
+	pend       int
+	lo10, lo60 int    // first entry of the 10 s / 60 s window ending at the last final entry
+	n10, n60   uint32 // requests in those windows
+	h10, h60   uint32 // hits in those windows
+	paths      []pathStamp
+	pathsLost  bool // paths were dropped: incident path counts are lower bounds
 }
 
 // openIncident is a rapid-fire incident that may still grow.
@@ -94,68 +102,38 @@ type thresholds struct {
 	pool             *windowPool  // buffers of clients that fell idle, shared
 }
 
-// windowPool keeps the buffers of clients that fell idle for the clients
-// that become active next. A day's log is mostly short visits: without it
-// every visit allocates its window buffers and leaves them as garbage, and
-// the garbage collector lets the heap grow to twice the live state to
-// collect them. Past poolBuffers of each kind, released buffers are left to
-// the collector, so the pool holds at most a few MiB.
+// windowPool keeps the windows of clients that fell idle, buffers and all,
+// for the clients that become active next. A day's log is mostly short
+// visits: without it every visit allocates a window and leaves it as
+// garbage, and the garbage collector lets the heap grow to twice the live
+// state to collect it. Past poolWindows, released windows are left to the
+// collector, so the pool holds a few MiB at most.
 type windowPool struct {
-	secs  [][]second
-	paths [][]pathStamp
+	free []*window
 }
 
 const (
-	poolBuffers = 2048 // most buffers of each kind the pool keeps
-	poolMaxCap  = 1024 // larger buffers (a client that was very busy) are not kept
-	firstCap    = 16   // capacity of a client's first buffer
+	poolWindows = 2048 // most windows the pool keeps
+	poolMaxCap  = 1024 // a window whose buffers grew larger (a very busy client) is not kept
+	firstCap    = 16   // capacity of a new window's buffers
 )
 
-// grownSecs returns s with room for one more, taking a buffer from the
-// pool for a client without one and returning the one it outgrew.
-func (p *windowPool) grownSecs(s []second) []second {
-	if cap(s) == 0 {
-		if n := len(p.secs); n > 0 {
-			b := p.secs[n-1]
-			p.secs[n-1] = nil
-			p.secs = p.secs[:n-1]
-			return b
-		}
-		return make([]second, 0, firstCap)
+func (p *windowPool) get() *window {
+	if n := len(p.free); n > 0 {
+		w := p.free[n-1]
+		p.free[n-1] = nil
+		p.free = p.free[:n-1]
+		return w
 	}
-	b := make([]second, len(s), 2*cap(s))
-	copy(b, s)
-	p.putSecs(s)
-	return b
+	return &window{secs: make([]second, 0, firstCap), paths: make([]pathStamp, 0, firstCap)}
 }
 
-func (p *windowPool) putSecs(s []second) {
-	if cap(s) > 0 && cap(s) <= poolMaxCap && len(p.secs) < poolBuffers {
-		p.secs = append(p.secs, s[:0])
+func (p *windowPool) put(w *window) {
+	if len(p.free) >= poolWindows || cap(w.secs) > poolMaxCap || cap(w.paths) > poolMaxCap {
+		return
 	}
-}
-
-// grownPaths is grownSecs for path stamps.
-func (p *windowPool) grownPaths(s []pathStamp) []pathStamp {
-	if cap(s) == 0 {
-		if n := len(p.paths); n > 0 {
-			b := p.paths[n-1]
-			p.paths[n-1] = nil
-			p.paths = p.paths[:n-1]
-			return b
-		}
-		return make([]pathStamp, 0, firstCap)
-	}
-	b := make([]pathStamp, len(s), 2*cap(s))
-	copy(b, s)
-	p.putPaths(s)
-	return b
-}
-
-func (p *windowPool) putPaths(s []pathStamp) {
-	if cap(s) > 0 && cap(s) <= poolMaxCap && len(p.paths) < poolBuffers {
-		p.paths = append(p.paths, s[:0])
-	}
+	*w = window{secs: w.secs[:0], paths: w.paths[:0]}
+	p.free = append(p.free, w)
 }
 
 func newRate() rate { return rate{fin: math.MinInt64} }
@@ -165,6 +143,9 @@ func newRate() rate { return rate{fin: math.MinInt64} }
 func (r *rate) add(sec int64, hit bool, bytes int64, status int, path uint64, pool *windowPool) bool {
 	if sec <= r.fin {
 		return false
+	}
+	if r.window == nil {
+		r.window = pool.get()
 	}
 	i := len(r.secs)
 	for i > r.pend && r.secs[i-1].sec > sec {
@@ -185,9 +166,6 @@ func (r *rate) add(sec int64, hit bool, bytes int64, status int, path uint64, po
 			r.lo60 = 0
 			i -= k
 		}
-		if len(r.secs) == cap(r.secs) {
-			r.secs = pool.grownSecs(r.secs)
-		}
 		r.secs = slices.Insert(r.secs, i, second{sec: sec})
 		e = &r.secs[i]
 	}
@@ -203,13 +181,13 @@ func (r *rate) add(sec int64, hit bool, bytes int64, status int, path uint64, po
 	if c := status/100 - 2; 0 <= c && c < 4 && e.status[c] < math.MaxUint32 {
 		e.status[c]++
 	}
-	r.stampPath(sec, path, pool)
+	r.stampPath(sec, path)
 	return true
 }
 
 // stampPath remembers that path was asked for at sec, dropping stamps that
 // can no longer fall into an incident before it grows the slice.
-func (r *rate) stampPath(sec int64, path uint64, pool *windowPool) {
+func (r *rate) stampPath(sec int64, path uint64) {
 	if len(r.paths) == cap(r.paths) && len(r.paths) > 0 {
 		keep := r.paths[:0]
 		cut := r.before(window60 + 1)
@@ -224,17 +202,16 @@ func (r *rate) stampPath(sec int64, path uint64, pool *windowPool) {
 			return
 		}
 	}
-	if len(r.paths) == cap(r.paths) {
-		r.paths = pool.grownPaths(r.paths)
-	}
 	r.paths = append(r.paths, pathStamp{sec, path})
 }
 
 // advance makes every second up to upTo final, evaluating the windows that
 // end in them, and closes an incident that can no longer grow.
 func (r *rate) advance(upTo int64, t thresholds) {
-	for r.pend < len(r.secs) && r.secs[r.pend].sec <= upTo {
-		r.step(t)
+	if r.window != nil {
+		for r.pend < len(r.secs) && r.secs[r.pend].sec <= upTo {
+			r.step(t)
+		}
 	}
 	if upTo > r.fin {
 		r.fin = upTo
@@ -247,18 +224,19 @@ func (r *rate) advance(upTo int64, t thresholds) {
 // idle reports whether nothing of r's recent traffic can matter any more,
 // so its buffers may be released.
 func (r *rate) idle() bool {
+	if r.window == nil {
+		return true
+	}
 	return r.open == nil && r.pend == len(r.secs) &&
 		(len(r.secs) == 0 || r.secs[len(r.secs)-1].sec <= r.before(window60))
 }
 
-// release gives the buffers of an idle client back to the pool.
+// release gives the window of an idle client back to the pool.
 func (r *rate) release(pool *windowPool) {
-	pool.putSecs(r.secs)
-	pool.putPaths(r.paths)
-	r.secs, r.paths = nil, nil
-	r.pend, r.lo10, r.lo60 = 0, 0, 0
-	r.n10, r.n60, r.h10, r.h60 = 0, 0, 0, 0
-	r.pathsLost = false
+	if r.window != nil {
+		pool.put(r.window)
+		r.window = nil
+	}
 }
 
 // before returns fin-d, saturating while nothing is final yet.

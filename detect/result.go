@@ -269,7 +269,7 @@ func (d *Detector) Result() *Result {
 			}
 			if c.robotsTxt > 0 {
 				s.FetchedRobotsTxt = true
-				s.FirstFetch = earliest(s.FirstFetch, c.robotsAt)
+				s.FirstFetch = earliest(s.FirstFetch, c.fetches.first)
 			}
 			if c.viol != nil {
 				s.FirstViolation = earliest(s.FirstViolation, c.viol.first)

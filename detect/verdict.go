@@ -164,7 +164,10 @@ func because(reason string) string {
 
 func (c *client) robotsStatuses() string {
 	var b strings.Builder
-	for _, s := range c.robotsSt {
+	if c.fetches == nil {
+		return ""
+	}
+	for _, s := range c.fetches.status {
 		if s.n == 0 {
 			break
 		}
