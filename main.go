@@ -67,6 +67,7 @@ func main() {
 		<-ctx.Done()
 		stop()
 	}()
+	limitMemory()
 	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

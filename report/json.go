@@ -146,6 +146,7 @@ type jsonStream struct {
 	w       *bufio.Writer
 	members int
 	err     error
+	enc     map[string]*json.Encoder // by indent prefix
 }
 
 func (j *jsonStream) raw(s string) {
@@ -163,16 +164,37 @@ func (j *jsonStream) key(name string) {
 	j.raw("  \"" + name + "\": ")
 }
 
+// marshal writes v as json.MarshalIndent(v, prefix, "  ") would. An
+// Encoder reuses its buffers, where MarshalIndent allocates two per value:
+// hundreds of thousands of list elements would otherwise be as many
+// megabytes of garbage for the collector.
 func (j *jsonStream) marshal(v any, prefix string) {
 	if j.err != nil {
 		return
 	}
-	b, err := json.MarshalIndent(v, prefix, "  ")
-	if err != nil {
-		j.err = err
-		return
+	e := j.enc[prefix]
+	if e == nil {
+		if j.enc == nil {
+			j.enc = make(map[string]*json.Encoder)
+		}
+		e = json.NewEncoder(chompWriter{j.w})
+		e.SetIndent(prefix, "  ")
+		j.enc[prefix] = e
 	}
-	_, j.err = j.w.Write(b)
+	j.err = e.Encode(v)
+}
+
+// chompWriter passes on what an Encoder writes, one whole value per Write,
+// without the newline Encode ends each value with.
+type chompWriter struct{ w *bufio.Writer }
+
+func (c chompWriter) Write(b []byte) (int, error) {
+	n := len(b)
+	if n > 0 && b[n-1] == '\n' {
+		_, err := c.w.Write(b[:n-1])
+		return n, err
+	}
+	return c.w.Write(b)
 }
 
 func (j *jsonStream) value(name string, v any) {
