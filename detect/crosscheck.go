@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -88,18 +89,42 @@ type clientViolations struct {
 	n        int64     // all of them
 	first    time.Time // the earliest
 	list     []storedViolation
+	text     []byte        // the methods and paths of list
 	prefixes []PrefixCount // by path prefix, at most maxClientPrefixes and otherPrefix
 }
 
-// storedViolation is one violation kept in full.
+// storedViolation is one violation kept in full. Its method and path are
+// in the client's text, one buffer for all of them, rather than a string
+// each: a robot that ignores robots.txt makes thousands.
 type storedViolation struct {
 	t      time.Time
-	method string
-	path   string
-	status int
 	m      *robots.Matcher
 	rule   *robots.Rule
+	off    uint32 // method then path, at text[off:]
+	plen   uint32 // bytes of path
+	status int32
+	mlen   uint16 // bytes of method (a longer one is cut: see maxMethodLen)
 }
+
+// store keeps one violation; it reports false if it could not (the text
+// would pass 4 GiB, which the bounds on violations keep far off: lines are
+// at most 1 MiB).
+func (v *clientViolations) store(t time.Time, m *robots.Matcher, rule *robots.Rule, method, path string, status int) bool {
+	method = method[:min(len(method), maxMethodLen)]
+	if len(v.text)+len(method)+len(path) > math.MaxUint32 {
+		return false
+	}
+	v.list = append(v.list, storedViolation{
+		t: t, m: m, rule: rule, off: uint32(len(v.text)),
+		plen: uint32(len(path)), status: int32(status), mlen: uint16(len(method)),
+	})
+	v.text = append(append(v.text, method...), path...)
+	return true
+}
+
+// maxMethodLen bounds the bytes of a method a violation keeps. Real methods
+// are a few letters; a hostile log may send anything.
+const maxMethodLen = 1<<16 - 1
 
 // maxClientPrefixes bounds the path prefixes a client counts separately; the
 // rest are counted under otherPrefix.
@@ -140,12 +165,9 @@ func (d *Detector) check(c *client, r *logparse.Record, path string, res resourc
 	if c.ua.agent.Kind == AgentBrowser {
 		limit = min(limit, browserViolationCap)
 	}
-	if len(v.list) < limit && d.storedViolations < maxStoredViolations {
+	if len(v.list) < limit && d.storedViolations < maxStoredViolations &&
+		v.store(r.Time, c.matcher, rule, r.Method, path, r.Status) {
 		d.storedViolations++
-		v.list = append(v.list, storedViolation{
-			t: r.Time, method: internMethod(r.Method), path: strings.Clone(path),
-			status: r.Status, m: c.matcher, rule: rule,
-		})
 	}
 	v.countPrefix(pathPrefix(path))
 }

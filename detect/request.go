@@ -83,27 +83,3 @@ func pathHash(p string) uint64 {
 	}
 	return h
 }
-
-// internMethod returns a constant for the usual methods so storing one
-// allocates nothing, and a private copy of anything else.
-func internMethod(m string) string {
-	switch m {
-	case "GET":
-		return "GET"
-	case "HEAD":
-		return "HEAD"
-	case "POST":
-		return "POST"
-	case "PUT":
-		return "PUT"
-	case "DELETE":
-		return "DELETE"
-	case "OPTIONS":
-		return "OPTIONS"
-	case "PATCH":
-		return "PATCH"
-	case "":
-		return ""
-	}
-	return strings.Clone(m)
-}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"iter"
 	"slices"
+	"unsafe"
 )
 
 // ViolationList is the stored violations of the robot clients, read in
@@ -23,6 +24,7 @@ type ViolationList struct {
 type violationSource struct {
 	ip, ua, name string
 	list         []storedViolation
+	text         []byte // methods and paths; no longer written to
 }
 
 // add appends c's stored violations (sorted in place by time, log order
@@ -33,7 +35,7 @@ func (l *ViolationList) add(c *client) {
 		return
 	}
 	slices.SortStableFunc(list, func(a, b storedViolation) int { return a.t.Compare(b.t) })
-	l.sources = append(l.sources, violationSource{c.ip, c.ua.ua, c.ua.agent.Name, list})
+	l.sources = append(l.sources, violationSource{c.ip, c.ua.ua, c.ua.agent.Name, list, c.viol.text})
 	l.n += len(list)
 }
 
@@ -111,12 +113,23 @@ func (s *violationSource) violation(i int) Violation {
 	sv := &s.list[i]
 	v := Violation{
 		IP: s.ip, UserAgent: s.ua, Name: s.name,
-		Time: sv.t, Method: sv.method, Path: sv.path, Status: sv.status, Group: sv.m.Group(),
+		Time: sv.t, Method: s.str(sv.off, uint32(sv.mlen)), Path: s.str(sv.off+uint32(sv.mlen), sv.plen),
+		Status: int(sv.status), Group: sv.m.Group(),
 	}
 	if sv.rule != nil {
 		v.Rule, v.Line = sv.rule.Text, sv.rule.Line
 	}
 	return v
+}
+
+// str returns text[off:off+n] as a string without copying it: the pass is
+// over, so text is never written again, and a list of hundreds of
+// thousands would otherwise be as many strings of garbage.
+func (s *violationSource) str(off, n uint32) string {
+	if n == 0 {
+		return ""
+	}
+	return unsafe.String(&s.text[off], n)
 }
 
 // cursor is the next violation of one source in the merge.

@@ -31,7 +31,7 @@ func TestViolationListOrder(t *testing.T) {
 			n := rng.IntN(tc.per + 1)
 			for i := range n {
 				at := base.Add(time.Duration(rng.IntN(tc.spread)) * time.Second)
-				cl.viol.list = append(cl.viol.list, storedViolation{t: at, method: "GET", path: fmt.Sprintf("/p%d", i), status: 200, m: m})
+				cl.viol.store(at, m, nil, "GET", fmt.Sprintf("/p%d", i), 200)
 				want = append(want, Violation{IP: cl.ip, UserAgent: "bot", Name: "bot", Time: at, Method: "GET",
 					Path: fmt.Sprintf("/p%d", i), Status: 200, Group: m.Group()})
 			}
