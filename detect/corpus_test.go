@@ -19,7 +19,7 @@ func TestCorpusVerdicts(t *testing.T) {
 	}
 	res := run(Config{}, reqs)
 	robot := map[string]bool{}
-	for _, v := range res.Clients {
+	for v := range res.Clients.All() {
 		robot[v.UserAgent] = v.Robot
 	}
 	share := func(list []string) float64 {

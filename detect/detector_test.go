@@ -56,12 +56,12 @@ func run(cfg Config, reqs []req) *Result {
 
 func verdictOf(t *testing.T, res *Result, ip, ua string) Verdict {
 	t.Helper()
-	for _, v := range res.Clients {
+	for v := range res.Clients.All() {
 		if v.IP == ip && v.UserAgent == ua {
 			return v
 		}
 	}
-	t.Fatalf("no client %s %q among %d", ip, ua, len(res.Clients))
+	t.Fatalf("no client %s %q among %d", ip, ua, res.Clients.Len())
 	return Verdict{}
 }
 
@@ -110,10 +110,10 @@ func TestHumansAreNotFlagged(t *testing.T) {
 	}
 	slices.SortStableFunc(reqs, func(a, b req) int { return a.sec - b.sec })
 	res := run(Config{}, reqs)
-	if len(res.Clients) != 3 {
-		t.Fatalf("clients = %d, want 3", len(res.Clients))
+	if res.Clients.Len() != 3 {
+		t.Fatalf("clients = %d, want 3", res.Clients.Len())
 	}
-	for _, v := range res.Clients {
+	for v := range res.Clients.All() {
 		if v.Robot || v.Score != 0 || len(v.Reasons) != 0 {
 			t.Errorf("%s judged robot=%v score=%d reasons=%v details=%v", v.IP, v.Robot, v.Score, v.Reasons, v.Details)
 		}
@@ -137,8 +137,8 @@ func TestNATClientsAreSplitByUserAgent(t *testing.T) {
 	}
 	slices.SortStableFunc(reqs, func(a, b req) int { return a.sec - b.sec })
 	res := run(Config{}, reqs)
-	if len(res.Clients) != 30 {
-		t.Fatalf("clients = %d, want 30 (one per User-agent)", len(res.Clients))
+	if res.Clients.Len() != 30 {
+		t.Fatalf("clients = %d, want 30 (one per User-agent)", res.Clients.Len())
 	}
 	if res.RobotCount != 0 || len(res.Incidents) != 0 {
 		t.Errorf("robots = %d, incidents = %d; want none", res.RobotCount, len(res.Incidents))
@@ -269,9 +269,10 @@ func TestOutOfOrderTimes(t *testing.T) {
 	if !reflect.DeepEqual(got.Incidents, want.Incidents) {
 		t.Errorf("incidents out of order = %+v\nin order = %+v", got.Incidents, want.Incidents)
 	}
-	for i := range want.Clients {
-		if got.Clients[i].Peak != want.Clients[i].Peak || got.Clients[i].Requests != want.Clients[i].Requests {
-			t.Errorf("client %s: out of order %+v, in order %+v", want.Clients[i].IP, got.Clients[i].Peak, want.Clients[i].Peak)
+	for i := range want.Clients.Len() {
+		g, w := got.Clients.At(i), want.Clients.At(i)
+		if g.Peak != w.Peak || g.Requests != w.Requests {
+			t.Errorf("client %s: out of order %+v, in order %+v", w.IP, g.Peak, w.Peak)
 		}
 	}
 }
@@ -456,7 +457,7 @@ func TestOrderIsDeterministic(t *testing.T) {
 	}
 	res := run(Config{}, reqs)
 	var got []string
-	for _, v := range res.Clients {
+	for v := range res.Clients.All() {
 		got = append(got, v.IP+" "+v.UserAgent)
 	}
 	want := []string{"10.7.0.3 a", "10.7.0.1 a", "10.7.0.1 b", "10.7.0.2 b"}
@@ -535,8 +536,8 @@ func TestMaxClientsFoldsTheRest(t *testing.T) {
 		d.Add(req{ip: fmt.Sprintf("10.10.%d.%d", i/250, i%250), ua: chromeUA, sec: i, path: "/"}.record())
 	}
 	res := d.Result()
-	if len(res.Clients) != 10 || res.Other.Requests != 990 || res.Records != 1000 {
-		t.Errorf("clients %d, other %+v, records %d", len(res.Clients), res.Other, res.Records)
+	if res.Clients.Len() != 10 || res.Other.Requests != 990 || res.Records != 1000 {
+		t.Errorf("clients %d, other %+v, records %d", res.Clients.Len(), res.Other, res.Records)
 	}
 	if res.Other.Clients < 960 || res.Other.Clients > 1020 {
 		t.Errorf("folded clients estimated %d, want about 990", res.Other.Clients)
@@ -613,7 +614,7 @@ func TestLogWithoutTimesHasNoRates(t *testing.T) {
 		d.Add(a)
 	}
 	res := d.Result()
-	if v := res.Clients[0]; v.Robot || len(res.Incidents) != 0 || v.Requests != 200 {
+	if v := res.Clients.At(0); v.Robot || len(res.Incidents) != 0 || v.Requests != 200 {
 		t.Errorf("robot=%v incidents=%d requests=%d details=%q", v.Robot, len(res.Incidents), v.Requests, v.Details)
 	}
 }

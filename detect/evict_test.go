@@ -59,7 +59,7 @@ func TestMaxClientsKeepsTheHeaviest(t *testing.T) {
 
 	byIP := map[string]Verdict{}
 	var tracked int64
-	for _, v := range res.Clients {
+	for v := range res.Clients.All() {
 		byIP[v.IP] = v
 		tracked += v.Requests
 	}
@@ -79,8 +79,8 @@ func TestMaxClientsKeepsTheHeaviest(t *testing.T) {
 			t.Errorf("heavy client %s: %d requests, want exactly %d", heavyIP(h), v.Requests, sent[h])
 		}
 	}
-	if len(res.Clients) > maxClients {
-		t.Errorf("%d clients tracked, cap %d", len(res.Clients), maxClients)
+	if res.Clients.Len() > maxClients {
+		t.Errorf("%d clients tracked, cap %d", res.Clients.Len(), maxClients)
 	}
 	if tracked+res.Other.Requests != int64(records) || res.Records != int64(records) {
 		t.Errorf("tracked %d + other %d != %d records (Result.Records %d): requests lost or counted twice",
@@ -90,7 +90,7 @@ func TestMaxClientsKeepsTheHeaviest(t *testing.T) {
 		t.Errorf("other bytes %d for %d requests of 100 bytes", res.Other.Bytes, res.Other.Requests)
 	}
 	// Every flood client made one request: those not tracked were folded.
-	folded := float64(flood - (len(res.Clients) - heavy))
+	folded := float64(flood - (res.Clients.Len() - heavy))
 	if got := float64(res.Other.Clients); math.Abs(got-folded) > 0.05*folded {
 		t.Errorf("other clients estimated %v, want %v within 5%%", got, folded)
 	}
@@ -136,7 +136,7 @@ func TestMaxClientsAccounting(t *testing.T) {
 	}
 	res := d.Result()
 	got := map[string]int64{}
-	for _, v := range res.Clients {
+	for v := range res.Clients.All() {
 		got[v.IP] = v.Requests
 	}
 	want := map[string]int64{watched: 2, "10.0.0.1": 2, "10.0.0.2": 1}

@@ -52,7 +52,7 @@ func TestMixedLog(t *testing.T) {
 		viol    int64
 	}
 	var got []verdict
-	for _, v := range res.Clients {
+	for v := range res.Clients.All() {
 		got = append(got, verdict{v.IP, v.Robot, v.Reasons, v.Violations})
 	}
 	want := []verdict{

@@ -11,7 +11,7 @@ import (
 // deterministic order. Its slices carry the names of the JSON contract; the
 // report package puts them under the top-level object with the summary.
 type Result struct {
-	Clients    []Verdict      `json:"clients"`    // every client, most requests first
+	Clients    ClientList     `json:"clients"`    // every client, most requests first
 	Robots     []RobotSummary `json:"robots"`     // robot clients grouped by robot name, most requests first
 	Violations ViolationList  `json:"violations"` // stored violations of robot clients, by time
 	Incidents  []Incident     `json:"incidents"`  // rapid-fire incidents, by start time
@@ -198,92 +198,66 @@ func (d *Detector) Result() *Result {
 		res.Watched = d.timelines()
 	}
 
-	// Result ends the pass, so it releases each client's state once the
-	// client's verdict is built: the result then takes the memory the
-	// clients gave up rather than as much again.
+	// The verdicts are built from the clients when the report reads them
+	// (see ClientList); here each client is judged once for the summaries,
+	// and what only the pass needed is let go.
+	env := &verdictEnv{lt: lt, cfg: d.cfg, loc: d.loc}
+	res.Clients = ClientList{clients: make([]*client, 0, len(keys)), env: env}
 	byName := map[string]*RobotSummary{}
 	prefixes := map[string]map[string]int64{}
 	var robotClients []robotBins
-	d.recent, d.heap = nil, nil
-	res.Clients = make([]Verdict, 0, len(keys))
 	for _, k := range keys {
 		c := d.clients[k]
-		delete(d.clients, k)
 		c.rate.advance(maxSecond, d.th)
-		j := judge(c, lt, &d.cfg)
-		var delay time.Duration
-		var tooFast bool
-		if j.robot() {
-			var detail string
-			if delay, tooFast, detail = crawlDelay(c); detail != "" {
-				j.details = append(j.details, detail)
-			}
-		}
-		v := Verdict{
-			IP:               c.ip,
-			UserAgent:        c.ua.ua,
-			Robot:            j.robot(),
-			Name:             c.ua.agent.Name,
-			Kind:             kindName(c.ua.agent.Kind),
-			Score:            j.score,
-			Reasons:          nonNil(j.reasons),
-			Details:          nonNil(j.details),
-			Requests:         c.requests,
-			Bytes:            c.bytes,
-			Pages:            c.pages,
-			Assets:           c.assets,
-			Errors:           c.errors,
-			RobotsTxtFetches: c.robotsTxt,
-			Incidents:        len(c.rate.incidents) + c.rate.dropped,
-			First:            c.first,
-			Last:             c.last,
-			Peak:             d.peak(c),
-			CrawlDelay:       delay.Seconds(),
-			CrawlDelayFast:   tooFast,
-		}
+		c.rate.release(d.th.pool)
+		c.watch = nil
+		res.Clients.clients = append(res.Clients.clients, c)
+		v := env.verdict(c)
 		res.IncidentCount += v.Incidents
 		res.IncidentsDropped += c.rate.dropped
 		for _, in := range c.rate.incidents {
 			res.Incidents = append(res.Incidents, d.incident(c, in))
 		}
-		if v.Robot {
-			res.RobotCount++
+		if !v.Robot {
 			if c.viol != nil {
-				v.Violations = c.viol.n
-				res.ViolationCount += c.viol.n
-				res.ViolationsDropped += c.viol.n - int64(len(c.viol.list))
-				res.Violations.add(c)
+				c.viol = nil // a browser's violations are not reported
 			}
-			s := byName[v.Name]
-			if s == nil {
-				s = &RobotSummary{Name: v.Name, Reasons: map[string]int{}}
-				byName[v.Name] = s
-				prefixes[v.Name] = map[string]int64{}
-			}
-			s.Clients++
-			s.Requests += v.Requests
-			s.Violations += v.Violations
-			s.Incidents += v.Incidents
-			for _, r := range v.Reasons {
-				s.Reasons[r]++
-			}
-			if c.robotsTxt > 0 {
-				s.FetchedRobotsTxt = true
-				s.FirstFetch = earliest(s.FirstFetch, c.fetches.first)
-			}
-			if c.viol != nil {
-				s.FirstViolation = earliest(s.FirstViolation, c.viol.first)
-				for _, p := range c.viol.prefixes {
-					prefixes[v.Name][p.Prefix] += p.Count
-				}
+			c.bins = clientBins{}
+			continue
+		}
+		res.RobotCount++
+		if c.viol != nil {
+			res.ViolationCount += c.viol.n
+			res.ViolationsDropped += c.viol.n - int64(len(c.viol.list))
+			res.Violations.add(c)
+		}
+		s := byName[v.Name]
+		if s == nil {
+			s = &RobotSummary{Name: v.Name, Reasons: map[string]int{}}
+			byName[v.Name] = s
+			prefixes[v.Name] = map[string]int64{}
+		}
+		s.Clients++
+		s.Requests += v.Requests
+		s.Violations += v.Violations
+		s.Incidents += v.Incidents
+		for _, r := range v.Reasons {
+			s.Reasons[r]++
+		}
+		if c.robotsTxt > 0 {
+			s.FetchedRobotsTxt = true
+			s.FirstFetch = earliest(s.FirstFetch, c.fetches.first)
+		}
+		if c.viol != nil {
+			s.FirstViolation = earliest(s.FirstViolation, c.viol.first)
+			for _, p := range c.viol.prefixes {
+				prefixes[v.Name][p.Prefix] += p.Count
 			}
 		}
-		if v.Robot {
-			robotClients = append(robotClients, robotBins{v.Name, c.bins, c.first, c.last})
-		}
-		res.Clients = append(res.Clients, v)
+		robotClients = append(robotClients, robotBins{v.Name, c.bins, c.first, c.last})
+		c.bins = clientBins{}
 	}
-	d.clients, d.uas = nil, nil
+	d.clients, d.uas, d.recent, d.heap, d.th.pool = nil, nil, nil, nil, nil
 
 	for name, s := range byName {
 		if res.ViolationsChecked {
@@ -337,19 +311,21 @@ func earliest(cur *time.Time, t time.Time) *time.Time {
 }
 
 // at turns a second of the log into a time in the log's zone.
-func (d *Detector) at(sec int64) time.Time {
+func (d *Detector) at(sec int64) time.Time { return atIn(sec, d.loc) }
+
+func atIn(sec int64, loc *time.Location) time.Time {
 	t := time.Unix(sec, 0)
-	if d.loc != nil {
-		t = t.In(d.loc)
+	if loc != nil {
+		t = t.In(loc)
 	}
 	return t
 }
 
-func (d *Detector) peak(c *client) Peak {
+func peakOf(c *client, loc *time.Location) Peak {
 	r := &c.rate
 	p := Peak{Per1s: int(r.peak1), Per10s: int(r.peak10), Per60s: int(r.peak60)}
 	if r.peak1 > 0 {
-		p.At1s, p.At10s, p.At60s = d.at(r.at1), d.at(r.at10), d.at(r.at60)
+		p.At1s, p.At10s, p.At60s = atIn(r.at1, loc), atIn(r.at10, loc), atIn(r.at60, loc)
 	}
 	return p
 }

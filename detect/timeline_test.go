@@ -118,7 +118,7 @@ func TestTimelineMatchesReference(t *testing.T) {
 			res := run(Config{}, reqs)
 			tl := &res.Timeline
 			robot := map[string]bool{}
-			for _, v := range res.Clients {
+			for v := range res.Clients.All() {
 				robot[v.IP+v.UserAgent] = v.Robot
 			}
 			n := len(tl.Requests)

@@ -49,16 +49,12 @@ func Sparkline(minutes []detect.MinuteCount, width int) (string, int) {
 func clientSections(r *Report, opt Options) []*section {
 	var out []*section
 	res := r.Result
-	verdicts := map[[2]string]detect.Verdict{}
-	for _, v := range res.Clients {
-		verdicts[[2]string{v.IP, v.UserAgent}] = v
-	}
 	sparkWidth := 60
 	if opt.Width > 0 {
 		sparkWidth = max(20, min(120, opt.Width-30))
 	}
 	for _, t := range res.Watched {
-		v := verdicts[[2]string{t.IP, t.UserAgent}]
+		v, _ := res.Clients.Find(t.IP, t.UserAgent)
 		s := &section{name: "client", title: "Client " + Escape(t.IP), header: []string{"", ""}, flex: []bool{false, true}}
 		add := func(k, v string) { s.rows = append(s.rows, []string{k, v}) }
 		add("User-agent", uaCell(t.UserAgent))

@@ -42,7 +42,7 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 			{"files", strings.Join(r.Files, " ")}, {"format", r.Stats.Format},
 			{"lines", i64(r.Stats.Lines)}, {"records", i64(r.Stats.Records)}, {"malformed", i64(r.Stats.Malformed)},
 			{"first", rfc3339(r.Stats.First)}, {"last", rfc3339(r.Stats.Last)},
-			{"clients", itoa(len(res.Clients))}, {"robots", itoa(res.RobotCount)},
+			{"clients", itoa(res.Clients.Len())}, {"robots", itoa(res.RobotCount)},
 			{"violations_checked", strconv.FormatBool(res.ViolationsChecked)}, {"violations", i64(res.ViolationCount)},
 			{"incidents", itoa(res.IncidentCount)}, {"partial", strconv.FormatBool(r.Partial)},
 		} {
@@ -57,7 +57,11 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 	case "clients":
 		write([]string{"ip", "user_agent", "robot", "name", "kind", "score", "reasons", "requests", "bytes",
 			"robots_txt_fetches", "violations", "incidents", "first", "last", "peak_1s", "peak_10s", "peak_60s"})
-		for _, c := range res.Clients[:opt.top(len(res.Clients))] {
+		left := opt.top(res.Clients.Len())
+		for c := range res.Clients.All() {
+			if left--; left < 0 {
+				break
+			}
 			write([]string{c.IP, c.UserAgent, strconv.FormatBool(c.Robot), c.Name, c.Kind, itoa(c.Score),
 				strings.Join(c.Reasons, " "), i64(c.Requests), i64(c.Bytes), i64(c.RobotsTxtFetches), i64(c.Violations),
 				itoa(c.Incidents), rfc3339(c.First), rfc3339(c.Last), itoa(c.Peak.Per1s), itoa(c.Peak.Per10s), itoa(c.Peak.Per60s)})

@@ -15,16 +15,16 @@ import (
 // jsonReport is the JSON contract: scripts depend on these names, so fields
 // are only ever added.
 type jsonReport struct {
-	Version    int                     `json:"version"`
-	Summary    jsonSummary             `json:"summary"`
-	Clients    []detect.Verdict        `json:"clients"`
-	Robots     []detect.RobotSummary   `json:"robots"`
-	Violations *detect.ViolationList   `json:"violations"`
-	Incidents  []detect.Incident       `json:"incidents"`
-	Malformed  []jsonMalformed         `json:"malformed"`
-	Errors     []string                `json:"errors"`
-	Timeline   detect.Timeline         `json:"timeline"`          // requests over time, robots and humans stacked
-	Watched    []detect.ClientTimeline `json:"watched,omitempty"` // drill-downs of the --client clients
+	Version    int                      `json:"version"`
+	Summary    jsonSummary              `json:"summary"`
+	Clients    iter.Seq[detect.Verdict] `json:"clients"`
+	Robots     []detect.RobotSummary    `json:"robots"`
+	Violations *detect.ViolationList    `json:"violations"`
+	Incidents  []detect.Incident        `json:"incidents"`
+	Malformed  []jsonMalformed          `json:"malformed"`
+	Errors     []string                 `json:"errors"`
+	Timeline   detect.Timeline          `json:"timeline"`          // requests over time, robots and humans stacked
+	Watched    []detect.ClientTimeline  `json:"watched,omitempty"` // drill-downs of the --client clients
 }
 
 type jsonSummary struct {
@@ -76,7 +76,7 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 			Lines:             r.Stats.Lines,
 			Records:           r.Stats.Records,
 			Malformed:         r.Stats.Malformed,
-			Clients:           int64(len(res.Clients)) + res.Other.Clients,
+			Clients:           int64(res.Clients.Len()) + res.Other.Clients,
 			Robots:            res.RobotCount,
 			Violations:        res.ViolationCount,
 			Incidents:         res.IncidentCount,
@@ -96,10 +96,10 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 
 			ViolationsListed:   res.Violations.Len(),
 			ViolationsUnlisted: res.ViolationsDropped,
-			ClientsListed:      len(res.Clients),
+			ClientsListed:      res.Clients.Len(),
 			UncheckedRecords:   res.Unchecked,
 		},
-		Clients:    nonNil(res.Clients[:opt.top(len(res.Clients))]),
+		Clients:    limit(res.Clients.All(), opt.top(res.Clients.Len())),
 		Robots:     nonNil(res.Robots),
 		Violations: &res.Violations,
 		Incidents:  nonNil(res.Incidents),
@@ -109,7 +109,7 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 		Watched:    res.Watched,
 	}
 	if !opt.wants("clients") {
-		out.Clients = []detect.Verdict{}
+		out.Clients = limit(out.Clients, 0)
 	}
 	return streamJSON(w, &out)
 }
@@ -123,7 +123,7 @@ func streamJSON(w io.Writer, out *jsonReport) error {
 	j.raw("{\n")
 	j.value("version", out.Version)
 	j.value("summary", out.Summary)
-	writeList(j, "clients", out.Clients)
+	writeSeq(j, "clients", out.Clients)
 	writeList(j, "robots", out.Robots)
 	writeSeq(j, "violations", out.Violations.All())
 	writeList(j, "incidents", out.Incidents)
@@ -217,6 +217,24 @@ func writeList[T any](j *jsonStream, name string, items []T) {
 		j.marshal(&items[i], "    ")
 	}
 	j.raw("\n  ]")
+}
+
+// limit yields the first n of seq.
+func limit[T any](seq iter.Seq[T], n int) iter.Seq[T] {
+	return func(yield func(T) bool) {
+		if n <= 0 {
+			return
+		}
+		left := n
+		for v := range seq {
+			if !yield(v) {
+				return
+			}
+			if left--; left == 0 {
+				return
+			}
+		}
+	}
 }
 
 // writeSeq is writeList for a list read in turn.

@@ -97,7 +97,7 @@ func summarySection(r *Report) *section {
 	if first, last := r.span(); !first.IsZero() {
 		add("Time span", first.Format(timeLayout)+" to "+last.Format(timeLayout)+" ("+Duration(last.Sub(first))+")")
 	}
-	add("Clients", Exact(int64(len(res.Clients)))+" (IP + User-agent)")
+	add("Clients", Exact(int64(res.Clients.Len()))+" (IP + User-agent)")
 	add("Robots", fmt.Sprintf("%s clients, %s names", Exact(int64(res.RobotCount)), Exact(int64(len(res.Robots)))))
 	if res.ViolationsChecked {
 		add("Violations", Exact(res.ViolationCount)+" (robots.txt: "+Escape(strings.Join(r.Robots, ", "))+")")
@@ -169,9 +169,9 @@ func clientsSection(r *Report, opt Options) *section {
 		drop:   []int{0, 0, 6, 2, 0, 3, 1, 4, 5, 0},
 		minw:   []int{ipWidth, 0, 0, 0, 0, 0, 0, 0, 0, 0},
 	}
-	clients := r.Result.Clients
-	n := opt.top(len(clients))
-	for _, c := range clients[:n] {
+	clients := &r.Result.Clients
+	n := opt.top(clients.Len())
+	for _, c := range clients.Head(n) {
 		robot := "no"
 		if c.Robot {
 			robot = "yes"
@@ -184,7 +184,7 @@ func clientsSection(r *Report, opt Options) *section {
 			fmt.Sprintf("%d/%d/%d", c.Peak.Per1s, c.Peak.Per10s, c.Peak.Per60s), Count(c.RobotsTxtFetches), viol,
 			strings.Join(c.Reasons, ","), uaCell(c.UserAgent)})
 	}
-	s.notes = cutNote(n, len(clients), "clients")
+	s.notes = cutNote(n, clients.Len(), "clients")
 	return s
 }
 
