@@ -107,15 +107,17 @@ type thresholds struct {
 // visits: without it every visit allocates a window and leaves it as
 // garbage, and the garbage collector lets the heap grow to twice the live
 // state to collect it. Past poolWindows, released windows are left to the
-// collector, so the pool holds a few MiB at most.
+// collector, and so are windows whose buffers grew past poolMaxCap, so the
+// pool holds at most 7 MiB. A new window starts without buffers: most
+// clients make a request or two, and a buffer sized for a busy one would
+// cost every client of a flood a kilobyte.
 type windowPool struct {
 	free []*window
 }
 
 const (
 	poolWindows = 2048 // most windows the pool keeps
-	poolMaxCap  = 1024 // a window whose buffers grew larger (a very busy client) is not kept
-	firstCap    = 16   // capacity of a new window's buffers
+	poolMaxCap  = 64   // a window whose buffers grew larger (a busy client) is not kept
 )
 
 func (p *windowPool) get() *window {
@@ -125,7 +127,7 @@ func (p *windowPool) get() *window {
 		p.free = p.free[:n-1]
 		return w
 	}
-	return &window{secs: make([]second, 0, firstCap), paths: make([]pathStamp, 0, firstCap)}
+	return new(window)
 }
 
 func (p *windowPool) put(w *window) {
