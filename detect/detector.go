@@ -34,6 +34,8 @@ type Detector struct {
 	first, last  time.Time // earliest and latest record time
 	loc          *time.Location
 	sinceSweep   int
+	sweepAt      int       // sinceSweep that starts the next sweep: at least sweepEvery, and as many as the clients it kept
+	active       []*client // the clients holding a window (see rate.go), which sweep visits
 	other        Other
 	otherClients distinctCount // the distinct clients folded into other
 	heap         []*client     // tracked clients by weight, when MaxClients caps them; see evict.go
@@ -234,8 +236,12 @@ func (d *Detector) Add(r *logparse.Record) {
 	d.addToTimeline(c, r.Time)
 	if !r.Time.IsZero() {
 		c.rate.advance(d.watermark(), d.th)
+		idle := c.rate.window == nil
 		if !c.rate.add(sec, hit, r.Bytes, r.Status, ph, d.th.pool) {
 			d.late++
+		}
+		if idle && c.rate.window != nil {
+			d.active = append(d.active, c)
 		}
 	}
 
@@ -244,7 +250,7 @@ func (d *Detector) Add(r *logparse.Record) {
 	}
 
 	d.sinceSweep++
-	if d.sinceSweep >= max(sweepEvery, len(d.clients)) {
+	if d.sinceSweep >= max(sweepEvery, d.sweepAt) {
 		d.sweep()
 	}
 }
@@ -264,12 +270,25 @@ func (d *Detector) watermark() int64 {
 func (d *Detector) sweep() {
 	d.sinceSweep = 0
 	wm := d.watermark()
-	for _, c := range d.clients {
-		c.rate.advance(wm, d.th)
-		if c.rate.window != nil && c.rate.idle() {
-			c.rate.release(d.th.pool)
+	// Only clients with a window have seconds to make final or buffers to
+	// give back; the others' state is final already (Add advances a
+	// client before counting its record), so the sweep costs the clients
+	// active in the last minutes, not all clients ever seen.
+	keep := d.active[:0]
+	for _, c := range d.active {
+		if c.rate.window == nil {
+			continue // folded into other (evict.go) since the last sweep
 		}
+		c.rate.advance(wm, d.th)
+		if c.rate.idle() {
+			c.rate.release(d.th.pool)
+			continue
+		}
+		keep = append(keep, c)
 	}
+	clear(d.active[len(keep):])
+	d.active = keep
+	d.sweepAt = len(keep) // a sweep costs no more than the records between two
 }
 
 func (d *Detector) newClient(r *logparse.Record) *client {
