@@ -219,10 +219,7 @@ func (d *Detector) Result() *Result {
 			res.Incidents = append(res.Incidents, d.incident(c, in))
 		}
 		if !v.Robot {
-			if c.viol != nil {
-				c.viol = nil // a browser's violations are not reported
-			}
-			c.bins = clientBins{}
+			c.viol, c.bins = nil, clientBins{} // a human's violations are not reported
 			continue
 		}
 		res.RobotCount++

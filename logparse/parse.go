@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unsafe"
 )
 
@@ -202,6 +203,9 @@ func (f *Format) parse(line []byte, rec *Record, alias bool) error {
 	if f.strf && !tp.apply(rec) {
 		return newParseError(line, 0, fmt.Errorf("%w: no such date", ErrTime))
 	}
+	if f.strf && !rec.Time.IsZero() && !timeInRange(rec.Time) { // zero: a layout without a date
+		return newParseError(line, 0, errYearRange(rec.Time))
+	}
 	if f.richer != nil && pos+1 < len(line) && line[pos+1] == '"' {
 		// Fields after the last one were about to be dropped: a richer
 		// layout that reads them (combined after common) takes the line.
@@ -251,6 +255,34 @@ func closingQuote(line []byte, start int, after []byte, last, hasEsc bool) int {
 	}
 }
 
+// Times a record may carry: the years 1000 to 9998. A log's times are
+// clock readings of this era; a year outside them is a broken clock or a
+// forged line, and every time derived from it (in another zone, or the
+// start of a timeline bucket years wide) must still be a year 0 to 9999,
+// the range RFC 3339 and JSON reports can write.
+const (
+	minYear = 1000
+	maxYear = 9998
+)
+
+func timeInRange(t time.Time) bool {
+	y := t.UTC().Year()
+	return minYear <= y && y <= maxYear
+}
+
+func errYearRange(t time.Time) error {
+	return fmt.Errorf("%w: year %d is outside %d-%d", ErrTime, t.UTC().Year(), minYear, maxYear)
+}
+
+// setTime stores t, a time fd read, if it is in range.
+func (fd *field) setTime(rec *Record, t time.Time) error {
+	if !timeInRange(t) {
+		return fmt.Errorf("%w in %s", errYearRange(t), fd.name)
+	}
+	rec.Time = t
+	return nil
+}
+
 // store converts the value line[start:end] (s is line as a string) into the
 // Record field fd fills.
 func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *Record) error {
@@ -262,22 +294,19 @@ func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *
 		if !ok {
 			return fmt.Errorf("%w in %s: want dd/Mon/yyyy:hh:mm:ss +zzzz", ErrTime, fd.name)
 		}
-		rec.Time = t
-		return nil
+		return fd.setTime(rec, t)
 	case kindTimeISO:
 		t, ok := parseISOTime(line[start:end])
 		if !ok {
 			return fmt.Errorf("%w in %s: want yyyy-mm-ddThh:mm:ss+zz:zz", ErrTime, fd.name)
 		}
-		rec.Time = t
-		return nil
+		return fd.setTime(rec, t)
 	case kindTimeEpoch:
 		t, ok := parseEpochTime(line[start:end], fd.unit)
 		if !ok {
 			return fmt.Errorf("%w in %s: want seconds since 1970", ErrTime, fd.name)
 		}
-		rec.Time = t
-		return nil
+		return fd.setTime(rec, t)
 	case kindStatus:
 		n, ok := parseUint(line[start:end], 9)
 		if !ok {
