@@ -179,6 +179,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
+	if *cpuProfile != "" {
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			warnf(stderr, "robowatch: %v\n", err)
+			return exitError
+		}
+		defer stopProfile()
+	}
+
 	in := &inputs{names: files, stdin: stdin, format: logFormat, strict: *strict, ctx: ctx}
 	defer in.cleanup()
 	reordered := in.timeOrder()
@@ -200,15 +209,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if on(*progress, stderr) {
 		in.progress = report.NewProgress(stderr, in.totalBytes(), 250*time.Millisecond)
 		in.progress.Start()
-	}
-
-	if *cpuProfile != "" {
-		stopProfile, err := startCPUProfile(*cpuProfile)
-		if err != nil {
-			warnf(stderr, "robowatch: %v\n", err)
-			return exitError
-		}
-		defer stopProfile()
 	}
 
 	rep := &report.Report{Files: files, Reordered: reordered, Robots: *robotsSrc}

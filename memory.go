@@ -12,16 +12,28 @@ import (
 // log (a few hundred bytes per client) and makes little garbage, so that
 // doubling is mostly the headroom, and on a busy log it is what decides the
 // peak memory. After every collection robowatch sets Go's soft memory limit
-// to the live heap plus a quarter, but never below memoryFloor: small logs
-// run exactly as under Go's defaults (their heap never reaches the floor),
-// large ones collect a little more often instead of doubling their heap.
-// The limit follows the live heap up, so the collector never thrashes
-// against it. GOMEMLIMIT or GOGC in the environment turn this off.
+// so that the heap may grow by an eighth of the live heap and 16 MiB before
+// the next one, but never below memoryFloor: small logs run exactly as
+// under Go's defaults (their heap never reaches the floor), large ones
+// collect a little more often instead of doubling their heap. The limit
+// counts all the runtime's memory, so the rest of it (free and partly used
+// spans, metadata, stacks: tens of MiB on a large run) is added on top;
+// without it the headroom could shrink to nothing and the collector run
+// without pause. GOMEMLIMIT or GOGC in the environment turn this off.
 const memoryFloor = 128 << 20
 
-// memoryLimit is the soft limit for a live heap of live bytes.
-func memoryLimit(live uint64) int64 {
-	return int64(max(memoryFloor, live+live/4+16<<20))
+// memoryLimit is the soft limit for a live heap of live bytes when the
+// runtime holds other bytes besides its heap objects.
+func memoryLimit(live, other uint64) int64 {
+	return int64(max(memoryFloor, live+live/8+16<<20+other))
+}
+
+// memorySamples are the runtime metrics memoryLimit is computed from.
+var memorySamples = [...]string{
+	"/gc/heap/live:bytes",
+	"/memory/classes/total:bytes",
+	"/memory/classes/heap/released:bytes",
+	"/memory/classes/heap/objects:bytes",
 }
 
 // limitMemory starts following the live heap with the memory limit, unless
@@ -30,13 +42,26 @@ func limitMemory() {
 	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
 		return
 	}
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	debug.SetMemoryLimit(memoryLimit(0))
+	samples := make([]metrics.Sample, len(memorySamples))
+	for i, name := range memorySamples {
+		samples[i].Name = name
+	}
+	debug.SetMemoryLimit(memoryLimit(0, 0))
 	afterEachGC(func() {
-		metrics.Read(sample)
-		if sample[0].Value.Kind() == metrics.KindUint64 {
-			debug.SetMemoryLimit(memoryLimit(sample[0].Value.Uint64()))
+		metrics.Read(samples)
+		var v [len(memorySamples)]uint64
+		for i, s := range samples {
+			if s.Value.Kind() != metrics.KindUint64 {
+				return // a runtime without these metrics: keep the limit
+			}
+			v[i] = s.Value.Uint64()
 		}
+		live, total, released, objects := v[0], v[1], v[2], v[3]
+		var other uint64
+		if inUse := total - min(total, released); inUse > objects {
+			other = inUse - objects
+		}
+		debug.SetMemoryLimit(memoryLimit(live, other))
 	})
 }
 

@@ -8,18 +8,19 @@ import (
 
 func TestMemoryLimit(t *testing.T) {
 	for _, tc := range []struct {
-		live uint64
-		want int64
+		live, other uint64
+		want        int64
 	}{
-		{0, memoryFloor},
-		{50 << 20, memoryFloor},             // small logs: the limit never binds before GOGC does
-		{89 << 20, memoryFloor},             // 89 + 22 + 16 = 127 MiB: still the floor
-		{100 << 20, (100 + 25 + 16) << 20},  // past it: a quarter of the live heap, and 16 MiB
-		{1 << 30, (1<<30 + 1<<28) + 16<<20}, // a flood of clients: follows the live heap up
-		{^uint64(0) >> 2, int64(^uint64(0)>>2 + ^uint64(0)>>4 + 16<<20)},
+		{0, 0, memoryFloor},
+		{50 << 20, 10 << 20, memoryFloor},                 // small logs: the limit never binds before GOGC does
+		{99 << 20, 0, memoryFloor},                        // 99 + 12.4 + 16 = 127.4 MiB: still the floor
+		{112 << 20, 0, (112 + 14 + 16) << 20},             // past it: an eighth of the live heap, and 16 MiB
+		{112 << 20, 45 << 20, (112 + 14 + 16 + 45) << 20}, // the runtime's other memory does not eat the headroom
+		{1 << 30, 0, (1<<30 + 1<<27) + 16<<20},            // a flood of clients: follows the live heap up
+		{^uint64(0) >> 2, 0, int64(^uint64(0)>>2 + ^uint64(0)>>5 + 16<<20)},
 	} {
-		if got := memoryLimit(tc.live); got != tc.want {
-			t.Errorf("memoryLimit(%d MiB) = %d MiB, want %d MiB", tc.live>>20, got>>20, tc.want>>20)
+		if got := memoryLimit(tc.live, tc.other); got != tc.want {
+			t.Errorf("memoryLimit(%d MiB, %d MiB) = %d MiB, want %d MiB", tc.live>>20, tc.other>>20, got>>20, tc.want>>20)
 		}
 	}
 }

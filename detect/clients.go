@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"iter"
+	"sync"
 	"time"
 )
 
@@ -16,6 +17,14 @@ import (
 type ClientList struct {
 	clients []*client
 	env     *verdictEnv
+	index   *clientIndex // for Find; nil in the zero value
+}
+
+// clientIndex finds a client's place in a ClientList; built on first use
+// (a drill-down into many clients), shared by copies of the list.
+type clientIndex struct {
+	once sync.Once
+	at   map[clientKey]int
 }
 
 // verdictEnv is what building a Verdict needs besides the client.
@@ -26,18 +35,13 @@ type verdictEnv struct {
 }
 
 // Len is how many clients the list holds.
-func (l *ClientList) Len() int {
-	if l == nil {
-		return 0
-	}
-	return len(l.clients)
-}
+func (l ClientList) Len() int { return len(l.clients) }
 
 // At returns the verdict on the i-th client.
-func (l *ClientList) At(i int) Verdict { return l.env.verdict(l.clients[i]) }
+func (l ClientList) At(i int) Verdict { return l.env.verdict(l.clients[i]) }
 
 // All yields the verdicts in order.
-func (l *ClientList) All() iter.Seq[Verdict] {
+func (l ClientList) All() iter.Seq[Verdict] {
 	return func(yield func(Verdict) bool) {
 		for i := range l.Len() {
 			if !yield(l.At(i)) {
@@ -48,7 +52,7 @@ func (l *ClientList) All() iter.Seq[Verdict] {
 }
 
 // Head returns the first n verdicts (all of them if n < 0 or n > Len).
-func (l *ClientList) Head(n int) []Verdict {
+func (l ClientList) Head(n int) []Verdict {
 	if n < 0 || n > l.Len() {
 		n = l.Len()
 	}
@@ -61,17 +65,30 @@ func (l *ClientList) Head(n int) []Verdict {
 
 // Find returns the verdict on the client with address ip and User-agent
 // ua, if the list has it.
-func (l *ClientList) Find(ip, ua string) (Verdict, bool) {
-	for i := range l.Len() {
-		if c := l.clients[i]; c.ip == ip && c.ua.ua == ua {
-			return l.At(i), true
+func (l ClientList) Find(ip, ua string) (Verdict, bool) {
+	if l.index == nil {
+		for i, c := range l.clients {
+			if c.ip == ip && c.ua.ua == ua {
+				return l.At(i), true
+			}
 		}
+		return Verdict{}, false
 	}
-	return Verdict{}, false
+	l.index.once.Do(func() {
+		l.index.at = make(map[clientKey]int, len(l.clients))
+		for i, c := range l.clients {
+			l.index.at[clientKey{c.ip, c.ua.ua}] = i
+		}
+	})
+	i, ok := l.index.at[clientKey{ip, ua}]
+	if !ok {
+		return Verdict{}, false
+	}
+	return l.At(i), true
 }
 
 // MarshalJSON writes the list as a JSON array.
-func (l *ClientList) MarshalJSON() ([]byte, error) {
+func (l ClientList) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('[')
 	for i := range l.Len() {

@@ -106,9 +106,10 @@ type storedViolation struct {
 	mlen   uint16 // bytes of method (a longer one is cut: see maxMethodLen)
 }
 
-// store keeps one violation; it reports false if it could not (the text
-// would pass 4 GiB, which the bounds on violations keep far off: lines are
-// at most 1 MiB).
+// store keeps one violation; it reports false, keeping nothing, if the
+// client's text would pass 4 GiB (the uint32 offsets). Real paths are short;
+// only a hostile log (10,000 violations of lines near the 1 MiB limit) gets
+// there, and then a later, shorter violation may still be kept.
 func (v *clientViolations) store(t time.Time, m *robots.Matcher, rule *robots.Rule, method, path string, status int) bool {
 	method = method[:min(len(method), maxMethodLen)]
 	if len(v.text)+len(method)+len(path) > math.MaxUint32 {

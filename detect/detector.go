@@ -2,6 +2,7 @@ package detect
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -288,6 +289,9 @@ func (d *Detector) sweep() {
 	}
 	clear(d.active[len(keep):])
 	d.active = keep
+	if cap(d.active) > 4096 && len(keep) < cap(d.active)/4 {
+		d.active = slices.Clone(keep) // a burst of clients has passed: give its room back
+	}
 	d.sweepAt = len(keep) // a sweep costs no more than the records between two
 }
 

@@ -202,7 +202,8 @@ func (d *Detector) Result() *Result {
 	// (see ClientList); here each client is judged once for the summaries,
 	// and what only the pass needed is let go.
 	env := &verdictEnv{lt: lt, cfg: d.cfg, loc: d.loc}
-	res.Clients = ClientList{clients: make([]*client, 0, len(keys)), env: env}
+	res.Clients = ClientList{clients: make([]*client, 0, len(keys)), env: env, index: new(clientIndex)}
+	res.Violations.index = new(clientIndex)
 	byName := map[string]*RobotSummary{}
 	prefixes := map[string]map[string]int64{}
 	var robotClients []robotBins

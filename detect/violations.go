@@ -18,6 +18,7 @@ import (
 type ViolationList struct {
 	sources []violationSource // in verdict order
 	n       int
+	index   *clientIndex // for Of: a client's place in sources; nil in the zero value
 }
 
 // violationSource is one robot client's stored violations, in time order.
@@ -40,16 +41,11 @@ func (l *ViolationList) add(c *client) {
 }
 
 // Len is how many violations the list holds.
-func (l *ViolationList) Len() int {
-	if l == nil {
-		return 0
-	}
-	return l.n
-}
+func (l ViolationList) Len() int { return l.n }
 
 // All yields the violations by time; equal times come in the order of the
 // verdicts, then of the log, as a stable sort of all of them would give.
-func (l *ViolationList) All() iter.Seq[Violation] {
+func (l ViolationList) All() iter.Seq[Violation] {
 	return func(yield func(Violation) bool) {
 		if l.Len() == 0 {
 			return
@@ -75,7 +71,7 @@ func (l *ViolationList) All() iter.Seq[Violation] {
 
 // Head returns the first n violations by time (all of them if n < 0 or
 // n > Len).
-func (l *ViolationList) Head(n int) []Violation {
+func (l ViolationList) Head(n int) []Violation {
 	if n < 0 || n > l.Len() {
 		n = l.Len()
 	}
@@ -89,8 +85,41 @@ func (l *ViolationList) Head(n int) []Violation {
 	return out
 }
 
+// Of returns the first n violations of the client with address ip and
+// User-agent ua, by time.
+func (l ViolationList) Of(ip, ua string, n int) []Violation {
+	src := -1
+	if l.index == nil {
+		for i := range l.sources {
+			if s := &l.sources[i]; s.ip == ip && s.ua == ua {
+				src = i
+				break
+			}
+		}
+	} else {
+		l.index.once.Do(func() {
+			l.index.at = make(map[clientKey]int, len(l.sources))
+			for i, s := range l.sources {
+				l.index.at[clientKey{s.ip, s.ua}] = i
+			}
+		})
+		if i, ok := l.index.at[clientKey{ip, ua}]; ok {
+			src = i
+		}
+	}
+	if src < 0 {
+		return nil
+	}
+	s := &l.sources[src]
+	out := make([]Violation, 0, min(n, len(s.list)))
+	for i := range min(n, len(s.list)) {
+		out = append(out, s.violation(i))
+	}
+	return out
+}
+
 // MarshalJSON writes the list as a JSON array, by time.
-func (l *ViolationList) MarshalJSON() ([]byte, error) {
+func (l ViolationList) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('[')
 	first := true

@@ -45,7 +45,24 @@ func TestViolationListOrder(t *testing.T) {
 		if len(want) > 3 && !reflect.DeepEqual(l.Head(3), want[:3]) {
 			t.Errorf("%+v: Head(3) = %v", tc, l.Head(3))
 		}
-		b, err := json.Marshal(&l)
+		for _, indexed := range []bool{false, true} {
+			if indexed {
+				l.index = new(clientIndex)
+			}
+			for c := range tc.clients + 1 { // and one client without violations
+				ip := fmt.Sprintf("192.0.2.%d", c)
+				var mine []Violation
+				for _, v := range want {
+					if v.IP == ip && len(mine) < 5 {
+						mine = append(mine, v)
+					}
+				}
+				if got := l.Of(ip, "bot", 5); len(got) != len(mine) || len(mine) > 0 && !reflect.DeepEqual(got, mine) {
+					t.Errorf("%+v: Of(%s) (index %v) = %d violations, want %d", tc, ip, indexed, len(got), len(mine))
+				}
+			}
+		}
+		b, err := json.Marshal(l) // by value too: a copied Result still marshals its lists
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -92,12 +92,8 @@ func clientSections(r *Report, opt Options) []*section {
 		}
 		if res.ViolationsChecked {
 			add("Violations", Exact(v.Violations))
-			shown := 0
-			for x := range res.Violations.All() {
-				if x.IP == t.IP && x.UserAgent == t.UserAgent && shown < 5 {
-					add("", fmt.Sprintf("%s %s %s: line %d: %s", x.Time.Format(opt.timeLayout()), Escape(x.Method), Escape(x.Path), x.Line, Escape(x.Rule)))
-					shown++
-				}
+			for _, x := range res.Violations.Of(t.IP, t.UserAgent, 5) {
+				add("", fmt.Sprintf("%s %s %s: line %d: %s", x.Time.Format(opt.timeLayout()), Escape(x.Method), Escape(x.Path), x.Line, Escape(x.Rule)))
 			}
 		}
 		out = append(out, s, requestSection("First requests of "+Escape(t.IP), t.First, 0, opt))

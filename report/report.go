@@ -65,7 +65,7 @@ func Write(w io.Writer, format string, r *Report, opt Options) error {
 	}
 	switch format {
 	case "table":
-		return writeText(w, r, opt, tableStyle)
+		return writeText(w, r, opt, new(tableStyle).render)
 	case "markdown", "md":
 		return writeText(w, r, opt, markdownStyle)
 	case "json":

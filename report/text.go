@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -414,7 +415,24 @@ const (
 	ansiReset = "\x1b[0m"
 )
 
-func tableStyle(w io.Writer, s *section, opt Options) error {
+// tableStyle draws sections as terminal tables, reusing one
+// tablewriter.Table for all of them: a new Table, and each Reset of one,
+// allocates a stringer cache of hundreds of kilobytes (a map for 10,240
+// types), and a drill-down into thousands of clients draws thousands of
+// tables. The rows are strings already, so the cache is replaced by one
+// that keeps nothing.
+type tableStyle struct {
+	t *tablewriter.Table
+}
+
+// noStringerCache is a tablewriter stringer cache that keeps nothing.
+type noStringerCache struct{}
+
+func (noStringerCache) Add(reflect.Type, reflect.Value) bool   { return false }
+func (noStringerCache) Get(reflect.Type) (reflect.Value, bool) { return reflect.Value{}, false }
+func (noStringerCache) Purge()                                 {}
+
+func (ts *tableStyle) render(w io.Writer, s *section, opt Options) error {
 	title := s.title
 	if opt.Color {
 		title = ansiBold + title + ansiReset
@@ -438,8 +456,15 @@ func tableStyle(w io.Writer, s *section, opt Options) error {
 			tablewriter.WithHeaderAutoFormat(tw.Off),
 			tablewriter.WithRowAutoWrap(tw.WrapNone),
 			tablewriter.WithTrimSpace(tw.Off),
+			tablewriter.WithStringerCacheCustom(noStringerCache{}),
 		}
-		t := tablewriter.NewTable(w, opts...)
+		if ts.t == nil {
+			ts.t = tablewriter.NewTable(w, opts...)
+		} else {
+			ts.t.Reset()
+			ts.t.Options(opts...)
+		}
+		t := ts.t
 		if s.header[0] != "" {
 			t.Header(s.header)
 		}

@@ -1,0 +1,58 @@
+package detect
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// TestClientList reads the sample log and checks what the report relies
+// on: reading a verdict twice gives the same one, Find finds each client
+// (with its index and in the zero-value way), and the list marshals as an
+// array whether the Result is marshalled by pointer or copied.
+func TestClientList(t *testing.T) {
+	d := New(Config{})
+	recs := readSample(t)
+	for i := range recs {
+		d.Add(&recs[i])
+	}
+	res := d.Result()
+	l := res.Clients
+	if l.Len() < 10 {
+		t.Fatalf("%d clients", l.Len())
+	}
+	linear := ClientList{clients: l.clients, env: l.env} // no index: the zero value's way
+	for i := range l.Len() {
+		v := l.At(i)
+		if again := l.At(i); !reflect.DeepEqual(v, again) {
+			t.Fatalf("client %d: a second reading differs:\n%+v\n%+v", i, v, again)
+		}
+		for _, list := range []ClientList{l, linear} {
+			if got, ok := list.Find(v.IP, v.UserAgent); !ok || !reflect.DeepEqual(got, v) {
+				t.Fatalf("Find(%s, %q) = %v, %+v", v.IP, v.UserAgent, ok, got)
+			}
+		}
+	}
+	if _, ok := l.Find("203.0.113.255", "nobody"); ok {
+		t.Error("Find found a client the log does not have")
+	}
+	byPointer, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byValue, err := json.Marshal(*res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(byPointer, byValue) || !bytes.Contains(byValue, []byte(`"clients":[{"ip":`)) {
+		t.Errorf("Result marshals differently by value:\n%.300s\n%.300s", byPointer, byValue)
+	}
+	var heads []Verdict
+	for v := range l.All() {
+		heads = append(heads, v)
+	}
+	if !reflect.DeepEqual(heads, l.Head(-1)) || !reflect.DeepEqual(l.Head(3), heads[:3]) {
+		t.Error("All and Head disagree")
+	}
+}
