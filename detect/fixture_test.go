@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/robowatch/robowatch/logparse"
-	"github.com/robowatch/robowatch/robots"
 )
 
 // TestMixedLog reads testdata/detect/mixed.log (a Combined log: two people
@@ -21,16 +20,7 @@ func TestMixedLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rf, err := os.Open("../testdata/detect/robots.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rb, err := robots.Parse(rf)
-	rf.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := New(Config{Robots: rb})
+	d := New(Config{Robots: readRobots(t, "../testdata/detect/robots.txt")})
 	rd := logparse.NewReader(f, "mixed.log", nil)
 	for {
 		var rec logparse.Record

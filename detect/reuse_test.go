@@ -20,15 +20,7 @@ import (
 // key, a violation's path, a drill-down request) would come out scribbled.
 func TestAddKeepsNoViewOfTheRecord(t *testing.T) {
 	recs := readSample(t)
-	rf, err := os.Open("../testdata/sample.robots.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rb, err := robots.Parse(rf)
-	rf.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rb := readRobots(t, "../testdata/sample.robots.txt")
 	every := func(string) bool { return true }
 	for _, cfg := range []Config{
 		{Robots: rb, Watch: every},
@@ -79,6 +71,21 @@ func viewOf(r *logparse.Record, buf *[]byte) logparse.Record {
 	}
 	*buf = b
 	return out
+}
+
+// readRobots parses the robots.txt file name.
+func readRobots(t *testing.T, name string) *robots.Robots {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rb, err := robots.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rb
 }
 
 // readSample returns the records of testdata/sample.log.gz.
