@@ -66,36 +66,50 @@ func (l ClientList) Head(n int) []Verdict {
 // Find returns the verdict on the client with address ip and User-agent
 // ua, if the list has it.
 func (l ClientList) Find(ip, ua string) (Verdict, bool) {
-	if l.index == nil {
-		for i, c := range l.clients {
-			if c.ip == ip && c.ua.ua == ua {
-				return l.At(i), true
-			}
-		}
-		return Verdict{}, false
-	}
-	l.index.once.Do(func() {
-		l.index.at = make(map[clientKey]int, len(l.clients))
-		for i, c := range l.clients {
-			l.index.at[clientKey{c.ip, c.ua.ua}] = i
-		}
-	})
-	i, ok := l.index.at[clientKey{ip, ua}]
-	if !ok {
+	i := l.index.lookup(len(l.clients), func(i int) clientKey {
+		return clientKey{l.clients[i].ip, l.clients[i].ua.ua}
+	}, clientKey{ip, ua})
+	if i < 0 {
 		return Verdict{}, false
 	}
 	return l.At(i), true
 }
 
 // MarshalJSON writes the list as a JSON array.
-func (l ClientList) MarshalJSON() ([]byte, error) {
+func (l ClientList) MarshalJSON() ([]byte, error) { return marshalSeq(l.All()) }
+
+// lookup returns the place of want among the n keys key(i), or -1. A nil
+// index scans them; otherwise it maps them all on first use.
+func (x *clientIndex) lookup(n int, key func(int) clientKey, want clientKey) int {
+	if x == nil {
+		for i := range n {
+			if key(i) == want {
+				return i
+			}
+		}
+		return -1
+	}
+	x.once.Do(func() {
+		x.at = make(map[clientKey]int, n)
+		for i := range n {
+			x.at[key(i)] = i
+		}
+	})
+	if i, ok := x.at[want]; ok {
+		return i
+	}
+	return -1
+}
+
+// marshalSeq writes the values of seq as a JSON array.
+func marshalSeq[T any](seq iter.Seq[T]) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('[')
-	for i := range l.Len() {
-		if i > 0 {
+	for v := range seq {
+		if b.Len() > 1 {
 			b.WriteByte(',')
 		}
-		j, err := json.Marshal(l.At(i))
+		j, err := json.Marshal(v)
 		if err != nil {
 			return nil, err
 		}

@@ -1,10 +1,8 @@
 package detect
 
 import (
-	"bytes"
 	"cmp"
 	"container/heap"
-	"encoding/json"
 	"iter"
 	"slices"
 	"unsafe"
@@ -88,25 +86,9 @@ func (l ViolationList) Head(n int) []Violation {
 // Of returns the first n violations of the client with address ip and
 // User-agent ua, by time.
 func (l ViolationList) Of(ip, ua string, n int) []Violation {
-	src := -1
-	if l.index == nil {
-		for i := range l.sources {
-			if s := &l.sources[i]; s.ip == ip && s.ua == ua {
-				src = i
-				break
-			}
-		}
-	} else {
-		l.index.once.Do(func() {
-			l.index.at = make(map[clientKey]int, len(l.sources))
-			for i, s := range l.sources {
-				l.index.at[clientKey{s.ip, s.ua}] = i
-			}
-		})
-		if i, ok := l.index.at[clientKey{ip, ua}]; ok {
-			src = i
-		}
-	}
+	src := l.index.lookup(len(l.sources), func(i int) clientKey {
+		return clientKey{l.sources[i].ip, l.sources[i].ua}
+	}, clientKey{ip, ua})
 	if src < 0 {
 		return nil
 	}
@@ -119,24 +101,7 @@ func (l ViolationList) Of(ip, ua string, n int) []Violation {
 }
 
 // MarshalJSON writes the list as a JSON array, by time.
-func (l ViolationList) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('[')
-	first := true
-	for v := range l.All() {
-		if !first {
-			b.WriteByte(',')
-		}
-		first = false
-		j, err := json.Marshal(v)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(j)
-	}
-	b.WriteByte(']')
-	return b.Bytes(), nil
-}
+func (l ViolationList) MarshalJSON() ([]byte, error) { return marshalSeq(l.All()) }
 
 func (s *violationSource) violation(i int) Violation {
 	sv := &s.list[i]

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"iter"
+	"slices"
 	"time"
 
 	"github.com/robowatch/robowatch/detect"
@@ -124,14 +125,14 @@ func streamJSON(w io.Writer, out *jsonReport) error {
 	j.value("version", out.Version)
 	j.value("summary", out.Summary)
 	writeSeq(j, "clients", out.Clients)
-	writeList(j, "robots", out.Robots)
+	writeSeq(j, "robots", slices.Values(out.Robots))
 	writeSeq(j, "violations", out.Violations.All())
-	writeList(j, "incidents", out.Incidents)
-	writeList(j, "malformed", out.Malformed)
-	writeList(j, "errors", out.Errors)
+	writeSeq(j, "incidents", slices.Values(out.Incidents))
+	writeSeq(j, "malformed", slices.Values(out.Malformed))
+	writeSeq(j, "errors", slices.Values(out.Errors))
 	j.value("timeline", out.Timeline)
 	if len(out.Watched) > 0 {
-		writeList(j, "watched", out.Watched)
+		writeSeq(j, "watched", slices.Values(out.Watched))
 	}
 	j.raw("\n}\n")
 	if j.err != nil {
@@ -202,23 +203,6 @@ func (j *jsonStream) value(name string, v any) {
 	j.marshal(v, "  ")
 }
 
-func writeList[T any](j *jsonStream, name string, items []T) {
-	j.key(name)
-	if len(items) == 0 {
-		j.raw("[]")
-		return
-	}
-	j.raw("[\n")
-	for i := range items {
-		if i > 0 {
-			j.raw(",\n")
-		}
-		j.raw("    ")
-		j.marshal(&items[i], "    ")
-	}
-	j.raw("\n  ]")
-}
-
 // limit yields the first n of seq.
 func limit[T any](seq iter.Seq[T], n int) iter.Seq[T] {
 	return func(yield func(T) bool) {
@@ -237,7 +221,7 @@ func limit[T any](seq iter.Seq[T], n int) iter.Seq[T] {
 	}
 }
 
-// writeSeq is writeList for a list read in turn.
+// writeSeq writes a list member, one element at a time.
 func writeSeq[T any](j *jsonStream, name string, items iter.Seq[T]) {
 	j.key(name)
 	n := 0
