@@ -135,7 +135,7 @@ func (e *verdictEnv) verdict(c *client) Verdict {
 		UserAgent:        c.ua.ua,
 		Robot:            j.robot(),
 		Name:             c.ua.agent.Name,
-		Kind:             kindName(c.ua.agent.Kind),
+		Kind:             c.ua.agent.Kind.String(),
 		Score:            j.score,
 		Reasons:          nonNil(j.reasons),
 		Details:          nonNil(j.details),

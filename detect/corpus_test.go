@@ -1,9 +1,27 @@
 package detect
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 )
+
+// loadLabelledAgents reads the labelled corpus beside the repository (see
+// its README); the agents package measures the classifier on it too.
+func loadLabelledAgents(t *testing.T) (bots, browsers []string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.FromSlash("../../shared/data/ua/labelled_user_agents.json"))
+	if err != nil {
+		t.Skipf("labelled corpus not available: %v", err)
+	}
+	var c struct{ Bots, Browsers []string }
+	if err := json.Unmarshal(b, &c); err != nil || len(c.Bots) == 0 || len(c.Browsers) == 0 {
+		t.Fatalf("labelled corpus: %v (%d bots, %d browsers)", err, len(c.Bots), len(c.Browsers))
+	}
+	return c.Bots, c.Browsers
+}
 
 // TestCorpusVerdicts replays every string of the labelled corpus as a
 // client that reads three pages, 40 s apart, each with its assets and a

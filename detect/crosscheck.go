@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/robowatch/robowatch/agents"
 	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/robots"
 )
@@ -163,7 +164,7 @@ func (d *Detector) check(c *client, r *logparse.Record, path string, res resourc
 		v.first = r.Time
 	}
 	limit := d.cfg.MaxViolationsPerClient
-	if c.ua.agent.Kind == AgentBrowser {
+	if c.ua.agent.Kind == agents.Browser {
 		limit = min(limit, browserViolationCap)
 	}
 	if len(v.list) < limit && d.storedViolations < maxStoredViolations &&

@@ -1,3 +1,5 @@
+// Package detect decides, on one streaming pass over log records, which
+// clients are robots and why, and which of their requests robots.txt forbids.
 package detect
 
 import (
@@ -6,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/robowatch/robowatch/agents"
 	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/robots"
 )
@@ -21,7 +24,7 @@ import (
 type Detector struct {
 	cfg     Config
 	th      thresholds
-	agents  AgentClassifier
+	agents  agents.Classifier
 	uas     map[string]*agentInfo // interned User-agent values with their class
 	clients map[clientKey]*client
 	recent  *client // the client of the last record, if still in clients
@@ -55,7 +58,7 @@ type clientKey struct {
 // clients that send it.
 type agentInfo struct {
 	ua    string
-	agent Agent
+	agent agents.Agent
 	refs  int // clients sending it: at 0 (all evicted) it is forgotten
 }
 

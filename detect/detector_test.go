@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robowatch/robowatch/agents"
 	"github.com/robowatch/robowatch/logparse"
 )
 
@@ -391,28 +392,28 @@ func TestJudgeUserAgentKinds(t *testing.T) {
 	// The classifier's kinds, each alone on a client that otherwise
 	// behaves like a person.
 	cases := []struct {
-		kind  AgentKind
+		kind  agents.Kind
 		hasUA bool
 		robot bool
 		score int
 	}{
-		{AgentBrowser, true, false, 0},
-		{AgentUnknown, true, true, pointsUnknownUA},
-		{AgentSuspicious, true, true, pointsSuspiciousUA},
-		{AgentEmpty, true, true, pointsEmptyUA},
-		{AgentEmpty, false, false, 0}, // a log without User-agents says nothing
-		{AgentTool, true, true, pointsDeclared},
-		{AgentCrawler, true, true, pointsDeclared},
+		{agents.Browser, true, false, 0},
+		{agents.Unknown, true, true, pointsUnknownUA},
+		{agents.Suspicious, true, true, pointsSuspiciousUA},
+		{agents.Empty, true, true, pointsEmptyUA},
+		{agents.Empty, false, false, 0}, // a log without User-agents says nothing
+		{agents.Tool, true, true, pointsDeclared},
+		{agents.Crawler, true, true, pointsDeclared},
 	}
 	for _, tc := range cases {
-		c := &client{ua: &agentInfo{agent: Agent{Name: "x", Kind: tc.kind}}, requests: 3, pages: 1, assets: 2, referers: 3}
+		c := &client{ua: &agentInfo{agent: agents.Agent{Name: "x", Kind: tc.kind}}, requests: 3, pages: 1, assets: 2, referers: 3}
 		cfg := Config{}.withDefaults()
 		j := judge(c, logTraits{hasUA: tc.hasUA, hasReferer: true}, &cfg)
 		if j.robot() != tc.robot || j.score != tc.score {
-			t.Errorf("kind %s hasUA %v: robot=%v score=%d, want %v %d", kindName(tc.kind), tc.hasUA, j.robot(), j.score, tc.robot, tc.score)
+			t.Errorf("kind %v hasUA %v: robot=%v score=%d, want %v %d", tc.kind, tc.hasUA, j.robot(), j.score, tc.robot, tc.score)
 		}
 		if (tc.score > 0) != slices.Equal(j.reasons, []string{ReasonUserAgent}) {
-			t.Errorf("kind %s: reasons %v", kindName(tc.kind), j.reasons)
+			t.Errorf("kind %v: reasons %v", tc.kind, j.reasons)
 		}
 	}
 }
@@ -435,7 +436,7 @@ func TestEmptyUserAgent(t *testing.T) {
 }
 
 func TestDeclaredUserAgents(t *testing.T) {
-	if (&AgentClassifier{}).Classify(curlUA).Kind == AgentBrowser {
+	if (&agents.Classifier{}).Classify(curlUA).Kind == agents.Browser {
 		t.Skip("the User-agent classifier is still a stub")
 	}
 	reqs := []req{{ip: "10.6.0.1", ua: curlUA, path: "/"}, {ip: "10.6.0.2", ua: googleUA, path: "/"}}

@@ -147,23 +147,6 @@ const (
 	FindingNotComputed = "" // no robots.txt given
 )
 
-// kindNames names the AgentKinds in the JSON report.
-var kindNames = [...]string{
-	AgentBrowser:    "browser",
-	AgentUnknown:    "unknown",
-	AgentSuspicious: "suspicious",
-	AgentEmpty:      "empty",
-	AgentTool:       "tool",
-	AgentCrawler:    "crawler",
-}
-
-func kindName(k AgentKind) string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return "unknown"
-}
-
 // maxPrefixes is how many path prefixes a RobotSummary lists.
 const maxPrefixes = 10
 

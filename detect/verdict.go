@@ -3,6 +3,8 @@ package detect
 import (
 	"fmt"
 	"strings"
+
+	"github.com/robowatch/robowatch/agents"
 )
 
 // The four reasons a verdict may give, as the JSON contract spells them.
@@ -29,7 +31,7 @@ const RobotScore = 100
 //	            a browser string that cannot be real (suspicious)            100
 //	            not any known browser (unknown)                              100
 //	            a browser version released 3+ years before the log
-//	            (ancient.go: browsers update themselves, scripts do not)      50
+//	            (agents.Ancient: browsers update themselves, scripts do not)  50
 //	rate        a rapid-fire incident: over BurstPer10s page requests in
 //	            10 s or SustainedPer60s in 60 s                              100
 //	behaviour   mostly HEAD (HeadShare of >= MinRequests requests);
@@ -100,7 +102,7 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		fetched := fmt.Sprintf("fetched /robots.txt %s (%s)", times(c.robotsTxt), c.robotsStatuses())
 		// Like a browser: besides robots.txt it opened documents (pages,
 		// feeds) and the assets that come with them.
-		if a.Kind == AgentBrowser && c.assets > 0 && c.requests-c.assets-c.robotsTxt > 0 {
+		if a.Kind == agents.Browser && c.assets > 0 && c.requests-c.assets-c.robotsTxt > 0 {
 			j.add(ReasonRobotsTxt, pointsRobotsTxtPerson, fetched+" with a browser that also loads pages and assets")
 		} else {
 			j.add(ReasonRobotsTxt, pointsRobotsTxt, fetched)
@@ -113,20 +115,20 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 	}
 
 	switch a.Kind {
-	case AgentCrawler:
+	case agents.Crawler:
 		j.add(ReasonUserAgent, pointsDeclared, "declared crawler"+because(a.Reason))
-	case AgentTool:
+	case agents.Tool:
 		j.add(ReasonUserAgent, pointsDeclared, "HTTP library or tool"+because(a.Reason))
-	case AgentEmpty:
+	case agents.Empty:
 		if lt.hasUA {
 			j.add(ReasonUserAgent, pointsEmptyUA, "empty User-agent")
 		}
-	case AgentSuspicious:
+	case agents.Suspicious:
 		j.add(ReasonUserAgent, pointsSuspiciousUA, "implausible browser User-agent"+because(a.Reason))
-	case AgentUnknown:
+	case agents.Unknown:
 		j.add(ReasonUserAgent, pointsUnknownUA, "User-agent of no known browser"+because(a.Reason))
-	case AgentBrowser:
-		if why := ancientBrowser(c.ua.ua, c.first); why != "" {
+	case agents.Browser:
+		if why := agents.Ancient(c.ua.ua, c.first); why != "" {
 			j.add(ReasonUserAgent, pointsAncientUA, "ancient browser: "+why)
 		}
 	}

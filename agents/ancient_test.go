@@ -1,4 +1,4 @@
-package detect
+package agents
 
 import (
 	"testing"
@@ -37,9 +37,9 @@ func TestAncientBrowser(t *testing.T) {
 		if tt.at != "" {
 			at = day(tt.at)
 		}
-		got := ancientBrowser(tt.ua, at)
+		got := Ancient(tt.ua, at)
 		if (got != "") != tt.ancient {
-			t.Errorf("ancientBrowser(%q, %s) = %q, want ancient %v", tt.ua, tt.at, got, tt.ancient)
+			t.Errorf("Ancient(%q, %s) = %q, want ancient %v", tt.ua, tt.at, got, tt.ancient)
 		}
 	}
 	if _, d, _ := browserRelease("Chrome/100.0"); !d.Equal(day("2022-03-29")) {

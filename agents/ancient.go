@@ -1,4 +1,4 @@
-package detect
+package agents
 
 import (
 	"strconv"
@@ -89,9 +89,9 @@ func releaseDate(table []release, v int) time.Time {
 	return day(last)
 }
 
-// ancientBrowser returns why a browser User-agent is ancient at the time
-// of the log, or "".
-func ancientBrowser(ua string, at time.Time) string {
+// Ancient returns why the browser version ua names was ancient at time at
+// (when the log was written), or "" when it was not or at is zero.
+func Ancient(ua string, at time.Time) string {
 	if at.IsZero() {
 		return ""
 	}

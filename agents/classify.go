@@ -1,6 +1,10 @@
-// Package detect decides, on one streaming pass over log records, which
-// clients are robots and why, and which of their requests robots.txt forbids.
-package detect
+// Package agents says what a User-agent header claims about the software
+// that sent it: a browser of some family, a declared crawler, an HTTP library
+// or tool, nothing at all, or a browser string that cannot be real. A claim
+// is not proof; the package is the place for robowatch's knowledge of robots,
+// so a catalogue of known robots and the checks of their claims (published IP
+// ranges, DNS) belong here too.
+package agents
 
 import (
 	"strconv"
@@ -10,45 +14,45 @@ import (
 	"github.com/ua-parser/uap-go/uaparser"
 )
 
-// AgentKind says what sort of software a User-agent value names.
-type AgentKind uint8
+// Kind says what sort of software a User-agent value names.
+type Kind uint8
 
 // The kinds of User-agent, from most to least browser-like.
 const (
-	AgentBrowser    AgentKind = iota // an ordinary browser
-	AgentUnknown                     // does not parse as any known browser
-	AgentSuspicious                  // a browser string that cannot be real (impossible version, impersonation)
-	AgentEmpty                       // "" or "-"
-	AgentTool                        // HTTP library, command-line tool or headless browser
-	AgentCrawler                     // a declared crawler
+	Browser    Kind = iota // an ordinary browser
+	Unknown                // does not parse as any known browser
+	Suspicious             // a browser string that cannot be real (impossible version, impersonation)
+	Empty                  // "" or "-"
+	Tool                   // HTTP library, command-line tool or headless browser
+	Crawler                // a declared crawler
 )
 
-var agentKindNames = [...]string{"browser", "unknown", "suspicious", "empty", "tool", "crawler"}
+var kindNames = [...]string{"browser", "unknown", "suspicious", "empty", "tool", "crawler"}
 
 // String returns the kind's lower-case name, as reports print it.
-func (k AgentKind) String() string {
-	if int(k) < len(agentKindNames) {
-		return agentKindNames[k]
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
 	}
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
 
 // Agent is what one User-agent value says about the software that sent it.
 type Agent struct {
-	Name   string    // robot name (product token: "Googlebot", "python-requests", "(empty)") or browser family
-	Kind   AgentKind // what sort of software it is
-	Reason string    // why it was classed so; "" for ordinary browsers
+	Name   string // robot name (product token: "Googlebot", "python-requests", "(empty)") or browser family
+	Kind   Kind   // what sort of software it is
+	Reason string // why it was classed so; "" for ordinary browsers
 }
 
 // Limits that keep attacker-chosen User-agents from costing unbounded time or
 // memory.
 const (
-	// MaxAgentLen is how much of a User-agent is read. Real browsers send
+	// MaxLen is how much of a User-agent is read. Real browsers send
 	// well under 512 bytes; a longer value is classified by its first
-	// MaxAgentLen bytes, and a browser-looking one is suspicious.
-	MaxAgentLen = 1024
+	// MaxLen bytes, and a browser-looking one is suspicious.
+	MaxLen = 1024
 	// maxCachedAgents bounds the classifier's cache: at most about
-	// maxCachedAgents*MaxAgentLen bytes of keys (32 MiB) when every
+	// maxCachedAgents*MaxLen bytes of keys (32 MiB) when every
 	// User-agent is huge, a few MiB for real logs.
 	maxCachedAgents = 1 << 15
 	// MaxParserBytes bounds the bytes one classifier hands to uap-go. Its
@@ -65,18 +69,18 @@ const (
 	maxNameLen = 64
 )
 
-// AgentClassifier classifies User-agent values, each distinct value once: the
+// Classifier classifies User-agent values, each distinct value once: the
 // answers are cached, so a log's millions of lines cost one classification per
-// distinct User-agent. The zero value is ready to use. An AgentClassifier is
-// not safe for concurrent use; the uap-go parser behind it is shared by all
+// distinct User-agent. The zero value is ready to use. A Classifier is not
+// safe for concurrent use; the uap-go parser behind it is shared by all
 // classifiers and built on first need.
-type AgentClassifier struct {
+type Classifier struct {
 	cache       map[string]Agent
 	parserBytes int // bytes handed to uap-go so far, bounded by MaxParserBytes
 }
 
 // Classify returns what ua says about its sender.
-func (c *AgentClassifier) Classify(ua string) Agent {
+func (c *Classifier) Classify(ua string) Agent {
 	ua = strings.Trim(ua, " \t")
 	key := agentKey(ua)
 	if a, ok := c.cache[key]; ok {
@@ -89,8 +93,8 @@ func (c *AgentClassifier) Classify(ua string) Agent {
 
 // ClassifyBytes is Classify for a User-agent still in a read buffer; a cache
 // hit does not allocate.
-func (c *AgentClassifier) ClassifyBytes(ua []byte) Agent {
-	if len(ua) <= MaxAgentLen {
+func (c *Classifier) ClassifyBytes(ua []byte) Agent {
+	if len(ua) <= MaxLen {
 		if a, ok := c.cache[string(ua)]; ok {
 			return a
 		}
@@ -99,16 +103,16 @@ func (c *AgentClassifier) ClassifyBytes(ua []byte) Agent {
 }
 
 // agentKey is the cache key of ua: the answer depends only on the first
-// MaxAgentLen bytes and on whether there are more, so one byte past the
+// MaxLen bytes and on whether there are more, so one byte past the
 // limit stands for all of them.
 func agentKey(ua string) string {
-	if len(ua) > MaxAgentLen+1 {
-		return ua[:MaxAgentLen+1]
+	if len(ua) > MaxLen+1 {
+		return ua[:MaxLen+1]
 	}
 	return ua
 }
 
-func (c *AgentClassifier) remember(key string, a Agent) {
+func (c *Classifier) remember(key string, a Agent) {
 	if c.cache == nil {
 		c.cache = make(map[string]Agent)
 	}
@@ -126,7 +130,7 @@ func (c *AgentClassifier) remember(key string, a Agent) {
 
 // uapParser is uap-go's parser, built once per process on first need: building
 // it compiles about a thousand regular expressions (tens of milliseconds).
-// Its own cache is kept tiny, since AgentClassifier caches the answers.
+// Its own cache is kept tiny, since Classifier caches the answers.
 var uapParser = sync.OnceValue(func() *uaparser.Parser {
 	p, err := uaparser.New(uaparser.WithCacheSize(8))
 	if err != nil {
@@ -136,30 +140,30 @@ var uapParser = sync.OnceValue(func() *uaparser.Parser {
 })
 
 // classify classifies ua, trimmed of surrounding blanks.
-func (c *AgentClassifier) classify(ua string) Agent {
+func (c *Classifier) classify(ua string) Agent {
 	if ua == "" || ua == "-" || ua == `"-"` {
-		return Agent{Name: "(empty)", Kind: AgentEmpty, Reason: "empty User-agent"}
+		return Agent{Name: "(empty)", Kind: Empty, Reason: "empty User-agent"}
 	}
-	long := len(ua) > MaxAgentLen
+	long := len(ua) > MaxLen
 	if long {
-		ua = ua[:MaxAgentLen]
+		ua = ua[:MaxLen]
 	}
 	lower := uaLower(ua)
 	if a, ok := declaredAgent(ua, lower); ok {
 		return a
 	}
 	a := c.browserAgent(ua, lower)
-	if a.Kind != AgentBrowser {
+	if a.Kind != Browser {
 		return a
 	}
 	switch {
 	case long:
-		a.Kind, a.Reason = AgentSuspicious, "User-agent longer than 1 KiB"
+		a.Kind, a.Reason = Suspicious, "User-agent longer than 1 KiB"
 	case uaHasControl(ua):
-		a.Kind, a.Reason = AgentSuspicious, "control characters in User-agent"
+		a.Kind, a.Reason = Suspicious, "control characters in User-agent"
 	default:
 		if why := impossibleBrowser(lower); why != "" {
-			a.Kind, a.Reason = AgentSuspicious, why
+			a.Kind, a.Reason = Suspicious, why
 		}
 	}
 	return a
@@ -174,10 +178,10 @@ func (c *AgentClassifier) classify(ua string) Agent {
 func declaredAgent(ua, lower string) (Agent, bool) {
 	if tok, at := findToken(lower); tok != nil {
 		name := tokenName(ua, at, tok)
-		if tok.kind == AgentCrawler {
-			return Agent{Name: name, Kind: AgentCrawler, Reason: "declared " + tok.what + " token " + name}, true
+		if tok.kind == Crawler {
+			return Agent{Name: name, Kind: Crawler, Reason: "declared " + tok.what + " token " + name}, true
 		}
-		return Agent{Name: name, Kind: AgentTool, Reason: tok.what + " " + name}, true
+		return Agent{Name: name, Kind: Tool, Reason: tok.what + " " + name}, true
 	}
 	for _, w := range agentRoleWords {
 		for from := 0; ; {
@@ -205,14 +209,14 @@ func declaredAgent(ua, lower string) (Agent, bool) {
 					name = n
 				}
 			}
-			if w.kind == AgentCrawler {
-				return Agent{Name: name, Kind: AgentCrawler, Reason: "declared crawler token " + name + ` ("` + w.word + `")`}, true
+			if w.kind == Crawler {
+				return Agent{Name: name, Kind: Crawler, Reason: "declared crawler token " + name + ` ("` + w.word + `")`}, true
 			}
-			return Agent{Name: name, Kind: AgentTool, Reason: "tool token " + name + ` ("` + w.word + `")`}, true
+			return Agent{Name: name, Kind: Tool, Reason: "tool token " + name + ` ("` + w.word + `")`}, true
 		}
 	}
 	if what := contactAddress(lower); what != "" {
-		return Agent{Name: robotName(ua, lower), Kind: AgentCrawler, Reason: "contact " + what + " in User-agent"}, true
+		return Agent{Name: robotName(ua, lower), Kind: Crawler, Reason: "contact " + what + " in User-agent"}, true
 	}
 	return Agent{}, false
 }
@@ -518,13 +522,13 @@ var browserFamilies = []struct{ token, family string }{
 // "Spider". A string neither knows is still a browser or an app when it has
 // the shape of one: a Mozilla/ prefix with a layout engine, or a platform it
 // runs on ("Android", "Windows", "AmigaOS"). Scripts and tools name neither.
-func (c *AgentClassifier) browserAgent(ua, lower string) Agent {
+func (c *Classifier) browserAgent(ua, lower string) Agent {
 	mozilla := strings.HasPrefix(lower, "mozilla/") || strings.HasPrefix(lower, "opera/")
 	engine := mozilla && hasEngine(lower)
 	if engine {
 		for _, f := range browserFamilies {
 			if strings.Contains(lower, f.token) {
-				return Agent{Name: f.family, Kind: AgentBrowser}
+				return Agent{Name: f.family, Kind: Browser}
 			}
 		}
 	}
@@ -534,37 +538,37 @@ func (c *AgentClassifier) browserAgent(ua, lower string) Agent {
 		if family := p.ParseUserAgent(in).Family; family != "Other" && family != "" {
 			name := cleanName(family)
 			if lf := strings.ToLower(family); strings.Contains(lf, "bot") || strings.Contains(lf, "spider") || strings.Contains(lf, "crawl") {
-				return Agent{Name: name, Kind: AgentCrawler, Reason: "uap-go names crawler " + name}
+				return Agent{Name: name, Kind: Crawler, Reason: "uap-go names crawler " + name}
 			}
-			return Agent{Name: name, Kind: AgentBrowser}
+			return Agent{Name: name, Kind: Browser}
 		}
 	}
 	if engine || (mozilla || strings.IndexByte(lower, '/') > 0) && hasPlatform(lower) {
 		if mozilla && !engine && bareMozilla(lower) {
 			// "Mozilla/5.0 (Windows NT 10.0; Win64; x64)": every browser since
 			// 1998 names its engine; this is a script's idea of a browser.
-			return Agent{Name: "Mozilla", Kind: AgentSuspicious, Reason: "Mozilla/ and a platform but no browser engine"}
+			return Agent{Name: "Mozilla", Kind: Suspicious, Reason: "Mozilla/ and a platform but no browser engine"}
 		}
 		name := robotName(ua, lower)
 		if name == "(unknown)" {
 			name = "Mozilla"
 		}
-		return Agent{Name: name, Kind: AgentBrowser}
+		return Agent{Name: name, Kind: Browser}
 	}
 	if p = c.parser(len(in)); p != nil && p.ParseDevice(in).Family == "Spider" {
 		name := robotName(ua, lower)
-		return Agent{Name: name, Kind: AgentCrawler, Reason: "uap-go labels " + name + " a Spider"}
+		return Agent{Name: name, Kind: Crawler, Reason: "uap-go labels " + name + " a Spider"}
 	}
 	reason := "not a known browser"
 	if p == nil {
 		reason = "not a known browser (User-agent parser budget spent)"
 	}
-	return Agent{Name: robotName(ua, lower), Kind: AgentUnknown, Reason: reason}
+	return Agent{Name: robotName(ua, lower), Kind: Unknown, Reason: reason}
 }
 
 // parser returns uap-go's parser for a parse of n bytes, or nil when the
 // classifier's budget is spent.
-func (c *AgentClassifier) parser(n int) *uaparser.Parser {
+func (c *Classifier) parser(n int) *uaparser.Parser {
 	if c.parserBytes+n > MaxParserBytes {
 		c.parserBytes = MaxParserBytes
 		return nil
