@@ -1,0 +1,122 @@
+package robots
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+)
+
+// Load reads a robots.txt from a file, or fetches it from an http(s) URL with client (nil: Fetch's default).
+//
+// A fetch's outcome is read as RFC 9309 prescribes (see Fetch): a 4xx
+// allows everything and a 5xx, a timeout or a network error disallows
+// everything; neither is an error. The error is for a file that cannot be
+// opened or read, a URL that cannot be fetched at all, or ctx cancelled
+// before the fetch completed: an interrupt says nothing about the site, so
+// it must not become "everything disallowed". A deadline on ctx is a
+// timeout like the client's: unreachable.
+//
+// The warnings are one line each, to be shown after the program's name
+// ("robowatch: " + w): "robots.txt " + FetchResult.String() for what a
+// fetch came to, "warning: ..." for a file cut at MaxSize or that is an
+// HTML page. They hold src, URLs and redirect targets verbatim, which
+// anyone may have written: escape them before they reach a terminal.
+func Load(ctx context.Context, src string, client *http.Client) (*Robots, []string, error) {
+	if strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://") {
+		return load(ctx, src, client)
+	}
+	f, err := os.Open(src)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	r, err := Parse(f)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading %s: %w", src, err)
+	}
+	var warnings []string
+	if r.Truncated {
+		warnings = append(warnings, fmt.Sprintf("warning: %s is larger than %d KiB; only its first %d KiB were read (RFC 9309)", src, MaxSize>>10, MaxSize>>10))
+	}
+	if r.HTML {
+		warnings = append(warnings, fmt.Sprintf("warning: %s looks like an HTML page, not a robots.txt; its lines are skipped", src))
+	}
+	return r, warnings, nil
+}
+
+// load fetches the robots.txt at rawURL. A truncated or HTML body needs no
+// warning of its own: FetchResult.String says so.
+func load(ctx context.Context, rawURL string, client *http.Client) (*Robots, []string, error) {
+	res, err := Fetch(ctx, rawURL, client)
+	if err != nil {
+		return nil, nil, err
+	}
+	if res.Outcome == Unreachable && errors.Is(ctx.Err(), context.Canceled) {
+		return nil, nil, fmt.Errorf("robots: fetching %q: %w", rawURL, ctx.Err())
+	}
+	return res.Robots, []string{"robots.txt " + res.String()}, nil
+}
+
+// Set is the robots.txt files of one log: one for the whole log and/or one per virtual host.
+type Set struct {
+	Default *Robots            // for every host without its own; nil: none
+	ByHost  map[string]*Robots // lower-case host → its robots.txt; nil when no source named a host
+}
+
+// LoadSet reads sources in order with Load: "FILE|URL" for the whole log, "HOST=FILE|URL" for one virtual host.
+//
+// A source is HOST=... only when its "=" comes before any "/", ":" or "\",
+// so that paths and URLs holding "=" stay whole-log sources. Hosts are
+// lower-cased; a host given twice keeps its last robots.txt. Only one
+// whole-log source is allowed, and that is checked before anything is read,
+// so a mistake costs no fetch.
+//
+// Errors name the source as given, "SRC: ...", for the caller to prefix
+// with its flag's name. The warnings are Load's, in the order of sources;
+// on error they are those of the sources read before it, and the Set is
+// empty.
+func LoadSet(ctx context.Context, sources []string, client *http.Client) (Set, []string, error) {
+	whole := false
+	for _, src := range sources {
+		if host, _ := splitHost(src); host == "" {
+			if whole {
+				return Set{}, nil, fmt.Errorf("%s: a robots.txt for the whole log was already given; use HOST=FILE for virtual hosts", src)
+			}
+			whole = true
+		}
+	}
+	var (
+		set      Set
+		warnings []string
+	)
+	for _, src := range sources {
+		host, where := splitHost(src)
+		r, w, err := Load(ctx, where, client)
+		warnings = append(warnings, w...)
+		if err != nil {
+			return Set{}, warnings, fmt.Errorf("%s: %w", src, err)
+		}
+		if host == "" {
+			set.Default = r
+			continue
+		}
+		if set.ByHost == nil {
+			set.ByHost = map[string]*Robots{}
+		}
+		set.ByHost[strings.ToLower(host)] = r
+	}
+	return set, warnings, nil
+}
+
+// splitHost splits "HOST=SOURCE". A source with no "=" before its first
+// "/", ":" or "\" (a path or a URL) is for the whole log: host is "".
+func splitHost(s string) (host, source string) {
+	i := strings.IndexByte(s, '=')
+	if i <= 0 || strings.ContainsAny(s[:i], `/:\`) {
+		return "", s
+	}
+	return s[:i], s[i+1:]
+}
