@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/robowatch/robowatch/cli"
 )
 
 // FuzzRun feeds arbitrary bytes to the whole pipeline (detection, parsing,
@@ -32,7 +34,7 @@ func FuzzRun(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		var out, errOut bytes.Buffer
 		code := run(context.Background(), []string{"-o", "json"}, bytes.NewReader(in), &out, &errOut)
-		if code != exitOK && code != exitError {
+		if code != cli.ExitOK && code != cli.ExitError {
 			t.Fatalf("exit %d: %s", code, errOut.String())
 		}
 		var doc struct {

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/robowatch/robowatch/cli"
 )
 
 // TestHostileDisappearsMidList: while robowatch reads the first input (a
@@ -48,8 +50,8 @@ func TestHostileDisappearsMidList(t *testing.T) {
 	os.Mkdir(replaced, 0o755)
 	w.Close()
 	<-done
-	if code != exitError {
-		t.Fatalf("exit %d, want %d; stderr: %s", code, exitError, errOut.String())
+	if code != cli.ExitError {
+		t.Fatalf("exit %d, want %d; stderr: %s", code, cli.ExitError, errOut.String())
 	}
 	s := parseSummary(t, out.String())
 	if s.Summary.Records != 3 {
@@ -110,7 +112,7 @@ func TestHostileRotation(t *testing.T) {
 		t.Skipf("robowatch finished reading before the rotation (%q, %v): nothing proved", target, err)
 	}
 	<-done
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	s := parseSummary(t, out.String())
@@ -203,8 +205,8 @@ func TestHostileSIGINT(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("no exit within 30 s of SIGINT")
 	}
-	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
-		t.Fatalf("exit %d, want %d", code, exitInterrupted)
+	if code := cmd.ProcessState.ExitCode(); code != cli.ExitInterrupted {
+		t.Fatalf("exit %d, want %d", code, cli.ExitInterrupted)
 	}
 	s := parseSummary(t, out.String())
 	if !s.Summary.Partial || s.Summary.Records == 0 {

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/robowatch/robowatch/cli"
 )
 
 var update = flag.Bool("update", false, "rewrite the .golden files from the current output")
@@ -46,7 +48,7 @@ func TestGolden(t *testing.T) {
 		t.Run(tt.golden, func(t *testing.T) {
 			args := tt.args
 			code, out, errOut := runCLI(t, nil, args...)
-			if code != exitOK {
+			if code != cli.ExitOK {
 				t.Fatalf("exit %d, stderr: %s", code, errOut)
 			}
 			path := filepath.Join("testdata", "e2e", tt.golden)
@@ -86,7 +88,7 @@ func assertNoControl(t *testing.T, out string) {
 // contract): they may be added to, never renamed or dropped.
 func TestJSONContract(t *testing.T) {
 	code, out, errOut := runCLI(t, nil, "-o", "json", "--robots", "testdata/e2e/robots.txt", "testdata/e2e/site.log")
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	var doc map[string]any
@@ -175,15 +177,15 @@ func TestInputs(t *testing.T) {
 		lines     float64 // summary.lines in the JSON report
 		errSubstr string  // on stderr
 	}{
-		{"stdin", log, nil, exitOK, 95, ""},
-		{"dash is stdin", log, []string{"-"}, exitOK, 95, ""},
-		{"gzip stdin", gzipBytes(t, log), nil, exitOK, 95, ""},
-		{"gzip by magic not name", nil, []string{gz}, exitOK, 95, ""},
-		{"files in order", nil, []string{gz, "testdata/e2e/site.log"}, exitOK, 190, ""},
-		{"missing file: error, others still read", nil, []string{filepath.Join(dir, "nope.log"), gz}, exitError, 95, "nope.log"},
-		{"truncated gzip: error naming the file, what was read counts", nil, []string{trunc}, exitError, -1, "access.log.3.gz"},
-		{"strict stops at the malformed line", nil, []string{"--strict", "testdata/e2e/site.log"}, exitError, -2, "site.log:11"},
-		{"empty input", []byte{}, nil, exitOK, 0, ""},
+		{"stdin", log, nil, cli.ExitOK, 95, ""},
+		{"dash is stdin", log, []string{"-"}, cli.ExitOK, 95, ""},
+		{"gzip stdin", gzipBytes(t, log), nil, cli.ExitOK, 95, ""},
+		{"gzip by magic not name", nil, []string{gz}, cli.ExitOK, 95, ""},
+		{"files in order", nil, []string{gz, "testdata/e2e/site.log"}, cli.ExitOK, 190, ""},
+		{"missing file: error, others still read", nil, []string{filepath.Join(dir, "nope.log"), gz}, cli.ExitError, 95, "nope.log"},
+		{"truncated gzip: error naming the file, what was read counts", nil, []string{trunc}, cli.ExitError, -1, "access.log.3.gz"},
+		{"strict stops at the malformed line", nil, []string{"--strict", "testdata/e2e/site.log"}, cli.ExitError, -2, "site.log:11"},
+		{"empty input", []byte{}, nil, cli.ExitOK, 0, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -215,7 +217,7 @@ func TestInputs(t *testing.T) {
 			case doc.Summary.Lines != tt.lines:
 				t.Errorf("lines = %v, want %v", doc.Summary.Lines, tt.lines)
 			}
-			if (tt.code == exitError) != (len(doc.Errors) > 0) {
+			if (tt.code == cli.ExitError) != (len(doc.Errors) > 0) {
 				t.Errorf("report errors = %q with exit %d", doc.Errors, code)
 			}
 		})
@@ -230,13 +232,13 @@ func TestUsage(t *testing.T) {
 		out  string // expected in stdout
 		err  string // expected in stderr
 	}{
-		{"help", []string{"--help"}, exitOK, "Examples:", ""},
-		{"unknown flag", []string{"--bogus"}, exitUsage, "", "unknown flag"},
-		{"bad output", []string{"-o", "xml"}, exitUsage, "", "--output"},
-		{"bad section", []string{"--section", "nope"}, exitUsage, "", "--section"},
-		{"bad format string", []string{"-f", "%h %{Referer"}, exitUsage, "", "--format"},
-		{"missing robots file", []string{"--robots", "/nonexistent/robots.txt"}, exitError, "", "/nonexistent/robots.txt"},
-		{"csv wants one section", []string{"-o", "csv", "--section", "clients,robots"}, exitError, "", "one section"},
+		{"help", []string{"--help"}, cli.ExitOK, "Examples:", ""},
+		{"unknown flag", []string{"--bogus"}, cli.ExitUsage, "", "unknown flag"},
+		{"bad output", []string{"-o", "xml"}, cli.ExitUsage, "", "--output"},
+		{"bad section", []string{"--section", "nope"}, cli.ExitUsage, "", "--section"},
+		{"bad format string", []string{"-f", "%h %{Referer"}, cli.ExitUsage, "", "--format"},
+		{"missing robots file", []string{"--robots", "/nonexistent/robots.txt"}, cli.ExitError, "", "/nonexistent/robots.txt"},
+		{"csv wants one section", []string{"-o", "csv", "--section", "clients,robots"}, cli.ExitError, "", "one section"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -264,7 +266,7 @@ func TestHostileLog(t *testing.T) {
 	}, "\n") + "\n"
 	for _, format := range []string{"table", "markdown"} {
 		code, out, errOut := runCLI(t, []byte(log), "-o", format)
-		if code != exitOK {
+		if code != cli.ExitOK {
 			t.Fatalf("%s: exit %d: %s", format, code, errOut)
 		}
 		assertNoControl(t, out)
@@ -283,26 +285,26 @@ func TestCheck(t *testing.T) {
 		out  []string // each expected in stdout
 		err  string   // expected in stderr
 	}{
-		{"all allowed", []string{"--robots", robotsFile, "/", "/blog/"}, exitOK,
+		{"all allowed", []string{"--robots", robotsFile, "/", "/blog/"}, cli.ExitOK,
 			[]string{"allowed     /", "allowed     /blog/"}, ""},
-		{"one disallowed", []string{"--robots", robotsFile, "/", "/private/x"}, exitError,
+		{"one disallowed", []string{"--robots", robotsFile, "/", "/private/x"}, cli.ExitError,
 			[]string{"disallowed  /private/x", "line 3: Disallow: /private/"}, ""},
-		{"group by product token", []string{"--robots", robotsFile, "--agent", "Googlebot", "/private/ok.html"}, exitOK,
+		{"group by product token", []string{"--robots", robotsFile, "--agent", "Googlebot", "/private/ok.html"}, cli.ExitOK,
 			[]string{"group googlebot", "Allow: /private/ok.html"}, ""},
-		{"group by whole header", []string{"--robots", robotsFile, "--agent", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "/private/x"}, exitError,
+		{"group by whole header", []string{"--robots", robotsFile, "--agent", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "/private/x"}, cli.ExitError,
 			[]string{"group googlebot", "line 9: Disallow: /private/"}, ""},
-		{"robots.txt itself", []string{"--robots", "testdata/sample.robots.txt", "--agent", "GPTBot", "/robots.txt", "/"}, exitError,
+		{"robots.txt itself", []string{"--robots", "testdata/sample.robots.txt", "--agent", "GPTBot", "/robots.txt", "/"}, cli.ExitError,
 			[]string{"allowed     /robots.txt", "disallowed  /"}, ""},
-		{"json contract", []string{"--robots", robotsFile, "-o", "json", "/admin/"}, exitError,
+		{"json contract", []string{"--robots", robotsFile, "-o", "json", "/admin/"}, cli.ExitError,
 			[]string{`"path": "/admin/"`, `"allowed": false`, `"group": "*"`, `"rule": "Disallow: /admin/"`, `"line": 4`}, ""},
-		{"lint", []string{"--robots", "testdata/robots/www.netflix.com.robots.txt", "--lint"}, exitOK,
+		{"lint", []string{"--robots", "testdata/robots/www.netflix.com.robots.txt", "--lint"}, cli.ExitOK,
 			[]string{"several-agents"}, ""},
-		{"lint HTML served as robots.txt", []string{"--robots", "testdata/robots/www.regmovies.com.robots.txt", "--lint"}, exitError,
+		{"lint HTML served as robots.txt", []string{"--robots", "testdata/robots/www.regmovies.com.robots.txt", "--lint"}, cli.ExitError,
 			[]string{"html"}, "HTML"},
-		{"no paths", []string{"--robots", robotsFile}, exitUsage, nil, "PATH"},
-		{"no robots", []string{"/"}, exitUsage, nil, "--robots"},
-		{"missing file", []string{"--robots", "/nonexistent/robots.txt", "/"}, exitUsage, nil, "/nonexistent/robots.txt"},
-		{"bad output", []string{"--robots", robotsFile, "-o", "xml", "/"}, exitUsage, nil, "--output"},
+		{"no paths", []string{"--robots", robotsFile}, cli.ExitUsage, nil, "PATH"},
+		{"no robots", []string{"/"}, cli.ExitUsage, nil, "--robots"},
+		{"missing file", []string{"--robots", "/nonexistent/robots.txt", "/"}, cli.ExitUsage, nil, "/nonexistent/robots.txt"},
+		{"bad output", []string{"--robots", robotsFile, "-o", "xml", "/"}, cli.ExitUsage, nil, "--output"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -337,15 +339,15 @@ func TestWindowAndFailOn(t *testing.T) {
 		records float64 // summary.records (all lines read)
 		outside float64 // summary.outside
 	}{
-		{"no window", nil, []string{"testdata/e2e/site.log"}, exitOK, 94, 0},
-		{"since duration from the last record", nil, []string{"--since", "2m", "testdata/e2e/site.log"}, exitOK, 94, 31},
-		{"since duration on standard input", log, []string{"--since", "2m"}, exitOK, 94, 31},
-		{"absolute window in the log's zone", nil, []string{"--since", "2024-05-06 09:03", "--until", "2024-05-06T09:04:00+02:00", "testdata/e2e/site.log"}, exitOK, 94, 34},
-		{"date", nil, []string{"--since", "2024-05-07", "testdata/e2e/site.log"}, exitOK, 94, 94},
-		{"fail-on incidents", nil, []string{"--fail-on", "incidents", "testdata/e2e/site.log"}, exitFailOn, 94, 0},
-		{"fail-on incidents outside the window", nil, []string{"--fail-on", "incidents", "--until", "2024-05-06 09:02", "testdata/e2e/site.log"}, exitOK, 94, 67},
-		{"fail-on violations", nil, []string{"--fail-on", "violations", "--robots", "testdata/e2e/robots.txt", "testdata/e2e/site.log"}, exitFailOn, 94, 0},
-		{"fail-on robots", nil, []string{"--fail-on", "robots", "testdata/e2e/site.log"}, exitFailOn, 94, 0},
+		{"no window", nil, []string{"testdata/e2e/site.log"}, cli.ExitOK, 94, 0},
+		{"since duration from the last record", nil, []string{"--since", "2m", "testdata/e2e/site.log"}, cli.ExitOK, 94, 31},
+		{"since duration on standard input", log, []string{"--since", "2m"}, cli.ExitOK, 94, 31},
+		{"absolute window in the log's zone", nil, []string{"--since", "2024-05-06 09:03", "--until", "2024-05-06T09:04:00+02:00", "testdata/e2e/site.log"}, cli.ExitOK, 94, 34},
+		{"date", nil, []string{"--since", "2024-05-07", "testdata/e2e/site.log"}, cli.ExitOK, 94, 94},
+		{"fail-on incidents", nil, []string{"--fail-on", "incidents", "testdata/e2e/site.log"}, cli.ExitFailOn, 94, 0},
+		{"fail-on incidents outside the window", nil, []string{"--fail-on", "incidents", "--until", "2024-05-06 09:02", "testdata/e2e/site.log"}, cli.ExitOK, 94, 67},
+		{"fail-on violations", nil, []string{"--fail-on", "violations", "--robots", "testdata/e2e/robots.txt", "testdata/e2e/site.log"}, cli.ExitFailOn, 94, 0},
+		{"fail-on robots", nil, []string{"--fail-on", "robots", "testdata/e2e/site.log"}, cli.ExitFailOn, 94, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -375,8 +377,8 @@ func TestWindowAndFailOn(t *testing.T) {
 		})
 	}
 	for _, bad := range [][]string{{"--since", "yesterday"}, {"--fail-on", "everything"}, {"--color", "sometimes"}, {"--fail-on", "violations"}} {
-		if code, _, _ := runCLI(t, nil, bad...); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d", bad, code, exitUsage)
+		if code, _, _ := runCLI(t, nil, bad...); code != cli.ExitUsage {
+			t.Errorf("%v: exit %d, want %d", bad, code, cli.ExitUsage)
 		}
 	}
 }
@@ -384,7 +386,7 @@ func TestWindowAndFailOn(t *testing.T) {
 func TestClientDrillDown(t *testing.T) {
 	code, out, errOut := runCLI(t, nil, "--robots", "testdata/e2e/robots.txt", "--client", "198.51.100.0/24", "--client", "2001:db8::42",
 		"--section", "client", "testdata/e2e/site.log")
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{
@@ -406,13 +408,13 @@ func TestClientDrillDown(t *testing.T) {
 			Minutes []struct{ Requests int } `json:"per_minute"`
 		} `json:"watched"`
 	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != exitOK {
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != cli.ExitOK {
 		t.Fatalf("exit %d, %v", code, err)
 	}
 	if len(doc.Watched) != 1 || len(doc.Watched[0].Minutes) != 1 || doc.Watched[0].Minutes[0].Requests != 60 {
 		t.Errorf("watched = %+v, want 192.0.2.99 with 60 requests in one minute", doc.Watched)
 	}
-	if code, _, errOut := runCLI(t, nil, "--client", "10.0.0.0/33"); code != exitUsage || !strings.Contains(errOut, "--client") {
+	if code, _, errOut := runCLI(t, nil, "--client", "10.0.0.0/33"); code != cli.ExitUsage || !strings.Contains(errOut, "--client") {
 		t.Errorf("bad --client: exit %d, %s", code, errOut)
 	}
 }
@@ -443,7 +445,7 @@ func TestRotatedLogsReadOldestFirst(t *testing.T) {
 	summary := func(args ...string) map[string]any {
 		t.Helper()
 		code, out, errOut := runCLI(t, nil, append([]string{"-o", "json"}, args...)...)
-		if code != exitOK {
+		if code != cli.ExitOK {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 		var doc map[string]any

@@ -10,7 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robowatch/robowatch/cli"
 	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/input"
+	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/robots"
 )
 
@@ -136,9 +139,9 @@ func benchmarkPipeline(b *testing.B, data []byte) {
 	benchmarkPipelineInput(b, data)
 }
 
-// benchmarkPipelineInput runs the pipeline on input, plain or gzipped, of
+// benchmarkPipelineInput runs the pipeline on log, plain or gzipped, of
 // pipelineLines lines; the caller sets the bytes per iteration.
-func benchmarkPipelineInput(b *testing.B, input []byte) {
+func benchmarkPipelineInput(b *testing.B, log []byte) {
 	text, err := os.ReadFile("testdata/sample.robots.txt")
 	if err != nil {
 		b.Fatal(err)
@@ -148,9 +151,9 @@ func benchmarkPipelineInput(b *testing.B, input []byte) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		in := &inputs{names: []string{"-"}, stdin: bytes.NewReader(input)}
+		files := &input.Files{Names: []string{"-"}, Stdin: bytes.NewReader(log)}
 		det := detect.New(detect.Config{Robots: rob})
-		stats, err := in.read(context.Background(), "-", det)
+		stats, err := readLog(context.Background(), files, "-", &cli.Analyse{}, &logparse.Clip{}, det, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -36,9 +36,9 @@ var memorySamples = [...]string{
 	"/memory/classes/heap/objects:bytes",
 }
 
-// limitMemory starts following the live heap with the memory limit, unless
+// LimitMemory starts following the live heap with the memory limit, unless
 // the environment tunes the collector itself.
-func limitMemory() {
+func LimitMemory() {
 	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
 		return
 	}

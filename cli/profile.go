@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -7,27 +7,49 @@ import (
 	"runtime/pprof"
 )
 
-// startCPUProfile writes a CPU profile to name until the returned stop is
-// called (--cpuprofile, for the profiles bench/README.md describes).
-func startCPUProfile(name string) (stop func(), err error) {
-	f, err := os.Create(name)
+// Profiles are the hidden --cpuprofile and --memprofile flags, for the
+// profiles README's Performance section describes. The zero value profiles
+// nothing.
+type Profiles struct {
+	CPU  string // write a CPU profile of the run to this file
+	Heap string // write the live heap after the last record to this file
+
+	cpu *os.File
+}
+
+// Start starts the CPU profile, if one was asked for.
+func (p *Profiles) Start() error {
+	if p.CPU == "" {
+		return nil
+	}
+	f, err := os.Create(p.CPU)
 	if err != nil {
-		return nil, fmt.Errorf("--cpuprofile: %w", err)
+		return fmt.Errorf("--cpuprofile: %w", err)
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("--cpuprofile: %w", err)
+		return fmt.Errorf("--cpuprofile: %w", err)
 	}
-	return func() {
-		pprof.StopCPUProfile()
-		f.Close()
-	}, nil
+	p.cpu = f
+	return nil
 }
 
-// writeHeapProfile writes the live heap, after a collection, to name
-// (--memprofile).
-func writeHeapProfile(name string) error {
-	f, err := os.Create(name)
+// Stop ends the CPU profile and closes its file.
+func (p *Profiles) Stop() {
+	if p.cpu != nil {
+		pprof.StopCPUProfile()
+		p.cpu.Close()
+		p.cpu = nil
+	}
+}
+
+// WriteHeap writes the live heap, after a collection, if a heap profile
+// was asked for.
+func (p *Profiles) WriteHeap() error {
+	if p.Heap == "" {
+		return nil
+	}
+	f, err := os.Create(p.Heap)
 	if err != nil {
 		return fmt.Errorf("--memprofile: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/robowatch/robowatch/input"
 	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/robots"
 )
@@ -96,7 +97,7 @@ func readSample(t *testing.T) []logparse.Record {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	r, err := logparse.Decompress(f, "sample.log.gz")
+	r, err := input.Decompress(f, "sample.log.gz")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package logparse
+package input
 
 import (
 	"bufio"
@@ -8,37 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 )
 
-// Open opens a log for reading: "-" is standard input, anything else a file.
-// Compressed input is recognised by its first bytes, not its name (see
-// Decompress). Errors name the file.
-func Open(name string) (io.ReadCloser, error) {
-	var f io.ReadCloser
-	if name == "-" {
-		f = io.NopCloser(os.Stdin)
-	} else {
-		file, err := os.Open(name)
-		if err != nil {
-			return nil, err // *PathError names the file
-		}
-		f = file
-	}
-	r, err := Decompress(f, name)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return &decompressed{Reader: r, under: f}, nil
-}
-
-type decompressed struct {
-	io.Reader
-	under io.Closer
-}
-
-func (d *decompressed) Close() error { return d.under.Close() }
+// peekSize is the buffer in front of a compressed stream: the magic bytes
+// are peeked through it, and the zero padding after gzip members is skipped
+// in steps of it.
+const peekSize = 64 << 10
 
 var (
 	magicGzip  = []byte{0x1f, 0x8b}
@@ -53,7 +28,7 @@ var (
 // they are read, anything else passes through. zstd and xz input, which the
 // standard library cannot read, is an error saying so. Errors name the file.
 func Decompress(r io.Reader, name string) (io.Reader, error) {
-	br := bufio.NewReaderSize(r, readBufferSize)
+	br := bufio.NewReaderSize(r, peekSize)
 	magic, err := br.Peek(6)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -128,7 +103,7 @@ func (g *gzipMembers) next() error {
 // skipZeros reads to the end of the input, which must be zero bytes only.
 func (g *gzipMembers) skipZeros() error {
 	for {
-		b, err := g.br.Peek(readBufferSize)
+		b, err := g.br.Peek(peekSize)
 		for _, c := range b {
 			if c != 0 {
 				return errors.New("gzip: trailing garbage after the zero padding at the end of the compressed data")

@@ -1,8 +1,9 @@
-package logparse
+package input_test
 
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,7 +11,34 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/robowatch/robowatch/input"
+	"github.com/robowatch/robowatch/logparse"
 )
+
+// readAll reads r to the end, returning the records, the parse errors and
+// the fatal error (nil at a clean io.EOF).
+func readAll(r *logparse.Reader) (recs []logparse.Record, bad []*logparse.ParseError, fatal error) {
+	for {
+		var rec logparse.Record
+		err := r.Read(&rec)
+		var pe *logparse.ParseError
+		switch {
+		case err == nil:
+			recs = append(recs, rec)
+		case err == io.EOF:
+			return recs, bad, nil
+		case errors.As(err, &pe):
+			bad = append(bad, pe)
+		default:
+			return recs, bad, err
+		}
+	}
+}
+
+func combinedLine(ip, path, ua string) string {
+	return fmt.Sprintf(`%s - - [20/May/2015:21:05:01 +0000] "GET %s HTTP/1.1" 200 1 "-" "%s"`, ip, path, ua)
+}
 
 func gzipBytes(t *testing.T, s string) []byte {
 	t.Helper()
@@ -33,15 +61,20 @@ func logLines(from, to int) string {
 	return b.String()
 }
 
-// readFile opens name with Open and reads it to the end with auto-detection.
-func readFile(t *testing.T, name string) ([]Record, []*ParseError, error) {
+// open opens name as robowatch does.
+func open(name string) (io.ReadCloser, error) {
+	return (&input.Files{}).Open(context.Background(), name)
+}
+
+// readFile opens name and reads it to the end with auto-detection.
+func readFile(t *testing.T, name string) ([]logparse.Record, []*logparse.ParseError, error) {
 	t.Helper()
-	rc, err := Open(name)
+	rc, err := open(name)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer rc.Close()
-	return readAll(NewReader(rc, name, nil))
+	return readAll(logparse.NewReader(rc, name, nil))
 }
 
 func TestOpen(t *testing.T) {
@@ -149,10 +182,10 @@ func TestOpenCorruptGzip(t *testing.T) {
 			if err := os.WriteFile(path, tt.data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			rc, err := Open(path)
+			rc, err := open(path)
 			if tt.openErr {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.HasPrefix(err.Error(), path+": ") {
-					t.Fatalf("Open = %v, want an error naming %s and containing %q", err, path, tt.wantErr)
+					t.Fatalf("open = %v, want an error naming %s and containing %q", err, path, tt.wantErr)
 				}
 				return
 			}
@@ -160,7 +193,7 @@ func TestOpenCorruptGzip(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer rc.Close()
-			recs, _, err := readAll(NewReader(rc, path, nil))
+			recs, _, err := readAll(logparse.NewReader(rc, path, nil))
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.HasPrefix(err.Error(), path+": line ") {
 				t.Fatalf("read error = %v, want one naming %s, the line and %q", err, path, tt.wantErr)
 			}
@@ -173,9 +206,9 @@ func TestOpenCorruptGzip(t *testing.T) {
 
 func TestOpenMissingFile(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "nope.log")
-	_, err := Open(name)
+	_, err := open(name)
 	if !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), name) {
-		t.Errorf("Open = %v, want not-exist naming the file", err)
+		t.Errorf("open = %v, want not-exist naming the file", err)
 	}
 }
 
@@ -184,22 +217,60 @@ func TestOpenStdin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := os.Stdin
-	os.Stdin = pr
-	defer func() { os.Stdin = old; pr.Close() }()
+	defer pr.Close()
 	go func() {
 		pw.Write(gzipBytes(t, logLines(1, 10)))
 		pw.Close()
 	}()
-	rc, err := Open("-")
+	rc, err := (&input.Files{Stdin: pr}).Open(context.Background(), "-")
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, bad, err := readAll(NewReader(rc, "-", nil))
+	recs, bad, err := readAll(logparse.NewReader(rc, "-", nil))
 	if err != nil || len(recs) != 10 || len(bad) != 0 || recs[0].File != "-" {
 		t.Errorf("stdin: %d records, %d malformed, err %v", len(recs), len(bad), err)
 	}
 	if err := rc.Close(); err != nil {
 		t.Errorf("Close: %v", err)
+	}
+}
+
+func TestGzipTrailingZeros(t *testing.T) {
+	a, b := gzipBytes(t, logLines(1, 300)), gzipBytes(t, logLines(301, 400))
+	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+	zeros := func(n int) []byte { return make([]byte, n) }
+	tests := []struct {
+		name    string
+		data    []byte
+		records int    // read before the end or the error
+		wantErr string // "" for a clean end
+	}{
+		{"one member, one zero", cat(a, zeros(1)), 300, ""},
+		{"one member, a 512-byte block of zeros", cat(a, zeros(512)), 300, ""},
+		{"two members, then zeros past the read buffer", cat(a, b, zeros(3*(64<<10)+7)), 400, ""},
+		{"two members, no padding", cat(a, b), 400, ""},
+		{"zeros then garbage", cat(a, zeros(100), []byte("junk")), 300, "trailing garbage"},
+		{"zeros then another member", cat(a, zeros(10), b), 300, "trailing garbage"},
+		{"garbage after a member", cat(a, []byte("junk")), 300, "gzip: invalid header"},
+		{"half a header after a member", cat(a, []byte{0x1f}), 300, "gzip: next member: unexpected EOF"},
+	}
+	dir := t.TempDir()
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, fmt.Sprintf("access.log.%d.gz", i))
+			if err := os.WriteFile(path, tt.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			recs, bad, err := readFile(t, path)
+			if len(recs) != tt.records || len(bad) != 0 {
+				t.Errorf("%d records, %d malformed; want %d, 0", len(recs), len(bad), tt.records)
+			}
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Errorf("read error %v, want none", err)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.HasPrefix(err.Error(), path+": line ")):
+				t.Errorf("read error %v, want one naming the file and line and containing %q", err, tt.wantErr)
+			}
+		})
 	}
 }

@@ -14,8 +14,8 @@ const (
 )
 
 // FirstTime returns the time of the first record that has one among the
-// first 1000 lines (and at most 1 MiB) of the log text r, as Open returns
-// it, parsed with f (nil detects the format as NewReader does). It lets a
+// first 1000 lines (and at most 1 MiB) of the log text r (decompressed,
+// as package input opens it), parsed with f (nil detects the format as NewReader does). It lets a
 // caller put rotated files (access.log access.log.1 access.log.2.gz, newest
 // first as a shell glob lists them) in time order before reading them. No
 // time in those lines gives the zero Time and a nil error; an error means
@@ -40,4 +40,23 @@ func FirstTime(r io.Reader, f *Format) (time.Time, error) {
 		}
 	}
 	return time.Time{}, nil
+}
+
+// LastTime returns the latest time of any record in the log text r, parsed
+// with f (nil detects the format): the end a duration such as --since 2h
+// counts back from. Times in a log need not be in order, so it is the
+// latest, not the last line's. It reads r to its end or to its first read
+// error; malformed lines are skipped, as the reading that counts reports
+// them.
+func LastTime(r io.Reader, f *Format) time.Time {
+	rd := NewReader(r, "", f)
+	var rec Record
+	for {
+		if err := rd.Read(&rec); err != nil {
+			if pe := (*ParseError)(nil); !errors.As(err, &pe) {
+				break
+			}
+		}
+	}
+	return rd.Stats().Last
 }

@@ -145,7 +145,7 @@ func TestParallelReaderTestdata(t *testing.T) {
 		t.Fatalf("found only %d logs in ../testdata", len(files))
 	}
 	for _, file := range files {
-		rc, err := Open(file)
+		rc, err := openFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}

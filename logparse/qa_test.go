@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/robowatch/robowatch/input"
 )
 
 func TestApacheStrftimeTime(t *testing.T) {
@@ -226,46 +226,6 @@ func TestNginxUnknownVariablesAreOpaque(t *testing.T) {
 		Req: "GET / HTTP/1.1", Status: 200, Bytes: -1, UserAgent: "curl/8", Path: "/"})
 }
 
-func TestGzipTrailingZeros(t *testing.T) {
-	a, b := gzipBytes(t, logLines(1, 300)), gzipBytes(t, logLines(301, 400))
-	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
-	zeros := func(n int) []byte { return make([]byte, n) }
-	tests := []struct {
-		name    string
-		data    []byte
-		records int    // read before the end or the error
-		wantErr string // "" for a clean end
-	}{
-		{"one member, one zero", cat(a, zeros(1)), 300, ""},
-		{"one member, a 512-byte block of zeros", cat(a, zeros(512)), 300, ""},
-		{"two members, then zeros past the read buffer", cat(a, b, zeros(3*readBufferSize+7)), 400, ""},
-		{"two members, no padding", cat(a, b), 400, ""},
-		{"zeros then garbage", cat(a, zeros(100), []byte("junk")), 300, "trailing garbage"},
-		{"zeros then another member", cat(a, zeros(10), b), 300, "trailing garbage"},
-		{"garbage after a member", cat(a, []byte("junk")), 300, "gzip: invalid header"},
-		{"half a header after a member", cat(a, []byte{0x1f}), 300, "gzip: next member: unexpected EOF"},
-	}
-	dir := t.TempDir()
-	for i, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			path := filepath.Join(dir, fmt.Sprintf("access.log.%d.gz", i))
-			if err := os.WriteFile(path, tt.data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			recs, bad, err := readFile(t, path)
-			if len(recs) != tt.records || len(bad) != 0 {
-				t.Errorf("%d records, %d malformed; want %d, 0", len(recs), len(bad), tt.records)
-			}
-			switch {
-			case tt.wantErr == "" && err != nil:
-				t.Errorf("read error %v, want none", err)
-			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.HasPrefix(err.Error(), path+": line ")):
-				t.Errorf("read error %v, want one naming the file and line and containing %q", err, tt.wantErr)
-			}
-		})
-	}
-}
-
 func TestCommonThenCombined(t *testing.T) {
 	clf := func(i int) string {
 		return fmt.Sprintf(`192.0.2.%d - - [20/May/2015:21:05:01 +0000] "GET /%d HTTP/1.1" 200 1`, i%250, i)
@@ -442,7 +402,7 @@ func TestFirstTime(t *testing.T) {
 
 func mustDecompress(t *testing.T, b []byte) io.Reader {
 	t.Helper()
-	r, err := Decompress(bytes.NewReader(b), "x.gz")
+	r, err := input.Decompress(bytes.NewReader(b), "x.gz")
 	if err != nil {
 		t.Fatal(err)
 	}

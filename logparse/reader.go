@@ -39,6 +39,23 @@ type Stats struct {
 	Samples   []*ParseError // the first MaxSamples malformed lines
 }
 
+// Warning says, in one sentence naming the input, when most of its lines
+// did not parse: a file that is not an access log, or a format that does
+// not fit it. "" when most did. The report counts and samples the lines;
+// this names the file.
+func (s Stats) Warning(name string) string {
+	if name == "-" {
+		name = "standard input"
+	}
+	switch {
+	case s.Malformed == 0 || s.Malformed*2 < s.Lines:
+		return ""
+	case s.Records == 0:
+		return fmt.Sprintf("%s: none of its %d lines is a %s log line; is it an access log (see the malformed lines in the report, or give --format)?", name, s.Lines, s.Format)
+	}
+	return fmt.Sprintf("%s: %d of its %d lines are malformed (%s format); they are counted and skipped", name, s.Malformed, s.Lines, s.Format)
+}
+
 // AddRecord counts rec as a parsed line.
 func (s *Stats) AddRecord(rec *Record) {
 	s.Lines++

@@ -2,13 +2,17 @@ package logparse
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/robowatch/robowatch/input"
 )
 
 // readAll reads r to the end, returning the records, the parse errors and
@@ -29,6 +33,48 @@ func readAll(r *Reader) (recs []Record, bad []*ParseError, fatal error) {
 			return recs, bad, err
 		}
 	}
+}
+
+// openFile opens a log file decompressed, as package input opens it for
+// robowatch.
+func openFile(name string) (io.ReadCloser, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	r, err := input.Decompress(f, name)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{r, f}, nil
+}
+
+// readFile opens name and reads it to the end with auto-detection.
+func readFile(t *testing.T, name string) ([]Record, []*ParseError, error) {
+	t.Helper()
+	rc, err := openFile(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rc.Close()
+	return readAll(NewReader(rc, name, nil))
+}
+
+func gzipBytes(t *testing.T, s string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	if _, err := zw.Write([]byte(s)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
 
 func combinedLine(ip, path, ua string) string {

@@ -120,7 +120,7 @@ func TestRealLogExcerpts(t *testing.T) {
 		t.Run(l.file, func(t *testing.T) {
 			path := filepath.Join("..", "testdata", "logs", l.file)
 			checkRealLog(t, path, l)
-			rc, err := Open(path)
+			rc, err := openFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}

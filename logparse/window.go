@@ -114,3 +114,41 @@ func (w Window) String() string {
 	}
 	return w.Since.Format(layout) + " to " + w.Until.Format(layout)
 }
+
+// Clip keeps the records of a --since/--until window. Bounds that depend on
+// the log (a date placed in the log's own zone, a duration back from its
+// end) are resolved by Resolve when the end is known, or else at the first
+// record with a time. The zero value keeps every record.
+type Clip struct {
+	Since, Until TimeBound // as given
+	Window       Window    // the bounds as resolved
+	Outside      int64     // records left out
+
+	resolved bool
+}
+
+// Resolve places the bounds against last, the time of the log's last
+// record, as relative bounds need before the first record is kept.
+func (c *Clip) Resolve(last time.Time) {
+	c.Window = Window{Since: resolveBound(c.Since, last), Until: resolveBound(c.Until, last)}
+	c.resolved = true
+}
+
+// Keep reports whether rec is inside the window, and counts it when not.
+func (c *Clip) Keep(rec *Record) bool {
+	if !c.resolved && !rec.Time.IsZero() {
+		c.Resolve(rec.Time)
+	}
+	if c.Window.Contains(rec.Time) {
+		return true
+	}
+	c.Outside++
+	return false
+}
+
+func resolveBound(b TimeBound, last time.Time) time.Time {
+	if !b.IsSet() {
+		return time.Time{}
+	}
+	return b.Resolve(last)
+}

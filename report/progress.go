@@ -37,8 +37,12 @@ func NewProgress(w io.Writer, total int64, interval time.Duration) *Progress {
 // compressed file, so that they compare with the file sizes).
 func (p *Progress) AddBytes(n int64) { p.bytes.Add(n) }
 
-// AddRecords counts n more records read.
-func (p *Progress) AddRecords(n int64) { p.records.Add(n) }
+// AddRecords counts n more records read. A nil Progress does nothing.
+func (p *Progress) AddRecords(n int64) {
+	if p != nil {
+		p.records.Add(n)
+	}
+}
 
 // Start begins redrawing the line.
 func (p *Progress) Start() {

@@ -1,0 +1,192 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/logparse"
+	"github.com/robowatch/robowatch/report"
+	"github.com/robowatch/robowatch/robots"
+)
+
+const analyseUsage = `robowatch reads web-server access logs and tells which clients are robots,
+how hard they hit the server, and which of them ignore robots.txt.
+
+Usage:
+  robowatch [flags] [FILE...]      read FILEs in order; none, or "-", reads standard input
+  robowatch check --robots FILE|URL [--agent UA] [--lint] [-o text|json] PATH...
+
+Examples:
+  robowatch < /var/log/nginx/access.log
+  robowatch /var/log/nginx/access.log*            rotated and .gz files included
+  robowatch --robots /var/www/html/robots.txt access.log
+  robowatch --robots www.example.com=robots-www.txt --robots api.example.com=robots-api.txt vhost.log
+  robowatch -o json access.log | jq '.clients[] | select(.robot)'
+  robowatch -o csv --section violations --robots robots.txt access.log > violations.csv
+  robowatch -f '$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent"' access.log
+  robowatch --client 66.249.64.0/19 --since 2h access.log   timeline of one client (or network)
+  robowatch -o markdown --fail-on violations access.log.1   for cron: mail on findings
+  robowatch check --robots https://example.com/robots.txt --agent Googlebot /private/ /blog/
+
+Exit status: 0 success, 1 runtime error (the other files are still read and
+reported), 2 usage error, 3 --fail-on found what it watches for, 130
+interrupted (the report of what was read is printed, marked partial).
+
+Flags:
+`
+
+// DefaultMaxClients is --max-clients' default. A tracked client costs about
+// 820 bytes (detect's BenchmarkFlood10M: 195 MiB held at 250,000 clients
+// after 10 million distinct ones), so the cap keeps the detector near
+// 200 MB on a laptop whatever the log. The heavy clients stay exact past it:
+// only clients with fewer than records/250,000 requests can be folded.
+const DefaultMaxClients = 250_000
+
+// Analyse is robowatch's main command: read logs, judge their clients,
+// write the report.
+type Analyse struct {
+	Files    []string         // the logs in the order given; "-" is standard input
+	Format   *logparse.Format // nil: detect each file's format
+	Strict   bool             // the first malformed line is an error
+	Since    logparse.TimeBound
+	Until    logparse.TimeBound
+	Robots   []string      // --robots values: FILE, URL or HOST=FILE|URL
+	Detect   detect.Config // thresholds, --max-clients, --client; robots.txt is the caller's to load
+	Output   string        // one of report.Formats
+	Report   report.Options
+	FailOn   []string // findings that make the exit status 3 (FailConditions)
+	Progress bool     // draw a progress line on stderr
+	Profiles Profiles
+
+	Client *http.Client // fetches --robots URLs; nil: robots.Fetch's default
+}
+
+// Config is the detector's configuration with the robots.txt files of
+// --robots read or fetched. What happened to each, and anything odd about
+// it, is said on stderr.
+func (a *Analyse) Config(ctx context.Context, stderr io.Writer) (detect.Config, error) {
+	set, warnings, err := robots.LoadSet(ctx, a.Robots, a.Client)
+	for _, w := range warnings {
+		Warnf(stderr, "robowatch: %s\n", w)
+	}
+	if err != nil {
+		return a.Detect, fmt.Errorf("--robots %w", err)
+	}
+	cfg := a.Detect
+	cfg.Robots, cfg.RobotsByHost = set.Default, set.ByHost
+	return cfg, nil
+}
+
+// FailConditions are the findings --fail-on can turn into exit status 3.
+var FailConditions = []string{"violations", "incidents", "robots"}
+
+// Failed reports whether res has any of the findings --fail-on named, so
+// that the run should exit with ExitFailOn.
+func (a *Analyse) Failed(res *detect.Result) bool {
+	for _, c := range a.FailOn {
+		switch {
+		case c == "violations" && res.ViolationCount > 0,
+			c == "incidents" && res.IncidentCount > 0,
+			c == "robots" && res.RobotCount > 0:
+			return true
+		}
+	}
+	return false
+}
+
+func parseAnalyse(args []string, stdout, stderr io.Writer) (*Analyse, error) {
+	fs := pflag.NewFlagSet("robowatch", pflag.ContinueOnError)
+	var (
+		format     = fs.StringP("format", "f", "auto", "log format: auto, "+strings.Join(logparse.FormatNames[:3], ", ")+", or an Apache LogFormat / nginx log_format string")
+		output     = fs.StringP("output", "o", "table", "output: "+strings.Join(report.Formats, ", "))
+		robotsSrc  = fs.StringArray("robots", nil, "the site's robots.txt, FILE or URL; HOST=FILE|URL for one virtual host (repeatable)")
+		sections   = fs.StringSlice("section", nil, "print only these sections: "+strings.Join(report.Sections, ","))
+		top        = fs.Int("top", 20, "rows per list in tables; in JSON and CSV only when given (0: all)")
+		strict     = fs.Bool("strict", false, "stop with an error at the first malformed line")
+		burst      = fs.Int("burst", 0, "rapid-fire when a client makes more than N requests in 10 s (default 20)")
+		sustained  = fs.Int("sustained", 0, "rapid-fire also when a client makes N requests in 60 s (default 60)")
+		maxClients = fs.Int("max-clients", DefaultMaxClients, "clients tracked one by one (about 1 KB each); past it the lightest are folded into an \"other\" row, the heaviest stay exact (0: no cap)")
+		since      = fs.String("since", "", "only records from this time on: RFC 3339, 2006-01-02 (the log's zone), or a duration back from the last record (2h, 1d)")
+		until      = fs.String("until", "", "only records before this time (same forms as --since)")
+		watch      = fs.StringArray("client", nil, "drill down into a client: IP, CIDR (66.249.64.0/19) or host name (repeatable)")
+		failOn     = fs.StringSlice("fail-on", nil, "exit 3 when the report has any of: violations (needs --robots), incidents, robots (for cron and monitoring)")
+		color      = fs.String("color", "auto", "colour headings: auto (on a terminal, unless NO_COLOR is set), always, never")
+		progress   = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always, never")
+		a          Analyse
+	)
+	fs.StringVar(&a.Profiles.CPU, "cpuprofile", "", "write a CPU profile (go tool pprof) to FILE")
+	fs.StringVar(&a.Profiles.Heap, "memprofile", "", "write a heap profile (go tool pprof) to FILE, taken after the last record")
+	_ = fs.MarkHidden("cpuprofile")
+	_ = fs.MarkHidden("memprofile")
+	if ok, err := parseFlags(fs, "robowatch", analyseUsage, args, stdout, stderr); !ok {
+		return nil, err
+	}
+	usage := func(format string, v ...any) (*Analyse, error) {
+		return nil, &UsageError{"robowatch", fmt.Sprintf(format, v...)}
+	}
+	var err error
+	if a.Format, err = logparse.ParseFormat(*format); err != nil {
+		return usage("--format: %v", err)
+	}
+	if !slices.Contains(report.Formats, *output) {
+		return usage("--output %q: want one of %s", *output, strings.Join(report.Formats, ", "))
+	}
+	for _, s := range *sections {
+		if !slices.Contains(report.Sections, s) {
+			return usage("--section %q: want some of %s", s, strings.Join(report.Sections, ","))
+		}
+	}
+	if *top < 0 || *burst < 0 || *sustained < 0 || *maxClients < 0 {
+		return usage("--top, --burst, --sustained and --max-clients take a number of 0 or more")
+	}
+	for _, f := range *failOn {
+		if !slices.Contains(FailConditions, f) {
+			return usage("--fail-on %q: want some of %s", f, strings.Join(FailConditions, ","))
+		}
+		if f == "violations" && len(*robotsSrc) == 0 {
+			// Without robots.txt there are no violations: the alert could
+			// never fire, which a cron job would never notice.
+			return usage("--fail-on violations needs --robots FILE|URL")
+		}
+	}
+	if !slices.Contains(modes, *color) || !slices.Contains(modes, *progress) {
+		return usage("--color and --progress take auto, always or never")
+	}
+	if *since != "" {
+		if a.Since, err = logparse.ParseTimeBound(*since); err != nil {
+			return usage("--since: %v", err)
+		}
+	}
+	if *until != "" {
+		if a.Until, err = logparse.ParseTimeBound(*until); err != nil {
+			return usage("--until: %v", err)
+		}
+	}
+	a.Detect = detect.Config{BurstPer10s: *burst, SustainedPer60s: *sustained, MaxClients: *maxClients}
+	if len(*watch) > 0 {
+		if a.Detect.Watch, err = detect.WatchList(*watch); err != nil {
+			return usage("--client: %v", err)
+		}
+	}
+
+	a.Files = fs.Args()
+	if len(a.Files) == 0 {
+		a.Files = []string{"-"}
+	}
+	a.Strict, a.Robots, a.Output, a.FailOn = *strict, *robotsSrc, *output, *failOn
+	a.Progress = on(*progress, stderr)
+	a.Report = report.Options{Sections: *sections, Top: *top, Width: width(stdout),
+		Color: *color == "always" || (*color == "auto" && os.Getenv("NO_COLOR") == "" && on("auto", stdout))}
+	if (*output == "json" || *output == "csv") && !fs.Changed("top") {
+		a.Report.Top = 0 // scripts get every row unless they ask for fewer
+	}
+	return &a, nil
+}

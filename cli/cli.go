@@ -1,0 +1,151 @@
+// Package cli is robowatch's command line: the commands and their flags,
+// usage texts, what a bad flag says, exit statuses, and the process knobs
+// only the binary needs (the memory limit, profiling).
+//
+// Parse turns arguments into one option struct per command, validated, so
+// that main only wires the packages together; a flag whose value has a
+// grammar is parsed by the package that owns the grammar (logparse's time
+// bounds and formats, detect's watch list), and cli checks only how flags
+// combine.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/robowatch/robowatch/report"
+)
+
+// Exit statuses.
+const (
+	ExitOK          = 0
+	ExitError       = 1 // a runtime error: unreadable file, corrupt input
+	ExitUsage       = 2 // bad flags or arguments
+	ExitFailOn      = 3 // --fail-on found what it was asked to
+	ExitInterrupted = 130
+)
+
+// UsageError is a bad command line: one line on stderr naming the flag and
+// the value, and exit status 2.
+type UsageError struct {
+	Command string // "robowatch" or "robowatch check", for the pointer to --help
+	Msg     string
+}
+
+func (e *UsageError) Error() string {
+	return e.Command + ": " + e.Msg + " (see " + e.Command + " --help)"
+}
+
+// InterruptContext is a context that Ctrl-C (SIGINT) cancels, so that the
+// run ends with the report of what was read, marked partial. Only the first
+// Ctrl-C is caught: a second one, should the report take too long, kills as
+// usual. Call stop when done.
+func InterruptContext() (ctx context.Context, stop context.CancelFunc) {
+	ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	return ctx, stop
+}
+
+// Parse reads robowatch's command line and returns the command it asks
+// for: *Analyse or *Check. Help, when asked for, is written to stdout and
+// Parse returns nil and no error; flag errors are *UsageError.
+func Parse(args []string, stdout, stderr io.Writer) (any, error) {
+	// A nil *Analyse or *Check in an interface is not nil: return nil.
+	if len(args) > 0 && args[0] == "check" {
+		c, err := parseCheck(args[1:], stdout, stderr)
+		if c == nil {
+			return nil, err
+		}
+		return c, nil
+	}
+	a, err := parseAnalyse(args, stdout, stderr)
+	if a == nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// Status is the exit status for what Parse returned when it gave no
+// command: 0 after help, 2 (with the error written to stderr) after a bad
+// command line.
+func Status(stderr io.Writer, err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	Warnf(stderr, "%v\n", err)
+	var ue *UsageError
+	if errors.As(err, &ue) {
+		return ExitUsage
+	}
+	return ExitError
+}
+
+// Warnf writes a message to stderr with everything in it that could act on
+// a terminal made visible: messages carry file names, URLs and text from the
+// logs and robots.txt files, which anyone may have written.
+func Warnf(w io.Writer, format string, a ...any) {
+	msg := strings.TrimSuffix(fmt.Sprintf(format, a...), "\n")
+	fmt.Fprintln(w, report.Escape(msg))
+}
+
+// parseFlags parses args with fs, whose usage text is usage. It reports
+// whether the command should go on: not after --help (written to stdout).
+func parseFlags(fs *pflag.FlagSet, command, usage string, args []string, stdout, stderr io.Writer) (bool, error) {
+	fs.SetOutput(stderr)
+	fs.SortFlags = false
+	help := fs.BoolP("help", "h", false, "show this help")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return false, nil
+		}
+		return false, &UsageError{command, err.Error()}
+	}
+	if *help {
+		fs.SetOutput(stdout)
+		fmt.Fprint(stdout, usage)
+		fs.PrintDefaults()
+		return false, nil
+	}
+	return true, nil
+}
+
+// modes are the values of an auto|always|never flag.
+var modes = []string{"auto", "always", "never"}
+
+// on resolves an auto|always|never flag for a stream: auto means "when w is
+// a terminal".
+func on(mode string, w io.Writer) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// width is the width of the terminal w is, or 0 when it is none.
+func width(w io.Writer) int {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil {
+			return w
+		}
+	}
+	return 0
+}
