@@ -43,13 +43,6 @@ interrupted (the report of what was read is printed, marked partial).
 Flags:
 `
 
-// DefaultMaxClients is --max-clients' default. A tracked client costs about
-// 820 bytes (detect's BenchmarkFlood10M: 195 MiB held at 250,000 clients
-// after 10 million distinct ones), so the cap keeps the detector near
-// 200 MB on a laptop whatever the log. The heavy clients stay exact past it:
-// only clients with fewer than records/250,000 requests can be folded.
-const DefaultMaxClients = 250_000
-
 // Analyse is robowatch's main command: read logs, judge their clients,
 // write the report.
 type Analyse struct {
@@ -113,7 +106,7 @@ func parseAnalyse(args []string, stdout, stderr io.Writer) (*Analyse, error) {
 		strict     = fs.Bool("strict", false, "stop with an error at the first malformed line")
 		burst      = fs.Int("burst", 0, "rapid-fire when a client makes more than N requests in 10 s (default 20)")
 		sustained  = fs.Int("sustained", 0, "rapid-fire also when a client makes N requests in 60 s (default 60)")
-		maxClients = fs.Int("max-clients", DefaultMaxClients, "clients tracked one by one (about 1 KB each); past it the lightest are folded into an \"other\" row, the heaviest stay exact (0: no cap)")
+		maxClients = fs.Int("max-clients", detect.DefaultMaxClients, "clients tracked one by one (about 1 KB each); past it the lightest are folded into an \"other\" row, the heaviest stay exact (0: no cap)")
 		since      = fs.String("since", "", "only records from this time on: RFC 3339, 2006-01-02 (the log's zone), or a duration back from the last record (2h, 1d)")
 		until      = fs.String("until", "", "only records before this time (same forms as --since)")
 		watch      = fs.StringArray("client", nil, "drill down into a client: IP, CIDR (66.249.64.0/19) or host name (repeatable)")

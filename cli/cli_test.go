@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestParseUsageErrors: a bad command line is one line on stderr naming the
+// flag and the value, and exit status 2; nothing on stdout.
+func TestParseUsageErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string // in the one line on stderr
+	}{
+		{[]string{"--bogus"}, "robowatch: unknown flag: --bogus (see robowatch --help)"},
+		{[]string{"-o", "xml"}, `--output "xml": want one of table, json`},
+		{[]string{"--section", "nope"}, `--section "nope"`},
+		{[]string{"-f", "%h %{Referer"}, "--format"},
+		{[]string{"--top", "-1"}, "--top, --burst, --sustained and --max-clients take a number of 0 or more"},
+		{[]string{"--fail-on", "everything"}, `--fail-on "everything"`},
+		{[]string{"--fail-on", "violations"}, "--fail-on violations needs --robots"},
+		{[]string{"--color", "sometimes"}, "--color and --progress take auto, always or never"},
+		{[]string{"--since", "yesterday"}, "--since"},
+		{[]string{"--until", "later"}, "--until"},
+		{[]string{"--client", "10.0.0.0/33"}, "--client"},
+		{[]string{"check"}, "robowatch check: --robots FILE|URL is required (see robowatch check --help)"},
+		{[]string{"check", "--robots", "r.txt"}, "give at least one PATH to check, or --lint"},
+		{[]string{"check", "--robots", "r.txt", "--lint", "/x"}, "--lint takes no paths"},
+		{[]string{"check", "--robots", "r.txt", "-o", "xml", "/"}, `--output "xml"`},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			cmd, err := Parse(tt.args, &out, &errOut)
+			if cmd != nil {
+				t.Fatalf("Parse = %#v, want no command", cmd)
+			}
+			code := Status(&errOut, err)
+			if code != ExitUsage {
+				t.Errorf("status %d, want %d", code, ExitUsage)
+			}
+			if !strings.Contains(errOut.String(), tt.want) || strings.Count(errOut.String(), "\n") != 1 || out.Len() != 0 {
+				t.Errorf("stdout %q, stderr %q; want one line on stderr with %q", out.String(), errOut.String(), tt.want)
+			}
+		})
+	}
+}
+
+// TestParseHelp: --help writes the usage to stdout and asks for exit 0;
+// hidden flags stay hidden.
+func TestParseHelp(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"check", "--help"}} {
+		var out, errOut bytes.Buffer
+		cmd, err := Parse(args, &out, &errOut)
+		if cmd != nil || err != nil || Status(&errOut, err) != ExitOK {
+			t.Errorf("%v: Parse = %v, %v; want help and exit 0", args, cmd, err)
+		}
+		help := out.String() + errOut.String()
+		if !strings.Contains(help, "Usage:") || !strings.Contains(help, "Examples:") || strings.Contains(help, "cpuprofile") {
+			t.Errorf("%v: help text:\n%s", args, help)
+		}
+	}
+}
+
+// TestParseAnalyse: what the flags become. JSON and CSV are for scripts:
+// every row unless --top is given; a table shows 20.
+func TestParseAnalyse(t *testing.T) {
+	tests := []struct {
+		args     []string
+		top      int
+		files    string
+		strict   bool
+		progress bool
+	}{
+		{nil, 20, "-", false, false},
+		{[]string{"-o", "json"}, 0, "-", false, false},
+		{[]string{"-o", "csv", "--top", "5", "a.log"}, 5, "a.log", false, false},
+		{[]string{"--strict", "--progress", "always", "a.log", "b.log.gz"}, 20, "a.log b.log.gz", true, true},
+	}
+	for _, tt := range tests {
+		var out, errOut bytes.Buffer
+		cmd, err := Parse(tt.args, &out, &errOut)
+		a, ok := cmd.(*Analyse)
+		if err != nil || !ok {
+			t.Fatalf("%v: Parse = %v, %v", tt.args, cmd, err)
+		}
+		if a.Report.Top != tt.top || strings.Join(a.Files, " ") != tt.files || a.Strict != tt.strict || a.Progress != tt.progress {
+			t.Errorf("%v: top %d files %q strict %v progress %v; want %d %q %v %v", tt.args, a.Report.Top, a.Files, a.Strict, a.Progress, tt.top, tt.files, tt.strict, tt.progress)
+		}
+		if a.Detect.MaxClients != 250_000 {
+			t.Errorf("%v: MaxClients = %d, want the default cap", tt.args, a.Detect.MaxClients)
+		}
+	}
+}
