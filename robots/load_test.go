@@ -155,10 +155,10 @@ func TestLoadFileErrors(t *testing.T) {
 	cases := []struct {
 		name, src string
 		is        error
-		msg       string
+		msg       string // the error, or its start when it ends in ": " (the system's words follow)
 	}{
 		{"missing file", missing, fs.ErrNotExist, "open " + missing + ": no such file or directory"},
-		{"a directory", dir, nil, "reading " + dir + ": robots: reading robots.txt: read " + dir + ": is a directory"},
+		{"a directory", dir, nil, "reading " + dir + ": robots: reading robots.txt: read " + dir + ": "},
 		{"empty name", "", fs.ErrNotExist, "open : no such file or directory"},
 		{"URL without a host", "http://", nil, `robots: fetching "http://": not an http or https URL`},
 	}
@@ -168,7 +168,7 @@ func TestLoadFileErrors(t *testing.T) {
 			if err == nil || r != nil || warnings != nil {
 				t.Fatalf("Load(%q) = %v, %q, %v; want an error alone", tt.src, r, warnings, err)
 			}
-			if err.Error() != tt.msg {
+			if msg := err.Error(); msg != tt.msg && !(strings.HasSuffix(tt.msg, ": ") && strings.HasPrefix(msg, tt.msg)) {
 				t.Errorf("error %q, want %q", err, tt.msg)
 			}
 			if tt.is != nil && !errors.Is(err, tt.is) {
@@ -203,7 +203,9 @@ func TestLoadURL(t *testing.T) {
 		{"/html", "+/private/x +/late/x", "but it is an HTML page, not a robots.txt"},
 		{"/big", "-/private/x +/late/x", "HTTP 200, robots.txt read (only its first 500 KiB, as RFC 9309 allows)"},
 		{"/bom", "-/private/x +/late/x", "HTTP 200, robots.txt read"},
-		{"/evil", "-/private/x -/late/x", "robots.txt unreachable"}, // an escape in Location: the client refuses it
+		// An escape in Location: the client refuses it. The warning quotes
+		// the header raw: escaping it for a terminal is the CLI's job.
+		{"/evil", "-/private/x -/late/x", "robots.txt unreachable"},
 		{closedURL, "-/private/x -/late/x", "robots.txt unreachable; RFC 9309 §2.3.1.4: everything disallowed"},
 	}
 	for _, tt := range cases {
@@ -401,7 +403,7 @@ func TestLoadSetErrors(t *testing.T) {
 	}{
 		{"two whole-log sources", []string{site, count},
 			count + ": a robots.txt for the whole log was already given; use HOST=FILE for virtual hosts", nil, nil},
-		{"two whole-log sources, the first unreadable", []string{count, "h=" + site, missing},
+		{"two whole-log sources, the second missing: the mistake is said first", []string{count, "h=" + site, missing},
 			missing + ": a robots.txt for the whole log was already given; use HOST=FILE for virtual hosts", nil, nil},
 		{"missing file", []string{missing}, missing + ": open " + missing + ": no such file or directory", fs.ErrNotExist, nil},
 		{"missing file for a host", []string{"h.example=" + missing}, "h.example=" + missing + ": open " + missing + ": no such file or directory", fs.ErrNotExist, nil},
