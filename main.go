@@ -40,16 +40,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // analyse reads the logs into the detector and writes the report.
 func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, stderr io.Writer) int {
-	fail := func(format string, a ...any) int {
-		cli.Warnf(stderr, "robowatch: "+format, a...)
-		return cli.ExitError
-	}
+	fail := func(err error) int { return cli.Status(stderr, fmt.Errorf("robowatch: %w", err)) }
 	cfg, err := opt.Config(ctx, stderr) // reads or fetches robots.txt
 	if err != nil {
-		return fail("%v\n", err)
+		return fail(err)
 	}
 	if err := opt.Profiles.Start(); err != nil {
-		return fail("%v\n", err)
+		return fail(err)
 	}
 	defer opt.Profiles.Stop()
 
@@ -60,7 +57,7 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 	if clip.Since.Relative() || clip.Until.Relative() {
 		last, err := files.Last(ctx, func(r io.Reader) time.Time { return logparse.LastTime(r, opt.Format) })
 		if err != nil {
-			return fail("finding the last record for --since/--until: %v\n", err)
+			return fail(fmt.Errorf("finding the last record for --since/--until: %w", err))
 		}
 		clip.Resolve(last)
 	}
@@ -85,7 +82,8 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 			cli.Warnf(stderr, "robowatch: warning: %s\n", w)
 		}
 		if err != nil {
-			rep.Errors, status = append(rep.Errors, err.Error()), fail("%v\n", err)
+			rep.Errors = append(rep.Errors, err.Error())
+			status = fail(err)
 			if opt.Strict {
 				return status
 			}
@@ -101,7 +99,7 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 	rep.Result = det.Result()
 	rep.Window, rep.Outside = clip.Window.String(), clip.Outside
 	if err := report.Write(stdout, opt.Output, rep, opt.Report); err != nil {
-		return fail("writing the report: %v\n", err)
+		return fail(fmt.Errorf("writing the report: %w", err))
 	}
 	if status == cli.ExitOK && opt.Failed(rep.Result) {
 		return cli.ExitFailOn

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -84,6 +85,9 @@ func (c *Check) Run(ctx context.Context, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		Warnf(stderr, "robowatch check: --robots %s: %v\n", c.Robots, err)
+		if errors.Is(err, context.Canceled) {
+			return ExitInterrupted
+		}
 		return ExitUsage
 	}
 	if c.Lint {

@@ -76,17 +76,21 @@ func Parse(args []string, stdout, stderr io.Writer) (any, error) {
 	return a, nil
 }
 
-// Status is the exit status for what Parse returned when it gave no
-// command: 0 after help, 2 (with the error written to stderr) after a bad
-// command line.
+// Status writes err, if any, to stderr as one line and returns the exit
+// status it calls for: 0 for none (as after --help), 2 for a bad command
+// line, 130 for an interrupt (Ctrl-C while fetching robots.txt, say), 1
+// for anything else.
 func Status(stderr io.Writer, err error) int {
 	if err == nil {
 		return ExitOK
 	}
 	Warnf(stderr, "%v\n", err)
 	var ue *UsageError
-	if errors.As(err, &ue) {
+	switch {
+	case errors.As(err, &ue):
 		return ExitUsage
+	case errors.Is(err, context.Canceled):
+		return ExitInterrupted
 	}
 	return ExitError
 }
