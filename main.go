@@ -121,8 +121,11 @@ func readLog(ctx context.Context, files *input.Files, name string, opt *cli.Anal
 	rd := logparse.NewParallelReader(r, name, opt.Format)
 	rd.ReuseRecord = true // the Detector copies what it keeps
 	defer rd.Close()
-	var rec logparse.Record
-	var read int64
+	var (
+		rec  logparse.Record
+		read int64
+		pe   *logparse.ParseError // out of the loop: errors.As makes it escape
+	)
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
 			if ctx.Err() != nil {
@@ -131,7 +134,6 @@ func readLog(ctx context.Context, files *input.Files, name string, opt *cli.Anal
 			progress.AddRecords(read)
 			read = 0
 		}
-		var pe *logparse.ParseError
 		switch err := rd.Read(&rec); {
 		case err == nil:
 			if read++; clip.Keep(&rec) {
