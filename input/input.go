@@ -29,7 +29,11 @@ type Files struct {
 	// (Size), for a progress line.
 	Count func(n int64)
 
-	spooled string // standard input kept in a temporary file by Spool
+	// MaxSpool bounds what Spool keeps of each pipe; 0 is DefaultMaxSpool.
+	MaxSpool int64
+
+	spools    map[string]*spool // inputs kept by Spool, by name
+	leftovers []string          // spool files the system would not unname while open
 }
 
 // Open opens one input for reading: decompressed by content (see
@@ -39,15 +43,14 @@ type Files struct {
 func (f *Files) Open(ctx context.Context, name string) (io.ReadCloser, error) {
 	var raw io.Reader
 	var closers []io.Closer
-	if name == Stdin && f.spooled == "" {
+	switch sp := f.spools[name]; {
+	case sp != nil:
+		raw = io.NewSectionReader(sp.f, 0, sp.size)
+	case name == Stdin:
 		ir := interruptible(ctx, f.stdin())
 		raw, closers = ir, []io.Closer{ir}
-	} else {
-		path := name
-		if name == Stdin {
-			path = f.spooled
-		}
-		file, err := os.Open(path)
+	default:
+		file, err := os.Open(name)
 		if err != nil {
 			return nil, err // *PathError names the file
 		}
@@ -90,15 +93,18 @@ func (f *Files) Size() int64 {
 	return total
 }
 
-// Close removes what the Files made (the spool of standard input). It
-// can be called more than once.
+// Close releases what the Files made (Spool's temporary files). It can be
+// called more than once.
 func (f *Files) Close() error {
-	if f.spooled == "" {
-		return nil
+	var errs []error
+	for _, sp := range f.spools {
+		errs = append(errs, sp.f.Close())
 	}
-	err := os.Remove(f.spooled)
-	f.spooled = ""
-	return err
+	for _, name := range f.leftovers {
+		errs = append(errs, os.Remove(name))
+	}
+	f.spools, f.leftovers = nil, nil
+	return errors.Join(errs...)
 }
 
 // regular reports whether name is a regular file now. The answer can

@@ -216,39 +216,83 @@ func lastDate(r io.Reader) time.Time {
 	return last
 }
 
-// TestLastSpoolsStdin: a window counted back from the log's end reads
-// every input twice; standard input is kept in a temporary file for the
-// second read, which finds all of it, and Close removes the file.
-func TestLastSpoolsStdin(t *testing.T) {
+// TestLastSpools: a window counted back from the log's end reads every
+// input twice; standard input, a FIFO and a shell's <(…) pipe are kept for
+// the second read, which finds all of each, and the temporary files leave
+// no name behind, whatever happens to the process.
+func TestLastSpools(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	dir := writeFiles(t, map[string]string{"a.log.gz": "2024-03-01 a\n2024-03-05 a\n"})
 	stdin := "2024-03-04 s\n2024-03-02 s\n"
-	f := &input.Files{Names: []string{filepath.Join(dir, "a.log.gz"), "-"}, Stdin: strings.NewReader(stdin)}
+	fifoText := "2024-03-06 f\n"
+	names := []string{filepath.Join(dir, "a.log.gz"), "-"}
+	fifo := filepath.Join(dir, "live.log")
+	if err := syscall.Mkfifo(fifo, 0o600); err == nil {
+		names = append(names, fifo)
+		go func() {
+			if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+				w.Write(gzipBytes(t, fifoText))
+				w.Close()
+			}
+		}()
+	} else {
+		fifoText = ""
+	}
+	f := &input.Files{Names: names, Stdin: strings.NewReader(stdin)}
+	defer f.Close()
 	last, err := f.Last(context.Background(), lastDate)
-	if err != nil || last.Format("2006-01-02") != "2024-03-05" {
-		t.Fatalf("Last = %v, %v; want 2024-03-05", last, err)
+	want := "2024-03-06"
+	if fifoText == "" {
+		want = "2024-03-05"
 	}
-	spools, _ := filepath.Glob(filepath.Join(os.TempDir(), "robowatch-stdin-*"))
-	r, err := f.Open(context.Background(), "-")
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || last.Format("2006-01-02") != want {
+		t.Fatalf("Last = %v, %v; want %s", last, err, want)
 	}
-	again, _ := io.ReadAll(r)
-	r.Close()
-	if string(again) != stdin {
-		t.Errorf("standard input read again: %q, want %q", again, stdin)
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("the spool has a name while in use: %v", left)
+	}
+	for name, text := range map[string]string{"-": stdin, fifo: fifoText} {
+		if text == "" {
+			continue
+		}
+		for range 2 {
+			r, err := f.Open(context.Background(), name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, _ := io.ReadAll(r)
+			r.Close()
+			if string(again) != text {
+				t.Errorf("%s read again: %q, want %q", name, again, text)
+			}
+		}
 	}
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
-	}
-	after, _ := filepath.Glob(filepath.Join(os.TempDir(), "robowatch-stdin-*"))
-	if len(after) >= len(spools) && len(spools) > 0 {
-		t.Errorf("the spool is still there after Close: %v", after)
 	}
 
 	none := &input.Files{Names: []string{"-"}, Stdin: strings.NewReader("no time\n")}
 	defer none.Close()
 	if _, err := none.Last(context.Background(), lastDate); err == nil || !strings.Contains(err.Error(), "no record has a time") {
 		t.Errorf("Last on input without times: %v, want an error saying so", err)
+	}
+}
+
+// TestSpoolBound: a pipe longer than the bound is an error saying what to
+// do instead, not a full disk.
+func TestSpoolBound(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	f := &input.Files{Names: []string{"-"}, Stdin: &byteStream{'x', 1 << 20}, MaxSpool: 64 << 10}
+	defer f.Close()
+	err := f.Spool(context.Background())
+	if !errors.Is(err, input.ErrSpoolFull) || !strings.Contains(err.Error(), "standard input") || !strings.Contains(err.Error(), "--since as a time") {
+		t.Errorf("Spool = %v, want ErrSpoolFull naming standard input and saying what to do", err)
+	}
+	exact := &input.Files{Names: []string{"-"}, Stdin: &byteStream{'x', 64 << 10}, MaxSpool: 64 << 10}
+	defer exact.Close()
+	if err := exact.Spool(context.Background()); err != nil {
+		t.Errorf("Spool of exactly the bound: %v", err)
 	}
 }
 

@@ -6,42 +6,97 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"time"
 )
 
-// Spool keeps standard input in a temporary file, when it is among the
-// inputs, so that it can be read twice: a time window counted back from the
-// log's last record needs a first pass to find that record. Close removes
-// the file. An interrupt (ctx) ends the copy at once, even from a silent
-// pipe.
+// DefaultMaxSpool is how much of a pipe Spool keeps when Files.MaxSpool is
+// 0: a day of a busy site's log, far less than a disk, and an end to a
+// stream that never ends.
+const DefaultMaxSpool = 8 << 30
+
+// ErrSpoolFull is Spool's error for a pipe larger than the bound.
+var ErrSpoolFull = errors.New("larger than the spool's bound")
+
+// spool is a pipe's content kept in a temporary file that has no name: it
+// is removed as soon as it is made, so that it goes with the process
+// however the process ends (Ctrl-C, SIGTERM, SIGKILL, a crash).
+type spool struct {
+	f    *os.File
+	size int64
+}
+
+// Spool keeps every input that cannot be read twice (standard input, a
+// FIFO, a /dev/fd pipe from a shell's <(…), a device) in a temporary file,
+// so that it can be: a time window counted back from the log's last record
+// needs a first pass to find that record. At most MaxSpool bytes of each
+// are kept; a longer one is an error wrapping ErrSpoolFull. An interrupt
+// (ctx) ends the copy at once, even from a silent pipe. Close releases the
+// files.
 func (f *Files) Spool(ctx context.Context) error {
-	if f.spooled != "" || !slices.Contains(f.Names, Stdin) {
-		return nil
+	for _, name := range f.Names {
+		if f.spools[name] != nil || (name != Stdin && regular(name)) {
+			continue
+		}
+		if err := f.spool(ctx, name); err != nil {
+			return err
+		}
 	}
-	tmp, err := os.CreateTemp("", "robowatch-stdin-*")
+	return nil
+}
+
+func (f *Files) spool(ctx context.Context, name string) error {
+	what := name
+	var src io.Reader
+	if name == Stdin {
+		what, src = "standard input", f.stdin()
+	} else {
+		file, err := os.Open(name)
+		if err != nil {
+			return nil // the read that counts reports it
+		}
+		defer file.Close()
+		src = file
+	}
+	tmp, err := os.CreateTemp("", "robowatch-spool-*")
 	if err != nil {
-		return fmt.Errorf("keeping standard input: %w", err)
+		return fmt.Errorf("keeping %s: %w", what, err)
 	}
-	f.spooled = tmp.Name()
-	in := interruptible(ctx, f.stdin())
+	// Unnamed at once where the system allows it (not on Windows, where
+	// Close removes it).
+	unlinked := os.Remove(tmp.Name()) == nil
+	limit := f.MaxSpool
+	if limit <= 0 {
+		limit = DefaultMaxSpool
+	}
+	in := interruptible(ctx, src)
 	defer in.Close()
-	_, err = io.Copy(tmp, in)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
+	n, err := io.Copy(tmp, io.LimitReader(in, limit+1))
+	if err == nil && n > limit {
+		err = fmt.Errorf("%w of %d bytes; give the log as a file, or --since as a time rather than a duration", ErrSpoolFull, limit)
 	}
 	if err != nil {
-		return fmt.Errorf("keeping standard input in %s: %w", f.spooled, err)
+		tmp.Close()
+		if !unlinked {
+			os.Remove(tmp.Name())
+		}
+		return fmt.Errorf("keeping %s in a temporary file: %w", what, err)
+	}
+	if f.spools == nil {
+		f.spools = map[string]*spool{}
+	}
+	f.spools[name] = &spool{f: tmp, size: n}
+	if !unlinked {
+		f.leftovers = append(f.leftovers, tmp.Name())
 	}
 	return nil
 }
 
 // Last returns the latest of last(r) over the inputs, each read from its
 // start: the end that a duration such as --since 2h counts back from, which
-// only a first pass can find. Standard input is spooled first, so that the
-// read that counts finds it again. Inputs that cannot be opened are
-// skipped: the read that counts reports them. No time in any input is an
-// error.
+// only a first pass can find. Inputs that cannot be read twice are spooled
+// first, so that the read that counts finds them again. Inputs that cannot
+// be opened are skipped: the read that counts reports them. No time in any
+// input is an error.
 func (f *Files) Last(ctx context.Context, last func(io.Reader) time.Time) (time.Time, error) {
 	if err := f.Spool(ctx); err != nil {
 		return time.Time{}, err
