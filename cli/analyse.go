@@ -78,6 +78,9 @@ func (a *Analyse) Config(ctx context.Context, stderr io.Writer) (detect.Config, 
 	return cfg, nil
 }
 
+// maxCount bounds the numeric flags.
+const maxCount = 1_000_000_000
+
 // FailConditions are the findings --fail-on can turn into exit status 3.
 var FailConditions = []string{"violations", "incidents", "robots"}
 
@@ -137,8 +140,15 @@ func parseAnalyse(args []string, stdout, stderr io.Writer) (*Analyse, error) {
 			return usage("--section %q: want some of %s", s, strings.Join(report.Sections, ","))
 		}
 	}
-	if *top < 0 || *burst < 0 || *sustained < 0 || *maxClients < 0 {
-		return usage("--top, --burst, --sustained and --max-clients take a number of 0 or more")
+	// The detector counts requests in 32 bits, and no host has memory for
+	// a billion clients: larger values would wrap, not mean more.
+	for _, n := range []struct {
+		flag  string
+		value int
+	}{{"top", *top}, {"burst", *burst}, {"sustained", *sustained}, {"max-clients", *maxClients}} {
+		if n.value < 0 || n.value > maxCount {
+			return usage("--%s %d: want a number from 0 to %d", n.flag, n.value, maxCount)
+		}
 	}
 	for _, f := range *failOn {
 		if !slices.Contains(FailConditions, f) {

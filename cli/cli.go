@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
@@ -44,12 +45,12 @@ func (e *UsageError) Error() string {
 	return e.Command + ": " + e.Msg + " (see " + e.Command + " --help)"
 }
 
-// InterruptContext is a context that Ctrl-C (SIGINT) cancels, so that the
-// run ends with the report of what was read, marked partial. Only the first
-// Ctrl-C is caught: a second one, should the report take too long, kills as
-// usual. Call stop when done.
+// InterruptContext is a context that Ctrl-C (SIGINT) or SIGTERM cancels,
+// so that the run ends with the report of what was read, marked partial,
+// and leaves nothing behind. Only the first signal is caught: a second one,
+// should the report take too long, kills as usual. Call stop when done.
 func InterruptContext() (ctx context.Context, stop context.CancelFunc) {
-	ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() {
 		<-ctx.Done()
 		stop()

@@ -1,0 +1,128 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/robowatch/robowatch/cli"
+)
+
+// TestSinceOnPipes: --since counted back from the log's end works on every
+// input that cannot be read twice — standard input, a named FIFO, a
+// shell's <(zcat …) — as on a file: the same records inside the window.
+// Before, a pipe gave 0 records and exit 0, and a FIFO hung.
+func TestSinceOnPipes(t *testing.T) {
+	raw, err := os.ReadFile("testdata/sample.log.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sinceSummary(t, nil, "testdata/sample.log.gz")
+	if want.Summary.Records == 0 || want.Summary.Outside == 0 {
+		t.Fatalf("the file gives %+v: the window should cut the sample", want.Summary)
+	}
+	t.Run("stdin", func(t *testing.T) {
+		if got := sinceSummary(t, log, "-"); got.Summary != want.Summary {
+			t.Errorf("standard input: %+v, want %+v", got.Summary, want.Summary)
+		}
+	})
+	t.Run("fifo", func(t *testing.T) {
+		fifo := filepath.Join(t.TempDir(), "access.log")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skip("no FIFOs here:", err)
+		}
+		go func() {
+			if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+				w.Write(raw) // gzip through a FIFO: recognised by content
+				w.Close()
+			}
+		}()
+		if got := sinceSummary(t, nil, fifo); got.Summary != want.Summary {
+			t.Errorf("FIFO: %+v, want %+v", got.Summary, want.Summary)
+		}
+	})
+}
+
+type windowSummary struct {
+	Summary struct{ Lines, Records, Outside int64 } `json:"summary"`
+}
+
+func sinceSummary(t *testing.T, stdin []byte, file string) windowSummary {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(context.Background(), []string{"-o", "json", "--since", "30m", file}, bytes.NewReader(stdin), &out, &errOut)
+	}()
+	select {
+	case code := <-done:
+		if code != cli.ExitOK {
+			t.Fatalf("exit %d: %s", code, errOut.String())
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("robowatch --since hangs on", file)
+	}
+	var s windowSummary
+	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	return s
+}
+
+// TestSIGTERMWhileSpooling: SIGTERM while --since keeps a silent pipe ends
+// the run at once, exit 130, and leaves no temporary file.
+func TestSIGTERMWhileSpooling(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "robowatch")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	tmp := t.TempDir()
+	cmd := exec.Command(bin, "-o", "json", "--since", "2h")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	stdin, _ := cmd.StdinPipe()
+	defer stdin.Close() // open and silent until the end
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	io.WriteString(stdin, validLine)
+	time.Sleep(300 * time.Millisecond) // spooling, waiting for more
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("the spool has a name while in use: %v", left)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	select {
+	case <-waited:
+	case <-time.After(20 * time.Second):
+		t.Fatal("no exit within 20 s of SIGTERM")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != cli.ExitInterrupted {
+		t.Errorf("exit %d, want %d", code, cli.ExitInterrupted)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
