@@ -23,7 +23,7 @@ func FuzzRun(f *testing.F) {
 		}
 		f.Add(b[:min(len(b), 4096)])
 	}
-	site, err := os.ReadFile("testdata/e2e/site.log")
+	site, err := os.ReadFile("testdata/scenarios/site/site.log")
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -261,7 +261,10 @@ const validLine = `192.0.2.1 - - [06/May/2024:09:00:00 +0000] "GET / HTTP/1.1" 2
 // TestHostileLongLine streams a 100 MiB line, once with no newline at the
 // end of the input and once followed by more lines: it is one malformed
 // line, skipped in bounded memory (the bytes allocated in all stay a small
-// fraction of the line), and the lines around it are read.
+// fraction of the line), and the lines around it are read. logparse's
+// TestHostileReaderLongLines bounds the sequential Reader; the pipeline
+// reads with the ParallelReader, whose memory on such a line only this
+// test bounds.
 func TestHostileLongLine(t *testing.T) {
 	const size = 100 << 20
 	cases := []struct {
@@ -293,39 +296,6 @@ func TestHostileLongLine(t *testing.T) {
 				t.Errorf("allocated %d MiB reading a %d MiB line: the line was held", alloc>>20, size>>20)
 			}
 		})
-	}
-}
-
-// TestHostileGzipBomb streams a gzip of zeros (a decompression bomb: 256
-// MiB from 250 KiB; 32 MiB with -short or -race) made on the fly through a pipe:
-// robowatch decompresses as it reads, the zeros are one over-long line,
-// and memory stays bounded. A bomb of gigabytes behaves the same, only
-// longer (about 1 s per GiB here).
-func TestHostileGzipBomb(t *testing.T) {
-	size := int64(256 << 20)
-	if testing.Short() || raceEnabled {
-		size = 32 << 20
-	}
-	pr, pw := io.Pipe()
-	go func() {
-		zw, _ := gzip.NewWriterLevel(pw, gzip.BestCompression)
-		zw.Write([]byte(validLine))
-		_, err := io.Copy(zw, &repeatReader{0, size})
-		if err == nil {
-			err = zw.Close()
-		}
-		pw.CloseWithError(err)
-	}()
-	code, out, errOut, alloc := runStream(t, pr, "-o", "json")
-	if code != cli.ExitOK {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	s := parseSummary(t, out)
-	if s.Summary.Lines != 2 || s.Summary.Records != 1 || s.Summary.Malformed != 1 {
-		t.Errorf("lines %d records %d malformed %d, want the record and one long line", s.Summary.Lines, s.Summary.Records, s.Summary.Malformed)
-	}
-	if alloc > 32<<20 {
-		t.Errorf("allocated %d MiB for %d MiB of zeros (the compressor's own state included): not streamed", alloc>>20, size>>20)
 	}
 }
 
@@ -439,25 +409,16 @@ func (r *cancellingReader) Read(b []byte) (int, error) {
 }
 
 // TestHostileRobotsURL runs robowatch --robots URL and robowatch check
-// --robots URL against servers that misbehave (loopback only): each run
-// says on stderr what happened and what RFC 9309 prescribes, follows at
-// most 5 redirects, and gives up on a stall.
+// --robots URL against a server that fails (loopback only). How each
+// fetch is read (RFC 9309, redirects, size, stalls, an escape in Location)
+// is robots/load_test.go's TestLoadURL; here, what the CLI makes of it: the
+// warning on stderr, escaped (a URL with a bidi override, which robots.Load
+// quotes as given), and the exit status, check's from the verdict,
+// robowatch's 0 whatever the fetch gave.
 func TestHostileRobotsURL(t *testing.T) {
-	big := "User-agent: *\nDisallow: /private/\n" + strings.Repeat("# padding\n", 60000) + "Disallow: /late/\n"
 	mux := http.NewServeMux()
-	mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop", http.StatusFound) })
-	mux.HandleFunc("/stall", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
 	mux.HandleFunc("/down", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) })
 	mux.HandleFunc("/missing", http.NotFound)
-	mux.HandleFunc("/html", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		io.WriteString(w, "<!DOCTYPE html><html><head><title>Not found</title></head><body>Sorry</body></html>\n")
-	})
-	mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, big) })
-	mux.HandleFunc("/bom", func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, "\ufeffUser-agent: *\rDisallow: /private/\r")
-	})
-	mux.HandleFunc("/evil", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/x\x1b]0;t\x07", http.StatusFound) })
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
@@ -466,13 +427,9 @@ func TestHostileRobotsURL(t *testing.T) {
 		says    string
 		allowed bool // /private/x for any robot
 	}{
-		{"/loop", "more than 5 redirects: robots.txt unavailable; RFC 9309 §2.3.1.2-3: everything allowed", true},
 		{"/down", "HTTP 503: robots.txt unreachable; RFC 9309 §2.3.1.4: everything disallowed", false},
 		{"/missing", "HTTP 404: robots.txt unavailable; RFC 9309 §2.3.1.3: everything allowed", true},
-		{"/html", "but it is an HTML page, not a robots.txt", true},
-		{"/big", "only its first 500 KiB, as RFC 9309 allows", false},
-		{"/bom", "HTTP 200, robots.txt read", false},
-		{"/evil", "robots.txt unreachable", false}, // an escape in Location: the client refuses it
+		{"/txt\u202egol.stobor", `/txt\u202egol.stobor`, true}, // a 404 too, named visibly
 	}
 	for _, tt := range cases {
 		t.Run(tt.path, func(t *testing.T) {
@@ -491,39 +448,6 @@ func TestHostileRobotsURL(t *testing.T) {
 			}
 			assertInert(t, "robowatch stderr", errOut)
 			parseSummary(t, out)
-		})
-	}
-	if _, _, errOut := runCLI(t, nil, "check", "--robots", srv.URL+"/big", "/late/x"); !strings.Contains(errOut, "500 KiB") {
-		t.Errorf("a robots.txt over 500 KiB: no warning: %q", errOut)
-	}
-}
-
-// TestHostileRobotsFiles: robots.txt files from disk that are larger than
-// 500 KiB, begin with a BOM and end lines with CR only, are an HTML page,
-// or hold /*a*a*a*a*a*b against a 10 KiB path.
-func TestHostileRobotsFiles(t *testing.T) {
-	dir := t.TempDir()
-	big := filepath.Join(dir, "big.txt")
-	os.WriteFile(big, []byte("User-agent: *\nDisallow: /private/\n"+strings.Repeat("# padding\n", 60000)+"Disallow: /late/\n"), 0o644)
-	long := "/" + strings.Repeat("a", 10<<10)
-	cases := []struct {
-		name, file, path string
-		code             int
-		stderr, stdout   string
-	}{
-		{"larger than 500 KiB: first 500 KiB parsed", big, "/private/x", cli.ExitError, "larger than 500 KiB; only its first 500 KiB were read", "disallowed"},
-		{"larger than 500 KiB: the rest ignored", big, "/late/x", cli.ExitOK, "larger than 500 KiB", "allowed"},
-		{"BOM and CR-only line ends", "testdata/robots/hostile/bom-cr-only.txt", "/private/x", cli.ExitError, "", "disallowed"},
-		{"HTML served as robots.txt", "testdata/robots/hostile/soft-404.txt", "/private/x", cli.ExitOK, "looks like an HTML page", "allowed"},
-		{"many stars, 10 KiB path", "testdata/robots/hostile/many-stars.txt", long + "b", cli.ExitError, "", "disallowed"},
-		{"many stars, 10 KiB path, no match", "testdata/robots/hostile/many-stars.txt", long, cli.ExitOK, "", "allowed"},
-	}
-	for _, tt := range cases {
-		t.Run(tt.name, func(t *testing.T) {
-			code, out, errOut := runCLI(t, nil, "check", "--robots", tt.file, tt.path)
-			if code != tt.code || !strings.HasPrefix(out, tt.stdout) || !strings.Contains(errOut, tt.stderr) {
-				t.Errorf("exit %d (want %d), stdout %.200q (want %q first), stderr %q (want %q)", code, tt.code, out, tt.stdout, errOut, tt.stderr)
-			}
 		})
 	}
 }
@@ -593,7 +517,8 @@ func TestHostileNoGoroutineLeak(t *testing.T) {
 
 // BenchmarkGzipBomb streams a gzip of 1 GiB of zeros (about 1 MiB
 // compressed) through robowatch: the time it takes, and the bytes it
-// allocates, which stay those of one over-long line.
+// allocates, which stay those of one over-long line. (input's TestGzipBomb
+// tests the bound; no other benchmark decompresses a bomb.)
 func BenchmarkGzipBomb(b *testing.B) {
 	const size = 1 << 30
 	var gz bytes.Buffer

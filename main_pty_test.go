@@ -30,7 +30,7 @@ func TestTerminal80Columns(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	runs := [][]string{
-		{"--robots", "testdata/e2e/robots.txt", "testdata/e2e/site.log", "testdata/hostile/terminal-escapes.log"},
+		{"--robots", "testdata/scenarios/site/robots.txt", "testdata/scenarios/site/site.log", "testdata/hostile/terminal-escapes.log"},
 		{"--robots", "testdata/sample.robots.txt", "--client", "90.32.98.73", "testdata/sample.log.gz"},
 		{"check", "--robots", "testdata/robots/hostile/control-chars.txt", "--lint"},
 	}

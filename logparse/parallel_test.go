@@ -134,7 +134,7 @@ func compareReaders(t *testing.T, name string, data []byte, f *Format, maxLine i
 // repository's testdata, with format detection and with a format given.
 func TestParallelReaderTestdata(t *testing.T) {
 	var files []string
-	for _, pattern := range []string{"../testdata/*.log*", "../testdata/*/*.log*"} {
+	for _, pattern := range []string{"../testdata/*.log*", "../testdata/*/*.log*", "../testdata/*/*/*.log*"} {
 		m, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)

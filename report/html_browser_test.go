@@ -58,12 +58,12 @@ func runChromium(t *testing.T, bin, file string, extra ...string) (string, strin
 // e2eHTML renders the end-to-end test site (testdata/e2e) as HTML.
 func e2eHTML(t *testing.T) []byte {
 	t.Helper()
-	rf, err := os.ReadFile("../testdata/e2e/robots.txt")
+	rf, err := os.ReadFile("../testdata/scenarios/site/robots.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
 	d := detect.New(detect.Config{Robots: robots.ParseBytes(rf)})
-	const name = "../testdata/e2e/site.log"
+	const name = "../testdata/scenarios/site/site.log"
 	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
