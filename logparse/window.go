@@ -86,6 +86,24 @@ func (b TimeBound) Resolve(last time.Time) time.Time {
 	return last.Add(-b.back)
 }
 
+// NotBefore reports whether b is known not to come before o whatever the
+// log, so that a window from b to o would be empty: both absolute times,
+// both dates or zoneless times (placed in the same zone), or both durations
+// back from the same end. Mixed kinds depend on the log and give false.
+func (b TimeBound) NotBefore(o TimeBound) bool {
+	switch {
+	case !b.set || !o.set:
+		return false
+	case !b.at.IsZero() && !o.at.IsZero():
+		return !b.at.Before(o.at)
+	case b.date != "" && o.date != "":
+		return !b.Resolve(time.Time{}).Before(o.Resolve(time.Time{}))
+	case b.Relative() && o.Relative():
+		return b.back <= o.back
+	}
+	return false
+}
+
 // Window is a time range of records, Since inclusive, Until exclusive; a
 // zero end is open.
 type Window struct {

@@ -1,6 +1,7 @@
 package logparse
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -62,5 +63,61 @@ func TestWindowContains(t *testing.T) {
 	}
 	if !(Window{}).Contains(at(1)) {
 		t.Error("the zero Window must contain everything")
+	}
+}
+
+// TestNotBefore: --since at or after --until is known to give an empty
+// window only when both bounds are of a kind that compares without the log.
+func TestNotBefore(t *testing.T) {
+	tests := []struct {
+		since, until string
+		want         bool
+	}{
+		{"2024-03-10T14:00:00Z", "2024-03-10T13:00:00Z", true},
+		{"2024-03-10T14:00:00Z", "2024-03-10T14:00:00Z", true}, // empty: Until is exclusive
+		{"2024-03-10T13:00:00Z", "2024-03-10T14:00:00Z", false},
+		{"2024-03-11", "2024-03-10", true},
+		{"2024-03-10 15:00", "2024-03-10", true},
+		{"2024-03-10", "2024-03-11", false},
+		{"1h", "2h", true}, // an hour back from the end is after two hours back
+		{"2h", "1h", false},
+		{"2h", "2024-03-10", false},                   // depends on the log's end
+		{"2024-03-10", "2024-03-10T00:00:00Z", false}, // depends on the log's zone
+	}
+	for _, tt := range tests {
+		since, err1 := ParseTimeBound(tt.since)
+		until, err2 := ParseTimeBound(tt.until)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if got := since.NotBefore(until); got != tt.want {
+			t.Errorf("%s NotBefore %s = %v, want %v", tt.since, tt.until, got, tt.want)
+		}
+	}
+	if (TimeBound{}).NotBefore(TimeBound{}) {
+		t.Error("unset bounds compare")
+	}
+}
+
+// TestClip: bounds resolve at the first record with a time (a date in the
+// log's zone), records without a time are kept, the rest are counted.
+func TestClip(t *testing.T) {
+	since, _ := ParseTimeBound("2024-05-06 09:02")
+	zone := time.FixedZone("", 2*3600)
+	c := &Clip{Since: since}
+	var kept []int
+	for i, tm := range []time.Time{
+		time.Date(2024, 5, 6, 9, 0, 0, 0, zone),
+		{},
+		time.Date(2024, 5, 6, 9, 2, 0, 0, zone),
+		time.Date(2024, 5, 6, 9, 1, 59, 0, zone),
+		time.Date(2024, 5, 6, 9, 5, 0, 0, zone),
+	} {
+		if c.Keep(&Record{Time: tm}) {
+			kept = append(kept, i)
+		}
+	}
+	if fmt.Sprint(kept) != "[1 2 4]" || c.Outside != 2 || c.Window.String() != "from 2024-05-06 09:02:00 +0200" {
+		t.Errorf("kept %v, outside %d, window %q", kept, c.Outside, c.Window.String())
 	}
 }
