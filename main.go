@@ -28,7 +28,7 @@ func main() {
 // run is robowatch with its arguments and standard streams, so tests can
 // call it as a user would. It returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	cmd, err := cli.Parse(args, stdout, stderr)
+	cmd, err := cli.Parse(args, stdin, stdout, stderr)
 	switch c := cmd.(type) {
 	case *cli.Check:
 		return c.Run(ctx, stdout, stderr)
@@ -61,17 +61,12 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 		}
 		clip.Resolve(last)
 	}
-	var progress *report.Progress
-	if opt.Progress {
-		progress = report.NewProgress(stderr, files.Size(), 250*time.Millisecond)
-		files.Count = progress.AddBytes
-		progress.Start()
-		defer progress.Stop()
-	}
+	progress := opt.StartProgress(stderr, files) // nil: none
+	defer progress.Stop()
 
 	rep := &report.Report{Files: files.Names, Reordered: reordered, Robots: opt.Robots}
 	det := detect.New(cfg)
-	status := cli.ExitOK
+	status, unread := cli.ExitOK, 0
 	for _, name := range files.Names {
 		if ctx.Err() != nil {
 			break
@@ -82,10 +77,12 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 			cli.Warnf(stderr, "robowatch: warning: %s\n", w)
 		}
 		if err != nil {
+			if stats.Lines == 0 {
+				unread++
+			}
 			rep.Errors = append(rep.Errors, err.Error())
-			status = fail(err)
-			if opt.Strict {
-				return status
+			if status = fail(err); opt.Strict || unread == len(files.Names) {
+				return status // no report: nothing to say, or --strict asked for none
 			}
 		}
 	}
@@ -93,9 +90,7 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 	if ctx.Err() != nil {
 		rep.Partial, status = true, cli.ExitInterrupted
 	}
-	if err := opt.Profiles.WriteHeap(); err != nil {
-		cli.Warnf(stderr, "robowatch: %v\n", err)
-	}
+	opt.Profiles.WriteHeap(stderr)
 	rep.Result = det.Result()
 	rep.Window, rep.Outside = clip.Window.String(), clip.Outside
 	if err := report.Write(stdout, opt.Output, rep, opt.Report); err != nil {
@@ -113,7 +108,9 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 // error: the report says partial.
 func readLog(ctx context.Context, files *input.Files, name string, opt *cli.Analyse, clip *logparse.Clip, det *detect.Detector, progress *report.Progress) (logparse.Stats, error) {
 	r, err := files.Open(ctx, name)
-	if err != nil {
+	if err != nil && ctx.Err() != nil {
+		return logparse.Stats{}, nil // interrupted while waiting for the first bytes: no read error
+	} else if err != nil {
 		return logparse.Stats{}, err
 	}
 	defer r.Close()

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/robowatch/robowatch/cli"
@@ -37,6 +38,15 @@ func FuzzRun(f *testing.F) {
 		if code != cli.ExitOK && code != cli.ExitError {
 			t.Fatalf("exit %d: %s", code, errOut.String())
 		}
+		assertInert(t, "json stderr", errOut.String())
+		if code == cli.ExitError && out.Len() == 0 {
+			// Nothing could be read (a broken gzip header): an error, and
+			// no empty report that would read as an all-clear.
+			if !strings.Contains(errOut.String(), "robowatch: ") {
+				t.Fatalf("exit 1 with no report and no message: %q", errOut.String())
+			}
+			return
+		}
 		var doc struct {
 			Summary struct{ Lines, Records, Malformed int64 } `json:"summary"`
 		}
@@ -46,7 +56,6 @@ func FuzzRun(f *testing.F) {
 		if s := doc.Summary; s.Lines != s.Records+s.Malformed || s.Lines < 0 || s.Lines > int64(len(in))+1 {
 			t.Fatalf("summary %+v for %d bytes", s, len(in))
 		}
-		assertInert(t, "json stderr", errOut.String())
 
 		out.Reset()
 		errOut.Reset()

@@ -8,10 +8,12 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/input"
 	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/report"
 	"github.com/robowatch/robowatch/robots"
@@ -81,6 +83,19 @@ func (a *Analyse) Config(ctx context.Context, stderr io.Writer) (detect.Config, 
 // maxCount bounds the numeric flags.
 const maxCount = 1_000_000_000
 
+// StartProgress starts the progress line on stderr, if it was asked for,
+// counting the bytes files reads against their size; nil if not. Stop it
+// before the report is written.
+func (a *Analyse) StartProgress(stderr io.Writer, files *input.Files) *report.Progress {
+	if !a.Progress {
+		return nil
+	}
+	p := report.NewProgress(stderr, files.Size(), 250*time.Millisecond)
+	files.Count = p.AddBytes
+	p.Start()
+	return p
+}
+
 // FailConditions are the findings --fail-on can turn into exit status 3.
 var FailConditions = []string{"violations", "incidents", "robots"}
 
@@ -98,7 +113,7 @@ func (a *Analyse) Failed(res *detect.Result) bool {
 	return false
 }
 
-func parseAnalyse(args []string, stdout, stderr io.Writer) (*Analyse, error) {
+func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*Analyse, error) {
 	fs := pflag.NewFlagSet("robowatch", pflag.ContinueOnError)
 	var (
 		format     = fs.StringP("format", "f", "auto", "log format: auto, "+strings.Join(logparse.FormatNames[:3], ", ")+", or an Apache LogFormat / nginx log_format string")
@@ -116,6 +131,7 @@ func parseAnalyse(args []string, stdout, stderr io.Writer) (*Analyse, error) {
 		failOn     = fs.StringSlice("fail-on", nil, "exit 3 when the report has any of: violations (needs --robots), incidents, robots (for cron and monitoring)")
 		color      = fs.String("color", "auto", "colour headings: auto (on a terminal, unless NO_COLOR is set), always, never")
 		progress   = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always, never")
+		cols       = fs.Int("width", 0, "fit tables to N columns (default: the terminal's width, else $COLUMNS, else 100)")
 		a          Analyse
 	)
 	fs.StringVar(&a.Profiles.CPU, "cpuprofile", "", "write a CPU profile (go tool pprof) to FILE")
@@ -145,7 +161,7 @@ func parseAnalyse(args []string, stdout, stderr io.Writer) (*Analyse, error) {
 	for _, n := range []struct {
 		flag  string
 		value int
-	}{{"top", *top}, {"burst", *burst}, {"sustained", *sustained}, {"max-clients", *maxClients}} {
+	}{{"top", *top}, {"burst", *burst}, {"sustained", *sustained}, {"max-clients", *maxClients}, {"width", *cols}} {
 		if n.value < 0 || n.value > maxCount {
 			return usage("--%s %d: want a number from 0 to %d", n.flag, n.value, maxCount)
 		}
@@ -173,6 +189,9 @@ func parseAnalyse(args []string, stdout, stderr io.Writer) (*Analyse, error) {
 			return usage("--until: %v", err)
 		}
 	}
+	if a.Since.NotBefore(a.Until) {
+		return usage("--since %s is not before --until %s: the window would be empty", *since, *until)
+	}
 	a.Detect = detect.Config{BurstPer10s: *burst, SustainedPer60s: *sustained, MaxClients: *maxClients}
 	if len(*watch) > 0 {
 		if a.Detect.Watch, err = detect.WatchList(*watch); err != nil {
@@ -184,9 +203,14 @@ func parseAnalyse(args []string, stdout, stderr io.Writer) (*Analyse, error) {
 	if len(a.Files) == 0 {
 		a.Files = []string{"-"}
 	}
+	if len(a.Files) == 1 && a.Files[0] == "-" && on("auto", stdin) {
+		// Someone typed "robowatch" at a prompt and it seems to hang.
+		Warnf(stderr, "robowatch: reading a log from standard input (the terminal); end with Ctrl-D, or give a file: robowatch access.log")
+	}
 	a.Strict, a.Robots, a.Output, a.FailOn = *strict, *robotsSrc, *output, *failOn
-	a.Progress = on(*progress, stderr)
-	a.Report = report.Options{Sections: *sections, Top: *top, Width: width(stdout),
+	// A progress line would only get in the way of someone typing a log.
+	a.Progress = on(*progress, stderr) && (*progress == "always" || !on("auto", stdin))
+	a.Report = report.Options{Sections: *sections, Top: *top, Width: width(stdout, *cols, fs.Changed("width")),
 		Color: *color == "always" || (*color == "auto" && os.Getenv("NO_COLOR") == "" && on("auto", stdout))}
 	if (*output == "json" || *output == "csv") && !fs.Changed("top") {
 		a.Report.Top = 0 // scripts get every row unless they ask for fewer

@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -61,7 +62,7 @@ func InterruptContext() (ctx context.Context, stop context.CancelFunc) {
 // Parse reads robowatch's command line and returns the command it asks
 // for: *Analyse or *Check. Help, when asked for, is written to stdout and
 // Parse returns nil and no error; flag errors are *UsageError.
-func Parse(args []string, stdout, stderr io.Writer) (any, error) {
+func Parse(args []string, stdin io.Reader, stdout, stderr io.Writer) (any, error) {
 	// A nil *Analyse or *Check in an interface is not nil: return nil.
 	if len(args) > 0 && args[0] == "check" {
 		c, err := parseCheck(args[1:], stdout, stderr)
@@ -70,7 +71,7 @@ func Parse(args []string, stdout, stderr io.Writer) (any, error) {
 		}
 		return c, nil
 	}
-	a, err := parseAnalyse(args, stdout, stderr)
+	a, err := parseAnalyse(args, stdin, stdout, stderr)
 	if a == nil {
 		return nil, err
 	}
@@ -132,25 +133,33 @@ func parseFlags(fs *pflag.FlagSet, command, usage string, args []string, stdout,
 // modes are the values of an auto|always|never flag.
 var modes = []string{"auto", "always", "never"}
 
-// on resolves an auto|always|never flag for a stream: auto means "when w is
-// a terminal".
-func on(mode string, w io.Writer) bool {
+// on resolves an auto|always|never flag for a stream: auto means "when the
+// stream is a terminal".
+func on(mode string, stream any) bool {
 	switch mode {
 	case "always":
 		return true
 	case "never":
 		return false
 	}
-	f, ok := w.(*os.File)
+	f, ok := stream.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// width is the width of the terminal w is, or 0 when it is none.
-func width(w io.Writer) int {
+// width is the width to fit tables to: --width when given (flag), else the
+// terminal's that w is, else $COLUMNS (as shells set it for scripts they
+// run), else 0, which leaves the choice to the report.
+func width(w io.Writer, flag int, given bool) int {
+	if given {
+		return flag
+	}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		if w, _, err := term.GetSize(int(f.Fd())); err == nil {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
 			return w
 		}
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 && n <= maxCount {
+		return n
 	}
 	return 0
 }

@@ -28,6 +28,9 @@ func TestParseUsageErrors(t *testing.T) {
 		{[]string{"--since", "yesterday"}, "--since"},
 		{[]string{"--until", "later"}, "--until"},
 		{[]string{"--client", "10.0.0.0/33"}, "--client"},
+		{[]string{"--since", "2024-03-10T14:00:00Z", "--until", "2024-03-10T13:00:00Z"}, "--since 2024-03-10T14:00:00Z is not before --until 2024-03-10T13:00:00Z"},
+		{[]string{"--since", "1h", "--until", "2h"}, "--since 1h is not before --until 2h"},
+		{[]string{"--width", "-3"}, "--width -3"},
 		{[]string{"check"}, "robowatch check: --robots FILE|URL is required (see robowatch check --help)"},
 		{[]string{"check", "--robots", "r.txt"}, "give at least one PATH to check, or --lint"},
 		{[]string{"check", "--robots", "r.txt", "--lint", "/x"}, "--lint takes no paths"},
@@ -36,7 +39,7 @@ func TestParseUsageErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			var out, errOut bytes.Buffer
-			cmd, err := Parse(tt.args, &out, &errOut)
+			cmd, err := Parse(tt.args, nil, &out, &errOut)
 			if cmd != nil {
 				t.Fatalf("Parse = %#v, want no command", cmd)
 			}
@@ -56,7 +59,7 @@ func TestParseUsageErrors(t *testing.T) {
 func TestParseHelp(t *testing.T) {
 	for _, args := range [][]string{{"--help"}, {"-h"}, {"check", "--help"}} {
 		var out, errOut bytes.Buffer
-		cmd, err := Parse(args, &out, &errOut)
+		cmd, err := Parse(args, nil, &out, &errOut)
 		if cmd != nil || err != nil || Status(&errOut, err) != ExitOK {
 			t.Errorf("%v: Parse = %v, %v; want help and exit 0", args, cmd, err)
 		}
@@ -84,7 +87,7 @@ func TestParseAnalyse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var out, errOut bytes.Buffer
-		cmd, err := Parse(tt.args, &out, &errOut)
+		cmd, err := Parse(tt.args, nil, &out, &errOut)
 		a, ok := cmd.(*Analyse)
 		if err != nil || !ok {
 			t.Fatalf("%v: Parse = %v, %v", tt.args, cmd, err)
@@ -94,6 +97,34 @@ func TestParseAnalyse(t *testing.T) {
 		}
 		if a.Detect.MaxClients != 250_000 {
 			t.Errorf("%v: MaxClients = %d, want the default cap", tt.args, a.Detect.MaxClients)
+		}
+	}
+}
+
+// TestWidth: --width wins, then the terminal's width, then $COLUMNS; with
+// none of them the report chooses (0).
+func TestWidth(t *testing.T) {
+	tests := []struct {
+		columns string
+		args    []string
+		want    int
+	}{
+		{"", nil, 0},
+		{"120", nil, 120},
+		{"junk", nil, 0},
+		{"-5", nil, 0},
+		{"120", []string{"--width", "80"}, 80},
+		{"", []string{"--width", "160"}, 160},
+	}
+	for _, tt := range tests {
+		t.Setenv("COLUMNS", tt.columns)
+		var out, errOut bytes.Buffer
+		cmd, err := Parse(tt.args, nil, &out, &errOut)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cmd.(*Analyse).Report.Width; got != tt.want {
+			t.Errorf("COLUMNS=%q %v: width %d, want %d", tt.columns, tt.args, got, tt.want)
 		}
 	}
 }

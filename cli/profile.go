@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -44,8 +45,14 @@ func (p *Profiles) Stop() {
 }
 
 // WriteHeap writes the live heap, after a collection, if a heap profile
-// was asked for.
-func (p *Profiles) WriteHeap() error {
+// was asked for; a failure is said on stderr, as it costs the report nothing.
+func (p *Profiles) WriteHeap(stderr io.Writer) {
+	if err := p.writeHeap(); err != nil {
+		Warnf(stderr, "robowatch: %v", err)
+	}
+}
+
+func (p *Profiles) writeHeap() error {
 	if p.Heap == "" {
 		return nil
 	}
