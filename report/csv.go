@@ -28,7 +28,7 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 	// is opened in terminals and spreadsheets too.
 	write := func(rec []string) {
 		for i := range rec {
-			rec[i] = Escape(rec[i])
+			rec[i] = neutralise(Escape(rec[i]))
 		}
 		cw.Write(rec)
 	}
@@ -100,6 +100,42 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// neutralise keeps a spreadsheet from running a cell as a formula: text that
+// begins with '=', '+', '-', '@', a tab or a carriage return (OWASP's list
+// for CSV injection) gets a leading "'", which spreadsheets take as "this is
+// text" and do not show. A log's User-agent or path can begin that way;
+// robowatch's own numbers never need it, and a cell that is a number stays
+// a number.
+func neutralise(cell string) string {
+	if cell == "" || !strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
+		return cell
+	}
+	if isNumber(cell) {
+		return cell
+	}
+	return "'" + cell
+}
+
+// isNumber reports whether s is a plain decimal number: a sign, digits, and
+// at most one point among them.
+func isNumber(s string) bool {
+	if s[0] == '-' || s[0] == '+' {
+		s = s[1:]
+	}
+	digits, point := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && !point:
+			point = true
+		default:
+			return false
+		}
+	}
+	return digits > 0
 }
 
 func rfc3339(t time.Time) string {
