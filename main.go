@@ -64,7 +64,7 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 	progress := opt.StartProgress(stderr, files) // nil: none
 	defer progress.Stop()
 
-	rep := &report.Report{Files: files.Names, Reordered: reordered, Robots: opt.Robots}
+	rep := &report.Report{Files: files.Names, Reordered: reordered, Robots: opt.ShownRobots()}
 	det := detect.New(cfg)
 	status, unread := cli.ExitOK, 0
 	for _, name := range files.Names {

@@ -83,6 +83,16 @@ func (a *Analyse) Config(ctx context.Context, stderr io.Writer) (detect.Config, 
 // maxCount bounds the numeric flags.
 const maxCount = 1_000_000_000
 
+// ShownRobots are the --robots values as reports show them: passwords in
+// URLs masked (robots.Redact).
+func (a *Analyse) ShownRobots() []string {
+	shown := make([]string, len(a.Robots))
+	for i, src := range a.Robots {
+		shown[i] = robots.Redact(src)
+	}
+	return shown
+}
+
 // StartProgress starts the progress line on stderr, if it was asked for,
 // counting the bytes files reads against their size; nil if not. Stop it
 // before the report is written.

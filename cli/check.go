@@ -84,7 +84,7 @@ func (c *Check) Run(ctx context.Context, stdout, stderr io.Writer) int {
 		Warnf(stderr, "robowatch: %s\n", w)
 	}
 	if err != nil {
-		Warnf(stderr, "robowatch check: --robots %s: %v\n", c.Robots, err)
+		Warnf(stderr, "robowatch check: --robots %s: %v\n", robots.Redact(c.Robots), err)
 		if errors.Is(err, context.Canceled) {
 			return ExitInterrupted
 		}
@@ -92,7 +92,7 @@ func (c *Check) Run(ctx context.Context, stdout, stderr io.Writer) int {
 	}
 	if c.Lint {
 		problems := robots.Lint(r)
-		if err := report.WriteLint(stdout, c.Output, c.Robots, problems); err != nil {
+		if err := report.WriteLint(stdout, c.Output, robots.Redact(c.Robots), problems); err != nil {
 			Warnf(stderr, "robowatch check: %v\n", err)
 			return ExitUsage
 		}

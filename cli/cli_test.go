@@ -128,3 +128,16 @@ func TestWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestShownRobots: the report lists --robots sources without passwords.
+func TestShownRobots(t *testing.T) {
+	var out, errOut bytes.Buffer
+	cmd, err := Parse([]string{"--robots", "https://u:pw@example.com/robots.txt", "--robots", "api.example.com=robots-api.txt"}, nil, &out, &errOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(cmd.(*Analyse).ShownRobots(), " ")
+	if got != "https://u:xxxxx@example.com/robots.txt api.example.com=robots-api.txt" {
+		t.Errorf("ShownRobots = %q", got)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 )
 
@@ -87,18 +88,19 @@ var errTooManyRedirects = fmt.Errorf("more than %d redirects", MaxRedirects)
 // DefaultFetchTimeout applies. The error is only for a URL that cannot be
 // fetched at all; what the server did is in the result.
 func Fetch(ctx context.Context, rawURL string, client *http.Client) (*FetchResult, error) {
+	shown := Redact(rawURL) // what messages and the result show: no password
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("robots: fetching %q: %w", rawURL, err)
+		return nil, fmt.Errorf("robots: fetching %q: %w", shown, redactErr(err, rawURL, shown))
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, fmt.Errorf("robots: fetching %q: not an http or https URL", rawURL)
+		return nil, fmt.Errorf("robots: fetching %q: not an http or https URL", shown)
 	}
 	c := http.Client{}
 	if client != nil {
 		c = *client
 	}
-	res := &FetchResult{URL: rawURL}
+	res := &FetchResult{URL: shown}
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) > MaxRedirects {
 			return errTooManyRedirects
@@ -113,12 +115,12 @@ func Fetch(ctx context.Context, rawURL string, client *http.Client) (*FetchResul
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, fmt.Errorf("robots: fetching %q: %w", rawURL, err)
+		return nil, fmt.Errorf("robots: fetching %q: %w", shown, redactErr(err, rawURL, shown))
 	}
 	req.Header.Set("User-Agent", FetchUserAgent)
 	resp, err := c.Do(req)
 	if err != nil {
-		res.Err = err
+		res.Err = redactErr(err, rawURL, shown)
 		if errors.Is(err, errTooManyRedirects) {
 			// RFC 9309 §2.3.1.2: past the redirects it follows, a crawler
 			// may take robots.txt as unavailable.
@@ -132,7 +134,7 @@ func Fetch(ctx context.Context, rawURL string, client *http.Client) (*FetchResul
 	}
 	defer resp.Body.Close()
 	res.Status = resp.StatusCode
-	res.FinalURL = resp.Request.URL.String()
+	res.FinalURL = Redact(resp.Request.URL.String())
 	switch {
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
 		r, err := Parse(resp.Body)
@@ -156,4 +158,13 @@ func Fetch(ctx context.Context, rawURL string, client *http.Client) (*FetchResul
 		res.Robots = DisallowAll(res.String())
 	}
 	return res, nil
+}
+
+// redactErr is err with raw, which holds a password, shown as shown: url.Parse
+// quotes the URL it fails on.
+func redactErr(err error, raw, shown string) error {
+	if raw == shown || !strings.Contains(err.Error(), raw) {
+		return err
+	}
+	return errors.New(strings.ReplaceAll(err.Error(), raw, shown))
 }

@@ -55,7 +55,7 @@ func load(ctx context.Context, rawURL string, client *http.Client) (*Robots, []s
 		return nil, nil, err
 	}
 	if res.Outcome == Unreachable && errors.Is(ctx.Err(), context.Canceled) {
-		return nil, nil, fmt.Errorf("robots: fetching %q: %w", rawURL, ctx.Err())
+		return nil, nil, fmt.Errorf("robots: fetching %q: %w", Redact(rawURL), ctx.Err())
 	}
 	return res.Robots, []string{"robots.txt " + res.String()}, nil
 }
@@ -83,7 +83,7 @@ func LoadSet(ctx context.Context, sources []string, client *http.Client) (Set, [
 	for _, src := range sources {
 		if host, _ := splitHost(src); host == "" {
 			if whole {
-				return Set{}, nil, fmt.Errorf("%s: a robots.txt for the whole log was already given; use HOST=FILE for virtual hosts", src)
+				return Set{}, nil, fmt.Errorf("%s: a robots.txt for the whole log was already given; use HOST=FILE for virtual hosts", Redact(src))
 			}
 			whole = true
 		}
@@ -97,7 +97,7 @@ func LoadSet(ctx context.Context, sources []string, client *http.Client) (Set, [
 		r, w, err := Load(ctx, where, client)
 		warnings = append(warnings, w...)
 		if err != nil {
-			return Set{}, warnings, fmt.Errorf("%s: %w", src, err)
+			return Set{}, warnings, fmt.Errorf("%s: %w", Redact(src), err)
 		}
 		if host == "" {
 			set.Default = r
@@ -119,4 +119,30 @@ func splitHost(s string) (host, source string) {
 		return "", s
 	}
 	return s[:i], s[i+1:]
+}
+
+// Redact returns src with the password of a URL in it (http://user:pass@host/)
+// masked as "xxxxx", as net/url's URL.Redacted does: --robots values are
+// shown in messages and reports, which are mailed and pasted. It works on
+// text that does not parse as a URL too, and on HOST=URL values; anything
+// else is returned as it is.
+func Redact(src string) string {
+	i := strings.Index(src, "://")
+	if i < 0 {
+		return src
+	}
+	rest := src[i+3:]
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	at := strings.LastIndexByte(rest[:end], '@')
+	if at < 0 {
+		return src
+	}
+	colon := strings.IndexByte(rest[:at], ':')
+	if colon < 0 {
+		return src // a user name and no password
+	}
+	return src[:i+3] + rest[:colon+1] + "xxxxx" + rest[at:]
 }

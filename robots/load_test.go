@@ -442,3 +442,82 @@ func TestLoadSetErrors(t *testing.T) {
 		}
 	})
 }
+
+// TestRedact: a password in a --robots URL never reaches a message.
+func TestRedact(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"https://user:s3cret@example.com/robots.txt", "https://user:xxxxx@example.com/robots.txt"},
+		{"www.example.com=https://u:p%40ss@example.com/robots.txt", "www.example.com=https://u:xxxxx@example.com/robots.txt"},
+		{"https://user@example.com/robots.txt", "https://user@example.com/robots.txt"},
+		{"https://example.com/a@b:c/robots.txt", "https://example.com/a@b:c/robots.txt"},
+		{"http://u:p@[::1]:8080/robots.txt", "http://u:xxxxx@[::1]:8080/robots.txt"},
+		{"robots.txt", "robots.txt"},
+		{"dir/a:b@c.txt", "dir/a:b@c.txt"},
+		{"http://u:pa ss@bad host/", "http://u:xxxxx@bad host/"},
+	}
+	for _, tt := range tests {
+		if got := Redact(tt.in); got != tt.want {
+			t.Errorf("Redact(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestLoadHidesPassword fetches --robots URLs with a password from servers
+// that answer, fail, redirect, stall or are gone: no warning, error or
+// FetchResult text carries the password.
+func TestLoadHidesPassword(t *testing.T) {
+	const secret = "s3cretPW"
+	mux := http.NewServeMux()
+	mux.HandleFunc("/ok", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "User-agent: *\nDisallow: /x\n") })
+	mux.HandleFunc("/missing", http.NotFound)
+	mux.HandleFunc("/down", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", 500) })
+	mux.HandleFunc("/moved", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/ok", http.StatusFound) })
+	mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop", http.StatusFound) })
+	mux.HandleFunc("/stall", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	withPW := func(path string) string {
+		return strings.Replace(srv.URL, "http://", "http://admin:"+secret+"@", 1) + path
+	}
+	gone := httptest.NewServer(mux)
+	goneURL := strings.Replace(gone.URL, "http://", "http://admin:"+secret+"@", 1) + "/ok"
+	gone.Close()
+	client := &http.Client{Timeout: 300 * time.Millisecond}
+	srcs := []string{withPW("/ok"), withPW("/missing"), withPW("/down"), withPW("/moved"), withPW("/loop"), withPW("/stall"), goneURL,
+		"h.example=" + withPW("/ok"), "http://admin:" + secret + "@bad host/"}
+	for _, src := range srcs {
+		r, warnings, err := Load(context.Background(), strings.TrimPrefix(src, "h.example="), client)
+		texts := append([]string{}, warnings...)
+		if err != nil {
+			texts = append(texts, err.Error())
+		}
+		if r != nil {
+			for _, g := range r.Groups {
+				for _, rule := range g.Rules {
+					texts = append(texts, rule.Text)
+				}
+			}
+		}
+		_, setWarnings, setErr := LoadSet(context.Background(), []string{src, src}, client)
+		texts = append(texts, setWarnings...)
+		if setErr != nil {
+			texts = append(texts, setErr.Error())
+		}
+		res, ferr := Fetch(context.Background(), strings.TrimPrefix(src, "h.example="), client)
+		if ferr != nil {
+			texts = append(texts, ferr.Error())
+		} else {
+			texts = append(texts, res.String(), res.URL, res.FinalURL)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, _, err := Load(ctx, strings.TrimPrefix(src, "h.example="), client); err != nil {
+			texts = append(texts, err.Error())
+		}
+		for _, text := range texts {
+			if strings.Contains(text, secret) {
+				t.Errorf("%s: the password shows in %q", Redact(src), text)
+			}
+		}
+	}
+}
