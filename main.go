@@ -96,8 +96,8 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 	if err := report.Write(stdout, opt.Output, rep, opt.Report); err != nil {
 		return fail(fmt.Errorf("writing the report: %w", err))
 	}
-	if status == cli.ExitOK && opt.Failed(rep.Result) {
-		return cli.ExitFailOn
+	if status == cli.ExitOK {
+		status = opt.Status(rep.Result, stderr) // --fail-on, --client that matched nothing
 	}
 	return status
 }

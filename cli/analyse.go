@@ -60,6 +60,7 @@ type Analyse struct {
 	FailOn   []string // findings that make the exit status 3 (FailConditions)
 	Progress bool     // draw a progress line on stderr
 	Profiles Profiles
+	Clients  []string // --client values, as given
 
 	Client *http.Client // fetches --robots URLs; nil: robots.Fetch's default
 }
@@ -109,18 +110,59 @@ func (a *Analyse) StartProgress(stderr io.Writer, files *input.Files) *report.Pr
 // FailConditions are the findings --fail-on can turn into exit status 3.
 var FailConditions = []string{"violations", "incidents", "robots"}
 
-// Failed reports whether res has any of the findings --fail-on named, so
-// that the run should exit with ExitFailOn.
-func (a *Analyse) Failed(res *detect.Result) bool {
+// Status is the exit status that the findings in res call for, for a run
+// that went well otherwise: ExitError when a --client matched no request
+// (said on stderr: a typo would otherwise look like a quiet client),
+// ExitFailOn when res has any of the findings --fail-on named, else ExitOK.
+func (a *Analyse) Status(res *detect.Result, stderr io.Writer) int {
+	status := ExitOK
+	for _, spec := range a.Clients {
+		if !a.matched(spec, res) {
+			Warnf(stderr, "robowatch: --client %s: no requests from it in %s", spec, a.inputs())
+			status = ExitError
+		}
+	}
+	if status != ExitOK {
+		return status
+	}
 	for _, c := range a.FailOn {
 		switch {
 		case c == "violations" && res.ViolationCount > 0,
 			c == "incidents" && res.IncidentCount > 0,
 			c == "robots" && res.RobotCount > 0:
+			return ExitFailOn
+		}
+	}
+	return ExitOK
+}
+
+// matched reports whether a drill-down of res is of a client spec names.
+func (a *Analyse) matched(spec string, res *detect.Result) bool {
+	match, err := detect.WatchList([]string{spec})
+	if err != nil {
+		return false
+	}
+	for _, t := range res.Watched {
+		if match(t.IP) {
 			return true
 		}
 	}
 	return false
+}
+
+// inputs names the logs read, for a message.
+func (a *Analyse) inputs() string {
+	names := make([]string, len(a.Files))
+	for i, f := range a.Files {
+		names[i] = f
+		if f == input.Stdin {
+			names[i] = "standard input"
+		}
+	}
+	if len(names) > 3 {
+		return strings.Join(names[:3], ", ") + fmt.Sprintf(" and %d more", len(names)-3)
+	}
+	return strings.Join(names, ", ")
 }
 
 func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*Analyse, error) {
@@ -203,7 +245,7 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 		return usage("--since %s is not before --until %s: the window would be empty", *since, *until)
 	}
 	a.Detect = detect.Config{BurstPer10s: *burst, SustainedPer60s: *sustained, MaxClients: *maxClients}
-	if len(*watch) > 0 {
+	if a.Clients = *watch; len(*watch) > 0 {
 		if a.Detect.Watch, err = detect.WatchList(*watch); err != nil {
 			return usage("--client: %v", err)
 		}

@@ -144,12 +144,18 @@ func WatchList(specs []string) (func(ip string) bool, error) {
 		case strings.Contains(s, "/"):
 			p, err := netip.ParsePrefix(s)
 			if err != nil {
-				return nil, fmt.Errorf("client %q: %w", s, err)
+				return nil, fmt.Errorf("%q: %w", s, err)
 			}
 			prefixes = append(prefixes, p.Masked())
+		case strings.Contains(s, "%"):
+			// Logs never write an address's zone (fe80::1%eth0): such a
+			// value would silently match nothing.
+			return nil, fmt.Errorf("%q: an IPv6 zone (%%...) is never in a log; give the address without it", s)
 		default:
 			if a, err := netip.ParseAddr(s); err == nil {
 				prefixes = append(prefixes, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+			} else if why := badHostName(s); why != "" {
+				return nil, fmt.Errorf("%q: not an IP address, a CIDR network or a host name: %s", s, why)
 			} else {
 				hosts[strings.ToLower(s)] = true
 			}
@@ -167,4 +173,34 @@ func WatchList(specs []string) (func(ip string) bool, error) {
 		}
 		return hosts[strings.ToLower(ip)]
 	}, nil
+}
+
+// badHostName says why s cannot be a host name as a server logs one (%h
+// with HostnameLookups): "" when it can. A value of digits and dots only is
+// a mistyped IPv4 address (1.2.3), since no top-level domain is numeric;
+// one with ':' a mistyped IPv6 address.
+func badHostName(s string) string {
+	if len(s) > 253 {
+		return "longer than 253 bytes"
+	}
+	numeric := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ':':
+			return "a mistyped IPv6 address?"
+		case c >= '0' && c <= '9', c == '.':
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '-', c == '_':
+			numeric = false
+		default:
+			return fmt.Sprintf("%q is not in a host name", c)
+		}
+	}
+	if numeric {
+		return "a mistyped IPv4 address?"
+	}
+	if strings.HasPrefix(s, ".") || strings.HasSuffix(s, "..") || strings.Contains(s, "..") {
+		return "an empty label"
+	}
+	return ""
 }

@@ -81,7 +81,7 @@ func TestWatchList(t *testing.T) {
 			t.Errorf("watch(%q) = %v, want %v", tt.ip, got, tt.want)
 		}
 	}
-	for _, bad := range []string{"10.0.0.0/33", "", "1.2.3.4/x"} {
+	for _, bad := range []string{"10.0.0.0/33", "", "1.2.3.4/x", "1.2.3", "300.1.2.3", "fe80::1%eth0", "2001:db8:::1", "host name", "a..b", "x;rm"} {
 		if _, err := WatchList([]string{bad}); err == nil {
 			t.Errorf("WatchList(%q) gave no error", bad)
 		}
