@@ -182,7 +182,7 @@ func (d *Detector) Add(r *logparse.Record) {
 		c.last = r.Time
 	}
 	if r.Bytes > 0 {
-		c.bytes += r.Bytes
+		c.bytes = addBytes(c.bytes, r.Bytes)
 	}
 	if r.Method == "HEAD" {
 		c.head++
@@ -335,4 +335,16 @@ type Other struct {
 	Clients  int64 `json:"clients"`  // distinct clients folded, estimated (HyperLogLog, about 2% off)
 	Requests int64 `json:"requests"` // their requests
 	Bytes    int64 `json:"bytes"`    // their bytes
+}
+
+// addBytes adds byte counts, saturating at math.MaxInt64: a log line may
+// claim any size (9223372036854775807 bytes twice is a negative total in
+// plain int64 arithmetic), and a report must never show a negative one. A
+// saturated total shows as 9223372036854775807, an impossible value that
+// reads as "too large to count".
+func addBytes(a, b int64) int64 {
+	if b > 0 && a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }

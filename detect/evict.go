@@ -83,7 +83,7 @@ func (d *Detector) evictLightest() int64 {
 // foldClient moves everything counted for c into Other and forgets c.
 func (d *Detector) foldClient(c *client) {
 	d.other.Requests += c.requests
-	d.other.Bytes += c.bytes
+	d.other.Bytes = addBytes(d.other.Bytes, c.bytes)
 	d.otherClients.add(clientHash(c.ip, c.ua.ua))
 
 	// Its requests stay in the site's totals, now as "other": the timeline

@@ -178,7 +178,7 @@ func (r *rate) add(sec int64, hit bool, bytes int64, status int, path uint64, po
 		e.hits++
 	}
 	if bytes > 0 {
-		e.bytes += bytes
+		e.bytes = addBytes(e.bytes, bytes)
 	}
 	if c := status/100 - 2; 0 <= c && c < 4 && e.status[c] < math.MaxUint32 {
 		e.status[c]++
@@ -353,7 +353,7 @@ func (r *rate) grow(from, to int64, t thresholds) {
 		}
 		o.requests += int64(e.n)
 		o.hits += int64(e.hits)
-		o.bytes += e.bytes
+		o.bytes = addBytes(o.bytes, e.bytes)
 		for k := range e.status {
 			o.status[k] += int64(e.status[k])
 		}
