@@ -38,7 +38,7 @@ var hostileLogs = []struct {
 	{"terminal-escapes.log", 188, 186, 2, cli.ExitOK, ""},
 	{"nul-bytes.log", 5, 4, 1, cli.ExitOK, ""},
 	{"invalid-utf8.log", 5, 4, 1, cli.ExitOK, ""},
-	{"binary-garbage.log", 44, 0, 44, cli.ExitOK, "binary-garbage.log: none of its 44 lines is a combined log line"},
+	{"binary-garbage.log", 76, 0, 76, cli.ExitOK, "binary-garbage.log: none of its 76 lines is a combined log line"},
 	{"mostly-malformed.log", 100, 10, 90, cli.ExitOK, "mostly-malformed.log: 90 of its 100 lines are malformed"},
 	{"truncated.log.gz", 977, 977, 0, cli.ExitError, "truncated.log.gz: line 978: unexpected EOF"},
 }

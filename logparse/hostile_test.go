@@ -119,7 +119,7 @@ func TestHostileReaderFiles(t *testing.T) {
 	}{
 		{"nul-bytes.log", 5, 4, 1, ""},
 		{"invalid-utf8.log", 5, 4, 1, ""},
-		{"binary-garbage.log", 44, 0, 44, ""},
+		{"binary-garbage.log", 76, 0, 76, ""}, // its lone CRs end lines too,
 		{"mostly-malformed.log", 100, 10, 90, ""},
 		{"terminal-escapes.log", 188, 186, 2, ""},
 		{"truncated.log.gz", 977, 977, 0, "truncated.log.gz: line 978: unexpected EOF"},

@@ -147,7 +147,7 @@ type pendingLine struct {
 // detects the format from the first lines (see Detect). name labels Records,
 // errors and Stats ("-" for standard input is fine).
 func NewReader(r io.Reader, name string, f *Format) *Reader {
-	rd := &Reader{name: name, br: bufio.NewReaderSize(r, readBufferSize), format: f}
+	rd := &Reader{name: name, br: bufio.NewReaderSize(&lineEnds{r: r}, readBufferSize), format: f}
 	if f != nil {
 		rd.stats.Format = f.Name()
 	}
