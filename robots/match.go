@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"bytes"
 	"math/bits"
 	"slices"
 	"strings"
@@ -441,8 +442,8 @@ func (m *Matcher) Allowed(path string) (bool, *Rule) {
 	if !slash && (p == "/robots.txt" || strings.HasPrefix(p, "/robots.txt?")) {
 		return true, nil
 	}
-	if slash || needsCanon(p) {
-		var buf [pathBufSize]byte
+	if slash || needsCanon(p) || needsResolve(p) {
+		var buf, res [pathBufSize]byte
 		b := buf[:0]
 		if slash {
 			b = append(b, '/')
@@ -451,10 +452,73 @@ func (m *Matcher) Allowed(path string) (bool, *Rule) {
 		if len(b) == 0 {
 			return m.decide("")
 		}
+		// Canonical first, so that %2E%2E is a dot segment too.
+		if c := unsafe.String(&b[0], len(b)); needsResolve(c) {
+			b = appendResolved(res[:0], c)
+		}
 		// The string lives only for this call, like buf.
 		return m.decide(unsafe.String(&b[0], len(b)))
 	}
 	return m.decide(p)
+}
+
+// needsResolve reports whether the path part of p (before '?') has a dot
+// segment or an empty one ("//"), which the server resolves away before it
+// serves the file: /x/../private and //private are /private to nginx and
+// Apache (RFC 3986 §5.2.4; both servers merge slashes by default), so they
+// are /private to robots.txt too.
+func needsResolve(p string) bool {
+	for i := 0; i < len(p) && p[i] != '?'; i++ {
+		if p[i] != '/' || i+1 == len(p) {
+			continue
+		}
+		switch p[i+1] {
+		case '/':
+			return true
+		case '.':
+			rest := p[i+2:]
+			if rest == "" || rest[0] == '/' || rest[0] == '?' ||
+				rest[0] == '.' && (len(rest) == 1 || rest[1] == '/' || rest[1] == '?') {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// appendResolved appends p, a canonical path starting with '/', with its
+// dot segments removed and its empty segments merged; the query is kept as
+// it is. ".." at the root stays at the root, and a path that ends in a dot
+// segment ends in '/', as RFC 3986's remove_dot_segments has it.
+func appendResolved(dst []byte, p string) []byte {
+	query := ""
+	if i := strings.IndexByte(p, '?'); i >= 0 {
+		p, query = p[:i], p[i:]
+	}
+	start := len(dst)
+	dst = append(dst, '/')
+	segs := p[1:]
+	for {
+		seg, rest, more := strings.Cut(segs, "/")
+		switch seg {
+		case "", ".":
+			// merged, or the directory itself
+		case "..":
+			if j := bytes.LastIndexByte(dst[start:len(dst)-1], '/'); j >= 0 {
+				dst = dst[:start+j+1]
+			}
+		default:
+			dst = append(dst, seg...)
+			if more {
+				dst = append(dst, '/')
+			}
+		}
+		if !more {
+			break
+		}
+		segs = rest
+	}
+	return append(dst, query...)
 }
 
 func (m *Matcher) decide(p string) (bool, *Rule) {

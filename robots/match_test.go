@@ -302,7 +302,7 @@ func TestWildcards(t *testing.T) {
 		{"/fish*.php", "/fishheads/catfish.php?parameters", true},
 		{"/fish*.php", "/Fish.PHP", false},
 		{"/foo/*/qux", "/foo/bar/qux", true},
-		{"/foo/*/qux", "/foo//qux", true},
+		{"/foo/*/qux", "/foo//qux", false}, // the server serves /foo/qux: slashes merge before matching
 		{"/foo/*/qux", "/foo/qux", false},
 		{"/foo/bar$", "/foo/bar", true},
 		{"/foo/bar$", "/foo/bar/", false},
@@ -533,5 +533,56 @@ func TestHeaderWords(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// TestDotSegments: a path is matched as the server resolves it — dot
+// segments removed, repeated slashes merged (RFC 3986 §5.2.4; nginx's
+// merge_slashes and Apache do so by default) — so /./private, //private
+// and /x/../private are all /private.
+func TestDotSegments(t *testing.T) {
+	r := ParseBytes([]byte("User-agent: *\nDisallow: /private\nAllow: /private/ok\nDisallow: /*/secret$\n"))
+	m := r.Agent("bot")
+	tests := []struct {
+		path    string
+		allowed bool
+	}{
+		{"/private", false},
+		{"/./private", false},
+		{"//private", false},
+		{"///private/x", false},
+		{"/x/../private", false},
+		{"/x/y/../../private", false},
+		{"/../private", false}, // above the root stays at the root
+		{"/%2e%2e/private", false},
+		{"/x/%2E%2E/private", false},
+		{"/public/../private?q=/../x", false},
+		{"/private/./ok", true},
+		{"/private/x/../ok", true},
+		{"/a/b/./secret", false},
+		{"/a//secret", false}, // merged: /a/secret
+		{"/public", true},
+		{"/.../private", true}, // "..." is a name, not a dot segment
+		{"/x/..private", true},
+		{"/public?next=//private", true},  // the query is not the path
+		{"/private%2F..%2Fpublic", false}, // %2F is no slash
+		{"/public/..", true},
+		{"/x/.", true},
+	}
+	for _, tt := range tests {
+		if got, _ := m.Allowed(tt.path); got != tt.allowed {
+			t.Errorf("Allowed(%q) = %v, want %v", tt.path, got, tt.allowed)
+		}
+	}
+	for _, tt := range []struct{ in, want string }{
+		{"/a/b/../c", "/a/c"}, {"/a/..", "/"}, {"/..", "/"}, {"/a/.", "/a/"}, {"/a//b", "/a/b"}, {"//", "/"},
+		{"/a/", "/a/"}, {"/./a?x=/../y", "/a?x=/../y"}, {"/a/b/..", "/a/"},
+	} {
+		if got := string(appendResolved(nil, tt.in)); got != tt.want {
+			t.Errorf("appendResolved(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { m.Allowed("/x/../private/a") }); n != 0 {
+		t.Errorf("Allowed with dot segments allocates %v times", n)
 	}
 }
