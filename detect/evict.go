@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"github.com/robowatch/robowatch/agents"
 	"math"
 	"math/bits"
 )
@@ -104,6 +105,20 @@ func (d *Detector) foldClient(c *client) {
 	tl.binCap -= cap(c.bins.bins)
 	c.bins = clientBins{}
 
+	// Its findings outlive its row: judged now, as it stands, with the
+	// log's traits so far.
+	c.rate.advance(maxSecond, d.th)
+	d.other.Incidents += int64(len(c.rate.incidents)) + int64(c.rate.dropped)
+	if plainBrowser(c, &d.cfg) {
+		// Not a robot, and the common case in a flood: no judging.
+	} else if j := judge(c, logTraits{hasUA: d.withUA > 0, hasReferer: d.withReferer > 0}, &d.cfg); j.robot() {
+		d.other.Robots++
+		if c.viol != nil {
+			d.other.Violations += c.viol.n
+		}
+	}
+	c.viol = nil
+
 	for i := range c.rate.incidents {
 		d.th.curves.release(&c.rate.incidents[i])
 	}
@@ -119,6 +134,17 @@ func (d *Detector) foldClient(c *client) {
 	if c.ua.refs--; c.ua.refs <= 0 {
 		delete(d.uas, c.ua.ua)
 	}
+}
+
+// plainBrowser reports, cheaply, that judge would not find c a robot: a
+// browser User-agent, too few requests and pages for any behaviour signal,
+// no robots.txt fetch, no form posts, no incident. Only the weak
+// ancient-browser signal could then apply, and it alone makes no robot
+// (TestPlainBrowserIsNoRobot holds the two together).
+func plainBrowser(c *client, cfg *Config) bool {
+	return c.ua.agent.Kind == agents.Browser && c.robotsTxt == 0 && c.fastForms == 0 &&
+		len(c.rate.incidents) == 0 && c.rate.dropped == 0 &&
+		c.requests < int64(cfg.MinRequests) && c.pages < int64(cfg.MinPages)
 }
 
 // less orders the heap: lighter first; among equals the one with fewer

@@ -166,6 +166,10 @@ func (d *Detector) Result() *Result {
 		Other:             d.other,
 	}
 	res.Other.Clients = d.foldedClients()
+	// Folded clients' findings count in the totals (their rows are gone).
+	res.RobotCount += int(d.other.Robots)
+	res.ViolationCount += d.other.Violations
+	res.IncidentCount += int(d.other.Incidents)
 	lt := logTraits{hasUA: d.withUA > 0, hasReferer: d.withReferer > 0}
 
 	keys := make([]clientKey, 0, len(d.clients))

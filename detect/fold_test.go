@@ -1,0 +1,81 @@
+package detect
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/robowatch/robowatch/logparse"
+	"github.com/robowatch/robowatch/robots"
+)
+
+// TestFoldedFindingsCount: 100 robots that break robots.txt, then 2,000
+// ordinary clients under a cap of 1,000 tracked clients: the violators are
+// folded into "other", and their violations, incidents and robots still
+// count in the totals (--fail-on reads those), as without the cap.
+func TestFoldedFindingsCount(t *testing.T) {
+	rob := robots.ParseBytes([]byte("User-agent: *\nDisallow: /private/\n"))
+	feed := func(maxClients int) *Result {
+		d := New(Config{Robots: rob, MaxClients: maxClients})
+		at := t0
+		for i := 0; i < 100; i++ {
+			ip := fmt.Sprintf("203.0.113.%d", i)
+			for j := 0; j < 3; j++ {
+				d.Add(&logparse.Record{Client: ip, UserAgent: "BadBot/1.0", Time: at, Method: "GET", Target: fmt.Sprintf("/private/%d", j), Status: 200, Bytes: 10})
+			}
+			// One rapid-fire burst among them.
+			if i == 0 {
+				for k := 0; k < 40; k++ {
+					d.Add(&logparse.Record{Client: ip, UserAgent: "BadBot/1.0", Time: at.Add(time.Duration(k) * 100 * time.Millisecond), Method: "GET", Target: "/p", Status: 200, Bytes: 10})
+				}
+			}
+			at = at.Add(time.Second)
+		}
+		for i := 0; i < 2000; i++ {
+			ua := "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"
+			ip := fmt.Sprintf("10.0.%d.%d", i/250, i%250)
+			for j := 0; j < 2; j++ {
+				d.Add(&logparse.Record{Client: ip, UserAgent: ua, Time: at, Method: "GET", Target: "/", Status: 200, Bytes: 10, Referer: "https://example.com/"})
+			}
+			at = at.Add(time.Second)
+		}
+		return d.Result()
+	}
+	whole, capped := feed(0), feed(1000)
+	if whole.ViolationCount != 300 || whole.IncidentCount == 0 || whole.RobotCount < 100 {
+		t.Fatalf("uncapped: %d violations, %d incidents, %d robots; the fixture should have 300, some, 100", whole.ViolationCount, whole.IncidentCount, whole.RobotCount)
+	}
+	if capped.Other.Clients == 0 {
+		t.Fatal("nothing was folded: the fixture should overflow the cap")
+	}
+	if capped.ViolationCount != whole.ViolationCount || capped.IncidentCount != whole.IncidentCount || capped.RobotCount != whole.RobotCount {
+		t.Errorf("capped: %d violations, %d incidents, %d robots; want %d, %d, %d as without the cap",
+			capped.ViolationCount, capped.IncidentCount, capped.RobotCount, whole.ViolationCount, whole.IncidentCount, whole.RobotCount)
+	}
+	if capped.Other.Violations == 0 || capped.Other.Robots == 0 {
+		t.Errorf("Other = %+v: the folded robots' findings are not said", capped.Other)
+	}
+}
+
+// TestPlainBrowserIsNoRobot: what plainBrowser lets the fold skip judging
+// is never a robot, at its worst: an ancient browser, every request a HEAD
+// answered 404, just under the request and page thresholds.
+func TestPlainBrowserIsNoRobot(t *testing.T) {
+	const ancient = "Mozilla/5.0 (Windows NT 6.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/40.0.2214.115 Safari/537.36"
+	cfg := Config{}.withDefaults()
+	d := New(Config{})
+	for i := 0; i < cfg.MinRequests-1; i++ {
+		d.Add(&logparse.Record{Client: "192.0.2.1", UserAgent: ancient, Time: t0.Add(time.Duration(i) * time.Second), Method: "HEAD", Target: fmt.Sprintf("/p%d.html", i), Status: 404})
+	}
+	c := d.clients[clientKey{"192.0.2.1", ancient}]
+	if c == nil || !plainBrowser(c, &d.cfg) {
+		t.Fatal("the fixture is not what plainBrowser skips")
+	}
+	j := judge(c, logTraits{hasUA: true, hasReferer: true}, &d.cfg)
+	if j.robot() {
+		t.Errorf("judged a robot (%v): plainBrowser must not skip it", j)
+	}
+	if len(j.details) == 0 {
+		t.Error("the ancient-browser signal did not fire: the fixture is too mild")
+	}
+}
