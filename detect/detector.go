@@ -42,6 +42,7 @@ type Detector struct {
 	active       []*client // the clients holding a window (see rate.go), which sweep visits
 	other        Other
 	otherClients distinctCount // the distinct clients folded into other
+	seenClients  distinctCount // every distinct client admitted, under a cap
 	heap         []*client     // tracked clients by weight, when MaxClients caps them; see evict.go
 	result       *Result
 	tl           siteTimeline // requests over time; see timeline.go
@@ -169,6 +170,11 @@ func (d *Detector) Add(r *logparse.Record) {
 			}
 			c = d.newClient(r)
 			d.admit(c, floor)
+			if d.cfg.MaxClients > 0 {
+				// Only a cap can fold a client and bring it back: without
+				// one, the table's size is the exact count.
+				d.seenClients.add(clientHash(c.ip, c.ua.ua))
+			}
 		}
 		d.recent = c
 	}

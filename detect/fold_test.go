@@ -79,3 +79,32 @@ func TestPlainBrowserIsNoRobot(t *testing.T) {
 		t.Error("the ancient-browser signal did not fire: the fixture is too mild")
 	}
 }
+
+// TestDistinctClientsUnderCap: 1,000 clients, each seen in two rounds under
+// a cap of 100, are folded and come back: the count of distinct clients is
+// about 1,000 and marked as an estimate, not tracked + folded (1,100).
+// Without a cap, or when nothing is folded, the count is exact.
+func TestDistinctClientsUnderCap(t *testing.T) {
+	feed := func(maxClients int) *Result {
+		d := New(Config{MaxClients: maxClients})
+		at := t0
+		for round := 0; round < 2; round++ {
+			for i := 0; i < 1000; i++ {
+				d.Add(&logparse.Record{Client: fmt.Sprintf("10.1.%d.%d", i/250, i%250), UserAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0",
+					Time: at, Method: "GET", Target: "/", Status: 200})
+				at = at.Add(time.Second)
+			}
+		}
+		return d.Result()
+	}
+	if r := feed(0); r.DistinctClients != 1000 || r.ClientsEstimated {
+		t.Errorf("no cap: %d clients (estimated %v), want exactly 1000", r.DistinctClients, r.ClientsEstimated)
+	}
+	if r := feed(5000); r.DistinctClients != 1000 || r.ClientsEstimated {
+		t.Errorf("a cap never reached: %d clients (estimated %v), want exactly 1000", r.DistinctClients, r.ClientsEstimated)
+	}
+	r := feed(100)
+	if !r.ClientsEstimated || r.DistinctClients < 950 || r.DistinctClients > 1050 {
+		t.Errorf("cap 100: %d clients (estimated %v), want about 1000, marked as an estimate", r.DistinctClients, r.ClientsEstimated)
+	}
+}

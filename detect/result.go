@@ -16,11 +16,17 @@ type Result struct {
 	Violations ViolationList  `json:"violations"` // stored violations of robot clients, by time
 	Incidents  []Incident     `json:"incidents"`  // rapid-fire incidents, by start time
 
-	Records     int64     `json:"records"`      // records added (folded ones included)
-	First       time.Time `json:"first"`        // earliest record time
-	Last        time.Time `json:"last"`         // latest record time
-	RobotCount  int       `json:"robot_count"`  // clients judged robots
-	LateRecords int64     `json:"late_records"` // records later than ReorderTolerance: in totals, not in rate windows
+	Records    int64     `json:"records"`     // records added (folded ones included)
+	First      time.Time `json:"first"`       // earliest record time
+	Last       time.Time `json:"last"`        // latest record time
+	RobotCount int       `json:"robot_count"` // clients judged robots
+
+	// DistinctClients is how many distinct clients (IP + User-agent) the
+	// log had: exact when nothing was folded, else estimated
+	// (HyperLogLog, about 2% off) and ClientsEstimated is set.
+	DistinctClients  int64 `json:"distinct_clients"`
+	ClientsEstimated bool  `json:"clients_estimated"`
+	LateRecords      int64 `json:"late_records"` // records later than ReorderTolerance: in totals, not in rate windows
 
 	// ViolationsChecked is false when no robots.txt was given: violations
 	// were not computed, and the report must say so.
@@ -166,6 +172,11 @@ func (d *Detector) Result() *Result {
 		Other:             d.other,
 	}
 	res.Other.Clients = d.foldedClients()
+	// A client folded and seen again is one client, not two.
+	res.DistinctClients = int64(len(d.clients))
+	if d.other.Requests > 0 {
+		res.DistinctClients, res.ClientsEstimated = max(d.seenClients.estimate(), res.DistinctClients), true
+	}
 	// Folded clients' findings count in the totals (their rows are gone).
 	res.RobotCount += int(d.other.Robots)
 	res.ViolationCount += d.other.Violations

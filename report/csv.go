@@ -42,7 +42,7 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 			{"files", strings.Join(r.Files, " ")}, {"format", r.Stats.Format},
 			{"lines", i64(r.Stats.Lines)}, {"records", i64(r.Stats.Records)}, {"malformed", i64(r.Stats.Malformed)},
 			{"first", rfc3339(r.Stats.First)}, {"last", rfc3339(r.Stats.Last)},
-			{"clients", itoa(res.Clients.Len())}, {"robots", itoa(res.RobotCount)},
+			{"clients", i64(res.DistinctClients)}, {"clients_estimated", strconv.FormatBool(res.ClientsEstimated)}, {"robots", itoa(res.RobotCount)},
 			{"violations_checked", strconv.FormatBool(res.ViolationsChecked)}, {"violations", i64(res.ViolationCount)},
 			{"incidents", itoa(res.IncidentCount)}, {"partial", strconv.FormatBool(r.Partial)},
 		} {

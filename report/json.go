@@ -29,16 +29,17 @@ type jsonReport struct {
 }
 
 type jsonSummary struct {
-	Lines      int64      `json:"lines"`
-	Records    int64      `json:"records"`
-	Malformed  int64      `json:"malformed"`
-	Clients    int64      `json:"clients"` // distinct IP + User-agent pairs: those listed plus those folded into other (estimated)
-	Robots     int        `json:"robots"`  // clients judged robots
-	Violations int64      `json:"violations"`
-	Incidents  int        `json:"incidents"`
-	First      *time.Time `json:"first"` // null for a log without records
-	Last       *time.Time `json:"last"`
-	Format     string     `json:"format"`
+	Lines            int64      `json:"lines"`
+	Records          int64      `json:"records"`
+	Malformed        int64      `json:"malformed"`
+	Clients          int64      `json:"clients"`           // distinct IP + User-agent pairs, exact unless clients were folded into other
+	ClientsEstimated bool       `json:"clients_estimated"` // clients is an estimate (HyperLogLog, about 2% off): some were folded
+	Robots           int        `json:"robots"`            // clients judged robots
+	Violations       int64      `json:"violations"`
+	Incidents        int        `json:"incidents"`
+	First            *time.Time `json:"first"` // null for a log without records
+	Last             *time.Time `json:"last"`
+	Format           string     `json:"format"`
 
 	RobotNames        int          `json:"robot_names"`        // distinct robot names
 	Files             []string     `json:"files"`              // inputs, in the order read (oldest first)
@@ -77,7 +78,8 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 			Lines:             r.Stats.Lines,
 			Records:           r.Stats.Records,
 			Malformed:         r.Stats.Malformed,
-			Clients:           int64(res.Clients.Len()) + res.Other.Clients,
+			Clients:           res.DistinctClients,
+			ClientsEstimated:  res.ClientsEstimated,
 			Robots:            res.RobotCount,
 			Violations:        res.ViolationCount,
 			Incidents:         res.IncidentCount,

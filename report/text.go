@@ -98,7 +98,11 @@ func summarySection(r *Report) *section {
 	if first, last := r.span(); !first.IsZero() {
 		add("Time span", first.Format(timeLayout)+" to "+last.Format(timeLayout)+" ("+Duration(last.Sub(first))+")")
 	}
-	add("Clients", Exact(int64(res.Clients.Len()))+" (IP + User-agent)")
+	if res.ClientsEstimated {
+		add("Clients", "about "+Count(res.DistinctClients)+" (IP + User-agent; "+Exact(int64(res.Clients.Len()))+" tracked one by one)")
+	} else {
+		add("Clients", Exact(res.DistinctClients)+" (IP + User-agent)")
+	}
 	add("Robots", fmt.Sprintf("%s clients, %s names", Exact(int64(res.RobotCount)), Exact(int64(len(res.Robots)))))
 	if res.ViolationsChecked {
 		add("Violations", Exact(res.ViolationCount)+" (robots.txt: "+Escape(strings.Join(r.Robots, ", "))+")")
