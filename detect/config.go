@@ -73,6 +73,10 @@ type Config struct {
 	// is what the command line uses.
 	MaxClients int
 
+	// Now is the time robowatch runs, against which records dated in the
+	// future are told (see FutureTolerance); nil is time.Now.
+	Now func() time.Time
+
 	// Watch picks the clients, by address, whose drill-down (requests per
 	// minute, first and last requests, robots.txt fetches) Result.Watched
 	// lists; nil watches none.
@@ -115,6 +119,9 @@ const maxStoredViolations = 500_000
 
 // withDefaults returns c with every zero field set to its default.
 func (c Config) withDefaults() Config {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
 	if c.BurstPer10s <= 0 {
 		c.BurstPer10s = DefaultBurstPer10s
 	}

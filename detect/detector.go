@@ -31,6 +31,8 @@ type Detector struct {
 
 	records      int64
 	late         int64
+	future       int64 // records dated far ahead of the log's clock (see ahead)
+	horizon      int64 // the latest second a record may be dated (see FutureTolerance)
 	withUA       int64 // records with a User-agent: a log without any has no UA signal
 	withReferer  int64 // likewise for the Referer
 	started      bool
@@ -112,7 +114,8 @@ const sweepEvery = 1 << 16
 func New(cfg Config) *Detector {
 	cfg = cfg.withDefaults()
 	d := &Detector{
-		cfg: cfg,
+		cfg:     cfg,
+		horizon: cfg.Now().Add(FutureTolerance).Unix(),
 		th: thresholds{
 			burst:        uint32(cfg.BurstPer10s),
 			sustained:    uint32(cfg.SustainedPer60s),
@@ -143,7 +146,12 @@ func (d *Detector) Add(r *logparse.Record) {
 		d.withReferer++
 	}
 	sec := r.Time.Unix()
-	if !d.started {
+	future := !r.Time.IsZero() && d.ahead(sec)
+	if future {
+		// Counted for its client below, but it moves neither the log's
+		// clock nor its span, and takes no part in rates or the timeline.
+		d.future++
+	} else if !d.started {
 		d.started = true
 		d.maxSec = sec
 		d.first, d.last = r.Time, r.Time
@@ -243,8 +251,10 @@ func (d *Detector) Add(r *logparse.Record) {
 	hit := !(res == resourceAsset && r.Referer != "")
 	// A log format without times has no rates: every record would fall
 	// into one second of the year 1.
-	d.addToTimeline(c, r.Time)
-	if !r.Time.IsZero() {
+	if !future {
+		d.addToTimeline(c, r.Time)
+	}
+	if !r.Time.IsZero() && !future {
 		c.rate.advance(d.watermark(), d.th)
 		idle := c.rate.window == nil
 		if !c.rate.add(sec, hit, r.Bytes, r.Status, ph, d.th.pool) {
@@ -264,6 +274,18 @@ func (d *Detector) Add(r *logparse.Record) {
 		d.sweep()
 	}
 }
+
+// FutureTolerance is how far past the time robowatch runs a record may be
+// dated (clocks and time zones differ) and still count as written by a
+// server. One record dated years ahead (a forged or corrupt line:
+// 9998-01-01) would otherwise move the log's clock so far that every later
+// record is "late", every rate window closes and the incidents vanish. The
+// wall clock is the reference, not the log's own clock, so that a log that
+// resumes after a quiet night, or a sparse one, is read as it is.
+const FutureTolerance = 24 * time.Hour
+
+// ahead reports whether a record at sec is dated in the future.
+func (d *Detector) ahead(sec int64) bool { return sec > d.horizon }
 
 // watermark is the latest second that no record still to come may reach.
 func (d *Detector) watermark() int64 {

@@ -28,6 +28,11 @@ type Result struct {
 	ClientsEstimated bool  `json:"clients_estimated"`
 	LateRecords      int64 `json:"late_records"` // records later than ReorderTolerance: in totals, not in rate windows
 
+	// FutureRecords are records dated more than FutureTolerance ahead of
+	// the log's clock that the records after them did not confirm: in
+	// their clients' totals, not in rates, the timeline or the time span.
+	FutureRecords int64 `json:"future_records"`
+
 	// ViolationsChecked is false when no robots.txt was given: violations
 	// were not computed, and the report must say so.
 	ViolationsChecked bool  `json:"violations_checked"`
@@ -167,6 +172,7 @@ func (d *Detector) Result() *Result {
 		First:             d.first,
 		Last:              d.last,
 		LateRecords:       d.late,
+		FutureRecords:     d.future,
 		ViolationsChecked: d.checker.enabled,
 		Unchecked:         d.checker.unchecked,
 		Other:             d.other,

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -52,4 +53,33 @@ func verdictOfResult(t *testing.T, d *Detector, ip string) Verdict {
 	}
 	t.Fatalf("no client %s", ip)
 	return Verdict{}
+}
+
+// TestFutureRecords: one line dated 9998 in the middle of a log is set
+// aside as dated in the future (counted for its client and in
+// FutureRecords) instead of moving the log's clock: the rapid-fire client
+// after it still has its incident, the time span stays the log's.
+func TestFutureRecords(t *testing.T) {
+	feed := func(forged bool) *Result {
+		d := New(Config{Now: func() time.Time { return t0.Add(time.Hour) }})
+		d.Add(&logparse.Record{Client: "192.0.2.1", UserAgent: "curl/8.0", Time: t0, Method: "GET", Target: "/"})
+		if forged {
+			d.Add(&logparse.Record{Client: "192.0.2.66", UserAgent: "x", Time: time.Date(9998, 1, 1, 0, 0, 0, 0, time.UTC), Method: "GET", Target: "/"})
+		}
+		for i := 0; i < 60; i++ {
+			d.Add(&logparse.Record{Client: "192.0.2.99", UserAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0",
+				Time: t0.Add(time.Minute + time.Duration(i)*100*time.Millisecond), Method: "GET", Target: fmt.Sprintf("/p%d", i)})
+		}
+		return d.Result()
+	}
+	clean, forged := feed(false), feed(true)
+	if clean.IncidentCount != 1 || clean.FutureRecords != 0 {
+		t.Fatalf("clean log: %d incidents, %d future; the fixture should have 1, 0", clean.IncidentCount, clean.FutureRecords)
+	}
+	if forged.IncidentCount != 1 || forged.LateRecords != 0 || forged.FutureRecords != 1 {
+		t.Errorf("with a line dated 9998: %d incidents, %d late, %d future; want 1, 0, 1", forged.IncidentCount, forged.LateRecords, forged.FutureRecords)
+	}
+	if !forged.Last.Equal(clean.Last) {
+		t.Errorf("last %v, want the log's %v", forged.Last, clean.Last)
+	}
 }

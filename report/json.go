@@ -47,6 +47,7 @@ type jsonSummary struct {
 	RobotsTxt         []string     `json:"robots_txt"`         // robots.txt sources checked against
 	ViolationsChecked bool         `json:"violations_checked"` // false: no robots.txt given, violations not computed
 	LateRecords       int64        `json:"late_records"`       // records too far out of time order for the rate windows
+	FutureRecords     int64        `json:"future_records"`     // records dated more than a day past the time robowatch ran: counted, not in rates or the span
 	Other             detect.Other `json:"other"`              // clients beyond --max-clients, folded together
 	Partial           bool         `json:"partial"`            // the run was interrupted: counts cover what was read
 	Window            string       `json:"window,omitempty"`   // the --since/--until window
@@ -92,6 +93,7 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 			RobotsTxt:         nonNil(r.Robots),
 			ViolationsChecked: res.ViolationsChecked,
 			LateRecords:       res.LateRecords,
+			FutureRecords:     res.FutureRecords,
 			Other:             res.Other,
 			Partial:           r.Partial,
 			Window:            r.Window,

@@ -33,7 +33,9 @@ type Report struct {
 // span is the time span of the records judged: those in the --since/--until
 // window when one was given, else every record read.
 func (r *Report) span() (first, last time.Time) {
-	if r.Window != "" {
+	// The detector's span leaves out what the window cut and records dated
+	// in the future (a forged 9998 would make the span eight thousand years).
+	if r.Window != "" || r.Result != nil && r.Result.FutureRecords > 0 {
 		return r.Result.First, r.Result.Last
 	}
 	return r.Stats.First, r.Stats.Last

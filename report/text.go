@@ -113,6 +113,9 @@ func summarySection(r *Report) *section {
 		add("Violations", "not checked (no --robots given)")
 	}
 	add("Incidents", Exact(int64(res.IncidentCount))+" rapid-fire")
+	if res.FutureRecords > 0 {
+		add("Future records", Count(res.FutureRecords)+" dated after today (forged or corrupt?): counted, not in rates or the time span")
+	}
 	if res.LateRecords > 0 {
 		add("Late records", Count(res.LateRecords)+" too far out of time order for the rate windows")
 	}
