@@ -112,7 +112,7 @@ type storedViolation struct {
 // only a hostile log (10,000 violations of lines near the 1 MiB limit) gets
 // there, and then a later, shorter violation may still be kept.
 func (v *clientViolations) store(t time.Time, m *robots.Matcher, rule *robots.Rule, method, path string, status int) bool {
-	method = method[:min(len(method), maxMethodLen)]
+	method, path = capText(method, MaxStoredMethod), capText(path, MaxStoredPath)
 	if len(v.text)+len(method)+len(path) > math.MaxUint32 {
 		return false
 	}

@@ -33,6 +33,8 @@ type Detector struct {
 	late         int64
 	future       int64 // records dated far ahead of the log's clock (see ahead)
 	horizon      int64 // the latest second a record may be dated (see FutureTolerance)
+	watched      int   // clients with a drill-down, at most maxWatched
+	watchDropped int64 // clients Config.Watch picked past maxWatched, tracked without one
 	withUA       int64 // records with a User-agent: a log without any has no UA signal
 	withReferer  int64 // likewise for the Referer
 	started      bool
@@ -168,15 +170,19 @@ func (d *Detector) Add(r *logparse.Record) {
 
 	// Consecutive lines often come from one client (a page and its
 	// assets): comparing with the last one skips hashing the User-agent.
+	ip, ua := r.Client, r.UserAgent
+	if len(ip) > MaxStoredClient || len(ua) > MaxStoredAgent {
+		ip, ua = capText(ip, MaxStoredClient), capText(ua, MaxStoredAgent)
+	}
 	c := d.recent
-	if c == nil || c.ip != r.Client || c.ua.ua != r.UserAgent {
-		c = d.clients[clientKey{r.Client, r.UserAgent}]
+	if c == nil || c.ip != ip || c.ua.ua != ua {
+		c = d.clients[clientKey{ip, ua}]
 		if c == nil {
 			var floor int64
 			if d.capped() {
 				floor = d.evictLightest()
 			}
-			c = d.newClient(r)
+			c = d.newClient(r, ip, ua)
 			d.admit(c, floor)
 			if d.cfg.MaxClients > 0 {
 				// Only a cap can fold a client and bring it back: without
@@ -326,17 +332,30 @@ func (d *Detector) sweep() {
 	d.sweepAt = len(keep) // a sweep costs no more than the records between two
 }
 
-func (d *Detector) newClient(r *logparse.Record) *client {
-	ai := d.uas[r.UserAgent]
+// newClient makes the client of r, whose address and User-agent, capped
+// (capText), are ip and ua: views of r, cloned here.
+func (d *Detector) newClient(r *logparse.Record, ip, ua string) *client {
+	ai := d.uas[ua]
 	if ai == nil {
-		ua := strings.Clone(r.UserAgent)
-		ai = &agentInfo{ua: ua, agent: d.agents.Classify(ua)}
+		ua = strings.Clone(ua)
+		whole := ua
+		if len(r.UserAgent) > len(ua) {
+			// Capped: classified on what the classifier reads of the whole
+			// value, a copy (its answer holds views of what it is given).
+			whole = strings.Clone(r.UserAgent[:min(len(r.UserAgent), agents.MaxLen+1)])
+		}
+		ai = &agentInfo{ua: ua, agent: d.agents.Classify(whole)}
 		d.uas[ua] = ai
 	}
 	ai.refs++
-	c := &client{ip: strings.Clone(r.Client), ua: ai, rate: newRate()}
-	if d.cfg.Watch != nil && d.cfg.Watch(c.ip) {
+	c := &client{ip: strings.Clone(ip), ua: ai, rate: newRate()}
+	if d.cfg.Watch != nil && d.watched < maxWatched && d.cfg.Watch(c.ip) {
+		// Watched clients are never folded; a bound keeps a watched
+		// address that rotates its User-agent from holding them all.
 		c.watch = &watch{minutes: map[int64]int{}}
+		d.watched++
+	} else if d.cfg.Watch != nil && d.cfg.Watch(c.ip) {
+		d.watchDropped++
 	}
 	d.clients[clientKey{c.ip, ai.ua}] = c
 	return c

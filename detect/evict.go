@@ -117,7 +117,9 @@ func (d *Detector) foldClient(c *client) {
 			d.other.Violations += c.viol.n
 		}
 	}
-	c.viol = nil
+	// Let go of what it held at once: a folded client may stay referenced
+	// (d.active) until the next sweep.
+	c.viol, c.fetches = nil, nil
 
 	for i := range c.rate.incidents {
 		d.th.curves.release(&c.rate.incidents[i])

@@ -44,7 +44,8 @@ type Result struct {
 
 	Other Other `json:"other"` // clients beyond Config.MaxClients, folded together
 
-	Watched []ClientTimeline `json:"watched,omitempty"` // drill-downs of the clients Config.Watch picked
+	Watched      []ClientTimeline `json:"watched,omitempty"` // drill-downs of the clients Config.Watch picked
+	WatchDropped int64            `json:"watch_dropped"`     // clients Config.Watch picked past the first 1,000, tracked without a drill-down
 
 	Timeline Timeline `json:"timeline"` // requests over time, robots and humans
 }
@@ -178,6 +179,7 @@ func (d *Detector) Result() *Result {
 		Other:             d.other,
 	}
 	res.Other.Clients = d.foldedClients()
+	res.WatchDropped = d.watchDropped
 	// A client folded and seen again is one client, not two.
 	res.DistinctClients = int64(len(d.clients))
 	if d.other.Requests > 0 {

@@ -25,6 +25,13 @@ const WatchRequests = 20
 // Requests but not drawn.
 const maxWatchMinutes = 100_000
 
+// maxWatched bounds the clients (IP + User-agent pairs) with a drill-down:
+// they are never folded, so an address that sends a fresh User-agent with
+// every request would otherwise hold the detector's memory unbounded. Past
+// it, the pairs Watch picks are tracked as other clients are, and
+// Result.WatchDropped counts them.
+const maxWatched = 1000
+
 // maxWatchFetches bounds the robots.txt fetches listed for one client.
 const maxWatchFetches = 100
 
@@ -86,7 +93,8 @@ func (w *watch) add(r *logparse.Record, path string, robotsTxt bool) {
 		w.fetches = append(w.fetches, Fetch{r.Time, r.Status})
 	}
 	w.seen++
-	req := Request{Time: r.Time, Method: strings.Clone(r.Method), Path: strings.Clone(path), Status: r.Status, Bytes: r.Bytes, Referer: strings.Clone(r.Referer)}
+	req := Request{Time: r.Time, Method: strings.Clone(capText(r.Method, MaxStoredMethod)), Path: strings.Clone(capText(path, MaxStoredPath)),
+		Status: r.Status, Bytes: r.Bytes, Referer: strings.Clone(capText(r.Referer, MaxStoredPath))}
 	switch {
 	case len(w.first) < WatchRequests:
 		w.first = append(w.first, req)
