@@ -75,8 +75,9 @@ const (
 // safe for concurrent use; the uap-go parser behind it is shared by all
 // classifiers and built on first need.
 type Classifier struct {
-	cache       map[string]Agent
-	parserBytes int // bytes handed to uap-go so far, bounded by MaxParserBytes
+	cache        map[string]Agent
+	parserBytes  int // bytes handed to uap-go so far, bounded by MaxParserBytes
+	reserveBytes int // bytes handed past MaxParserBytes for real-looking strings, bounded by MaxReserveBytes
 }
 
 // Classify returns what ua says about its sender.
@@ -533,7 +534,8 @@ func (c *Classifier) browserAgent(ua, lower string) Agent {
 		}
 	}
 	in := ua[:min(len(ua), maxParserInput)]
-	p := c.parser(len(in))
+	plausible := looksReal(lower)
+	p := c.parser(len(in), plausible)
 	if p != nil {
 		if family := p.ParseUserAgent(in).Family; family != "Other" && family != "" {
 			name := cleanName(family)
@@ -555,7 +557,7 @@ func (c *Classifier) browserAgent(ua, lower string) Agent {
 		}
 		return Agent{Name: name, Kind: Browser}
 	}
-	if p = c.parser(len(in)); p != nil && p.ParseDevice(in).Family == "Spider" {
+	if p = c.parser(len(in), plausible); p != nil && p.ParseDevice(in).Family == "Spider" {
 		name := robotName(ua, lower)
 		return Agent{Name: name, Kind: Crawler, Reason: "uap-go labels " + name + " a Spider"}
 	}
@@ -568,13 +570,43 @@ func (c *Classifier) browserAgent(ua, lower string) Agent {
 
 // parser returns uap-go's parser for a parse of n bytes, or nil when the
 // classifier's budget is spent.
-func (c *Classifier) parser(n int) *uaparser.Parser {
-	if c.parserBytes+n > MaxParserBytes {
+//
+// Strings that look like a real client's (plausible: see looksReal) may go on
+// past the budget, on a reserve of their own: junk, which a flood is made
+// of, cannot then spend what the people after it need, and an in-app
+// browser is placed the same whether it comes first or after 100,000 junk
+// strings.
+func (c *Classifier) parser(n int, plausible bool) *uaparser.Parser {
+	switch {
+	case c.parserBytes+n <= MaxParserBytes:
+		c.parserBytes += n
+	case plausible && c.reserveBytes+n <= MaxReserveBytes:
+		c.parserBytes, c.reserveBytes = MaxParserBytes, c.reserveBytes+n
+	default:
 		c.parserBytes = MaxParserBytes
 		return nil
 	}
-	c.parserBytes += n
 	return uapParser()
+}
+
+// MaxReserveBytes bounds what uap-go is handed past MaxParserBytes for
+// strings that look like a real client's: a few thousand more strings, and
+// at worst some seconds, for junk made to look real.
+const MaxReserveBytes = 1 << 20
+
+// looksReal reports whether a lower-cased User-agent has what real clients'
+// have and random junk has not: a product token with a version ("lynx/2.8",
+// "cfnetwork/1410"), a platform or a browser engine.
+func looksReal(lower string) bool {
+	if hasPlatform(lower) || hasEngine(lower) {
+		return true
+	}
+	for i := 1; i+1 < len(lower); i++ {
+		if lower[i] == '/' && uaDigit(lower[i+1]) && uaLetter(lower[i-1]) {
+			return true
+		}
+	}
+	return false
 }
 
 // platforms are the systems that browsers and apps name in their User-agent
