@@ -51,6 +51,9 @@ func TestLint(t *testing.T) {
 		{"bad user-agent", "User-agent: (foo)\nDisallow: /x\n", "bad-user-agent@1", "names no robot"},
 		{"agent wildcard", "User-agent: Mediapartners-Google*\nDisallow: /\n", "agent-wildcard@1", `"Mediapartners-Google"`},
 		{"agent not token", "User-agent: Twitterbot/1.0\nDisallow: /\n", "agent-not-token@1", `"Twitterbot"`},
+		// A dotted name is cut to its first word, but writing that word would
+		// widen the group: no such suggestion.
+		{"dotted agent not token", "User-agent: Mail.RU_Bot\nDisallow: /\n", "agent-not-token@1", "every other robot called \"Mail\""},
 		{"bad crawl-delay", "User-agent: *\nCrawl-delay: 10s\nDisallow: /x\n", "bad-crawl-delay@2", "seconds"},
 		{"duplicate crawl-delay", "User-agent: *\nCrawl-delay: 1\nCrawl-delay: 2\nDisallow: /x\n", "duplicate-crawl-delay@3", "first (1s)"},
 		{"sitemap relative", "User-agent: *\nDisallow: /x\nSitemap: /sitemap.xml\n", "sitemap-url@3", "absolute"},
@@ -119,6 +122,19 @@ func TestLintRealFiles(t *testing.T) {
 		for _, p := range Lint(ParseBytes(b)) {
 			if p.Severity == Error && p.Code != "html" || p.Code == "garbage" || p.Code == "unknown-key" {
 				t.Errorf("%s: %+v", filepath.Base(f), p)
+			}
+		}
+	}
+}
+
+// TestLintNeverWidens: no suggestion proposes a User-agent name shorter
+// than the one written, unless only a version was cut off.
+func TestLintNeverWidens(t *testing.T) {
+	for _, ua := range []string{"Mail.RU_Bot", "Yandex.Direct", "Sogou web spider", "Mediapartners-Google*"} {
+		r := ParseBytes([]byte("User-agent: " + ua + "\nDisallow: /\n"))
+		for _, p := range Lint(r) {
+			if name, ok := strings.CutPrefix(p.Suggestion, `write "User-agent: `); ok && p.Code == "agent-not-token" {
+				t.Errorf("%q: suggests %q", ua, strings.TrimSuffix(name, `"`))
 			}
 		}
 	}

@@ -349,8 +349,14 @@ func (p *parser) userAgent(value string) {
 		case tok != "*" && len(tok) < len(n):
 			if strings.HasSuffix(n, "*") && len(tok) == len(n)-1 {
 				p.problem(Notice, "agent-wildcard", fmt.Sprintf("User-agent %q: '*' is no wildcard here; it is read as %q", n, n[:len(n)-1]), fmt.Sprintf("write \"User-agent: %s\"", n[:len(n)-1]))
-			} else if len(names) == 1 {
+			} else if len(names) == 1 && n[len(tok)] == '/' {
+				// "Googlebot/2.1": the version goes, the name stays.
 				p.problem(Notice, "agent-not-token", fmt.Sprintf("User-agent %q is read as the product token %q", n, n[:len(tok)]), fmt.Sprintf("write \"User-agent: %s\"", n[:len(tok)]))
+			} else if len(names) == 1 {
+				// "Mail.RU_Bot" is read as "Mail": writing that would only
+				// make the group's reach explicit, and wider than meant.
+				p.problem(Notice, "agent-not-token", fmt.Sprintf("User-agent %q is read as the product token %q, which also names every other robot called %q: RFC 9309 tokens hold only letters, '-' and '_'", n, n[:len(tok)], n[:len(tok)]),
+					"check the robot's documentation for the token it obeys")
 			}
 		}
 		p.cur.Agents = append(p.cur.Agents, n)
