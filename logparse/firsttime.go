@@ -48,15 +48,27 @@ func FirstTime(r io.Reader, f *Format) (time.Time, error) {
 // latest, not the last line's. It reads r to its end or to its first read
 // error; malformed lines are skipped, as the reading that counts reports
 // them.
+//
+// A record dated more than a day after now (a forged or corrupt line dated
+// 9998) is no end of the log: counted back from it, a window would hold
+// nothing. Such records are passed over, as the detector passes them over
+// (detect.FutureTolerance).
 func LastTime(r io.Reader, f *Format) time.Time {
+	horizon := time.Now().Add(24 * time.Hour)
 	rd := NewReader(r, "", f)
 	var rec Record
+	var last time.Time
 	for {
-		if err := rd.Read(&rec); err != nil {
-			if pe := (*ParseError)(nil); !errors.As(err, &pe) {
-				break
+		err := rd.Read(&rec)
+		if err == nil {
+			if rec.Time.After(last) && !rec.Time.After(horizon) {
+				last = rec.Time
 			}
+			continue
+		}
+		if pe := (*ParseError)(nil); !errors.As(err, &pe) {
+			break
 		}
 	}
-	return rd.Stats().Last
+	return last
 }
