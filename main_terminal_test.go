@@ -29,8 +29,11 @@ func TestTerminalStdin(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	c := exec.Command(script, "-qec", "stty cols 100 rows 50; "+bin+" --color never --section summary; echo exit=$?", "/dev/null")
-	c.Env = append(os.Environ(), "TERM=xterm")
+	// exec, so the Ctrl-C reaches robowatch alone: a shell waiting for it
+	// would itself die of SIGINT under dash (CI's /bin/sh) before it could
+	// print anything. script -e hands back robowatch's exit status.
+	c := exec.Command(script, "-qec", "stty cols 100 rows 50; exec "+bin+" --color never --section summary", "/dev/null")
+	c.Env = append(os.Environ(), "TERM=xterm", "SHELL=/bin/sh")
 	keys, _ := c.StdinPipe()
 	var screen bytes.Buffer
 	c.Stdout, c.Stderr = &screen, &screen
@@ -42,13 +45,22 @@ func TestTerminalStdin(t *testing.T) {
 	io.WriteString(keys, "\x03") // Ctrl-C, through the terminal's line discipline
 	done := make(chan error, 1)
 	go func() { done <- c.Wait() }()
+	var status int
 	select {
-	case <-done:
+	case err := <-done:
+		if ee, ok := err.(*exec.ExitError); ok {
+			status = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("no exit within 20 s of Ctrl-C")
 	}
 	out := strings.ReplaceAll(screen.String(), "\r\n", "\n")
-	for _, want := range []string{"reading a log from standard input (the terminal)", "robowatch access.log", "Summary", "exit=130"} {
+	if status != 130 {
+		t.Errorf("exit status %d after Ctrl-C, want 130:\n%s", status, out)
+	}
+	for _, want := range []string{"reading a log from standard input (the terminal)", "robowatch access.log", "Summary"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("screen lacks %q:\n%s", want, out)
 		}
