@@ -113,8 +113,9 @@ const browserViolationCap = 100
 // maxStoredViolations bounds the violations kept in full by all clients
 // together (about 100 bytes each plus the path), so that a site whose
 // robots.txt disallows what people do every day cannot grow memory without
-// limit. Counts stay exact past it; Result.ViolationsDropped says how many
-// were not kept.
+// limit. It counts the rows held: a client folded into Other gives its
+// rows' room back. Counts stay exact past it; Result.ViolationsDropped says
+// how many were not kept.
 const maxStoredViolations = 500_000
 
 // withDefaults returns c with every zero field set to its default.

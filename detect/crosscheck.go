@@ -31,6 +31,7 @@ import (
 type checker struct {
 	enabled          bool
 	storedViolations int   // violations kept in full, all clients together
+	maxStored        int   // bound on storedViolations: maxStoredViolations (tests lower it)
 	unchecked        int64 // requests whose host has no robots.txt
 	def              *robots.Robots
 	byHost           map[string]*robots.Robots // keys lower case, without port
@@ -38,6 +39,7 @@ type checker struct {
 
 func (k *checker) init(cfg *Config) {
 	k.def = cfg.Robots
+	k.maxStored = maxStoredViolations
 	if len(cfg.RobotsByHost) > 0 {
 		k.byHost = make(map[string]*robots.Robots, len(cfg.RobotsByHost))
 		for h, rb := range cfg.RobotsByHost {
@@ -91,7 +93,7 @@ type clientViolations struct {
 	first    time.Time // the earliest
 	list     []storedViolation
 	text     []byte        // the methods and paths of list
-	prefixes []PrefixCount // by path prefix, at most maxClientPrefixes and otherPrefix
+	prefixes []PrefixCount // by path prefix (capped: capText), at most maxClientPrefixes and otherPrefix
 }
 
 // storedViolation is one violation kept in full. Its method and path are
@@ -167,11 +169,14 @@ func (d *Detector) check(c *client, r *logparse.Record, path string, res resourc
 	if c.ua.agent.Kind == agents.Browser {
 		limit = min(limit, browserViolationCap)
 	}
-	if len(v.list) < limit && d.storedViolations < maxStoredViolations &&
+	if len(v.list) < limit && d.storedViolations < d.maxStored &&
 		v.store(r.Time, c.matcher, rule, r.Method, path, r.Status) {
 		d.storedViolations++
 	}
-	v.countPrefix(pathPrefix(path))
+	// A prefix is as long as the path when the path has one segment: capped
+	// as paths are, so a client's prefixes cost at most maxClientPrefixes
+	// times MaxStoredPath, and long ones that differ at the end stay apart.
+	v.countPrefix(capText(pathPrefix(path), MaxStoredPath))
 }
 
 // countPrefix counts one violation under path prefix p (a view of the

@@ -35,6 +35,7 @@ type Detector struct {
 	horizon      int64 // the latest second a record may be dated (see FutureTolerance)
 	watched      int   // clients with a drill-down, at most maxWatched
 	watchDropped int64 // clients Config.Watch picked past maxWatched, tracked without one
+	watchMinutes int   // per-minute counts all drill-downs may still add (maxWatchMinutesAll)
 	withUA       int64 // records with a User-agent: a log without any has no UA signal
 	withReferer  int64 // likewise for the Referer
 	started      bool
@@ -45,12 +46,20 @@ type Detector struct {
 	sweepAt      int       // sinceSweep that starts the next sweep: at least sweepEvery, and as many as the clients it kept
 	active       []*client // the clients holding a window (see rate.go), which sweep visits
 	other        Other
+	unlisted     unlisted      // findings of folded clients: counted in Other, no longer listed
 	otherClients distinctCount // the distinct clients folded into other
 	seenClients  distinctCount // every distinct client admitted, under a cap
 	heap         []*client     // tracked clients by weight, when MaxClients caps them; see evict.go
 	result       *Result
 	tl           siteTimeline // requests over time; see timeline.go
 	checker
+}
+
+// unlisted counts the violations and incidents of the clients folded into
+// Other: their rows are gone, so Result counts them as not listed
+// (ViolationsDropped, IncidentsDropped), and listed + unlisted = counted.
+type unlisted struct {
+	violations, incidents int64
 }
 
 // clientKey identifies a client: many people behind one NAT address are
@@ -126,8 +135,9 @@ func New(cfg Config) *Detector {
 			curves:       new(curveBudget),
 			pool:         new(windowPool),
 		},
-		uas:     make(map[string]*agentInfo),
-		clients: make(map[clientKey]*client),
+		uas:          make(map[string]*agentInfo),
+		clients:      make(map[clientKey]*client),
+		watchMinutes: maxWatchMinutesAll,
 	}
 	d.checker.init(&d.cfg)
 	return d
@@ -235,7 +245,7 @@ func (d *Detector) Add(r *logparse.Record) {
 	}
 
 	if c.watch != nil {
-		c.watch.add(r, path, res == resourceRobotsTxt)
+		c.watch.add(r, path, res == resourceRobotsTxt, &d.watchMinutes)
 	}
 
 	ph := pathHash(path)
@@ -267,6 +277,7 @@ func (d *Detector) Add(r *logparse.Record) {
 			d.late++
 		}
 		if idle && c.rate.window != nil {
+			c.evict.active = int32(len(d.active))
 			d.active = append(d.active, c)
 		}
 	}
@@ -314,14 +325,13 @@ func (d *Detector) sweep() {
 	// active in the last minutes, not all clients ever seen.
 	keep := d.active[:0]
 	for _, c := range d.active {
-		if c.rate.window == nil {
-			continue // folded into other (evict.go) since the last sweep
-		}
 		c.rate.advance(wm, d.th)
 		if c.rate.idle() {
 			c.rate.release(d.th.pool)
+			c.evict.active = -1
 			continue
 		}
+		c.evict.active = int32(len(keep))
 		keep = append(keep, c)
 	}
 	clear(d.active[len(keep):])
@@ -348,14 +358,16 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua string) *client {
 		d.uas[ua] = ai
 	}
 	ai.refs++
-	c := &client{ip: strings.Clone(ip), ua: ai, rate: newRate()}
-	if d.cfg.Watch != nil && d.watched < maxWatched && d.cfg.Watch(c.ip) {
-		// Watched clients are never folded; a bound keeps a watched
-		// address that rotates its User-agent from holding them all.
-		c.watch = &watch{minutes: map[int64]int{}}
-		d.watched++
-	} else if d.cfg.Watch != nil && d.cfg.Watch(c.ip) {
-		d.watchDropped++
+	c := &client{ip: strings.Clone(ip), ua: ai, rate: newRate(), evict: evictSlot{active: -1}}
+	if d.cfg.Watch != nil && d.cfg.Watch(c.ip) {
+		if d.watched < maxWatched {
+			// Watched clients are never folded; a bound keeps a watched
+			// address that rotates its User-agent from holding them all.
+			c.watch = &watch{minutes: map[int64]int{}}
+			d.watched++
+		} else {
+			d.watchDropped++
+		}
 	}
 	d.clients[clientKey{c.ip, ai.ua}] = c
 	return c
@@ -395,7 +407,7 @@ type Other struct {
 // claim any size (9223372036854775807 bytes twice is a negative total in
 // plain int64 arithmetic), and a report must never show a negative one. A
 // saturated total shows as 9223372036854775807, an impossible value that
-// reads as "too large to count".
+// reads as "too large to count", and Result.BytesSaturated says so.
 func addBytes(a, b int64) int64 {
 	if b > 0 && a > math.MaxInt64-b {
 		return math.MaxInt64

@@ -32,10 +32,12 @@ import (
 // a client down the heap, and rarely far). Watched clients (Config.Watch)
 // are never evicted: the admin asked about them.
 
-// evictSlot is a client's place in the eviction heap.
+// evictSlot is a client's place in the eviction heap, and in the active
+// clients (which a folded client leaves at once, not at the next sweep).
 type evictSlot struct {
-	at    int32 // index in Detector.heap; -1 when not in it
-	floor int64 // weight inherited from the client it replaced
+	at     int32 // index in Detector.heap; -1 when not in it
+	active int32 // index in Detector.active; -1 when not in it
+	floor  int64 // weight inherited from the client it replaced
 }
 
 func (c *client) weight() int64 { return c.requests + c.evict.floor }
@@ -106,21 +108,30 @@ func (d *Detector) foldClient(c *client) {
 	c.bins = clientBins{}
 
 	// Its findings outlive its row: judged now, as it stands, with the
-	// log's traits so far.
+	// log's traits so far. None of its violations or incidents is listed
+	// any more, so they count as unlisted too (listed + unlisted = counted).
 	c.rate.advance(maxSecond, d.th)
-	d.other.Incidents += int64(len(c.rate.incidents)) + int64(c.rate.dropped)
+	incidents := int64(len(c.rate.incidents)) + int64(c.rate.dropped)
+	d.other.Incidents += incidents
+	d.unlisted.incidents += incidents
 	if plainBrowser(c, &d.cfg) {
 		// Not a robot, and the common case in a flood: no judging.
 	} else if j := judge(c, logTraits{hasUA: d.withUA > 0, hasReferer: d.withReferer > 0}, &d.cfg); j.robot() {
 		d.other.Robots++
 		if c.viol != nil {
 			d.other.Violations += c.viol.n
+			d.unlisted.violations += c.viol.n
 		}
 	}
-	// Let go of what it held at once: a folded client may stay referenced
-	// (d.active) until the next sweep.
-	c.viol, c.fetches = nil, nil
-
+	// Let go of it and of what it held at once, not at the next sweep of the
+	// active clients: in a flood, that many clients folded since the last
+	// sweep would be held. Its stored violations give their room back to
+	// the bound on all clients' (maxStoredViolations).
+	d.leaveActive(c)
+	if c.viol != nil {
+		d.storedViolations -= len(c.viol.list)
+	}
+	c.viol, c.fetches, c.matcher, c.robots = nil, nil, nil, nil
 	for i := range c.rate.incidents {
 		d.th.curves.release(&c.rate.incidents[i])
 	}
@@ -128,6 +139,7 @@ func (d *Detector) foldClient(c *client) {
 		d.th.curves.release(&c.rate.open.incident)
 	}
 	c.rate.release(d.th.pool)
+	c.rate.incidents, c.rate.open = nil, nil
 
 	delete(d.clients, clientKey{c.ip, c.ua.ua})
 	if d.recent == c {
@@ -136,6 +148,21 @@ func (d *Detector) foldClient(c *client) {
 	if c.ua.refs--; c.ua.refs <= 0 {
 		delete(d.uas, c.ua.ua)
 	}
+}
+
+// leaveActive takes c out of the active clients (order does not matter
+// there: the sweep treats each on its own).
+func (d *Detector) leaveActive(c *client) {
+	i := c.evict.active
+	if i < 0 {
+		return
+	}
+	last := len(d.active) - 1
+	d.active[i] = d.active[last]
+	d.active[i].evict.active = i
+	d.active[last] = nil
+	d.active = d.active[:last]
+	c.evict.active = -1
 }
 
 // plainBrowser reports, cheaply, that judge would not find c a robot: a

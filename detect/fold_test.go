@@ -2,8 +2,10 @@ package detect
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 	"time"
+	"weak"
 
 	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/robots"
@@ -54,6 +56,87 @@ func TestFoldedFindingsCount(t *testing.T) {
 	}
 	if capped.Other.Violations == 0 || capped.Other.Robots == 0 {
 		t.Errorf("Other = %+v: the folded robots' findings are not said", capped.Other)
+	}
+	// What is counted and not listed is said, folded or not: the JSON's
+	// violations = violations_listed + violations_unlisted.
+	for _, tt := range []struct {
+		name string
+		res  *Result
+	}{{"uncapped", whole}, {"capped", capped}} {
+		if n := int64(tt.res.Violations.Len()) + tt.res.ViolationsDropped; n != tt.res.ViolationCount {
+			t.Errorf("%s: %d violations listed + %d unlisted != %d counted", tt.name, tt.res.Violations.Len(), tt.res.ViolationsDropped, tt.res.ViolationCount)
+		}
+		if n := len(tt.res.Incidents) + tt.res.IncidentsDropped; n != tt.res.IncidentCount {
+			t.Errorf("%s: %d incidents listed + %d unlisted != %d counted", tt.name, len(tt.res.Incidents), tt.res.IncidentsDropped, tt.res.IncidentCount)
+		}
+	}
+}
+
+// TestFoldFreesTheViolationStore: the bound on the violations all clients
+// together keep in full counts the rows actually held. A robot folded into
+// "other" lets go of its rows, so the robots after it get their room and
+// are listed in full, not only counted.
+func TestFoldFreesTheViolationStore(t *testing.T) {
+	rob := robots.ParseBytes([]byte("User-agent: *\nDisallow: /private/\n"))
+	d := New(Config{Robots: rob, MaxClients: 20})
+	d.checker.maxStored = 50
+	at := t0
+	add := func(ip, ua, path string) {
+		d.Add(&logparse.Record{Client: ip, UserAgent: ua, Time: at, Method: "GET", Target: path, Status: 200})
+		at = at.Add(time.Second)
+	}
+	for i := range 5 { // 50 violations: the store is full
+		for j := range 10 {
+			add(fmt.Sprintf("203.0.113.%d", i), "BadBot/1.0", fmt.Sprintf("/private/%d", j))
+		}
+	}
+	for i := range 1000 { // light clients push the robots out
+		add(fmt.Sprintf("10.0.%d.%d", i/250, i%250), firefoxUA, "/")
+	}
+	for j := range 10 {
+		add("198.51.100.9", "BadBot/1.0", fmt.Sprintf("/private/late/%d", j))
+	}
+	res := d.Result()
+	if res.Other.Violations != 50 || res.ViolationCount != 60 {
+		t.Fatalf("other %d violations, %d in all; the fixture should fold the first 50 and count 60", res.Other.Violations, res.ViolationCount)
+	}
+	if got := len(res.Violations.Of("198.51.100.9", "BadBot/1.0", 100)); got != 10 {
+		t.Errorf("the robot after the fold has %d of its 10 violations listed: the folded robots' rows still hold the store", got)
+	}
+}
+
+// TestFoldLetsGoAtOnce: a client folded into "other" is let go of at once,
+// not at the next sweep of the active clients: nothing refers to it any
+// more (the collector takes it), and what it held (violations, robots.txt
+// fetches, rate window, incidents) is released even while something did.
+func TestFoldLetsGoAtOnce(t *testing.T) {
+	rob := robots.ParseBytes([]byte("User-agent: *\nDisallow: /private/\n"))
+	d := New(Config{Robots: rob, MaxClients: 1})
+	d.Add(&logparse.Record{Client: "192.0.2.1", UserAgent: "BadBot/1.0", Time: t0, Method: "GET", Target: "/robots.txt", Status: 200})
+	for k := range 40 {
+		d.Add(&logparse.Record{Client: "192.0.2.1", UserAgent: "BadBot/1.0", Time: t0.Add(time.Duration(k) * 100 * time.Millisecond),
+			Method: "GET", Target: fmt.Sprintf("/private/%d", k), Status: 200})
+	}
+	c := d.clients[clientKey{"192.0.2.1", "BadBot/1.0"}]
+	if c == nil || c.viol == nil || c.fetches == nil || c.rate.window == nil || d.sinceSweep == 0 {
+		t.Fatal("the fixture holds no state to let go of, or was swept")
+	}
+	d.Add(&logparse.Record{Client: "192.0.2.2", UserAgent: firefoxUA, Time: t0.Add(5 * time.Second), Method: "GET", Target: "/", Status: 200})
+	if d.clients[clientKey{"192.0.2.1", "BadBot/1.0"}] != nil {
+		t.Fatal("the fixture should fold the robot")
+	}
+	if c.viol != nil || c.fetches != nil || c.rate.window != nil || c.rate.open != nil || c.rate.incidents != nil || c.bins.bins != nil {
+		t.Errorf("folded client still holds: violations %v, fetches %v, window %v, open incident %v, incidents %d, bins %d",
+			c.viol != nil, c.fetches != nil, c.rate.window != nil, c.rate.open != nil, len(c.rate.incidents), len(c.bins.bins))
+	}
+	folded := weak.Make(c)
+	c = nil
+	runtime.GC()
+	if folded.Value() != nil {
+		t.Error("the folded client is still referenced (until the next sweep)")
+	}
+	if res := d.Result(); res.Other.Incidents != 1 || res.Other.Violations != 40 {
+		t.Errorf("other %+v: want its incident and 40 violations counted", res.Other)
 	}
 }
 

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"time"
 )
@@ -28,9 +29,9 @@ type Result struct {
 	ClientsEstimated bool  `json:"clients_estimated"`
 	LateRecords      int64 `json:"late_records"` // records later than ReorderTolerance: in totals, not in rate windows
 
-	// FutureRecords are records dated more than FutureTolerance ahead of
-	// the log's clock that the records after them did not confirm: in
-	// their clients' totals, not in rates, the timeline or the time span.
+	// FutureRecords are records dated more than FutureTolerance after the
+	// time robowatch runs (Config.Now): in their clients' totals, not in
+	// rates, the timeline, the time span or the log's clock.
 	FutureRecords int64 `json:"future_records"`
 
 	// ViolationsChecked is false when no robots.txt was given: violations
@@ -38,11 +39,16 @@ type Result struct {
 	ViolationsChecked bool  `json:"violations_checked"`
 	Unchecked         int64 `json:"unchecked_records"`  // records of hosts with no robots.txt given (only HOST=FILE ones were)
 	ViolationCount    int64 `json:"violation_count"`    // violations of robot clients, stored or not
-	ViolationsDropped int64 `json:"violations_dropped"` // violations counted but not stored (per-client bound)
+	ViolationsDropped int64 `json:"violations_dropped"` // violations counted but not listed: past a bound, or of a client folded into Other
 	IncidentCount     int   `json:"incident_count"`     // incidents, stored or not
-	IncidentsDropped  int   `json:"incidents_dropped"`  // incidents counted but not stored (per-client bound)
+	IncidentsDropped  int   `json:"incidents_dropped"`  // incidents counted but not listed: past a bound, or of a client folded into Other
 
 	Other Other `json:"other"` // clients beyond Config.MaxClients, folded together
+
+	// BytesSaturated says that some byte total (a client's, an incident's,
+	// Other's) reached math.MaxInt64 and stopped there rather than wrap
+	// negative: hostile or corrupt sizes; such a total is a lower bound.
+	BytesSaturated bool `json:"bytes_saturated"`
 
 	Watched      []ClientTimeline `json:"watched,omitempty"` // drill-downs of the clients Config.Watch picked
 	WatchDropped int64            `json:"watch_dropped"`     // clients Config.Watch picked past the first 1,000, tracked without a drill-down
@@ -179,6 +185,10 @@ func (d *Detector) Result() *Result {
 		Other:             d.other,
 	}
 	res.Other.Clients = d.foldedClients()
+	// A client's bytes bound those of its seconds and incidents, and a
+	// folded client's saturated total saturates Other's: these are all the
+	// totals to look at.
+	res.BytesSaturated = d.other.Bytes == math.MaxInt64
 	res.WatchDropped = d.watchDropped
 	// A client folded and seen again is one client, not two.
 	res.DistinctClients = int64(len(d.clients))
@@ -189,6 +199,8 @@ func (d *Detector) Result() *Result {
 	res.RobotCount += int(d.other.Robots)
 	res.ViolationCount += d.other.Violations
 	res.IncidentCount += int(d.other.Incidents)
+	res.ViolationsDropped += d.unlisted.violations
+	res.IncidentsDropped += int(d.unlisted.incidents)
 	lt := logTraits{hasUA: d.withUA > 0, hasReferer: d.withReferer > 0}
 
 	keys := make([]clientKey, 0, len(d.clients))
@@ -219,6 +231,9 @@ func (d *Detector) Result() *Result {
 		c.rate.release(d.th.pool)
 		c.watch = nil
 		res.Clients.clients = append(res.Clients.clients, c)
+		if c.bytes == math.MaxInt64 {
+			res.BytesSaturated = true
+		}
 		v := env.verdict(c)
 		res.IncidentCount += v.Incidents
 		res.IncidentsDropped += c.rate.dropped

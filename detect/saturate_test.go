@@ -9,50 +9,65 @@ import (
 	"github.com/robowatch/robowatch/logparse"
 )
 
-// TestBytesSaturate: hostile sizes (MaxInt64 twice, in one second, from one
-// client that is then folded into "other") never make a negative total: the
-// client's, its incident's and Other's bytes stop at MaxInt64.
+// TestBytesSaturate: hostile sizes (MaxInt64 twice, in one second, from a
+// client tracked or folded into "other") never make a negative total: the
+// client's, its incident's and Other's bytes stop at MaxInt64, and the
+// Result says that a total stopped there (BytesSaturated), which ordinary
+// sizes never set.
 func TestBytesSaturate(t *testing.T) {
-	d := New(Config{MaxClients: 1})
-	for i := 0; i < 30; i++ {
-		d.Add(&logparse.Record{Client: "203.0.113.1", UserAgent: "big", Time: t0.Add(time.Duration(i) * 100 * time.Millisecond),
-			Method: "GET", Target: "/x", Status: 200, Bytes: math.MaxInt64})
+	tests := []struct {
+		name       string
+		maxClients int
+		ips        []string
+		size       int64
+		saturated  bool
+		incident   bool // the fixture makes a rapid-fire incident
+	}{
+		{"ordinary sizes", 1, []string{"203.0.113.1"}, 5120, false, true},
+		{"one client, MaxInt64 thirty times", 1, []string{"203.0.113.1"}, math.MaxInt64, true, true},
+		// Each new client takes the only place: the others are folded into
+		// Other, over and over.
+		{"folded clients", 1, []string{"198.51.100.1", "198.51.100.2", "198.51.100.3"}, math.MaxInt64, true, false},
+		{"nothing folded", 0, []string{"198.51.100.1", "198.51.100.2", "198.51.100.3"}, math.MaxInt64, true, true},
 	}
-	v := verdictOfResult(t, d, "203.0.113.1")
-	if v.Bytes != math.MaxInt64 {
-		t.Errorf("client bytes %d, want %d (saturated)", v.Bytes, int64(math.MaxInt64))
-	}
-	res := d.Result()
-	for _, in := range res.Incidents {
-		if in.Bytes < 0 {
-			t.Errorf("incident bytes %d", in.Bytes)
-		}
-	}
-	// A second client takes the only place: the first is folded into Other,
-	// twice over.
-	for i := 0; i < 2; i++ {
-		d2 := New(Config{MaxClients: 1})
-		for j := 0; j < 3; j++ {
-			for _, ip := range []string{"198.51.100.1", "198.51.100.2", "198.51.100.3"} {
-				d2.Add(&logparse.Record{Client: ip, UserAgent: "big", Time: t0.Add(time.Duration(j) * time.Second),
-					Method: "GET", Target: "/", Status: 200, Bytes: math.MaxInt64})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := New(Config{MaxClients: tt.maxClients})
+			for i := range 30 {
+				for _, ip := range tt.ips {
+					d.Add(&logparse.Record{Client: ip, UserAgent: "big", Time: t0.Add(time.Duration(i) * 100 * time.Millisecond),
+						Method: "GET", Target: "/x", Status: 200, Bytes: tt.size})
+				}
 			}
-		}
-		if o := d2.Result().Other; o.Bytes < 0 {
-			t.Errorf("other bytes %d", o.Bytes)
-		}
+			res := d.Result()
+			if res.BytesSaturated != tt.saturated {
+				t.Errorf("BytesSaturated = %v, want %v", res.BytesSaturated, tt.saturated)
+			}
+			if res.Other.Bytes < 0 {
+				t.Errorf("other bytes %d", res.Other.Bytes)
+			}
+			if tt.saturated && res.Other.Requests > 0 && res.Other.Bytes != math.MaxInt64 {
+				t.Errorf("other bytes %d, want %d (saturated)", res.Other.Bytes, int64(math.MaxInt64))
+			}
+			want := int64(math.MaxInt64)
+			if !tt.saturated {
+				want = 30 * tt.size
+			}
+			for v := range res.Clients.All() {
+				if v.Bytes != want && res.Other.Requests == 0 {
+					t.Errorf("client %s: %d bytes, want %d", v.IP, v.Bytes, want)
+				}
+			}
+			if tt.incident && len(res.Incidents) == 0 {
+				t.Fatal("no incident: the fixture should have one")
+			}
+			for _, in := range res.Incidents {
+				if in.Bytes < 0 {
+					t.Errorf("incident bytes %d", in.Bytes)
+				}
+			}
+		})
 	}
-}
-
-func verdictOfResult(t *testing.T, d *Detector, ip string) Verdict {
-	t.Helper()
-	for v := range d.Result().Clients.All() {
-		if v.IP == ip {
-			return v
-		}
-	}
-	t.Fatalf("no client %s", ip)
-	return Verdict{}
 }
 
 // TestFutureRecords: one line dated 9998 in the middle of a log is set

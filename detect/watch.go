@@ -25,6 +25,14 @@ const WatchRequests = 20
 // Requests but not drawn.
 const maxWatchMinutes = 100_000
 
+// maxWatchMinutesAll bounds the per-minute counts of all watched clients
+// together (about 40 MB): 1,000 drill-downs of 100,000 minutes each would
+// otherwise be gigabytes. With the requests each keeps (2 × WatchRequests,
+// their paths and referers capped at MaxStoredPath) and its robots.txt
+// fetches (maxWatchFetches), all drill-downs together hold at most about
+// 70 MB, whatever the log.
+const maxWatchMinutesAll = 1_000_000
+
 // maxWatched bounds the clients (IP + User-agent pairs) with a drill-down:
 // they are never folded, so an address that sends a fresh User-agent with
 // every request would otherwise hold the detector's memory unbounded. Past
@@ -40,7 +48,7 @@ type ClientTimeline struct {
 	IP        string        `json:"ip"`
 	UserAgent string        `json:"user_agent"`
 	Minutes   []MinuteCount `json:"per_minute"`         // requests per minute, minutes with requests only, in time order
-	Cut       bool          `json:"per_minute_cut"`     // some minutes were not kept (maxWatchMinutes)
+	Cut       bool          `json:"per_minute_cut"`     // some minutes were not kept (maxWatchMinutes, maxWatchMinutesAll)
 	RobotsTxt []Fetch       `json:"robots_txt_fetches"` // fetches of /robots.txt, in log order (at most 100)
 	First     []Request     `json:"first_requests"`     // the first WatchRequests requests, in log order
 	Last      []Request     `json:"last_requests"`      // the last WatchRequests requests (none that First already has), in log order
@@ -80,11 +88,16 @@ type watch struct {
 	seen    int64
 }
 
-func (w *watch) add(r *logparse.Record, path string, robotsTxt bool) {
+// add counts one request of the watched client; minutesLeft is what is
+// left of maxWatchMinutesAll, which a new minute takes one of.
+func (w *watch) add(r *logparse.Record, path string, robotsTxt bool, minutesLeft *int) {
 	if !r.Time.IsZero() {
 		m := r.Time.Unix() / 60
-		if _, ok := w.minutes[m]; ok || len(w.minutes) < maxWatchMinutes {
+		if _, ok := w.minutes[m]; ok {
 			w.minutes[m]++
+		} else if len(w.minutes) < maxWatchMinutes && *minutesLeft > 0 {
+			w.minutes[m] = 1
+			*minutesLeft--
 		} else {
 			w.cut = true
 		}
