@@ -60,7 +60,8 @@ const (
 	// app's User-agent, 17 ms for 1 KiB of junk), so a flood of distinct
 	// junk User-agents would otherwise cost milliseconds a line. The budget
 	// is a few thousand real strings, at most a few seconds of junk; past
-	// it, strings that only uap-go could place are classed by their shape.
+	// it, strings that only uap-go could place are classed by their shape
+	// and by the product tokens uap-go knows them by (fallback.go).
 	MaxParserBytes = 256 << 10
 	// maxParserInput is how much of a User-agent uap-go sees: enough for
 	// every app and browser marker, and a quarter of the worst-case cost.
@@ -544,6 +545,10 @@ func (c *Classifier) browserAgent(ua, lower string) Agent {
 			}
 			return Agent{Name: name, Kind: Browser}
 		}
+	} else if name, ok := clientFamily(ua, lower, engine); ok {
+		// The budget is spent: the browsers and apps that only uap-go
+		// would name are known by their tokens (see fallback.go).
+		return Agent{Name: name, Kind: Browser}
 	}
 	if engine || (mozilla || strings.IndexByte(lower, '/') > 0) && hasPlatform(lower) {
 		if mozilla && !engine && bareMozilla(lower) {
@@ -573,9 +578,10 @@ func (c *Classifier) browserAgent(ua, lower string) Agent {
 //
 // Strings that look like a real client's (plausible: see looksReal) may go on
 // past the budget, on a reserve of their own: junk, which a flood is made
-// of, cannot then spend what the people after it need, and an in-app
-// browser is placed the same whether it comes first or after 100,000 junk
-// strings.
+// of, cannot then spend what the people after it need. Junk made to look
+// real spends the reserve too; past both, clientFamily stands in for uap-go,
+// so that a browser or an in-app browser gets the same kind (and mostly the
+// same name) whether it comes first or after 100,000 junk strings.
 func (c *Classifier) parser(n int, plausible bool) *uaparser.Parser {
 	switch {
 	case c.parserBytes+n <= MaxParserBytes:

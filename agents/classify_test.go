@@ -371,6 +371,24 @@ func BenchmarkClassifyColdUnknown(b *testing.B) {
 	benchmarkCold(b, "zzqx%d", true)
 }
 
+// BenchmarkClassifyColdSpent is a new in-app browser string and a new junk
+// string after a flood has spent uap-go's budget and reserve: the cost of
+// the stand-in for uap-go (fallback.go) per distinct User-agent.
+func BenchmarkClassifyColdSpent(b *testing.B) {
+	uas := distinctAgents("Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 307.0.0.%d.111 (iPhone14,5; iOS 17_1; en_US; en; scale=3.00; 1170x2532; 531186348)", 1<<14)
+	junk := distinctAgents("zz%dq xq (yy) ww", 1<<14)
+	b.ReportAllocs()
+	c := Classifier{parserBytes: MaxParserBytes, reserveBytes: MaxReserveBytes}
+	i := 0
+	for b.Loop() {
+		c.Classify(uas[i%len(uas)])
+		c.Classify(junk[i%len(junk)])
+		if i++; i%len(uas) == 0 {
+			c = Classifier{parserBytes: MaxParserBytes, reserveBytes: MaxReserveBytes}
+		}
+	}
+}
+
 // BenchmarkClassifyCorpus is the mean cost per new User-agent over the
 // labelled corpus (bots and browsers), with uap-go where the rules need it.
 func BenchmarkClassifyCorpus(b *testing.B) {
