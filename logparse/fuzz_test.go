@@ -107,14 +107,8 @@ func FuzzParseLine(f *testing.F) {
 		// same result as Parse for each.
 		r := NewReader(bytes.NewReader(line), "fuzz", format)
 		r.MaxLineBytes = 512
-		// CR, LF and CRLF end lines: a lone CR is read as LF.
-		norm := bytes.Clone(line)
-		for i, c := range norm {
-			if c == '\r' && (i+1 == len(norm) || norm[i+1] != '\n') {
-				norm[i] = '\n'
-			}
-		}
-		lines := bytes.SplitAfter(norm, []byte("\n"))
+		// CR, LF, CRLF and CR CR LF end lines (see lineEnds).
+		lines := bytes.SplitAfter([]byte(refLineEnds(string(line))), []byte("\n"))
 		if len(lines[len(lines)-1]) == 0 {
 			lines = lines[:len(lines)-1]
 		}

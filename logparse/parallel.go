@@ -382,9 +382,9 @@ func (b *batch) parse(name string, f *Format, max int, alias bool) {
 		} else {
 			data = nil
 		}
-		if content := len(TrimEOL(line)); content > max || len(line) > readBufferSize && len(line) > max+2 {
+		if content := len(TrimEOL(line)); content > max || len(line) > readBufferSize && len(line) > max+3 {
 			// Reader's rule, to the byte: over max without the line end,
-			// or, for a line longer than its buffer, over max+2 with it.
+			// or, for a line longer than its buffer, over max+3 with it.
 			b.addTooLong(name, no, textHead(line), max)
 			no++
 			continue

@@ -250,7 +250,7 @@ func (r *Reader) readLong(b []byte, max int) ([]byte, bool, error) {
 	r.long = append(r.long[:0], b...)
 	for {
 		b, err := r.br.ReadSlice('\n')
-		if len(r.long)+len(b) > max+2 { // +2: "\r\n" does not count
+		if len(r.long)+len(b) > max+3 { // +3: the line end, up to "\r\r\n" (see lineEnds), does not count
 			return r.discardLine(err)
 		}
 		r.long = append(r.long, b...)
