@@ -60,14 +60,17 @@ func WriteCheck(w io.Writer, format string, results []robots.Decision) error {
 		}
 		return encodeJSON(w, rows)
 	case "csv":
+		// Groups, rules and patterns come from a robots.txt, which may be
+		// anyone's (--robots https://…): the cells are written as the
+		// report's CSV writes the log's text (see csvCell).
 		cw := csv.NewWriter(w)
 		cw.Write([]string{"path", "allowed", "group", "rule", "line", "pattern"})
 		for _, d := range results {
-			rule, line, pattern := "", "0", ""
+			rule, line, pattern := "", 0, ""
 			if d.Rule != nil {
-				rule, line, pattern = d.Rule.Text, strconv.Itoa(d.Rule.Line), d.Rule.Pattern
+				rule, line, pattern = d.Rule.Text, d.Rule.Line, d.Rule.Pattern
 			}
-			cw.Write([]string{d.Path, strconv.FormatBool(d.Allowed), d.Group, rule, line, pattern})
+			cw.Write([]string{csvCell(d.Path), csvCell(d.Allowed), csvCell(d.Group), csvCell(rule), csvCell(line), csvCell(pattern)})
 		}
 		cw.Flush()
 		if err := cw.Error(); err != nil {
@@ -139,7 +142,8 @@ func WriteLint(w io.Writer, format, source string, problems []robots.Problem) er
 		cw := csv.NewWriter(w)
 		cw.Write([]string{"line", "severity", "code", "message", "suggestion"})
 		for _, p := range problems {
-			cw.Write([]string{strconv.Itoa(p.Line), p.Severity.String(), p.Code, p.Message, p.Suggestion})
+			// Messages and suggestions quote the robots.txt (see WriteCheck).
+			cw.Write([]string{csvCell(p.Line), csvCell(p.Severity.String()), csvCell(p.Code), csvCell(p.Message), csvCell(p.Suggestion)})
 		}
 		cw.Flush()
 		if err := cw.Error(); err != nil {

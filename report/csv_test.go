@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,49 +13,76 @@ import (
 	"github.com/robowatch/robowatch/robots"
 )
 
-// TestNeutralise: OWASP's CSV-injection rule, and numbers left alone.
-func TestNeutralise(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"=HYPERLINK(\"http://x\")", "'=HYPERLINK(\"http://x\")"},
+// formulaStart reports whether a spreadsheet would run cell as a formula
+// (OWASP's list for CSV injection).
+func formulaStart(cell string) bool {
+	return cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0]))
+}
+
+// TestCSVCell: text gets OWASP's leading quote when it begins as a
+// formula, even when it looks like a number (it may come from the log);
+// numbers robowatch computed are written as numbers, negative ones too.
+func TestCSVCell(t *testing.T) {
+	at := time.Date(2024, 5, 6, 9, 0, 0, 0, time.FixedZone("", 2*3600))
+	tests := []struct {
+		in   any
+		want string
+	}{
+		{`=HYPERLINK("http://x")`, `'=HYPERLINK("http://x")`},
 		{"+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"},
 		{"-2+3+cmd|' /C calc'!A0", "'-2+3+cmd|' /C calc'!A0"},
 		{"@SUM(1+1)", "'@SUM(1+1)"},
-		{"\t=1", "'\t=1"},
-		{"\r=1", "'\r=1"},
-		{"-", "'-"}, // a lone dash is text too
-		{"-12", "-12"},
-		{"+3.5", "+3.5"},
+		{"\t=1", `\t=1`}, // escaped: no longer a tab
+		{"\r=1", `\r=1`},
+		{"-", "'-"},
+		{"-12", "'-12"}, // text that looks like a number is still text
+		{"+3.5", "'+3.5"},
 		{"42", "42"},
 		{"Mozilla/5.0", "Mozilla/5.0"},
 		{"", ""},
-		{"-Inf", "'-Inf"},
 		{"1-2", "1-2"},
+		{-12, "-12"}, // numbers stay numbers
+		{int64(-9), "-9"},
+		{int64(42), "42"},
+		{true, "true"},
+		{at, "2024-05-06T09:00:00+02:00"},
+		{time.Time{}, ""},
 	}
 	for _, tt := range tests {
-		if got := neutralise(tt.in); got != tt.want {
-			t.Errorf("neutralise(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := csvCell(tt.in); got != tt.want {
+			t.Errorf("csvCell(%#v) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
 
-// TestCSVInjection writes every CSV section of a log whose User-agents,
-// paths and robot names start as spreadsheet formulas: no cell read back
-// from the CSV starts with a formula character unless it is a number.
-func TestCSVInjection(t *testing.T) {
-	rob := robots.ParseBytes([]byte("User-agent: *\nDisallow: /\n"))
+// csvReport is a report of a log whose every field a client chooses (address
+// as logged, method, path, User-agent, referer), a robots.txt group name, a
+// file name and a malformed line's text begin as spreadsheet formulas, or
+// as text that looks like a number.
+func csvReport(t *testing.T) *Report {
+	t.Helper()
+	rob := robots.ParseBytes([]byte("User-agent: -evil\nDisallow: /\n\nUser-agent: *\nDisallow: /\n"))
 	d := detect.New(detect.Config{Robots: rob, Watch: func(string) bool { return true }})
 	start := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
-	attacks := []string{`=HYPERLINK("http://evil","x")`, `+cmd|'/C calc'!A0`, `-2+3+cmd|'/C calc'!A0`, `@SUM(A1)`, "\t=1", "\r=1"}
+	attacks := []string{`=HYPERLINK("http://evil","x")`, `+cmd|'/C calc'!A0`, `-2+3+cmd|'/C calc'!A0`,
+		`@SUM(A1)`, "\t=1", "\r=1", "-1", "+1", "-evil/1.0"}
 	var n int64
-	for i := 0; i < 30; i++ {
+	for i := range 30 {
 		for j, a := range attacks {
 			n++
-			d.Add(&logparse.Record{Client: "198.51.100." + string(rune('1'+j)), UserAgent: a, Referer: a, Time: start.Add(time.Duration(i) * 200 * time.Millisecond),
-				Method: "GET", Target: "/" + a, Status: 200, Bytes: 10, Line: n})
+			d.Add(&logparse.Record{Client: a, UserAgent: a, Referer: a, Time: start.Add(time.Duration(i) * 200 * time.Millisecond),
+				Method: a, Target: a, Status: 200, Bytes: int64(10 + j), Line: n})
 		}
 	}
-	r := &Report{Files: []string{"=evil.log"}, Stats: logparse.Stats{Lines: n, Records: n, Format: "combined", First: start, Last: start.Add(6 * time.Second),
-		Samples: []*logparse.ParseError{{File: "=evil.log", Line: 1, Text: "=1+1"}}}, Result: d.Result(), Robots: []string{"robots.txt"}}
+	return &Report{Files: []string{"=evil.log", "-1"}, Stats: logparse.Stats{Lines: n, Records: n, Format: "combined", First: start, Last: start.Add(6 * time.Second),
+		Samples: []*logparse.ParseError{{File: "=evil.log", Line: 1, Text: "=1+1"}, {File: "-1", Line: 2, Text: "-1"}}},
+		Result: d.Result(), Robots: []string{"robots.txt"}}
+}
+
+// TestCSVInjection writes every CSV section of that report: no cell read
+// back begins as a formula, and the log's text is all there, behind a quote.
+func TestCSVInjection(t *testing.T) {
+	r := csvReport(t)
 	for _, section := range Sections {
 		var out bytes.Buffer
 		if err := writeCSV(&out, r, Options{Sections: []string{section}}); err != nil {
@@ -67,11 +95,122 @@ func TestCSVInjection(t *testing.T) {
 		if len(recs) < 2 {
 			t.Errorf("%s: %d rows: the log should fill it", section, len(recs))
 		}
+		quoted := 0
 		for _, rec := range recs {
 			for _, cell := range rec {
-				if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) && !isNumber(cell) {
+				if formulaStart(cell) {
 					t.Errorf("%s: cell %q would run as a formula", section, cell)
 				}
+				if strings.HasPrefix(cell, "'") {
+					quoted++
+				}
+			}
+		}
+		if quoted == 0 {
+			t.Errorf("%s: no cell neutralised: the log's text is missing from it", section)
+		}
+	}
+}
+
+// TestCSVOutsideText: what a spreadsheet user sees in the cells that come
+// from outside, column by column: the text as logged behind OWASP's quote,
+// including text that looks like a number, while robowatch's own numbers
+// stay numbers.
+func TestCSVOutsideText(t *testing.T) {
+	r := csvReport(t)
+	tests := []struct {
+		section, column string
+		row             string // the first row with a cell that is this text as logged, quoted or not ("": the first row)
+		want            string
+	}{
+		{"clients", "user_agent", "-1", "'-1"},
+		{"clients", "ip", "-1", "'-1"},
+		{"clients", "user_agent", "+1", "'+1"},
+		{"clients", "user_agent", `=HYPERLINK("http://evil","x")`, `'=HYPERLINK("http://evil","x")`},
+		{"clients", "user_agent", `\t=1`, `\t=1`},
+		{"clients", "requests", "-1", "30"},
+		{"clients", "bytes", "-1", "480"},
+		{"violations", "path", "-1", "'-1"},
+		{"violations", "method", "+1", "'+1"},
+		{"violations", "group", "-evil/1.0", "'-evil"},
+		{"violations", "status", "-1", "200"},
+		{"incidents", "user_agent", "-1", "'-1"},
+		{"client", "ip", "-1", "'-1"},
+		{"malformed", "file", "", "'=evil.log"},
+		{"malformed", "text", "", "'=1+1"},
+		{"malformed", "text", "-1", "'-1"},
+		{"malformed", "line", "-1", "2"},
+		{"summary", "value", "", "'=evil.log -1"},
+	}
+	for _, tt := range tests {
+		var out bytes.Buffer
+		if err := writeCSV(&out, r, Options{Sections: []string{tt.section}}); err != nil {
+			t.Fatal(err)
+		}
+		recs, err := csv.NewReader(&out).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := slices.Index(recs[0], tt.column)
+		if col < 0 {
+			t.Fatalf("%s: no column %q in %q", tt.section, tt.column, recs[0])
+		}
+		var row []string
+		for _, rec := range recs[1:] {
+			if tt.row == "" || slices.ContainsFunc(rec, func(c string) bool { return strings.TrimPrefix(c, "'") == tt.row }) {
+				row = rec
+				break
+			}
+		}
+		if row == nil {
+			t.Errorf("%s: no row with %q", tt.section, tt.row)
+			continue
+		}
+		if row[col] != tt.want {
+			t.Errorf("%s %s (row of %q): %q, want %q", tt.section, tt.column, tt.row, row[col], tt.want)
+		}
+	}
+}
+
+// TestCheckCSVInjection: `robowatch check -o csv` and `--lint -o csv` write
+// what a robots.txt says (which may be anyone's, fetched by URL) as text
+// behind OWASP's quote; line numbers stay numbers.
+func TestCheckCSVInjection(t *testing.T) {
+	const hostile = "User-agent: -evil\nDisallow: /x\n\nUser-agent: *\nDisallow: /\n"
+	rob := robots.ParseBytes([]byte(hostile))
+	tests := []struct {
+		agent, path string
+		want        []string
+	}{
+		{"-evil/1.0", "-1", []string{"'-1", "true", "'-evil", "", "0", ""}},
+		{"-evil/1.0", "/x", []string{"/x", "false", "'-evil", "Disallow: /x", "2", "/x"}},
+		{"Examplo/1.0", "=1+1", []string{"'=1+1", "false", "*", "Disallow: /", "5", "/"}},
+	}
+	for _, tt := range tests {
+		var out bytes.Buffer
+		if err := WriteCheck(&out, "csv", rob.Check(tt.agent, tt.path)); err != nil {
+			t.Fatal(err)
+		}
+		recs, err := csv.NewReader(&out).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(recs) != 2 || !slices.Equal(recs[1], tt.want) {
+			t.Errorf("check %s %s: %q, want %q", tt.agent, tt.path, recs[1:], tt.want)
+		}
+	}
+	var out bytes.Buffer
+	if err := WriteLint(&out, "csv", "robots.txt", robots.Lint(rob)); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&out).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range recs {
+		for _, cell := range rec {
+			if formulaStart(cell) {
+				t.Errorf("lint: cell %q would run as a formula", cell)
 			}
 		}
 	}
