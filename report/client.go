@@ -75,13 +75,15 @@ func clientSections(r *Report, opt Options) []*section {
 				}
 			}
 			add("Per minute", "|"+line+"|")
-			add("", fmt.Sprintf("%d min per mark; busiest minute %s: %d requests", per, peak.Minute.Format(opt.timeLayout()), peak.Requests))
+			add("", fmt.Sprintf("%s per mark; busiest minute %s: %s", Exact(int64(per))+noun(int64(per), " min", " min"), peak.Minute.Format(opt.timeLayout()),
+				Exact(int64(peak.Requests))+noun(int64(peak.Requests), " request", " requests")))
 		}
 		add("Peaks", fmt.Sprintf("%d in 1 s (%s), %d in 10 s, %d in 60 s", v.Peak.Per1s, v.Peak.At1s.Format(opt.timeLayout()), v.Peak.Per10s, v.Peak.Per60s))
 		for _, in := range res.Incidents {
 			if in.IP == t.IP && in.UserAgent == t.UserAgent {
-				add("Incident", fmt.Sprintf("%s for %s: %s requests, peak %d/s, %s paths", in.Start.Format(opt.timeLayout()),
-					Duration(time.Duration(in.Seconds)*time.Second), Exact(in.Requests), in.PeakPerSecond, Exact(int64(in.Paths))))
+				add("Incident", fmt.Sprintf("%s for %s: %s, peak %d/s, %s", in.Start.Format(opt.timeLayout()),
+					Duration(time.Duration(in.Seconds)*time.Second), Exact(in.Requests)+noun(in.Requests, " request", " requests"),
+					in.PeakPerSecond, Exact(int64(in.Paths))+noun(int64(in.Paths), " path", " paths")))
 			}
 		}
 		if len(t.RobotsTxt) == 0 {

@@ -45,7 +45,7 @@ func (r *Report) span() (first, last time.Time) {
 // in full with no width limit.
 type Options struct {
 	Top      int      // rows per list (clients, violations, incidents); 0 means all
-	Width    int      // terminal width to fit tables to; 0 means no limit
+	Width    int      // terminal width to fit tables to; 0 means DefaultWidth
 	Sections []string // sections to render (see Sections); empty means all
 	Color    bool     // mark up headings and warnings with ANSI colour (terminals only)
 }

@@ -1,31 +1,63 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
-	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/mattn/go-runewidth"
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
+	"github.com/robowatch/robowatch/detect"
 )
 
 // section is one titled table of a report, in a form every text style can
-// render: cells are already escaped for a terminal.
+// render: cells are already escaped for a terminal. The terminal table
+// (table.go), Markdown (markdown.go) and the HTML page read it; keep, when,
+// under, drop, minw and tones are for the terminal table (Markdown reads
+// keep too: what is never cut there is never cut in Markdown either).
 type section struct {
 	name   string   // the --section name
 	title  string   // the heading people read
 	header []string // column names
 	right  []bool   // right-align this column (numbers)
-	flex   []bool   // this column may be cut to fit the width (free text from the log)
+	flex   []bool   // free text (from the log, or long words of robowatch's): may be cut to fit the width
+	keep   []bool   // what tells rows apart (an address, a robot name): never cut; wrapped only when longer than an address
+	when   []bool   // a time in timeLayout, which a terminal table under 120 columns writes shorter
+	under  []int    // n > 0: a terminal table writes this column under column n-1, in the same cell
 	drop   []int    // on a narrow screen, columns are left out in this order (1 first); 0: never
 	minw   []int    // the narrowest a flexible column is cut to; 0 or nil: minFlex
 	rows   [][]string
+	tones  [][]tone // what each cell's colour says on a terminal; nil: nothing
 	notes  []string // lines under the table: what was cut, what was not computed
+}
+
+// tone is what a cell's colour means. Colour only repeats what the text
+// says (a count of violations, a rapid-fire peak), so nothing is lost
+// without it.
+type tone uint8
+
+const (
+	toneNone      tone = iota
+	toneViolation      // the client or robot broke robots.txt
+	toneIncident       // the client went rapid-fire
+	// An impostor (a browser or crawler name the client's address does
+	// not back) will get a tone of its own when robowatch can tell one.
+)
+
+// paint gives cell (row, col) a tone.
+func (s *section) paint(row, col int, t tone) {
+	if t == toneNone {
+		return
+	}
+	for len(s.tones) <= row {
+		s.tones = append(s.tones, nil)
+	}
+	if s.tones[row] == nil {
+		s.tones[row] = make([]tone, len(s.header))
+	}
+	s.tones[row][col] = t
 }
 
 // style renders sections.
@@ -34,18 +66,29 @@ type style func(w io.Writer, s *section, opt Options) error
 // timeLayout shows times in the log's own zone, to the second.
 const timeLayout = "2006-01-02 15:04:05 -0700"
 
-// timeLayout is the layout of times in table rows: on a narrow terminal
-// the year and zone (both in the summary) give way to the columns that
-// tell rows apart.
+// shortTimeLayout is timeLayout on a terminal under 120 columns: the year
+// and zone (both in the summary) give way to the columns that tell rows
+// apart.
+const shortTimeLayout = "Jan _2 15:04:05"
+
+// timeLayout is the layout of times in the drill-down's rows, which write
+// times inside sentences: the width they are written for is the one given.
+// Lists write times in full and mark the column (section.when), so that
+// the terminal table shortens them for the width it fits to and Markdown
+// keeps them whole.
 func (o Options) timeLayout() string {
 	if o.Width > 0 && o.Width < 120 {
-		return "Jan _2 15:04:05"
+		return shortTimeLayout
 	}
 	return timeLayout
 }
 
+// writeText renders the report's sections for people, in the table or
+// Markdown style. It shares the summary, robots, clients and malformed
+// sections with the HTML page; the violations are grouped (one row per
+// client and rule) and times are left whole for the style to shorten.
 func writeText(w io.Writer, r *Report, opt Options, render style) error {
-	for _, s := range sections(r, opt) {
+	for _, s := range buildSections(r, opt, true) {
 		if !opt.wants(s.name) {
 			continue
 		}
@@ -56,16 +99,34 @@ func writeText(w io.Writer, r *Report, opt Options, render style) error {
 	return nil
 }
 
-// sections builds every section of the report in order.
-func sections(r *Report, opt Options) []*section {
+// sections builds every section of the report in order, as the HTML page
+// shows them.
+func sections(r *Report, opt Options) []*section { return buildSections(r, opt, false) }
+
+// buildSections builds every section in order: for the table and Markdown
+// styles when text is true, else for the HTML page.
+func buildSections(r *Report, opt Options, text bool) []*section {
+	violations := violationsSection(r, opt)
+	if text {
+		violations = groupedViolationsSection(r, opt)
+	}
 	return append([]*section{
 		summarySection(r),
-		robotsSection(r, opt),
-		clientsSection(r, opt),
-		violationsSection(r, opt),
-		incidentsSection(r, opt),
-		malformedSection(r),
+		robotsSection(r, opt, text),
+		clientsSection(r, opt, text),
+		violations,
+		incidentsSection(r, opt, text),
+		malformedSection(r, text),
 	}, clientSections(r, opt)...)
+}
+
+// noun is the noun for n of them: one or many. Counts are written in words
+// a person would write: "1 client", "2 clients".
+func noun(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func summarySection(r *Report) *section {
@@ -90,7 +151,7 @@ func summarySection(r *Report) *section {
 	}
 	add("Format", Escape(format))
 	if r.Window != "" {
-		add("Window", r.Window+" ("+Exact(r.Outside)+" records outside it left out)")
+		add("Window", r.Window+" ("+Exact(r.Outside)+noun(r.Outside, " record", " records")+" outside it left out)")
 	}
 	add("Lines", Exact(r.Stats.Lines))
 	add("Records", Exact(r.Stats.Records))
@@ -103,25 +164,32 @@ func summarySection(r *Report) *section {
 	} else {
 		add("Clients", Exact(res.DistinctClients)+" (IP + User-agent)")
 	}
-	add("Robots", fmt.Sprintf("%s clients, %s names", Exact(int64(res.RobotCount)), Exact(int64(len(res.Robots)))))
+	robots, robotNames := int64(res.RobotCount), int64(len(res.Robots))
+	add("Robots", Exact(robots)+noun(robots, " client, ", " clients, ")+Exact(robotNames)+noun(robotNames, " name", " names"))
 	if res.ViolationsChecked {
 		add("Violations", Exact(res.ViolationCount)+" (robots.txt: "+Escape(strings.Join(r.Robots, ", "))+")")
+		if res.ViolationCount > 0 {
+			s.paint(len(s.rows)-1, 1, toneViolation)
+		}
 		if res.Unchecked > 0 {
-			add("Not checked", Exact(res.Unchecked)+" records of hosts with no robots.txt given (--robots HOST=FILE)")
+			add("Not checked", Exact(res.Unchecked)+noun(res.Unchecked, " record", " records")+" of hosts with no robots.txt given (--robots HOST=FILE)")
 		}
 	} else {
 		add("Violations", "not checked (no --robots given)")
 	}
 	add("Incidents", Exact(int64(res.IncidentCount))+" rapid-fire")
+	if res.IncidentCount > 0 {
+		s.paint(len(s.rows)-1, 1, toneIncident)
+	}
 	if res.FutureRecords > 0 {
 		add("Future records", Count(res.FutureRecords)+" dated after today (forged or corrupt?): counted, not in rates or the time span")
 	}
 	if res.LateRecords > 0 {
 		add("Late records", Count(res.LateRecords)+" too far out of time order for the rate windows")
 	}
-	if res.Other.Clients > 0 {
-		add("Other", fmt.Sprintf("about %s of the lightest clients folded together (--max-clients): %s requests",
-			Count(res.Other.Clients), Count(res.Other.Requests)))
+	if o := res.Other; o.Clients > 0 {
+		add("Other", fmt.Sprintf("about %s of the lightest %s folded together (--max-clients): %s %s",
+			Count(o.Clients), noun(o.Clients, "client", "clients"), Count(o.Requests), noun(o.Requests, "request", "requests")))
 	}
 	for _, e := range r.Errors {
 		add("Error", Escape(e))
@@ -132,13 +200,25 @@ func summarySection(r *Report) *section {
 	return s
 }
 
-func robotsSection(r *Report, opt Options) *section {
+// robotsSection lists the robot names. For text (the table and Markdown)
+// what a robot did with robots.txt is said in a few words under the
+// column's heading, and the signals are never cut: a cut list of signals
+// reads as another signal.
+func robotsSection(r *Report, opt Options, text bool) *section {
 	s := &section{
 		name: "robots", title: "Robots (by name)",
 		header: []string{"Robot", "Clients", "Requests", "Violations", "robots.txt", "Signals", "Disallowed prefixes"},
 		right:  []bool{false, true, true, true, false, false, false},
 		flex:   []bool{true, false, false, false, true, true, true},
+		keep:   []bool{true, false, false, false, false, false, false},
 		drop:   []int{0, 2, 0, 0, 0, 1, 3},
+	}
+	if text {
+		s.flex = []bool{false, false, false, false, false, false, true}
+		s.keep = []bool{true, false, false, false, false, true, false}
+		if !r.Result.ViolationsChecked {
+			s.drop[3] = 1 // a column of "-" goes first
+		}
 	}
 	robots := r.Result.Robots
 	n := opt.top(len(robots))
@@ -149,6 +229,9 @@ func robotsSection(r *Report, opt Options) *section {
 		}
 		if b.Finding != "" {
 			fetched = b.Finding
+			if short, ok := shortFindings[b.Finding]; ok && text {
+				fetched = short
+			}
 		}
 		viol := Count(b.Violations)
 		if !r.Result.ViolationsChecked {
@@ -160,22 +243,47 @@ func robotsSection(r *Report, opt Options) *section {
 		}
 		s.rows = append(s.rows, []string{Escape(b.Name), Count(int64(b.Clients)), Count(b.Requests), viol,
 			fetched, reasonCounts(b.Reasons), Escape(strings.Join(prefixes, ", "))})
+		if b.Violations > 0 {
+			s.paint(len(s.rows)-1, 3, toneViolation)
+		}
 	}
-	s.notes = cutNote(n, len(robots), "robot names")
+	s.notes = cutNote(n, len(robots), "robot name", "robot names")
 	if len(robots) == 0 {
 		s.notes = append(s.notes, "No robots found.")
 	}
 	return s
 }
 
-func clientsSection(r *Report, opt Options) *section {
+// shortFindings says detect's findings in the words a column headed
+// "robots.txt" needs.
+var shortFindings = map[string]string{
+	detect.FindingIgnored:   "fetched, then ignored",
+	detect.FindingNeverRead: "never fetched",
+	detect.FindingReadLate:  "fetched after violating",
+	detect.FindingObeyed:    "obeyed",
+}
+
+// clientsSection lists the clients. On a narrow screen the columns that
+// go first are those another section repeats or a drill-down explains
+// (robots.txt fetches, score, peaks), then the signals, then the count of
+// violations, and last the User-agent, which a narrow column cuts to its
+// useless "Mozilla/5.0 (…" start anyway. The address and the robot's name
+// tell rows apart and always stay.
+func clientsSection(r *Report, opt Options, text bool) *section {
 	s := &section{
 		name: "clients", title: "Clients (by requests)",
 		header: []string{"Client", "Robot", "Name", "Score", "Requests", "Peak 1s/10s/60s", "robots.txt", "Violations", "Signals", "User-agent"},
 		right:  []bool{false, false, false, true, true, true, true, true, false, false},
 		flex:   []bool{true, false, true, false, false, false, false, false, true, true},
-		drop:   []int{0, 0, 6, 2, 0, 3, 1, 4, 5, 0},
-		minw:   []int{ipWidth, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+		keep:   []bool{true, false, true, false, false, false, false, false, false, false},
+		drop:   []int{0, 0, 0, 2, 0, 3, 1, 5, 4, 6},
+	}
+	if text {
+		s.flex = []bool{false, false, false, false, false, false, false, false, false, true}
+		s.keep = []bool{true, false, true, false, false, false, false, false, true, false}
+		if !r.Result.ViolationsChecked {
+			s.drop[7] = 1 // a column of "-" goes first
+		}
 	}
 	clients := &r.Result.Clients
 	n := opt.top(clients.Len())
@@ -191,23 +299,29 @@ func clientsSection(r *Report, opt Options) *section {
 		s.rows = append(s.rows, []string{Escape(c.IP), robot, Escape(c.Name), strconv.Itoa(c.Score), Count(c.Requests),
 			fmt.Sprintf("%d/%d/%d", c.Peak.Per1s, c.Peak.Per10s, c.Peak.Per60s), Count(c.RobotsTxtFetches), viol,
 			strings.Join(c.Reasons, ","), uaCell(c.UserAgent)})
+		if c.Incidents > 0 {
+			s.paint(len(s.rows)-1, 5, toneIncident)
+		}
+		if c.Violations > 0 {
+			s.paint(len(s.rows)-1, 7, toneViolation)
+		}
 	}
-	s.notes = cutNote(n, clients.Len(), "clients")
+	s.notes = cutNote(n, clients.Len(), "client", "clients")
 	return s
 }
 
+// violationsSection lists the stored violations one request a row, for
+// the HTML page.
 func violationsSection(r *Report, opt Options) *section {
 	s := &section{
 		name: "violations", title: "robots.txt violations",
 		header: []string{"Time", "Client", "Robot", "Method", "Path", "Status", "Group", "Rule"},
 		right:  []bool{false, false, false, false, false, true, false, false},
 		flex:   []bool{false, true, true, false, true, false, true, true},
-		drop:   []int{0, 0, 4, 2, 0, 3, 1, 0},
-		minw:   []int{0, ipWidth, 0, 0, 0, 0, 0, 0},
 	}
 	res := r.Result
 	if !res.ViolationsChecked {
-		s.notes = append(s.notes, "Not checked: give the site's robots.txt with --robots FILE|URL.")
+		s.notes = append(s.notes, notChecked)
 		return s
 	}
 	n := opt.top(res.Violations.Len())
@@ -215,9 +329,16 @@ func violationsSection(r *Report, opt Options) *section {
 		s.rows = append(s.rows, []string{v.Time.Format(opt.timeLayout()), Escape(v.IP), Escape(v.Name), Escape(v.Method),
 			Escape(v.Path), strconv.Itoa(v.Status), Escape(v.Group), fmt.Sprintf("line %d: %s", v.Line, Escape(v.Rule))})
 	}
-	s.notes = cutNote(n, res.Violations.Len(), "stored violations")
-	if res.ViolationsDropped > 0 {
-		s.notes = append(s.notes, fmt.Sprintf("%s more violations were counted but not stored (per-client limit).", Count(res.ViolationsDropped)))
+	s.notes = cutNote(n, res.Violations.Len(), "stored violation", "stored violations")
+	return violationNotes(s, res)
+}
+
+const notChecked = "Not checked: give the site's robots.txt with --robots FILE|URL."
+
+// violationNotes adds what the violations list cannot show.
+func violationNotes(s *section, res *detect.Result) *section {
+	if d := res.ViolationsDropped; d > 0 {
+		s.notes = append(s.notes, Count(d)+noun(d, " more violation was", " more violations were")+" counted but not listed (a storage bound, or the client was folded into other).")
 	}
 	if res.ViolationCount == 0 {
 		s.notes = append(s.notes, "No robot requested a disallowed path.")
@@ -225,14 +346,148 @@ func violationsSection(r *Report, opt Options) *section {
 	return s
 }
 
-func incidentsSection(r *Report, opt Options) *section {
+// ruleCell is the robots.txt rule a request broke, with its line (none for
+// the rule RFC 9309 makes of an unreachable robots.txt).
+func ruleCell(line int, rule string) string {
+	if line <= 0 {
+		return Escape(rule)
+	}
+	return fmt.Sprintf("line %d: %s", line, Escape(rule))
+}
+
+// violationGroup is the violations of one rule by one client: a robot that
+// ignores robots.txt breaks the same rule again and again, and a row for
+// each request would fill the screen with one robot.
+type violationGroup struct {
+	first        detect.Violation // the earliest
+	last         time.Time
+	count        int64
+	paths        []string // the first distinct paths, at most maxGroupPaths
+	statuses     []int    // the first distinct statuses, at most maxGroupStatuses
+	morePaths    bool     // there were other paths
+	moreStatuses bool     // there were other statuses
+}
+
+// A group names its first few paths and statuses, and says when there
+// were more: enough to see what the robot was after, in bounded memory
+// however many violations it made.
+const (
+	maxGroupPaths    = 3
+	maxGroupStatuses = 4
+)
+
+// groupViolations groups the stored violations by client and rule, most
+// violations first; equal counts keep the order of their first violation.
+func groupViolations(list detect.ViolationList) []*violationGroup {
+	type key struct {
+		ip, ua, group, rule string
+		line                int
+	}
+	index := make(map[key]*violationGroup)
+	var groups []*violationGroup
+	for v := range list.All() {
+		k := key{v.IP, v.UserAgent, v.Group, v.Rule, v.Line}
+		g := index[k]
+		if g == nil {
+			g = &violationGroup{first: v}
+			index[k] = g
+			groups = append(groups, g)
+		}
+		g.count++
+		g.last = v.Time // All yields by time
+		switch {
+		case slices.Contains(g.paths, v.Path):
+		case len(g.paths) < maxGroupPaths:
+			g.paths = append(g.paths, v.Path)
+		default:
+			g.morePaths = true
+		}
+		switch {
+		case slices.Contains(g.statuses, v.Status):
+		case len(g.statuses) < maxGroupStatuses:
+			g.statuses = append(g.statuses, v.Status)
+		default:
+			g.moreStatuses = true
+		}
+	}
+	slices.SortStableFunc(groups, func(a, b *violationGroup) int { return cmp.Compare(b.count, a.count) })
+	return groups
+}
+
+// groupedViolationsSection lists the stored violations one client and rule
+// a row, with how many, when first and last, and which paths. A terminal
+// table stacks the robot under the client, the last time under the first
+// and the paths under the rule, which keeps the rule readable beside a
+// full IPv6 address at 80 columns.
+func groupedViolationsSection(r *Report, opt Options) *section {
+	s := &section{
+		name: "violations", title: "robots.txt violations",
+		header: []string{"Client", "Robot", "Count", "First", "Last", "Rule", "Paths", "Status", "Group"},
+		right:  []bool{false, false, true, false, false, false, false, false, false},
+		flex:   []bool{false, false, false, false, false, true, true, false, true},
+		keep:   []bool{true, true, false, false, false, false, false, false, false},
+		when:   []bool{false, false, false, true, true, false, false, false, false},
+		under:  []int{0, 1, 0, 0, 4, 0, 6, 0, 0},
+		drop:   []int{0, 0, 0, 3, 0, 0, 0, 2, 1},
+		minw:   []int{0, 0, 0, 0, 0, 24, 0, 0, 0},
+	}
+	res := r.Result
+	if !res.ViolationsChecked {
+		s.notes = append(s.notes, notChecked)
+		return s
+	}
+	groups := groupViolations(res.Violations)
+	n := opt.top(len(groups))
+	for _, g := range groups[:n] {
+		paths := make([]string, len(g.paths))
+		for i, p := range g.paths {
+			paths[i] = Escape(p)
+		}
+		if g.morePaths {
+			paths = append(paths, "…")
+		}
+		statuses := make([]string, len(g.statuses))
+		for i, st := range g.statuses {
+			statuses[i] = strconv.Itoa(st)
+		}
+		if g.moreStatuses {
+			statuses = append(statuses, "…")
+		}
+		v := &g.first
+		s.rows = append(s.rows, []string{Escape(v.IP), Escape(v.Name), Count(g.count),
+			v.Time.Format(timeLayout), g.last.Format(timeLayout), ruleCell(v.Line, v.Rule),
+			strings.Join(paths, ", "), strings.Join(statuses, ", "), Escape(v.Group)})
+		s.paint(len(s.rows)-1, 2, toneViolation)
+	}
+	// Rows are no longer violations: say what a row is when it matters,
+	// and what --top counted.
+	stored := int64(res.Violations.Len())
+	grouped := Count(stored) + noun(stored, " stored violation", " stored violations") + ", one row per client and rule."
+	switch {
+	case n < len(groups):
+		s.notes = append(s.notes, fmt.Sprintf("%d of %s rows shown (--top): %s", n, Count(int64(len(groups))), grouped))
+	case int64(len(groups)) < stored:
+		s.notes = append(s.notes, grouped)
+	}
+	return violationNotes(s, res)
+}
+
+// incidentsSection lists the rapid-fire incidents. Their start times are
+// whole, for the style to shorten, when text is true; the HTML page has
+// them as the drill-down does.
+func incidentsSection(r *Report, opt Options, text bool) *section {
 	s := &section{
 		name: "incidents", title: "Rapid-fire incidents",
 		header: []string{"Start", "Length", "Client", "Robot", "Requests", "Peak/s", "Paths", "2xx/3xx/4xx/5xx", "Bytes"},
 		right:  []bool{false, true, false, false, true, true, true, true, true},
 		flex:   []bool{false, false, true, true, false, false, false, false, false},
-		drop:   []int{0, 4, 0, 5, 0, 0, 3, 1, 2},
-		minw:   []int{0, 0, ipWidth, 0, 0, 0, 0, 0, 0},
+		keep:   []bool{false, false, true, true, false, false, false, false, false},
+		when:   []bool{text, false, false, false, false, false, false, false, false},
+		drop:   []int{0, 4, 0, 5, 0, 6, 3, 1, 2},
+	}
+	layout := opt.timeLayout()
+	if text {
+		layout = timeLayout
 	}
 	res := r.Result
 	n := opt.top(len(res.Incidents))
@@ -242,28 +497,43 @@ func incidentsSection(r *Report, opt Options) *section {
 			paths += "+"
 		}
 		st := in.Status
-		s.rows = append(s.rows, []string{in.Start.Format(opt.timeLayout()), Duration(time.Duration(in.Seconds) * time.Second),
+		s.rows = append(s.rows, []string{in.Start.Format(layout), Duration(time.Duration(in.Seconds) * time.Second),
 			Escape(in.IP), Escape(in.Name), Count(in.Requests), strconv.Itoa(in.PeakPerSecond), paths,
 			fmt.Sprintf("%d/%d/%d/%d", st.S2xx, st.S3xx, st.S4xx, st.S5xx), Bytes(in.Bytes)})
+		s.paint(len(s.rows)-1, 5, toneIncident)
 	}
-	s.notes = cutNote(n, len(res.Incidents), "incidents")
+	s.notes = cutNote(n, len(res.Incidents), "incident", "incidents")
+	if d := int64(res.IncidentsDropped); d > 0 {
+		s.notes = append(s.notes, Count(d)+noun(d, " more incident was", " more incidents were")+" counted but not listed (a storage bound, or the client was folded into other).")
+	}
 	if res.IncidentCount == 0 {
 		s.notes = append(s.notes, "No client went above the rate threshold.")
 	}
 	return s
 }
 
-func malformedSection(r *Report) *section {
+// malformedSection shows the first malformed lines. A terminal table
+// writes each line under the reason it was not read, both cut to the
+// width: the reasons are long, and a column each left little of either.
+func malformedSection(r *Report, text bool) *section {
 	s := &section{
 		name: "malformed", title: "Malformed lines",
 		header: []string{"Where", "Reason", "Line"},
 		flex:   []bool{false, true, true},
 	}
+	if text {
+		s.keep = []bool{true, false, false}
+		s.under = []int{0, 0, 2}
+	}
 	for _, e := range r.Stats.Samples {
 		s.rows = append(s.rows, []string{Escape(e.File) + ":" + strconv.FormatInt(e.Line, 10), Escape(reason(e)), Escape(e.Text)})
 	}
-	if m := r.Stats.Malformed; m > int64(len(s.rows)) {
-		s.notes = append(s.notes, fmt.Sprintf("%s malformed lines in all; the first %d are shown.", Count(m), len(s.rows)))
+	if m, shown := r.Stats.Malformed, int64(len(s.rows)); m > shown {
+		first := "the first " + Count(shown) + " are shown."
+		if shown == 1 {
+			first = "the first is shown."
+		}
+		s.notes = append(s.notes, Count(m)+" malformed lines in all; "+first)
 	}
 	if r.Stats.Malformed == 0 {
 		s.notes = append(s.notes, "Every line parsed.")
@@ -302,276 +572,11 @@ func percent(n, of int64) string {
 	return fmt.Sprintf(" (%.0f%%)", p)
 }
 
-func cutNote(shown, all int, what string) []string {
+// cutNote says how many of a list --top left out. All is at least two
+// when it says anything, but the singular is there for the day it is not.
+func cutNote(shown, all int, one, many string) []string {
 	if shown < all {
-		return []string{fmt.Sprintf("%d of %s %s shown (--top).", shown, Count(int64(all)), what)}
+		return []string{fmt.Sprintf("%d of %s %s shown (--top).", shown, Count(int64(all)), noun(int64(all), one, many))}
 	}
 	return nil
-}
-
-// minFlex is the narrowest a flexible column is cut to, and roomyFlex the
-// width it is given before columns are left out for it.
-const (
-	minFlex   = 8
-	roomyFlex = 16
-	ipWidth   = 39 // the longest IPv6 address: an address is never cut
-)
-
-// fit makes s fit in width columns of text (borders and padding included):
-// first it leaves out columns, in the section's drop order, until what
-// remains fits with room for its free text, then it cuts the flexible
-// columns, widest first. Left-out columns are named in a note. Cells are
-// already escaped, so cutting cannot split an escape into something a
-// terminal acts on.
-func fit(s *section, width, perColumn int) {
-	if width <= 0 || len(s.header) == 0 {
-		return
-	}
-	widths := make([]int, len(s.header))
-	for i, h := range s.header {
-		widths[i] = runewidth.StringWidth(h)
-	}
-	for _, row := range s.rows {
-		for i, c := range row {
-			widths[i] = max(widths[i], runewidth.StringWidth(c))
-		}
-	}
-	// floor is the narrowest column i may become, given a default for
-	// flexible columns.
-	floor := func(i, flexDefault int) int {
-		if !s.flex[i] {
-			return widths[i]
-		}
-		m := flexDefault
-		if s.minw != nil && s.minw[i] > 0 {
-			m = s.minw[i]
-		}
-		return min(widths[i], max(m, runewidth.StringWidth(s.header[i])))
-	}
-	keep := make([]bool, len(widths))
-	need := 1
-	for i := range keep {
-		keep[i] = true
-		need += floor(i, roomyFlex) + perColumn
-	}
-	var left []string
-	for rank := 1; need > width && rank <= len(s.drop); rank++ {
-		for i, r := range s.drop {
-			if r == rank && keep[i] {
-				keep[i] = false
-				need -= floor(i, roomyFlex) + perColumn
-				left = append(left, s.header[i])
-			}
-		}
-	}
-	if len(left) > 0 {
-		s.header, s.right, s.flex, s.minw, widths = kept(s.header, keep), kept(s.right, keep), kept(s.flex, keep), kept(s.minw, keep), kept(widths, keep)
-		for r, row := range s.rows {
-			s.rows[r] = kept(row, keep)
-		}
-		s.notes = append(s.notes, fmt.Sprintf("Not shown at %d columns: %s.", width, strings.Join(left, ", ")))
-	}
-
-	total := perColumn*len(widths) + 1
-	for _, w := range widths {
-		total += w
-	}
-	// One column at a time, the widest that may still be cut: the free
-	// text columns end up about as wide as one another.
-	for total > width {
-		widest := -1
-		for i, w := range widths {
-			if w > floor(i, minFlex) && (widest < 0 || w > widths[widest]) {
-				widest = i
-			}
-		}
-		if widest < 0 {
-			break // nothing left to cut: the table is wider than the screen
-		}
-		widths[widest]--
-		total--
-	}
-	for _, row := range s.rows {
-		for i, c := range row {
-			if runewidth.StringWidth(c) > widths[i] {
-				row[i] = runewidth.Truncate(c, widths[i], "…")
-			}
-		}
-	}
-}
-
-// kept returns the elements of list whose keep is true; a nil list stays nil.
-func kept[T any](list []T, keep []bool) []T {
-	if list == nil {
-		return nil
-	}
-	out := make([]T, 0, len(list))
-	for i, v := range list {
-		if keep[i] {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// ANSI attributes for headings and warnings. Only robowatch's own text is
-// coloured: table cells are not, since the table's width arithmetic would
-// count the escapes.
-const (
-	ansiBold  = "\x1b[1m"
-	ansiReset = "\x1b[0m"
-)
-
-// tableStyle draws sections as terminal tables, reusing one
-// tablewriter.Table for all of them: a new Table, and each Reset of one,
-// allocates a stringer cache of hundreds of kilobytes (a map for 10,240
-// types), and a drill-down into thousands of clients draws thousands of
-// tables. The rows are strings already, so the cache is replaced by one
-// that keeps nothing.
-type tableStyle struct {
-	t *tablewriter.Table
-}
-
-// noStringerCache is a tablewriter stringer cache that keeps nothing.
-type noStringerCache struct{}
-
-func (noStringerCache) Add(reflect.Type, reflect.Value) bool   { return false }
-func (noStringerCache) Get(reflect.Type) (reflect.Value, bool) { return reflect.Value{}, false }
-func (noStringerCache) Purge()                                 {}
-
-func (ts *tableStyle) render(w io.Writer, s *section, opt Options) error {
-	title := s.title
-	if opt.Color {
-		title = ansiBold + title + ansiReset
-	}
-	if _, err := fmt.Fprintf(w, "%s\n", title); err != nil {
-		return err
-	}
-	if len(s.rows) > 0 {
-		fit(s, opt.Width, 3)
-		align := make([]tw.Align, len(s.header))
-		for i := range align {
-			align[i] = tw.AlignLeft
-			if s.right != nil && s.right[i] {
-				align[i] = tw.AlignRight
-			}
-		}
-		opts := []tablewriter.Option{
-			tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleLight)})),
-			tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}),
-			tablewriter.WithHeaderAlignment(tw.AlignLeft),
-			tablewriter.WithHeaderAutoFormat(tw.Off),
-			tablewriter.WithRowAutoWrap(tw.WrapNone),
-			tablewriter.WithTrimSpace(tw.Off),
-			tablewriter.WithStringerCacheCustom(noStringerCache{}),
-		}
-		if ts.t == nil {
-			ts.t = tablewriter.NewTable(w, opts...)
-		} else {
-			ts.t.Reset()
-			ts.t.Options(opts...)
-		}
-		t := ts.t
-		if s.header[0] != "" {
-			t.Header(s.header)
-		}
-		for _, row := range s.rows {
-			if err := t.Append(row); err != nil {
-				return err
-			}
-		}
-		if err := t.Render(); err != nil {
-			return err
-		}
-	}
-	for _, n := range s.notes {
-		if _, err := fmt.Fprintf(w, "%s\n", wrap(n, opt.Width)); err != nil {
-			return err
-		}
-	}
-	_, err := fmt.Fprintln(w)
-	return err
-}
-
-// wrap breaks text into lines of at most width columns at spaces; a width
-// of 0 or less leaves it whole.
-func wrap(text string, width int) string {
-	if width <= 0 || runewidth.StringWidth(text) <= width {
-		return text
-	}
-	var b strings.Builder
-	line := 0
-	for i, word := range strings.Fields(text) {
-		w := runewidth.StringWidth(word)
-		if i > 0 && line+1+w > width {
-			b.WriteByte('\n')
-			line = 0
-		} else if i > 0 {
-			b.WriteByte(' ')
-			line++
-		}
-		b.WriteString(word)
-		line += w
-	}
-	return b.String()
-}
-
-func markdownStyle(w io.Writer, s *section, opt Options) error {
-	var b strings.Builder
-	b.WriteString("## " + s.title + "\n\n")
-	if len(s.rows) > 0 {
-		header := s.header
-		if header[0] == "" {
-			header = []string{"", ""}
-		}
-		b.WriteString("|")
-		for _, h := range header {
-			b.WriteString(" " + mdCell(h) + " |")
-		}
-		b.WriteString("\n|")
-		for i := range header {
-			if s.right != nil && s.right[i] {
-				b.WriteString(" ---: |")
-			} else {
-				b.WriteString(" --- |")
-			}
-		}
-		b.WriteString("\n")
-		for _, row := range s.rows {
-			b.WriteString("|")
-			for _, c := range row {
-				b.WriteString(" " + mdCell(c) + " |")
-			}
-			b.WriteString("\n")
-		}
-		b.WriteString("\n")
-	}
-	for _, n := range s.notes {
-		b.WriteString(mdCell(n) + "\n\n")
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// mdCell keeps a cell from breaking the table or being read as Markdown or
-// HTML: pipes, backticks, emphasis and angle brackets are escaped.
-func mdCell(s string) string {
-	if !strings.ContainsAny(s, "|\\`*_<>[]#") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '|', '\\', '`', '*', '_', '[', ']', '#':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
 }

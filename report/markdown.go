@@ -1,0 +1,82 @@
+package report
+
+import (
+	"io"
+	"strings"
+
+	"github.com/mattn/go-runewidth"
+)
+
+// mdMaxText is the longest a cell of free text (a User-agent, a path, a
+// rule, a malformed line) is in a Markdown list, in columns: Markdown has no
+// width, as it goes to mail and tickets that wrap it, but a 500-character
+// User-agent in each row would bury the table. 160 keeps every common
+// browser and crawler User-agent whole; longer text ends in "…". Key-value
+// sections (the summary, a client's drill-down) are written whole, one fact
+// a row, and so are addresses, names and times.
+const mdMaxText = 160
+
+func markdownStyle(w io.Writer, s *section, opt Options) error {
+	var b strings.Builder
+	b.WriteString("## " + s.title + "\n\n")
+	if len(s.rows) > 0 {
+		header := s.header
+		list := header[0] != ""
+		if !list {
+			header = []string{"", ""}
+		}
+		b.WriteString("|")
+		for _, h := range header {
+			b.WriteString(" " + mdCell(h) + " |")
+		}
+		b.WriteString("\n|")
+		for i := range header {
+			if s.right != nil && s.right[i] {
+				b.WriteString(" ---: |")
+			} else {
+				b.WriteString(" --- |")
+			}
+		}
+		b.WriteString("\n")
+		for _, row := range s.rows {
+			b.WriteString("|")
+			for i, c := range row {
+				free := s.flex != nil && s.flex[i] && (s.keep == nil || !s.keep[i])
+				if list && free && runewidth.StringWidth(c) > mdMaxText {
+					c = runewidth.Truncate(c, mdMaxText, "…")
+				}
+				b.WriteString(" " + mdCell(c) + " |")
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("\n")
+	}
+	for _, n := range s.notes {
+		b.WriteString(mdCell(n) + "\n\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mdCell keeps a cell from breaking the table or being read as Markdown or
+// HTML: pipes, backticks, emphasis and angle brackets are escaped.
+func mdCell(s string) string {
+	if !strings.ContainsAny(s, "|\\`*_<>[]#") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '|', '\\', '`', '*', '_', '[', ']', '#':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,447 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-runewidth"
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// DefaultWidth is the width terminal tables are fitted to when none is
+// known (Options.Width 0: the output is no terminal, $COLUMNS is not set
+// and no --width was given), as under cron or in a pipe. Such a report is
+// read in a mail or a file: 100 columns show a mail client's usual window
+// whole, and keep the rows one might otherwise get (as wide as the longest
+// User-agent: 900 columns for a 700-character one) from wrapping into
+// unreadable hash. A wider terminal, or --width, shows more.
+const DefaultWidth = 100
+
+// Widths a terminal table is fitted with.
+const (
+	minFlex   = 8   // the narrowest a flexible column is cut to
+	roomyFlex = 16  // the width a flexible column is given before columns are left out for it
+	keepWidth = 39  // the longest IPv6 address: what tells rows apart is wrapped only past it, never cut
+	wideTimes = 120 // from this width on, times in lists keep their year and zone
+)
+
+// ANSI attributes for headings and for cells whose colour means something
+// (see tone). Colour is added after the table is fitted: the fitting counts
+// columns of text, and tablewriter skips the escapes when it pads.
+const (
+	ansiBold  = "\x1b[1m"
+	ansiRed   = "\x1b[31m"
+	ansiBrown = "\x1b[33m" // yellow on most terminals
+	ansiReset = "\x1b[0m"
+)
+
+// toneColors is the colour of each tone: red for robots.txt violations,
+// yellow for rapid-fire incidents.
+var toneColors = [...]string{toneViolation: ansiRed, toneIncident: ansiBrown}
+
+// tableStyle draws sections as terminal tables, reusing one
+// tablewriter.Table for all of them: a new Table, and each Reset of one,
+// allocates a stringer cache of hundreds of kilobytes (a map for 10,240
+// types), and a drill-down into thousands of clients draws thousands of
+// tables. The rows are strings already, so the cache is replaced by one
+// that keeps nothing.
+type tableStyle struct {
+	t *tablewriter.Table
+}
+
+// noStringerCache is a tablewriter stringer cache that keeps nothing.
+type noStringerCache struct{}
+
+func (noStringerCache) Add(reflect.Type, reflect.Value) bool   { return false }
+func (noStringerCache) Get(reflect.Type) (reflect.Value, bool) { return reflect.Value{}, false }
+func (noStringerCache) Purge()                                 {}
+
+func (ts *tableStyle) render(w io.Writer, s *section, opt Options) error {
+	width := opt.Width
+	if width <= 0 {
+		width = DefaultWidth
+	}
+	title := s.title
+	if opt.Color {
+		title = ansiBold + title + ansiReset
+	}
+	if _, err := fmt.Fprintf(w, "%s\n", title); err != nil {
+		return err
+	}
+	if len(s.rows) > 0 {
+		if width < wideTimes {
+			shortenTimes(s)
+		}
+		stack(s)
+		fit(s, width, 3)
+		// A list whose rows take several lines needs a rule between them
+		// to show where a row ends; a key-value table shows it by its key.
+		between := tw.Off
+		if s.header[0] != "" && multiline(s) {
+			between = tw.On
+		}
+		if opt.Color {
+			colour(s)
+		}
+		align := make([]tw.Align, len(s.header))
+		for i := range align {
+			align[i] = tw.AlignLeft
+			if s.right != nil && s.right[i] {
+				align[i] = tw.AlignRight
+			}
+		}
+		opts := []tablewriter.Option{
+			tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
+				Symbols:  tw.NewSymbols(tw.StyleLight),
+				Settings: tw.Settings{Separators: tw.Separators{BetweenRows: between}},
+			})),
+			tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}),
+			tablewriter.WithHeaderAlignment(tw.AlignLeft),
+			tablewriter.WithHeaderAutoFormat(tw.Off),
+			tablewriter.WithRowAutoWrap(tw.WrapNone),
+			tablewriter.WithTrimSpace(tw.Off),
+			tablewriter.WithStringerCacheCustom(noStringerCache{}),
+		}
+		if ts.t == nil {
+			ts.t = tablewriter.NewTable(w, opts...)
+		} else {
+			ts.t.Reset()
+			ts.t.Options(opts...)
+		}
+		t := ts.t
+		if s.header[0] != "" {
+			t.Header(s.header)
+		}
+		for _, row := range s.rows {
+			if err := t.Append(row); err != nil {
+				return err
+			}
+		}
+		if err := t.Render(); err != nil {
+			return err
+		}
+	}
+	for _, n := range s.notes {
+		if _, err := fmt.Fprintf(w, "%s\n", wrapText(n, width)); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+// shortenTimes writes the times of s's time columns (whole, in timeLayout)
+// without year and zone.
+func shortenTimes(s *section) {
+	for i := range s.header {
+		if s.when == nil || !s.when[i] {
+			continue
+		}
+		for _, row := range s.rows {
+			if t, err := time.Parse(timeLayout, row[i]); err == nil {
+				row[i] = t.Format(shortTimeLayout)
+			}
+		}
+	}
+}
+
+// stack merges each column that goes under another (section.under) into
+// that column's cells, one line each, and names the merged column after
+// both: "Client / robot". The merged column is left out, cut or kept as the
+// column on top is.
+func stack(s *section) {
+	if s.under == nil {
+		return
+	}
+	var tops []int // the columns that stay, in order
+	at := make([]int, len(s.header))
+	for i, u := range s.under {
+		if u == 0 {
+			at[i] = len(tops)
+			tops = append(tops, i)
+		}
+	}
+	for i, u := range s.under {
+		if u > 0 {
+			at[i] = at[u-1]
+		}
+	}
+	header := make([]string, len(tops))
+	for i, h := range s.header {
+		if s.under[i] == 0 {
+			header[at[i]] = h
+		} else {
+			header[at[i]] += " / " + strings.ToLower(h[:1]) + h[1:]
+		}
+	}
+	for r, row := range s.rows {
+		cells := make([]string, len(tops))
+		for i, c := range row {
+			if s.under[i] == 0 {
+				cells[at[i]] = c
+			} else {
+				cells[at[i]] += "\n" + c
+			}
+		}
+		s.rows[r] = cells
+		if r < len(s.tones) && s.tones[r] != nil {
+			tones := make([]tone, len(tops))
+			for i, t := range s.tones[r] {
+				tones[at[i]] = max(tones[at[i]], t)
+			}
+			s.tones[r] = tones
+		}
+	}
+	keep := make([]bool, len(s.header))
+	for _, i := range tops {
+		keep[i] = true
+	}
+	s.header = header
+	s.right, s.flex, s.keep, s.when = kept(s.right, keep), kept(s.flex, keep), kept(s.keep, keep), kept(s.when, keep)
+	s.drop, s.minw, s.under = kept(s.drop, keep), kept(s.minw, keep), nil
+}
+
+// cellWidth is the width of a cell's widest line.
+func cellWidth(c string) int {
+	if !strings.Contains(c, "\n") {
+		return runewidth.StringWidth(c)
+	}
+	w := 0
+	for line := range strings.SplitSeq(c, "\n") {
+		w = max(w, runewidth.StringWidth(line))
+	}
+	return w
+}
+
+// multiline reports whether a row of s takes more than one line.
+func multiline(s *section) bool {
+	for _, row := range s.rows {
+		for _, c := range row {
+			if strings.Contains(c, "\n") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fit makes s fit in width columns of text (borders and padding included):
+// first it leaves out columns, in the section's drop order, until what
+// remains fits with room for its free text, then it cuts the flexible
+// columns, widest first, marking each cut with "…". What tells rows apart
+// (section.keep: addresses, robot names) and times are never cut: a
+// value longer than an IPv6 address, which no address is, is wrapped onto
+// more lines, whole. A key-value table (the summary, the drill-down) wraps
+// its values too: each is one fact, read once. Left-out columns are named
+// in a note. Cells are already escaped, so cutting cannot split an escape
+// into something a terminal acts on.
+func fit(s *section, width, perColumn int) {
+	if width <= 0 || len(s.header) == 0 {
+		return
+	}
+	is := func(list []bool, i int) bool { return list != nil && list[i] }
+	keyValue := s.header[0] == ""
+	widths := make([]int, len(s.header))
+	for i, h := range s.header {
+		widths[i] = runewidth.StringWidth(h)
+	}
+	for _, row := range s.rows {
+		for i, c := range row {
+			widths[i] = max(widths[i], cellWidth(c))
+		}
+	}
+	// floor is the narrowest column i may become, given a default for
+	// flexible columns.
+	floor := func(i, flexDefault int) int {
+		h := runewidth.StringWidth(s.header[i])
+		switch {
+		case is(s.keep, i):
+			return min(widths[i], max(keepWidth, h))
+		case is(s.flex, i):
+			m := flexDefault
+			if s.minw != nil && s.minw[i] > 0 {
+				m = s.minw[i]
+			}
+			return min(widths[i], max(m, h))
+		}
+		return widths[i]
+	}
+	keep := make([]bool, len(widths))
+	need := 1
+	for i := range keep {
+		keep[i] = true
+		need += floor(i, roomyFlex) + perColumn
+	}
+	var out []int // columns left out, in the order they went
+	for rank := 1; need > width && rank <= len(s.drop); rank++ {
+		for i, r := range s.drop {
+			if r == rank && keep[i] {
+				keep[i] = false
+				need -= floor(i, roomyFlex) + perColumn
+				out = append(out, i)
+			}
+		}
+	}
+	// Leaving out a wide column may make room for a narrower one left out
+	// before it: the last to go come back first.
+	for j := len(out) - 1; j >= 0; j-- {
+		if i := out[j]; need+floor(i, roomyFlex)+perColumn <= width {
+			keep[i] = true
+			need += floor(i, roomyFlex) + perColumn
+		}
+	}
+	var left []string
+	for _, i := range out {
+		if !keep[i] {
+			left = append(left, s.header[i])
+		}
+	}
+	if len(left) > 0 {
+		s.header, s.right, s.flex, s.keep, s.when, s.minw = kept(s.header, keep), kept(s.right, keep), kept(s.flex, keep), kept(s.keep, keep), kept(s.when, keep), kept(s.minw, keep)
+		s.drop, widths = kept(s.drop, keep), kept(widths, keep)
+		for r, row := range s.rows {
+			s.rows[r] = kept(row, keep)
+			if r < len(s.tones) {
+				s.tones[r] = kept(s.tones[r], keep)
+			}
+		}
+		s.notes = append(s.notes, fmt.Sprintf("Not shown at %d columns: %s.", width, strings.Join(left, ", ")))
+	}
+
+	total := perColumn*len(widths) + 1
+	for _, w := range widths {
+		total += w
+	}
+	// One column at a time, the widest that may still give: the free
+	// text columns end up about as wide as one another. Free text gives
+	// first; then values too long to be addresses; then, on a screen too
+	// narrow for even that, free text and names down to their headings.
+	narrow := func(floor func(i int) int) {
+		for total > width {
+			widest := -1
+			for i, w := range widths {
+				if w > floor(i) && (widest < 0 || w > widths[widest]) {
+					widest = i
+				}
+			}
+			if widest < 0 {
+				return
+			}
+			widths[widest]--
+			total--
+		}
+	}
+	narrow(func(i int) int {
+		if is(s.keep, i) {
+			return widths[i]
+		}
+		return floor(i, minFlex)
+	})
+	narrow(func(i int) int { return floor(i, minFlex) })
+	narrow(func(i int) int {
+		if is(s.keep, i) || is(s.flex, i) {
+			return max(1, runewidth.StringWidth(s.header[i]))
+		}
+		return widths[i]
+	})
+	for _, row := range s.rows {
+		for i, c := range row {
+			if cellWidth(c) <= widths[i] {
+				continue
+			}
+			lines := strings.Split(c, "\n")
+			for j, line := range lines {
+				switch {
+				case runewidth.StringWidth(line) <= widths[i]:
+				case is(s.keep, i) || keyValue && is(s.flex, i):
+					lines[j] = wrapText(line, widths[i])
+				default:
+					lines[j] = runewidth.Truncate(line, widths[i], "…")
+				}
+			}
+			row[i] = strings.Join(lines, "\n")
+		}
+	}
+}
+
+// kept returns the elements of list whose keep is true; a nil list stays nil.
+func kept[T any](list []T, keep []bool) []T {
+	if list == nil {
+		return nil
+	}
+	out := make([]T, 0, len(list))
+	for i, v := range list {
+		if keep[i] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// colour paints the cells whose colour means something, line by line so
+// that each line of a cell resets what it set.
+func colour(s *section) {
+	for r, tones := range s.tones {
+		for i, t := range tones {
+			if t == toneNone {
+				continue
+			}
+			lines := strings.Split(s.rows[r][i], "\n")
+			for j, line := range lines {
+				if line != "" {
+					lines[j] = toneColors[t] + line + ansiReset
+				}
+			}
+			s.rows[r][i] = strings.Join(lines, "\n")
+		}
+	}
+}
+
+// wrapText breaks text into lines of at most width columns, at spaces
+// where it can and inside a word wider than a line (a User-agent, a path,
+// an address). Spaces inside a line are kept as they are ("May  6"); a
+// line break takes the place of one. A width of 0 or less leaves text
+// whole.
+func wrapText(text string, width int) string {
+	if width <= 0 || runewidth.StringWidth(text) <= width {
+		return text
+	}
+	var b strings.Builder
+	line := 0 // width of the line being written
+	for i, word := range strings.Split(text, " ") {
+		w := runewidth.StringWidth(word)
+		switch {
+		case i == 0:
+		case line+1+w <= width:
+			b.WriteByte(' ')
+			line++
+		case word == "":
+			continue // a space where the line breaks
+		default:
+			b.WriteByte('\n')
+			line = 0
+		}
+		if line+w <= width {
+			b.WriteString(word)
+			line += w
+			continue
+		}
+		// A word wider than a line: broken wherever the line is full. A
+		// rune of width 0 (a combining mark) stays with the one before it.
+		for _, r := range word {
+			rw := runewidth.RuneWidth(r)
+			if line > 0 && line+rw > width {
+				b.WriteByte('\n')
+				line = 0
+			}
+			b.WriteRune(r)
+			line += rw
+		}
+	}
+	return b.String()
+}

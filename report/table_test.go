@@ -1,0 +1,318 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mattn/go-runewidth"
+
+	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/logparse"
+	"github.com/robowatch/robowatch/robots"
+)
+
+// narrowCrawler is the crawler of the narrow-terminal scenario: a full-length
+// IPv6 address, a 600-character User-agent, the same rule broken 24 times.
+const narrowCrawler = "2001:db8:85a3:8d3:1319:8a2e:370:7348"
+
+// narrowReport is testdata/scenarios/narrow-terminal as robowatch reads it,
+// with the crawler's drill-down.
+func narrowReport(t *testing.T) *Report {
+	t.Helper()
+	const dir = "../testdata/scenarios/narrow-terminal/"
+	rf, err := os.ReadFile(dir + "robots.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := detect.New(detect.Config{Robots: robots.ParseBytes(rf), Watch: func(ip string) bool { return ip == narrowCrawler }})
+	f, err := os.Open(dir + "access.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	format, err := logparse.ParseFormat("auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd := logparse.NewReader(f, "access.log", format)
+	var rec logparse.Record
+	for {
+		err := rd.Read(&rec)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		var pe *logparse.ParseError
+		if err != nil && !errors.As(err, &pe) {
+			t.Fatal(err)
+		}
+		if err == nil {
+			d.Add(&rec)
+		}
+	}
+	return &Report{Files: []string{"access.log"}, Stats: rd.Stats(), Result: d.Result(), Robots: []string{"robots.txt"}}
+}
+
+// ansi matches the colour escapes the table writes.
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// TestTableFitsWidth draws the narrow-terminal report at 80, 100 and 160
+// columns, and with no width (as under cron: DefaultWidth), in colour and
+// not: no line is wider than the width, and every address, robot name and
+// time that tells a row apart is on the screen whole, never cut.
+func TestTableFitsWidth(t *testing.T) {
+	r := narrowReport(t)
+	for _, width := range []int{80, 100, 160, 0} {
+		for _, color := range []bool{false, true} {
+			var out bytes.Buffer
+			if err := Write(&out, "table", r, Options{Width: width, Color: color}); err != nil {
+				t.Fatal(err)
+			}
+			screen := out.String()
+			if !color && strings.Contains(screen, "\x1b") {
+				t.Errorf("width %d: an escape with colour off", width)
+			}
+			if color && !strings.Contains(screen, ansiRed) {
+				t.Errorf("width %d: no violation is red", width)
+			}
+			plain := ansi.ReplaceAllString(screen, "")
+			limit := cmpOr(width, DefaultWidth)
+			for n, line := range strings.Split(plain, "\n") {
+				if w := runewidth.StringWidth(line); w > limit {
+					t.Errorf("width %d, colour %v: line %d is %d columns:\n%s", width, color, n+1, w, line)
+				}
+			}
+			var whole []string
+			for c := range r.Result.Clients.All() {
+				whole = append(whole, c.IP)
+			}
+			for _, b := range r.Result.Robots {
+				whole = append(whole, b.Name)
+			}
+			layout := timeLayout
+			if limit < wideTimes {
+				layout = shortTimeLayout
+			}
+			for _, in := range r.Result.Incidents {
+				whole = append(whole, in.Start.Format(layout))
+			}
+			for _, want := range whole {
+				if !strings.Contains(plain, "│ "+want+" ") {
+					t.Errorf("width %d: %q is not in a cell whole", width, want)
+				}
+			}
+			if !strings.Contains(plain, "…") {
+				t.Errorf("width %d: nothing cut: the 600-character User-agents should be", width)
+			}
+		}
+	}
+}
+
+func cmpOr(a, b int) int {
+	if a != 0 {
+		return a
+	}
+	return b
+}
+
+// TestFitKeepsIdentities fits every section of the narrow-terminal report
+// to widths from 40 to 200 and compares each cell with what it was: cells
+// of addresses, names and times are whole (wrapped at most, never cut);
+// only free text ends in "…".
+func TestFitKeepsIdentities(t *testing.T) {
+	r := narrowReport(t)
+	for width := 40; width <= 200; width += 10 {
+		for _, s := range buildSections(r, Options{Width: width}, true) {
+			if len(s.rows) == 0 {
+				continue
+			}
+			if width < wideTimes {
+				shortenTimes(s)
+			}
+			stack(s)
+			header := s.header
+			before := make([][]string, len(s.rows))
+			for j, row := range s.rows {
+				before[j] = append([]string(nil), row...)
+			}
+			fit(s, width, 3)
+			// The columns left, in order, are where they were before.
+			at, k := make([]int, len(s.header)), 0
+			for i, h := range header {
+				if k < len(s.header) && s.header[k] == h {
+					at[k] = i
+					k++
+				}
+			}
+			for i, h := range s.header {
+				free := s.flex != nil && s.flex[i] && !(s.keep != nil && s.keep[i])
+				for j, row := range s.rows {
+					got, was := row[i], before[j][at[i]]
+					switch {
+					case free && s.header[0] != "":
+						if got != was && !strings.HasSuffix(got, "…") {
+							t.Errorf("%s at %d: %s %q cut without a mark", s.name, width, h, got)
+						}
+					case squash(got) != squash(was):
+						t.Errorf("%s at %d: %s %q became %q", s.name, width, h, was, got)
+					}
+				}
+			}
+		}
+	}
+}
+
+// squash is text without the spaces and line breaks wrapping moves.
+func squash(s string) string { return strings.NewReplacer(" ", "", "\n", "").Replace(s) }
+
+// TestViolationsGrouped: the crawler broke one rule 24 times over 6 paths;
+// the table and Markdown give that one row with the count, the first and
+// last times, the first paths and a mark for the rest, and --top counts
+// rows. The HTML page keeps a row per request.
+func TestViolationsGrouped(t *testing.T) {
+	r := narrowReport(t)
+	groups := groupViolations(r.Result.Violations)
+	if len(groups) != 4 {
+		t.Fatalf("%d groups, want 4 (crawler: archive, private, search; curl: private)", len(groups))
+	}
+	g := groups[0]
+	if g.count != 24 || g.first.IP != narrowCrawler || g.first.Line != 4 || len(g.paths) != maxGroupPaths || !g.morePaths {
+		t.Errorf("first group: %d of line %d by %s, %d paths (more: %v); want 24 of line 4 by the crawler, 3 paths and more",
+			g.count, g.first.Line, g.first.IP, len(g.paths), g.morePaths)
+	}
+	if want := time.Date(2024, 5, 6, 9, 1, 7, 0, time.FixedZone("", 2*3600)); !g.last.Equal(want) {
+		t.Errorf("last violation of the first group at %v, want %v", g.last, want)
+	}
+	if g := groups[1]; g.count != 3 || len(g.paths) != 2 || g.morePaths {
+		t.Errorf("second group: %d violations over %d paths, want 3 over 2 (q1.pdf twice)", g.count, len(g.paths))
+	}
+
+	var md bytes.Buffer
+	if err := Write(&md, "markdown", r, Options{Sections: []string{"violations"}, Top: 2}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| Client | Robot | Count | First | Last | Rule | Paths | Status | Group |",
+		"| " + narrowCrawler + " | MegaCrawler | 24 | 2024-05-06 09:01:00 +0200 | 2024-05-06 09:01:07 +0200 | line 4: Disallow: /catalogue/",
+		"2 of 4 rows shown (--top): 30 stored violations, one row per client and rule.",
+	} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+	if n := strings.Count(md.String(), "\n| 2001:"); n != 2 {
+		t.Errorf("%d rows with --top 2", n)
+	}
+	for _, s := range sections(r, Options{}) {
+		if s.name == "violations" && len(s.rows) != 30 {
+			t.Errorf("the HTML page has %d violation rows, want one per request (30)", len(s.rows))
+		}
+	}
+}
+
+// TestMarkdownCutsLongText: Markdown has no width, but a User-agent longer
+// than mdMaxText ends in "…" there; addresses and the summary are whole.
+func TestMarkdownCutsLongText(t *testing.T) {
+	r := narrowReport(t)
+	var out bytes.Buffer
+	if err := Write(&out, "markdown", r, Options{Width: 80}); err != nil {
+		t.Fatal(err)
+	}
+	md := out.String()
+	for line := range strings.Lines(md) {
+		if !strings.HasPrefix(line, "| "+narrowCrawler+" | yes |") {
+			continue
+		}
+		ua := strings.TrimSuffix(strings.TrimSuffix(line, "\n"), " |")
+		ua = ua[strings.LastIndex(ua, " | ")+3:]
+		if w := runewidth.StringWidth(ua); w != mdMaxText || !strings.HasSuffix(ua, "…") {
+			t.Errorf("crawler's User-agent in Markdown: %d columns, want %d ending in …: %q", w, mdMaxText, ua)
+		}
+	}
+	for _, want := range []string{"| Time span | 2024-05-06 09:00:00 +0200 to 2024-05-06 09:02:05 +0200 (2m05s) |",
+		"| 2024-05-06 09:01:00 +0200 | 8s | " + narrowCrawler + " | MegaCrawler |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown (at a terminal of 80 columns) lacks %q", want)
+		}
+	}
+}
+
+// TestCountsInWords: one of a thing is "1 thing", in every count the
+// table and Markdown write in words.
+func TestCountsInWords(t *testing.T) {
+	r := &Report{Files: []string{"a.log"}, Window: "since 2024-05-06 09:00", Outside: 1,
+		Result: &detect.Result{RobotCount: 1, Robots: []detect.RobotSummary{{Name: "Bot", Clients: 1, Requests: 1}},
+			ViolationsChecked: true, Unchecked: 1, ViolationsDropped: 1, ViolationCount: 1,
+			Other: detect.Other{Clients: 1, Requests: 1}},
+		Stats: logparse.Stats{Malformed: 2, Samples: []*logparse.ParseError{{File: "a.log", Line: 1, Text: "x"}}}}
+	var out bytes.Buffer
+	if err := Write(&out, "markdown", r, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"(1 record outside it left out)", "| Robots | 1 client, 1 name |",
+		"| Not checked | 1 record of hosts", "about 1 of the lightest client folded together (--max-clients): 1 request |",
+		"1 more violation was counted but not listed", "2 malformed lines in all; the first is shown."} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("lacks %q:\n%s", want, out.String())
+		}
+	}
+	for _, bad := range []string{"1 clients", "1 names", "1 records", "1 requests", "1 more violations", "first 1 are"} {
+		if strings.Contains(out.String(), bad) {
+			t.Errorf("says %q", bad)
+		}
+	}
+}
+
+// TestWrapText: lines at most width columns, broken at spaces where there
+// are some and inside a word wider than a line, spaces inside a line kept.
+func TestWrapText(t *testing.T) {
+	tests := []struct {
+		text  string
+		width int
+		want  string
+	}{
+		{"short", 10, "short"},
+		{"one two three", 7, "one two\nthree"},
+		{"May  6 09:00:00 to May  6 09:01:00", 16, "May  6 09:00:00\nto May  6\n09:01:00"},
+		{"2001:db8:85a3:8d3:1319:8a2e:370:7348", 20, "2001:db8:85a3:8d3:13\n19:8a2e:370:7348"},
+		{"GET /a-very-long-path", 8, "GET\n/a-very-\nlong-pat\nh"},
+		{"日本語のテキスト", 6, "日本語\nのテキ\nスト"},
+		{"anything", 0, "anything"},
+	}
+	for _, tt := range tests {
+		got := wrapText(tt.text, tt.width)
+		if got != tt.want {
+			t.Errorf("wrapText(%q, %d) = %q, want %q", tt.text, tt.width, got, tt.want)
+		}
+		for line := range strings.SplitSeq(got, "\n") {
+			if tt.width > 0 && runewidth.StringWidth(line) > tt.width {
+				t.Errorf("wrapText(%q, %d): line %q too wide", tt.text, tt.width, line)
+			}
+		}
+	}
+}
+
+// TestColourMeansSomething: with colour on, violation counts are red and
+// incident peaks yellow, and nothing else in a cell is coloured.
+func TestColourMeansSomething(t *testing.T) {
+	r := narrowReport(t)
+	var out bytes.Buffer
+	if err := Write(&out, "table", r, Options{Width: 240, Color: true, Sections: []string{"summary", "clients", "incidents"}}); err != nil {
+		t.Fatal(err)
+	}
+	screen := out.String()
+	for _, want := range []string{ansiRed + "30 (robots.txt: robots.txt)" + ansiReset, ansiBrown + "1 rapid-fire" + ansiReset,
+		ansiRed + "28" + ansiReset, ansiBrown + "3/24/28" + ansiReset, ansiBrown + "3" + ansiReset + " │"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("lacks %q:\n%s", want, screen)
+		}
+	}
+	if strings.Contains(screen, ansiRed+"0"+ansiReset) {
+		t.Error("a count of 0 violations is red")
+	}
+}
