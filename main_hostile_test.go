@@ -534,3 +534,59 @@ func BenchmarkGzipBomb(b *testing.B) {
 		}
 	}
 }
+
+// TestHostileFoldedViolators: 100 robots that break robots.txt, then 2,000
+// ordinary clients under --max-clients 1000, so the violators are folded
+// into "other". Their violations stay in the total, the summary says how
+// many are listed and how many not (listed + unlisted = counted), and
+// --fail-on violations still fails: before, the report said 0 violations
+// and cron heard the all-clear.
+func TestHostileFoldedViolators(t *testing.T) {
+	robotsTxt := filepath.Join(t.TempDir(), "robots.txt")
+	if err := os.WriteFile(robotsTxt, []byte("User-agent: *\nDisallow: /private/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&b, "10.9.0.%d - - [06/May/2024:09:00:%02d +0000] \"GET /private/%d HTTP/1.1\" 200 10 \"-\" \"scraper%d/1.0\"\n", i, i%60, i, i)
+	}
+	for i := range 2000 {
+		fmt.Fprintf(&b, "10.1.%d.%d - - [06/May/2024:09:01:%02d +0000] \"GET /page HTTP/1.1\" 200 10 \"-\" \"Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0\"\n", i/250, i%250, i%60)
+	}
+	log := []byte(b.String())
+	code, out, errOut := runCLI(t, log, "-o", "json", "--max-clients", "1000", "--robots", robotsTxt)
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Summary struct {
+			Violations         int64 `json:"violations"`
+			ViolationsListed   int64 `json:"violations_listed"`
+			ViolationsUnlisted int64 `json:"violations_unlisted"`
+			Incidents          int64 `json:"incidents"`
+			IncidentsListed    int64 `json:"incidents_listed"`
+			IncidentsUnlisted  int64 `json:"incidents_unlisted"`
+			Other              struct{ Violations, Robots int64 }
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	s := rep.Summary
+	if s.Violations != 100 || s.Other.Violations == 0 || s.Other.Robots == 0 {
+		t.Errorf("violations %d (other %d, other robots %d), want 100 with some folded", s.Violations, s.Other.Violations, s.Other.Robots)
+	}
+	if s.ViolationsListed+s.ViolationsUnlisted != s.Violations {
+		t.Errorf("violations listed %d + unlisted %d != %d", s.ViolationsListed, s.ViolationsUnlisted, s.Violations)
+	}
+	if s.IncidentsListed+s.IncidentsUnlisted != s.Incidents {
+		t.Errorf("incidents listed %d + unlisted %d != %d", s.IncidentsListed, s.IncidentsUnlisted, s.Incidents)
+	}
+	if code, _, _ := runCLI(t, log, "--max-clients", "1000", "--robots", robotsTxt, "--fail-on", "violations", "--section", "summary"); code != cli.ExitFailOn {
+		t.Errorf("--fail-on violations: exit %d, want %d", code, cli.ExitFailOn)
+	}
+	_, table, _ := runCLI(t, log, "--max-clients", "1000", "--robots", robotsTxt, "--section", "violations")
+	if !strings.Contains(table, "counted but not listed") {
+		t.Errorf("the violations section does not say some were not listed:\n%s", table)
+	}
+}

@@ -60,6 +60,13 @@ type jsonSummary struct {
 	ViolationsUnlisted int64 `json:"violations_unlisted"`
 	ClientsListed      int   `json:"clients_listed"`    // clients tracked one by one (the clients list, before --top)
 	UncheckedRecords   int64 `json:"unchecked_records"` // records of hosts no --robots HOST=FILE named: not checked
+
+	// Likewise for incidents: listed + unlisted = incidents.
+	IncidentsListed   int `json:"incidents_listed"`
+	IncidentsUnlisted int `json:"incidents_unlisted"`
+
+	WatchDropped   int64 `json:"watch_dropped"`   // --client pairs past the first 1,000, tracked without a drill-down
+	BytesSaturated bool  `json:"bytes_saturated"` // some byte total stopped at 9223372036854775807 (hostile sizes): a lower bound
 }
 
 type jsonMalformed struct {
@@ -103,6 +110,10 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 			ViolationsUnlisted: res.ViolationsDropped,
 			ClientsListed:      res.Clients.Len(),
 			UncheckedRecords:   res.Unchecked,
+			IncidentsListed:    len(res.Incidents),
+			IncidentsUnlisted:  res.IncidentsDropped,
+			WatchDropped:       res.WatchDropped,
+			BytesSaturated:     res.BytesSaturated,
 		},
 		Clients:    limit(res.Clients.All(), opt.top(res.Clients.Len())),
 		Robots:     nonNil(res.Robots),
