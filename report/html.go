@@ -19,14 +19,26 @@ import (
 // that slipped past escaping could not act. html/template escapes every
 // string from the log a second time, for HTML, after Escape made terminal
 // controls visible.
+//
+// The page uses the window's whole width, down to a phone's: the summary
+// comes first, tables fill the width and a long or wide one scrolls in its
+// own box, addresses never wrap, and charts stretch to the width at a fixed
+// height (chart.go). html_browser_test.go checks this in Chromium.
 
 //go:embed html.tmpl
 var htmlSource string
 
-var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{"num": num}).Parse(htmlSource))
+var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{"num": num, "pct": pct}).Parse(htmlSource))
 
 // maxIncidentCharts bounds the incident pictures; the table lists the rest.
 const maxIncidentCharts = 20
+
+// Plot heights in px.
+const (
+	siteChartHeight     = 220
+	robotChartHeight    = 72
+	incidentChartHeight = 100
+)
 
 // htmlPage is what the template renders.
 type htmlPage struct {
@@ -35,20 +47,37 @@ type htmlPage struct {
 	Sections []htmlSection
 }
 
-// htmlSection is one section: pictures first, then the table.
+// htmlSection is one section: pictures first, then the table; the
+// summary's table comes before its picture, at the top of the page.
 type htmlSection struct {
 	*section
-	Charts []chart // full width
-	Grid   []chart // small multiples
-	Notes  []string
+	Charts   []chart // full width
+	Grid     []chart // small multiples
+	GridNote string  // what the small multiples share (their scale) and what not
+	Notes    []string
 }
 
 // Right reports whether column i holds numbers.
 func (s htmlSection) Right(i int) bool { return s.right != nil && i < len(s.right) && s.right[i] }
 
-// Text reports whether column i holds free text from the log, which may
-// break anywhere to fit.
-func (s htmlSection) Text(i int) bool { return s.flex != nil && i < len(s.flex) && s.flex[i] }
+// maxNoWrap is the longest address or host name kept on one line; longer
+// text in an address column came from an attacker and may wrap anywhere.
+const maxNoWrap = 64
+
+// Class is the CSS class of cell c in column i: numbers align right,
+// addresses and times never wrap, free text from the log may break
+// anywhere.
+func (s htmlSection) Class(i int, c string) string {
+	switch {
+	case s.Right(i):
+		return "num"
+	case len(s.Header()) > i && (s.header[i] == "Client" && len(c) <= maxNoWrap || s.header[i] == "Time" || s.header[i] == "Start"):
+		return "nowrap"
+	case s.flex != nil && i < len(s.flex) && s.flex[i]:
+		return "text"
+	}
+	return ""
+}
 
 // Header is the section's column names, or none for a key-value table.
 func (s htmlSection) Header() []string {
@@ -67,6 +96,9 @@ func (s htmlSection) Title() string { return s.title }
 // Name is the section's --section name.
 func (s htmlSection) Name() string { return s.name }
 
+// Headline reports whether the section is the summary, shown first.
+func (s htmlSection) Headline() bool { return s.name == "summary" }
+
 func writeHTML(w io.Writer, r *Report, opt Options) error {
 	res := r.Result
 	page := htmlPage{Input: inputNames(r.Files)}
@@ -84,16 +116,14 @@ func writeHTML(w io.Writer, r *Report, opt Options) error {
 				hs.Charts = append(hs.Charts, c)
 			}
 		case "robots":
-			hs.Grid = robotCharts(&res.Timeline)
+			hs.Grid, hs.GridNote = robotCharts(&res.Timeline)
 		case "violations":
 			if c, ok := violationChart(res); ok {
 				hs.Charts = append(hs.Charts, c)
 			}
 		case "incidents":
 			n := min(opt.top(len(res.Incidents)), maxIncidentCharts)
-			for _, in := range res.Incidents[:n] {
-				hs.Grid = append(hs.Grid, incidentChart(in))
-			}
+			hs.Grid, hs.GridNote = incidentCharts(res.Incidents[:n])
 			if n < len(res.Incidents) {
 				hs.Notes = append(hs.Notes, fmt.Sprintf("Curves drawn for the first %d incidents; the table lists more.", n))
 			}
@@ -122,53 +152,57 @@ func siteChart(tl *detect.Timeline) (chart, bool) {
 		return chart{}, false
 	}
 	width := time.Duration(tl.BucketSeconds) * time.Second
-	c := chart{
-		Title: "Requests over time",
-		Note:  "Requests per " + per(width) + ", robots stacked on humans (by the final verdicts).",
-		W:     960, H: 280,
-		Legend: []legendEntry{{"Humans", "s-human"}, {"Robots", "s-robot"}},
-	}
+	c := newTimeChart("Requests over time", siteChartHeight)
+	c.Note = "Requests per " + per(width) + ", robots stacked on humans (by the final verdicts)."
+	c.Legend = []legendEntry{{"Humans", "s-human"}, {"Robots", "s-robot"}}
 	if tl.Other != nil {
 		c.Legend = append(c.Legend, legendEntry{"Other clients (not tracked, --max-clients)", "s-other"})
 	}
 	if tl.Estimated > 0 {
 		c.Note += fmt.Sprintf(" %s robot requests are placed by estimate (memory bound).", Count(tl.Estimated))
 	}
-	p := plot{left: 56, top: 12, width: 960 - 56 - 16, height: 280 - 12 - 40}
-	top := c.yAxis(p, float64(maxOf(tl.Requests)), 5)
-	bw := p.width / float64(n)
+	s := niceScale(float64(maxOf(tl.Requests)), 5)
+	c.yAxis(s, "requests per "+per(width))
+	bw := dataWidth / float64(n)
+	gap := min(bw*0.15, 2)
 	for i := 0; i < n; i++ {
 		at := tl.Start.Add(time.Duration(i) * width)
-		x := p.left + float64(i)*bw
 		var other int64
 		if tl.Other != nil {
 			other = tl.Other[i]
 		}
-		tip := fmt.Sprintf("%s: %d requests, %d by humans, %d by robots", bucketLabel(at, width), tl.Requests[i], tl.Humans[i], tl.Robots[i])
+		tip := fmt.Sprintf("%s: %d %s, %d by humans, %d by robots", bucketLabel(at, width), tl.Requests[i], requestsWord(tl.Requests[i]), tl.Humans[i], tl.Robots[i])
 		if other > 0 {
 			tip += fmt.Sprintf(", %d by other clients", other)
 		}
-		y := p.bottom()
-		for _, s := range []struct {
+		// Stacked: each segment's height is its share of the scale, so
+		// that the stack is as tall as the bucket's requests.
+		y := c.PlotH
+		for _, seg := range []struct {
 			n     int64
 			class string
 		}{{tl.Humans[i], "s-human"}, {tl.Robots[i], "s-robot"}, {other, "s-other"}} {
-			if s.n <= 0 {
+			if seg.n <= 0 {
 				continue
 			}
-			h := float64(s.n) / top * p.height
+			h := float64(seg.n) / s.Top * c.PlotH
 			y -= h
-			c.Rects = append(c.Rects, shape{X: x, Y: y, W: max(bw-0.5, 0.5), H: h, Class: s.class, Tip: tip})
+			c.Rects = append(c.Rects, shape{X: float64(i)*bw + gap/2, Y: y, W: bw - gap, H: h, Class: seg.class, Tip: tip})
 		}
 	}
-	c.xTimeAxis(p, tl.Start, tl.Start.Add(time.Duration(n)*width))
+	c.xTimeAxis(tl.Start, tl.Start.Add(time.Duration(n)*width))
 	return c, true
 }
 
-// robotCharts draws one small timeline per top robot name, each on its
-// own scale (the label says its peak).
-func robotCharts(tl *detect.Timeline) []chart {
+// robotCharts draws one small timeline per top robot name, all on one
+// scale so that they compare at a glance, and says so.
+func robotCharts(tl *detect.Timeline) ([]chart, string) {
 	width := time.Duration(tl.BucketSeconds) * time.Second
+	var peak int64
+	for _, rt := range tl.ByRobot {
+		peak = max(peak, maxOf(rt.Requests))
+	}
+	s := niceScale(float64(peak), 3)
 	var out []chart
 	for _, rt := range tl.ByRobot {
 		n := len(rt.Requests)
@@ -179,29 +213,55 @@ func robotCharts(tl *detect.Timeline) []chart {
 		for _, v := range rt.Requests {
 			total += v
 		}
-		peak := maxOf(rt.Requests)
-		c := chart{
-			Title: Escape(rt.Name),
-			Note:  fmt.Sprintf("%s requests; at most %s per %s", Count(total), Count(peak), per(width)),
-			W:     300, H: 120, Small: true,
-		}
-		p := plot{left: 40, top: 8, width: 300 - 40 - 10, height: 120 - 8 - 36}
-		top := c.yAxis(p, float64(peak), 3)
-		c.Paths = append(c.Paths, shape{D: stepPath(p, rt.Requests, top, true), Class: "s-robot area", Tip: Escape(rt.Name)})
-		c.xTimeAxis(p, tl.Start, tl.Start.Add(time.Duration(n)*width))
+		c := newTimeChart(Escape(rt.Name), robotChartHeight)
+		c.Note = fmt.Sprintf("%s %s; at most %s per %s", Count(total), requestsWord(total), Count(maxOf(rt.Requests)), per(width))
+		c.yAxis(s, "requests per "+per(width))
+		c.Paths = append(c.Paths, shape{D: stepPath(rt.Requests, s, c.PlotH), Class: "s-robot area", Tip: Escape(rt.Name)})
+		c.xTimeAxis(tl.Start, tl.Start.Add(time.Duration(len(rt.Requests))*width))
 		out = append(out, c)
 	}
-	return out
+	if len(out) == 0 {
+		return nil, ""
+	}
+	note := fmt.Sprintf("Requests per %s of each robot name over the whole log, all on one scale (0 to %s) so that heights compare; a robot with few requests may show as a line on the floor.",
+		per(width), Count(int64(s.Top)))
+	if len(out) == 1 {
+		note = fmt.Sprintf("Requests per %s of the robot name over the whole log.", per(width))
+	}
+	return out, note
 }
 
-// incidentChart draws an incident's requests in each second.
-func incidentChart(in detect.Incident) chart {
-	c := chart{
-		Title: fmt.Sprintf("%s %s", Escape(in.IP), Escape(in.Name)),
-		Note: fmt.Sprintf("%s, %s: %s requests, at most %d in a second", in.Start.Format(timeLayout),
-			Duration(time.Duration(in.Seconds)*time.Second), Count(in.Requests), in.PeakPerSecond),
-		W: 460, H: 160, Small: true,
+// incidentCharts draws each incident's requests in each second, all on
+// one count scale; each spans its own incident in time.
+func incidentCharts(incidents []detect.Incident) ([]chart, string) {
+	if len(incidents) == 0 {
+		return nil, ""
 	}
+	var peak int
+	for _, in := range incidents {
+		peak = max(peak, in.PeakPerSecond)
+		for _, v := range in.PerSecond {
+			peak = max(peak, v)
+		}
+	}
+	s := niceScale(float64(peak), 4)
+	out := make([]chart, len(incidents))
+	for i, in := range incidents {
+		out[i] = incidentChart(in, s)
+	}
+	note := fmt.Sprintf("Requests in each second of each incident, all on one scale (0 to %s per second); each chart spans its own incident, so their time axes differ.",
+		Count(int64(s.Top)))
+	if len(incidents) == 1 {
+		note = "Requests in each second of the incident."
+	}
+	return out, note
+}
+
+// incidentChart draws an incident's requests in each second on scale s.
+func incidentChart(in detect.Incident, s scale) chart {
+	c := newTimeChart(fmt.Sprintf("%s %s", Escape(in.IP), Escape(in.Name)), incidentChartHeight)
+	c.Note = fmt.Sprintf("%s, %s: %s requests, at most %d in a second", in.Start.Format(timeLayout),
+		Duration(time.Duration(in.Seconds)*time.Second), Count(in.Requests), in.PeakPerSecond)
 	if in.PerSecondCut {
 		c.Note += fmt.Sprintf("; the curve shows the first %s", Duration(time.Duration(len(in.PerSecond))*time.Second))
 	}
@@ -210,27 +270,26 @@ func incidentChart(in detect.Incident) chart {
 		curve[i] = int64(v)
 	}
 	n := len(curve)
+	c.yAxis(s, "requests per second")
 	if n == 0 {
 		return c
 	}
-	p := plot{left: 44, top: 8, width: 460 - 44 - 12, height: 160 - 8 - 40}
-	top := c.yAxis(p, float64(maxOf(curve)), 4)
 	if n <= 300 {
-		bw := p.width / float64(n)
+		bw := dataWidth / float64(n)
 		gap := min(bw*0.15, 2)
 		for i, v := range curve {
 			if v == 0 {
 				continue
 			}
-			h := float64(v) / top * p.height
+			h := s.y(v, c.PlotH)
 			at := in.Start.Add(time.Duration(i) * time.Second)
-			c.Rects = append(c.Rects, shape{X: p.left + float64(i)*bw + gap/2, Y: p.bottom() - h, W: bw - gap, H: h,
-				Class: "s-robot", Tip: fmt.Sprintf("%s: %d requests", at.Format("15:04:05"), v)})
+			c.Rects = append(c.Rects, shape{X: float64(i)*bw + gap/2, Y: c.PlotH - h, W: bw - gap, H: h,
+				Class: "s-robot", Tip: fmt.Sprintf("%s: %d %s", at.Format("15:04:05"), v, requestsWord(v))})
 		}
 	} else {
-		c.Paths = append(c.Paths, shape{D: stepPath(p, curve, top, true), Class: "s-robot area"})
+		c.Paths = append(c.Paths, shape{D: stepPath(curve, s, c.PlotH), Class: "s-robot area"})
 	}
-	c.xTimeAxis(p, in.Start, in.Start.Add(time.Duration(n)*time.Second))
+	c.xTimeAxis(in.Start, in.Start.Add(time.Duration(n)*time.Second))
 	return c
 }
 
@@ -239,7 +298,8 @@ func incidentChart(in detect.Incident) chart {
 const prefixColours = 7
 
 // violationChart draws one bar per robot name with violations, split by
-// the path prefixes they fell under.
+// the path prefixes they fell under; each bar has its name and count
+// above it, so the bars take the whole width.
 func violationChart(res *detect.Result) (chart, bool) {
 	if !res.ViolationsChecked {
 		return chart{}, false
@@ -266,7 +326,7 @@ func violationChart(res *detect.Result) (chart, bool) {
 	}
 	slices.SortFunc(prefixes, func(a, b string) int { return cmp.Or(cmp.Compare(totals[b], totals[a]), cmp.Compare(a, b)) })
 	class := map[string]string{}
-	c := chart{Title: "robots.txt violations by robot and path prefix", W: 960}
+	c := chart{Title: "robots.txt violations by robot and path prefix", Bars: true}
 	for i, p := range prefixes {
 		if i == prefixColours {
 			c.Legend = append(c.Legend, legendEntry{"other prefixes", "p-other"})
@@ -275,27 +335,29 @@ func violationChart(res *detect.Result) (chart, bool) {
 		class[p] = fmt.Sprintf("p%d", i)
 		c.Legend = append(c.Legend, legendEntry{Escape(p), class[p]})
 	}
-	const row, labelW = 26.0, 200.0
-	c.H = 12 + row*float64(len(robots)) + 36
-	p := plot{left: labelW, top: 12, width: 960 - labelW - 60, height: row * float64(len(robots))}
-	top := float64(robots[0].Violations)
-	step := niceStep(top, 6)
-	top = max(step, float64(int64((top+step-1)/step))*step)
-	for v := 0.0; v <= top+step/2; v += step {
-		x := p.left + v/top*p.width
-		c.Lines = append(c.Lines, shape{X: x, Y: p.top, X2: x, Y2: p.bottom(), Class: "grid"})
-		c.Texts = append(c.Texts, label{X: x, Y: p.bottom() + 16, Anchor: "middle", Class: "tick", Text: Count(int64(v))})
+	const row = 34.0
+	c.PlotH = row * float64(len(robots))
+	c.H = c.PlotH + bottomBand
+	sc := niceScale(float64(robots[0].Violations), 5)
+	for v := 0.0; v <= sc.Top+sc.Step/2; v += sc.Step {
+		x := v / sc.Top
+		cls := "grid"
+		if v == 0 {
+			cls = "axis"
+		}
+		c.Lines = append(c.Lines, shape{X: x, Y: c.Top, X2: x, Y2: c.bottom(), Class: cls})
+		c.Texts = append(c.Texts, label{X: x, Y: c.bottom() + 16, Anchor: "middle", Class: "tick", Text: Count(int64(v))})
 	}
-	c.Texts = append(c.Texts, label{X: p.left + p.width/2, Y: p.bottom() + 32, Anchor: "middle", Class: "tick", Text: "disallowed requests"})
+	c.xTitle("disallowed requests")
 	for i, s := range robots {
-		y := p.top + float64(i)*row + 4
-		h := row - 8
-		x := p.left
+		top := float64(i) * row
+		y, h := top+17, 13.0
+		x := 0.0
 		seg := func(n int64, cls, tip string) {
 			if n <= 0 {
 				return
 			}
-			w := float64(n) / top * p.width
+			w := float64(n) / sc.Top * dataWidth
 			c.Rects = append(c.Rects, shape{X: x, Y: y, W: w, H: h, Class: cls, Tip: tip})
 			x += w
 		}
@@ -310,14 +372,19 @@ func violationChart(res *detect.Result) (chart, bool) {
 			rest -= pc.Count
 		}
 		seg(rest, "p-other", fmt.Sprintf("%s: %d under other prefixes", name, rest))
-		c.Texts = append(c.Texts, label{X: p.left - 8, Y: y + h/2 + 4, Anchor: "end", Class: "name", Text: Cut(name, 28)},
-			label{X: x + 6, Y: y + h/2 + 4, Anchor: "start", Class: "tick", Text: Count(s.Violations)})
+		c.Texts = append(c.Texts, label{X: 0, Y: c.Top + top + 12, Anchor: "start", Class: "name", Text: Cut(name, 28), After: Count(s.Violations)})
 	}
-	c.Lines = append(c.Lines, shape{X: p.left, Y: p.top, X2: p.left, Y2: p.bottom(), Class: "axis"})
 	if n := countViolators(res.Robots); n > len(robots) {
 		c.Note = fmt.Sprintf("The %d robot names with most violations of %d.", len(robots), n)
 	}
 	return c, true
+}
+
+func requestsWord(n int64) string {
+	if n == 1 {
+		return "request"
+	}
+	return "requests"
 }
 
 func countViolators(robots []detect.RobotSummary) int {
