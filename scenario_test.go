@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -86,13 +87,14 @@ func scenarioRuns(t *testing.T, dir string) []string {
 // scenarioArgs is a parsed NAME.args file.
 type scenarioArgs struct {
 	args  []string
-	exit  int    // the exit status expected
-	stdin string // the file fed on standard input, relative to the scenario's directory; "": empty input
+	exit  int      // the exit status expected
+	stdin string   // the file fed on standard input, relative to the scenario's directory; "": empty input
+	env   []string // NAME=VALUE settings of the environment for the run
 }
 
 // parseArgs reads a NAME.args file: one argument per line, $DIR replaced by
 // dir; "#" lines and blank lines skipped; before the first argument, the
-// header lines "exit: N" and "stdin: FILE".
+// header lines "exit: N", "stdin: FILE" and "env: NAME=VALUE".
 func parseArgs(text, dir string) (scenarioArgs, error) {
 	var a scenarioArgs
 	for line := range strings.Lines(text) {
@@ -108,6 +110,12 @@ func parseArgs(text, dir string) (scenarioArgs, error) {
 			a.exit = n
 		case a.args == nil && strings.HasPrefix(line, "stdin:"):
 			a.stdin = strings.TrimSpace(strings.TrimPrefix(line, "stdin:"))
+		case a.args == nil && strings.HasPrefix(line, "env:"):
+			kv := strings.TrimSpace(strings.TrimPrefix(line, "env:"))
+			if !strings.Contains(kv, "=") {
+				return a, fmt.Errorf("env: %q is not NAME=VALUE", kv)
+			}
+			a.env = append(a.env, kv)
 		default:
 			a.args = append(a.args, strings.ReplaceAll(line, "$DIR", dir))
 		}
@@ -130,6 +138,15 @@ func runScenario(t *testing.T, dir, name string) {
 		if stdin, err = os.ReadFile(path.Join(dir, a.stdin)); err != nil {
 			t.Fatalf("%s.args: stdin: %v", name, err)
 		}
+	}
+	// The goldens must not depend on the shell the tests run from: what
+	// robowatch reads from the environment is cleared, then set as the run
+	// says.
+	t.Setenv("COLUMNS", "")
+	t.Setenv("NO_COLOR", "")
+	for _, kv := range a.env {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
 	}
 	var out, errOut bytes.Buffer
 	code := run(context.Background(), a.args, bytes.NewReader(stdin), &out, &errOut)
