@@ -165,7 +165,13 @@ func WatchList(specs []string) (func(ip string) bool, error) {
 		case strings.Contains(s, "/"):
 			p, err := netip.ParsePrefix(s)
 			if err != nil {
-				return nil, fmt.Errorf("%q: %w", s, err)
+				// netip's message repeats the call and the value; the
+				// reason after it is what the admin needs.
+				why := err.Error()
+				if i := strings.LastIndex(why, "): "); i >= 0 {
+					why = why[i+3:]
+				}
+				return nil, fmt.Errorf("%q: not a CIDR network: %s", s, why)
 			}
 			prefixes = append(prefixes, p.Masked())
 		case strings.Contains(s, "%"):
