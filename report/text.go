@@ -429,7 +429,7 @@ func groupedViolationsSection(r *Report, opt Options) *section {
 		when:   []bool{false, false, false, true, true, false, false, false, false},
 		under:  []int{0, 1, 0, 0, 4, 0, 6, 0, 0},
 		drop:   []int{0, 0, 0, 3, 0, 0, 0, 2, 1},
-		minw:   []int{0, 0, 0, 0, 0, 24, 0, 0, 0},
+		minw:   []int{0, 0, 0, 0, 0, 32, 0, 0, 0},
 	}
 	res := r.Result
 	if !res.ViolationsChecked {
