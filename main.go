@@ -41,7 +41,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // analyse reads the logs into the detector and writes the report.
 func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, stderr io.Writer) int {
 	fail := func(err error) int { return cli.Status(stderr, fmt.Errorf("robowatch: %w", err)) }
-	cfg, err := opt.Config(ctx, stderr) // reads or fetches robots.txt
+	cfg, robotsFailed, err := opt.Config(ctx, stderr) // reads or fetches robots.txt
 	if err != nil {
 		return fail(err)
 	}
@@ -64,9 +64,12 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 	progress := opt.StartProgress(stderr, files) // nil: none
 	defer progress.Stop()
 
-	rep := &report.Report{Files: files.Names, Reordered: reordered, Robots: opt.ShownRobots()}
+	rep := &report.Report{Files: files.Names, Reordered: reordered, Robots: opt.ShownRobots(), RobotsFailed: robotsFailed}
 	det := detect.New(cfg)
 	status, unread := cli.ExitOK, 0
+	if len(robotsFailed) > 0 {
+		status = cli.ExitError // said on stderr already; the report says what was not checked
+	}
 	for _, name := range files.Names {
 		if ctx.Err() != nil {
 			break

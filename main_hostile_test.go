@@ -413,8 +413,10 @@ func (r *cancellingReader) Read(b []byte) (int, error) {
 // fetch is read (RFC 9309, redirects, size, stalls, an escape in Location)
 // is robots/load_test.go's TestLoadURL; here, what the CLI makes of it: the
 // warning on stderr, escaped (a URL with a bidi override, which robots.Load
-// quotes as given), and the exit status, check's from the verdict,
-// robowatch's 0 whatever the fetch gave.
+// quotes as given), and the exit status, check's from the verdict.
+// robowatch reads an unreachable robots.txt as RFC 9309 does not tell a log
+// checker to: it checks nothing against it (everything disallowed would
+// make every robot a violator), says so and exits 1 after the report.
 func TestHostileRobotsURL(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/down", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) })
@@ -425,11 +427,14 @@ func TestHostileRobotsURL(t *testing.T) {
 	cases := []struct {
 		path    string
 		says    string
-		allowed bool // /private/x for any robot
+		allowed bool   // /private/x for any robot
+		runSays string // robowatch's stderr, where it differs from check's
+		checked bool   // robowatch checked violations
 	}{
-		{"/down", "HTTP 503: robots.txt unreachable; RFC 9309 §2.3.1.4: everything disallowed", false},
-		{"/missing", "HTTP 404: robots.txt unavailable; RFC 9309 §2.3.1.3: everything allowed", true},
-		{"/txt\u202egol.stobor", `/txt\u202egol.stobor`, true}, // a 404 too, named visibly
+		{"/down", "HTTP 503: robots.txt unreachable; RFC 9309 §2.3.1.4: everything disallowed", false,
+			"error: --robots " + srv.URL + "/down: HTTP 503: robots.txt unreachable: violations not checked against it", false},
+		{"/missing", "HTTP 404: robots.txt unavailable; RFC 9309 §2.3.1.3: everything allowed", true, "", true},
+		{"/txt\u202egol.stobor", `/txt\u202egol.stobor`, true, "", true}, // a 404 too, named visibly
 	}
 	for _, tt := range cases {
 		t.Run(tt.path, func(t *testing.T) {
@@ -443,11 +448,28 @@ func TestHostileRobotsURL(t *testing.T) {
 			}
 			assertInert(t, "check stderr", errOut)
 			code, out, errOut = runCLI(t, []byte(validLine), "-o", "json", "--robots", url)
-			if code != cli.ExitOK || !strings.Contains(errOut, tt.says) {
-				t.Errorf("robowatch --robots: exit %d, stderr %q lacks %q", code, errOut, tt.says)
+			says, want := tt.runSays, cli.ExitError
+			if says == "" {
+				says, want = tt.says, cli.ExitOK
+			}
+			if code != want || !strings.Contains(errOut, says) {
+				t.Errorf("robowatch --robots: exit %d (want %d), stderr %q lacks %q", code, want, errOut, says)
 			}
 			assertInert(t, "robowatch stderr", errOut)
 			parseSummary(t, out)
+			var rep struct {
+				Summary struct {
+					ViolationsChecked bool     `json:"violations_checked"`
+					Failed            []string `json:"robots_txt_failed"`
+				} `json:"summary"`
+				Errors []string `json:"errors"`
+			}
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatal(err)
+			}
+			if rep.Summary.ViolationsChecked != tt.checked || (len(rep.Summary.Failed) == 0) != tt.checked {
+				t.Errorf("violations_checked %v, robots_txt_failed %q; want checked %v", rep.Summary.ViolationsChecked, rep.Summary.Failed, tt.checked)
+			}
 		})
 	}
 }

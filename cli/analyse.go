@@ -68,17 +68,24 @@ type Analyse struct {
 // Config is the detector's configuration with the robots.txt files of
 // --robots read or fetched. What happened to each, and anything odd about
 // it, is said on stderr.
-func (a *Analyse) Config(ctx context.Context, stderr io.Writer) (detect.Config, error) {
+//
+// failed are the robots.txt URLs that could not be fetched (robots.LoadSet
+// leaves them out), each with why, also said on stderr: the run goes on
+// without them, and is to end with an error.
+func (a *Analyse) Config(ctx context.Context, stderr io.Writer) (cfg detect.Config, failed []string, err error) {
 	set, warnings, err := robots.LoadSet(ctx, a.Robots, a.Client)
 	for _, w := range warnings {
 		Warnf(stderr, "robowatch: %s\n", w)
 	}
 	if err != nil {
-		return a.Detect, fmt.Errorf("--robots %w", err)
+		return a.Detect, nil, fmt.Errorf("--robots %w", err)
 	}
-	cfg := a.Detect
+	for _, f := range set.Failed {
+		Warnf(stderr, "robowatch: error: --robots %s\n", f)
+	}
+	cfg = a.Detect
 	cfg.Robots, cfg.RobotsByHost = set.Default, set.ByHost
-	return cfg, nil
+	return cfg, set.Failed, nil
 }
 
 // maxCount bounds the numeric flags.

@@ -45,6 +45,7 @@ type jsonSummary struct {
 	Files             []string     `json:"files"`              // inputs, in the order read (oldest first)
 	Reordered         bool         `json:"files_reordered"`    // the files were read in time order, not as given
 	RobotsTxt         []string     `json:"robots_txt"`         // robots.txt sources checked against
+	RobotsTxtFailed   []string     `json:"robots_txt_failed"`  // sources that could not be fetched, with why: nothing was checked against them
 	ViolationsChecked bool         `json:"violations_checked"` // false: no robots.txt given, violations not computed
 	LateRecords       int64        `json:"late_records"`       // records too far out of time order for the rate windows
 	FutureRecords     int64        `json:"future_records"`     // records dated more than a day past the time robowatch ran: counted, not in rates or the span
@@ -98,6 +99,7 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 			Files:             nonNil(r.Files),
 			Reordered:         r.Reordered,
 			RobotsTxt:         nonNil(r.Robots),
+			RobotsTxtFailed:   nonNil(r.RobotsFailed),
 			ViolationsChecked: res.ViolationsChecked,
 			LateRecords:       res.LateRecords,
 			FutureRecords:     res.FutureRecords,

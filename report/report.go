@@ -19,15 +19,16 @@ const Version = 1
 
 // Report is everything one run found, ready to render.
 type Report struct {
-	Files     []string       // inputs in the order read ("-" for standard input)
-	Reordered bool           // the files were read in time order, not the order given
-	Stats     logparse.Stats // lines, records, malformed lines, format, span
-	Result    *detect.Result // the verdicts; nil renders as an empty result
-	Robots    []string       // robots.txt sources used for the violation check, as given
-	Errors    []string       // input errors (unreadable file, corrupt gzip); the rest was still read
-	Partial   bool           // the run was cut short (interrupted): counts cover what was read
-	Window    string         // the --since/--until window the records were cut to; "" when none
-	Outside   int64          // records outside Window, left out of the verdicts
+	Files        []string       // inputs in the order read ("-" for standard input)
+	Reordered    bool           // the files were read in time order, not the order given
+	Stats        logparse.Stats // lines, records, malformed lines, format, span
+	Result       *detect.Result // the verdicts; nil renders as an empty result
+	Robots       []string       // robots.txt sources used for the violation check, as given
+	RobotsFailed []string       // robots.txt sources that could not be fetched, each with why: not checked against
+	Errors       []string       // input errors (unreadable file, corrupt gzip); the rest was still read
+	Partial      bool           // the run was cut short (interrupted): counts cover what was read
+	Window       string         // the --since/--until window the records were cut to; "" when none
+	Outside      int64          // records outside Window, left out of the verdicts
 }
 
 // span is the time span of the records judged: those in the --since/--until

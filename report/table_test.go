@@ -316,3 +316,40 @@ func TestColourMeansSomething(t *testing.T) {
 		t.Error("a count of 0 violations is red")
 	}
 }
+
+// TestRobotsTxtFailed: a robots.txt that could not be fetched is named, with
+// why, where the violations would be, never "0 violations" or "give
+// --robots"; with other sources checked, the summary still names it.
+func TestRobotsTxtFailed(t *testing.T) {
+	failed := []string{"https://example.com/robots.txt: HTTP 503: robots.txt unreachable: violations not checked against it"}
+	tests := []struct {
+		name    string
+		checked bool
+		want    []string
+		bad     []string
+	}{
+		{"nothing checked", false, []string{"| Violations | not checked: robots.txt https://example.com/robots.txt: HTTP 503", "Not checked: robots.txt https://example.com/robots.txt: HTTP 503"},
+			[]string{"give the site's robots.txt", "| Violations | 0"}},
+		{"another source checked", true, []string{"| Violations | 0 (robots.txt:", "| Not checked | robots.txt https://example.com/robots.txt: HTTP 503"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &Report{Files: []string{"a.log"}, Robots: []string{"https://example.com/robots.txt"}, RobotsFailed: failed,
+				Result: &detect.Result{ViolationsChecked: tt.checked}}
+			var out bytes.Buffer
+			if err := Write(&out, "markdown", r, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("lacks %q:\n%s", want, out.String())
+				}
+			}
+			for _, bad := range tt.bad {
+				if strings.Contains(out.String(), bad) {
+					t.Errorf("says %q:\n%s", bad, out.String())
+				}
+			}
+		})
+	}
+}

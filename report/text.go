@@ -174,8 +174,13 @@ func summarySection(r *Report) *section {
 		if res.Unchecked > 0 {
 			add("Not checked", Exact(res.Unchecked)+noun(res.Unchecked, " record", " records")+" of hosts with no robots.txt given (--robots HOST=FILE)")
 		}
+	} else if len(r.RobotsFailed) > 0 {
+		add("Violations", "not checked: robots.txt "+Escape(strings.Join(r.RobotsFailed, "; ")))
 	} else {
 		add("Violations", "not checked (no --robots given)")
+	}
+	if res.ViolationsChecked && len(r.RobotsFailed) > 0 {
+		add("Not checked", "robots.txt "+Escape(strings.Join(r.RobotsFailed, "; ")))
 	}
 	add("Incidents", Exact(int64(res.IncidentCount))+" rapid-fire")
 	if res.IncidentCount > 0 {
@@ -321,7 +326,7 @@ func violationsSection(r *Report, opt Options) *section {
 	}
 	res := r.Result
 	if !res.ViolationsChecked {
-		s.notes = append(s.notes, notChecked)
+		s.notes = append(s.notes, notCheckedNote(r))
 		return s
 	}
 	n := opt.top(res.Violations.Len())
@@ -334,6 +339,15 @@ func violationsSection(r *Report, opt Options) *section {
 }
 
 const notChecked = "Not checked: give the site's robots.txt with --robots FILE|URL."
+
+// notCheckedNote says why violations were not checked: no --robots, or
+// none that could be fetched.
+func notCheckedNote(r *Report) string {
+	if len(r.RobotsFailed) > 0 {
+		return "Not checked: robots.txt " + Escape(strings.Join(r.RobotsFailed, "; "))
+	}
+	return notChecked
+}
 
 // violationNotes adds what the violations list cannot show.
 func violationNotes(s *section, res *detect.Result) *section {
@@ -433,7 +447,7 @@ func groupedViolationsSection(r *Report, opt Options) *section {
 	}
 	res := r.Result
 	if !res.ViolationsChecked {
-		s.notes = append(s.notes, notChecked)
+		s.notes = append(s.notes, notCheckedNote(r))
 		return s
 	}
 	groups := groupViolations(res.Violations)

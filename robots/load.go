@@ -25,9 +25,20 @@ import (
 // HTML page. They hold src, URLs and redirect targets verbatim, which
 // anyone may have written: escape them before they reach a terminal.
 func Load(ctx context.Context, src string, client *http.Client) (*Robots, []string, error) {
+	r, _, warnings, err := loadSource(ctx, src, client)
+	return r, warnings, err
+}
+
+// loadSource is Load, with what a fetch came to (Fetched for a file).
+func loadSource(ctx context.Context, src string, client *http.Client) (*Robots, *FetchResult, []string, error) {
 	if strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://") {
 		return load(ctx, src, client)
 	}
+	r, warnings, err := loadFile(src)
+	return r, nil, warnings, err
+}
+
+func loadFile(src string) (*Robots, []string, error) {
 	f, err := os.Open(src)
 	if err != nil {
 		return nil, nil, err
@@ -49,21 +60,22 @@ func Load(ctx context.Context, src string, client *http.Client) (*Robots, []stri
 
 // load fetches the robots.txt at rawURL. A truncated or HTML body needs no
 // warning of its own: FetchResult.String says so.
-func load(ctx context.Context, rawURL string, client *http.Client) (*Robots, []string, error) {
+func load(ctx context.Context, rawURL string, client *http.Client) (*Robots, *FetchResult, []string, error) {
 	res, err := Fetch(ctx, rawURL, client)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if res.Outcome == Unreachable && errors.Is(ctx.Err(), context.Canceled) {
-		return nil, nil, fmt.Errorf("robots: fetching %q: %w", Redact(rawURL), ctx.Err())
+		return nil, nil, nil, fmt.Errorf("robots: fetching %q: %w", Redact(rawURL), ctx.Err())
 	}
-	return res.Robots, []string{"robots.txt " + res.String()}, nil
+	return res.Robots, res, []string{"robots.txt " + res.String()}, nil
 }
 
 // Set is the robots.txt files of one log: one for the whole log and/or one per virtual host.
 type Set struct {
 	Default *Robots            // for every host without its own; nil: none
 	ByHost  map[string]*Robots // lower-case host → its robots.txt; nil when no source named a host
+	Failed  []string           // the sources that could not be fetched (unreachable), one line each saying why
 }
 
 // LoadSet reads sources in order with Load: "FILE|URL" for the whole log, "HOST=FILE|URL" for one virtual host.
@@ -78,6 +90,14 @@ type Set struct {
 // with its flag's name. The warnings are Load's, in the order of sources;
 // on error they are those of the sources read before it, and the Set is
 // empty.
+//
+// An unreachable URL (5xx, timeout, network error) is left out of the Set
+// and named in Set.Failed instead of its warning. RFC 9309 tells a crawler
+// to take it as "everything disallowed", and that is what Load returns (and
+// what check shows); but a log checked against it would show every
+// robot's every request as a violation, well-behaved crawlers first, when
+// all that is known is that the site did not answer. Its records are not
+// checked, and the caller says so loudly.
 func LoadSet(ctx context.Context, sources []string, client *http.Client) (Set, []string, error) {
 	whole := false
 	for _, src := range sources {
@@ -94,11 +114,15 @@ func LoadSet(ctx context.Context, sources []string, client *http.Client) (Set, [
 	)
 	for _, src := range sources {
 		host, where := splitHost(src)
-		r, w, err := Load(ctx, where, client)
-		warnings = append(warnings, w...)
+		r, res, w, err := loadSource(ctx, where, client)
 		if err != nil {
-			return Set{}, warnings, fmt.Errorf("%s: %w", Redact(src), err)
+			return Set{}, append(warnings, w...), fmt.Errorf("%s: %w", Redact(src), err)
 		}
+		if res != nil && res.Outcome == Unreachable {
+			set.Failed = append(set.Failed, fmt.Sprintf("%s: %s: violations not checked against it (it is no sign that robots may fetch nothing)", Redact(src), unreachableWhy(res)))
+			continue
+		}
+		warnings = append(warnings, w...)
 		if host == "" {
 			set.Default = r
 			continue
@@ -145,4 +169,17 @@ func Redact(src string) string {
 		return src // a user name and no password
 	}
 	return src[:i+3] + rest[:colon+1] + "xxxxx" + rest[at:]
+}
+
+// unreachableWhy says what an unreachable fetch came to, without RFC 9309's
+// conclusion for crawlers ("everything disallowed"), which does not hold
+// for a log being checked.
+func unreachableWhy(res *FetchResult) string {
+	switch {
+	case res.Status >= 500:
+		return fmt.Sprintf("HTTP %d: robots.txt unreachable", res.Status)
+	case res.Status != 0:
+		return fmt.Sprintf("unexpected HTTP %d: robots.txt unreachable", res.Status)
+	}
+	return fmt.Sprintf("%v: robots.txt unreachable", res.Err)
 }

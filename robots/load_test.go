@@ -361,11 +361,16 @@ func TestLoadSet(t *testing.T) {
 			[]string{"robots.txt " + srv.URL + "/ok?v=1: HTTP 200, robots.txt read"}},
 		{"HOST=URL", []string{"shop.example=" + srv.URL + "/missing"}, "shop.example:",
 			[]string{"robots.txt " + srv.URL + "/missing: HTTP 404: robots.txt unavailable; RFC 9309 §2.3.1.3: everything allowed"}},
-		{"warnings in the order of sources", []string{"h.example=" + html, srv.URL + "/down"}, "default:-/site/,-/shop/,-/eq/,-/private/ h.example:",
+		{"warnings in the order of sources", []string{"h.example=" + html, srv.URL + "/ok", "i.example=" + srv.URL + "/missing"}, "default:-/private/ h.example: i.example:",
 			[]string{
 				"warning: " + html + " looks like an HTML page, not a robots.txt; its lines are skipped",
-				"robots.txt " + srv.URL + "/down: HTTP 503: robots.txt unreachable; RFC 9309 §2.3.1.4: everything disallowed",
+				"robots.txt " + srv.URL + "/ok: HTTP 200, robots.txt read",
+				"robots.txt " + srv.URL + "/missing: HTTP 404: robots.txt unavailable; RFC 9309 §2.3.1.3: everything allowed",
 			}},
+		// Unreachable: no rules at all rather than "everything disallowed",
+		// which would make every robot a violator; Failed says why.
+		{"unreachable whole-log URL", []string{srv.URL + "/down"}, "", nil},
+		{"unreachable HOST=URL beside a file", []string{"h.example=" + srv.URL + "/error", site}, "default:-/site/", nil},
 	}
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
@@ -378,6 +383,20 @@ func TestLoadSet(t *testing.T) {
 			}
 			if !reflect.DeepEqual(warnings, tt.warnings) {
 				t.Errorf("warnings %q, want %q", warnings, tt.warnings)
+			}
+			var unreachable []string
+			for _, src := range tt.sources {
+				if strings.HasSuffix(src, "/down") || strings.HasSuffix(src, "/error") {
+					unreachable = append(unreachable, src)
+				}
+			}
+			if len(set.Failed) != len(unreachable) {
+				t.Fatalf("failed %q, want one line for each of %q", set.Failed, unreachable)
+			}
+			for i, f := range set.Failed {
+				if !strings.HasPrefix(f, unreachable[i]+": HTTP 50") || !strings.Contains(f, "robots.txt unreachable: violations not checked") || strings.Contains(f, "everything disallowed") {
+					t.Errorf("failed line %q: want the source, its status, and that violations are not checked", f)
+				}
 			}
 		})
 	}

@@ -446,9 +446,12 @@ Disallow: /star/
 		{"browser gets *", google, "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36", "/star/x", false, "Disallow: /star/"},
 		{"empty gets *", google, "", "/star/x", false, "Disallow: /star/"},
 		{"dash gets *", google, "-", "/star/x", false, "Disallow: /star/"},
-		// Several names on one line are several tokens.
+		// A line names one product token, its first word (RFC 9309, as
+		// Google's parser reads it): "Sogou web spider" is not "web".
 		{"names line first", "User-Agent: Copernicus Fred\nDisallow: /cf/\n", "Copernicus/1.0", "/cf/x", false, "Disallow: /cf/"},
-		{"names line second", "User-Agent: Copernicus Fred\nDisallow: /cf/\n", "Fred", "/cf/x", false, "Disallow: /cf/"},
+		{"names line second", "User-Agent: Copernicus Fred\nDisallow: /cf/\n", "Fred", "/cf/x", true, ""},
+		{"sogou web spider: not web", "User-agent: Sogou web spider\nDisallow: /\n", "WebCrawler/1.0 web spider", "/x", true, ""},
+		{"sogou web spider: sogou", "User-agent: Sogou web spider\nDisallow: /\n", "Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)", "/x", false, "Disallow: /"},
 		{"names line * Rex: star", "User-Agent: * Rex\nDisallow: /sr/\n", "otherbot", "/sr/x", false, "Disallow: /sr/"},
 		{"names line * Rex: rex", "User-Agent: * Rex\nDisallow: /sr/\n", "Rex/2", "/sr/x", false, "Disallow: /sr/"},
 		// Paths on one line are several rules.

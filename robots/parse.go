@@ -337,9 +337,15 @@ func (p *parser) userAgent(value string) {
 		}
 	}
 	if len(names) > 1 {
+		// RFC 9309 readers (Google's parser first) take the value's leading
+		// product token and nothing else, and so does robowatch: read as
+		// several names, "Sogou web spider" would hold every robot called
+		// "web" or "spider" to Sogou's rules. The author may have meant a
+		// list, as some 1994-style readers take it: lint says so.
 		p.problem(Warning, "several-agents",
-			fmt.Sprintf("several robots on one line (%s): robowatch reads them as %d names, as the 1994 standard does, but RFC 9309 readers such as Google read only the first (%q)", strings.Join(names, ", "), len(names), productToken(names[0])),
-			"write one \"User-agent:\" line per robot")
+			fmt.Sprintf("several words on one User-agent line (%s): robowatch, like RFC 9309 readers such as Google, reads only the first (%q); some 1994-style readers read each word as a robot", strings.Join(names, ", "), productToken(names[0])),
+			fmt.Sprintf("write \"User-agent: %s\", and one \"User-agent:\" line for each other robot meant", names[0][:len(productToken(names[0]))]))
+		names = names[:1]
 	}
 	for _, n := range names {
 		tok := productToken(n)

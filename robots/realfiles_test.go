@@ -95,7 +95,7 @@ func TestRealNetflix(t *testing.T) {
 		realCase{"curl/8.0", "/title/1", false, "2: Disallow: /", "*"},
 		realCase{"curl/8.0", "/robots.txt", true, "", "*"},
 		realCase{"Twitterbot/1.0", "/title/1", true, "164: Allow: /", "twitterbot"},
-		realCase{"Yahoo Pipes 1.0", "/x", false, "169: Disallow: /", "yahoo, pipes"},
+		realCase{"Yahoo Pipes 1.0", "/x", false, "169: Disallow: /", "yahoo"},
 	)
 	checkReal(t, "netflix", r, cases)
 }
