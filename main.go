@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/robowatch/robowatch/cli"
@@ -96,7 +98,15 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 	opt.Profiles.WriteHeap(stderr)
 	rep.Result = det.Result()
 	rep.Window, rep.Outside = clip.Window.String(), clip.Outside
-	if err := report.Write(stdout, opt.Output, rep, opt.Report); err != nil {
+	if slices.Contains(report.BlockFormats, opt.Output) {
+		skipped, err := report.WriteBlock(stdout, opt.Output, rep, opt.Block)
+		if err != nil {
+			return fail(fmt.Errorf("writing the block list: %w", err))
+		}
+		if len(skipped) > 0 {
+			cli.Warnf(stderr, "robowatch: warning: not in the block list, no IP address: %s\n", strings.Join(skipped, ", "))
+		}
+	} else if err := report.Write(stdout, opt.Output, rep, opt.Report); err != nil {
 		return fail(fmt.Errorf("writing the report: %w", err))
 	}
 	if status == cli.ExitOK {

@@ -57,8 +57,9 @@ type Analyse struct {
 	Detect   detect.Config // thresholds, --max-clients, --client; robots.txt is the caller's to load
 	Output   string        // one of report.Formats
 	Report   report.Options
-	FailOn   []string // findings that make the exit status 3 (FailConditions)
-	Progress bool     // draw a progress line on stderr
+	Block    report.BlockOptions // for the block-list outputs (report.BlockFormats)
+	FailOn   []string            // findings that make the exit status 3 (FailConditions)
+	Progress bool                // draw a progress line on stderr
 	Profiles Profiles
 	Clients  []string // --client values, as given
 
@@ -176,7 +177,7 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 	fs := pflag.NewFlagSet("robowatch", pflag.ContinueOnError)
 	var (
 		format     = fs.StringP("format", "f", "auto", "log format: auto, "+strings.Join(logparse.FormatNames[:3], ", ")+", or an Apache LogFormat / nginx log_format string")
-		output     = fs.StringP("output", "o", "table", "output: "+strings.Join(report.Formats, ", "))
+		output     = fs.StringP("output", "o", "table", "output: "+strings.Join(report.Formats, ", ")+"; a block list: "+strings.Join(report.BlockFormats, ", "))
 		robotsSrc  = fs.StringArray("robots", nil, "the site's robots.txt, FILE or URL; HOST=FILE|URL for one virtual host (repeatable)")
 		sections   = fs.StringSlice("section", nil, "print only these sections: "+strings.Join(report.Sections, ","))
 		top        = fs.Int("top", 20, "rows per list in tables; in JSON and CSV only when given (0: all)")
@@ -191,6 +192,13 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 		color      = fs.String("color", "auto", "colour headings: auto (on a terminal, unless NO_COLOR is set), always, never")
 		progress   = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always, never")
 		cols       = fs.Int("width", 0, "fit tables to N columns (default: the terminal's width, else $COLUMNS, else 100)")
+		block      = fs.StringSlice("block", nil, "block lists take: impostors, violators, scanners, incidents, robots, purpose:P, name:N (default impostors,violators,scanners,incidents)")
+		allow      = fs.StringArray("allow", nil, "never put this address or CIDR network in a block list (repeatable)")
+		allowFile  = fs.StringArray("allow-file", nil, "never block the addresses and networks in FILE, one a line, # comments (repeatable)")
+		aggregate  = fs.Bool("aggregate", false, "block lists name a /24 (IPv4) or /48 (IPv6) instead of its addresses when --aggregate-at of them are selected")
+		aggAt      = fs.Int("aggregate-at", 8, "selected addresses of one network that --aggregate lists as the network")
+		nftTable   = fs.String("nft-table", "robowatch", "-o nftables: the name of the table (family inet) the file replaces")
+		nftHook    = fs.String("nft-hook", "input", "-o nftables: the hook of its drop chain: input, forward or prerouting")
 		a          Analyse
 	)
 	fs.StringVar(&a.Profiles.CPU, "cpuprofile", "", "write a CPU profile (go tool pprof) to FILE")
@@ -207,8 +215,11 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 	if a.Format, err = logparse.ParseFormat(*format); err != nil {
 		return usage("--format: %v", err)
 	}
-	if !slices.Contains(report.Formats, *output) {
-		return usage("--output %q: want one of %s", *output, strings.Join(report.Formats, ", "))
+	if !slices.Contains(report.Formats, *output) && !slices.Contains(report.BlockFormats, *output) {
+		return usage("--output %q: want one of %s", *output, strings.Join(append(slices.Clone(report.Formats), report.BlockFormats...), ", "))
+	}
+	if a.Block, err = blockOptions(*block, *allow, *allowFile, *aggregate, *aggAt, *nftTable, *nftHook); err != nil {
+		return nil, &UsageError{"robowatch", err.Error()}
 	}
 	for _, s := range *sections {
 		if !slices.Contains(report.Sections, s) {
@@ -220,7 +231,7 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 	for _, n := range []struct {
 		flag  string
 		value int
-	}{{"top", *top}, {"burst", *burst}, {"sustained", *sustained}, {"max-clients", *maxClients}, {"width", *cols}} {
+	}{{"top", *top}, {"burst", *burst}, {"sustained", *sustained}, {"max-clients", *maxClients}, {"width", *cols}, {"aggregate-at", *aggAt}} {
 		if n.value < 0 || n.value > maxCount {
 			return usage("--%s %d: want a number from 0 to %d", n.flag, n.value, maxCount)
 		}

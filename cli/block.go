@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"net/netip"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/report"
+)
+
+// nftHooks are the hooks a drop chain may take: the ones where a packet's
+// source address is all there is to know.
+var nftHooks = []string{"input", "forward", "prerouting"}
+
+// blockOptions reads the block-list flags. Errors are usage errors naming
+// the flag and the value.
+func blockOptions(block, allow, allowFiles []string, aggregate bool, aggregateAt int, nftTable, nftHook string) (report.BlockOptions, error) {
+	opt := report.BlockOptions{NFTTable: nftTable, NFTHook: nftHook}
+	opt.Select = detect.DefaultSelection
+	if len(block) > 0 {
+		sel, err := detect.ParseSelection(strings.Join(block, ","))
+		if err != nil {
+			return opt, fmt.Errorf("--block: %v", err)
+		}
+		opt.Select = sel
+	}
+	for _, a := range allow {
+		p, err := parsePrefix(a)
+		if err != nil {
+			return opt, fmt.Errorf("--allow %q: %v", a, err)
+		}
+		opt.Allow = append(opt.Allow, p)
+	}
+	for _, name := range allowFiles {
+		ps, err := readAllowFile(name)
+		if err != nil {
+			return opt, fmt.Errorf("--allow-file %w", err)
+		}
+		opt.Allow = append(opt.Allow, ps...)
+	}
+	if aggregate {
+		if aggregateAt < 1 {
+			return opt, fmt.Errorf("--aggregate-at %d: want at least 1", aggregateAt)
+		}
+		opt.Aggregate = aggregateAt
+	}
+	if !validNFTName(nftTable) {
+		return opt, fmt.Errorf("--nft-table %q: want 1 to 64 letters, digits and '_', starting with a letter", nftTable)
+	}
+	if !slices.Contains(nftHooks, nftHook) {
+		return opt, fmt.Errorf("--nft-hook %q: want one of %s", nftHook, strings.Join(nftHooks, ", "))
+	}
+	return opt, nil
+}
+
+// parsePrefix reads an address (a network of one) or a CIDR network.
+func parsePrefix(s string) (netip.Prefix, error) {
+	s = strings.TrimSpace(s)
+	if strings.Contains(s, "/") {
+		p, err := netip.ParsePrefix(s)
+		if err != nil {
+			return netip.Prefix{}, fmt.Errorf("not a CIDR network")
+		}
+		if p.Addr().Is4In6() {
+			p = netip.PrefixFrom(p.Addr().Unmap(), max(p.Bits()-96, 0))
+		}
+		return p.Masked(), nil
+	}
+	a, err := netip.ParseAddr(s)
+	if err != nil || a.Zone() != "" {
+		return netip.Prefix{}, fmt.Errorf("not an IP address or a CIDR network")
+	}
+	a = a.Unmap()
+	return netip.PrefixFrom(a, a.BitLen()), nil
+}
+
+// readAllowFile reads one address or network a line; blank lines and
+// everything after a '#' are skipped. An entry that is neither is an error
+// naming the file and line: an allow list with a typo would silently
+// protect nothing.
+func readAllowFile(name string) ([]netip.Prefix, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []netip.Prefix
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		text, _, _ := strings.Cut(sc.Text(), "#")
+		if text = strings.TrimSpace(text); text == "" {
+			continue
+		}
+		p, err := parsePrefix(text)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %q: %v", name, line, text, err)
+		}
+		out = append(out, p)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return out, nil
+}
+
+func validNFTName(s string) bool {
+	if len(s) == 0 || len(s) > 64 || !('a' <= s[0] && s[0] <= 'z' || 'A' <= s[0] && s[0] <= 'Z') {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}

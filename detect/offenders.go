@@ -1,0 +1,327 @@
+package detect
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"net/netip"
+	"slices"
+	"strings"
+)
+
+// Selection says which clients a block list names (--block). The zero
+// value selects nothing; DefaultSelection is what an admin gets without
+// choosing.
+//
+// The categories (impostors, violators, scanners, incidents, robots) only
+// ever take robots that are not verified crawlers: a block list made by
+// default must never cut a site off from a search engine or a person.
+// A verified crawler is listed only when the admin names it (Names) or its
+// purpose (Purposes); a client judged human never is.
+type Selection struct {
+	Impostors bool     // robots whose address is not their claimed operator's
+	Violators bool     // robots that fetched what robots.txt disallows
+	Scanners  bool     // robots of kind scanner (probes for weaknesses)
+	Incidents bool     // robots with a rapid-fire incident
+	Robots    bool     // every robot
+	Purposes  []string // purpose:P, e.g. ai-training (lower case)
+	Names     []string // name:N, a robot's name (lower case)
+}
+
+// DefaultSelection is impostors,violators,scanners,incidents.
+var DefaultSelection = Selection{Impostors: true, Violators: true, Scanners: true, Incidents: true}
+
+// ParseSelection reads a --block value: comma-separated impostors,
+// violators, scanners, incidents, robots, purpose:P and name:N.
+func ParseSelection(s string) (Selection, error) {
+	var sel Selection
+	for item := range strings.SplitSeq(s, ",") {
+		if err := sel.add(strings.TrimSpace(item)); err != nil {
+			return Selection{}, err
+		}
+	}
+	return sel, nil
+}
+
+func (s *Selection) add(item string) error {
+	lower := strings.ToLower(item)
+	switch {
+	case lower == "impostors":
+		s.Impostors = true
+	case lower == "violators":
+		s.Violators = true
+	case lower == "scanners":
+		s.Scanners = true
+	case lower == "incidents":
+		s.Incidents = true
+	case lower == "robots":
+		s.Robots = true
+	case strings.HasPrefix(lower, "purpose:") && len(lower) > len("purpose:"):
+		s.Purposes = append(s.Purposes, lower[len("purpose:"):])
+	case strings.HasPrefix(lower, "name:") && len(lower) > len("name:"):
+		s.Names = append(s.Names, lower[len("name:"):])
+	case item == "":
+		return errors.New("empty item")
+	default:
+		return fmt.Errorf("%q: want impostors, violators, scanners, incidents, robots, purpose:P or name:N", item)
+	}
+	return nil
+}
+
+// String is the selection as --block would take it.
+func (s Selection) String() string {
+	var items []string
+	for _, c := range []struct {
+		on   bool
+		name string
+	}{{s.Impostors, "impostors"}, {s.Violators, "violators"}, {s.Scanners, "scanners"}, {s.Incidents, "incidents"}, {s.Robots, "robots"}} {
+		if c.on {
+			items = append(items, c.name)
+		}
+	}
+	for _, p := range s.Purposes {
+		items = append(items, "purpose:"+p)
+	}
+	for _, n := range s.Names {
+		items = append(items, "name:"+n)
+	}
+	return strings.Join(items, ",")
+}
+
+// reasons are why a selection takes a client or an address: each is set
+// when one of its clients was taken for it.
+type reasons struct {
+	named, purpose        string // the name or purpose the admin gave, as taken
+	impostor, scanner     bool
+	violations, incidents bool // taken for its violations, its incidents
+	robot                 bool // taken only as a robot (--block robots)
+}
+
+func (a *reasons) any() bool {
+	return a.named != "" || a.purpose != "" || a.impostor || a.scanner || a.violations || a.incidents || a.robot
+}
+
+func (a *reasons) merge(b reasons) {
+	a.named = cmp.Or(a.named, b.named)
+	a.purpose = cmp.Or(a.purpose, b.purpose)
+	a.impostor, a.scanner = a.impostor || b.impostor, a.scanner || b.scanner
+	a.violations, a.incidents, a.robot = a.violations || b.violations, a.incidents || b.incidents, a.robot || b.robot
+}
+
+// why says which of its items s takes v for; none: not taken.
+func (s *Selection) why(v *Verdict) reasons {
+	var r reasons
+	if !v.Robot {
+		return r
+	}
+	if slices.Contains(s.Names, strings.ToLower(v.Name)) {
+		r.named = v.Name
+	}
+	if p := purposeOf(v); p != "" && slices.Contains(s.Purposes, p) {
+		r.purpose = p
+	}
+	if identityOf(v) == "verified" {
+		return r // only ever by name or purpose
+	}
+	r.impostor = s.Impostors && identityOf(v) == "impostor"
+	r.violations = s.Violators && v.Violations > 0
+	r.scanner = s.Scanners && v.Kind == "scanner"
+	r.incidents = s.Incidents && v.Incidents > 0
+	r.robot = s.Robots && !r.any()
+	return r
+}
+
+// words says the reasons of o in words, with its counts.
+func (a *reasons) words(o *Offender) []string {
+	var w []string
+	if a.impostor {
+		w = append(w, "impostor")
+	}
+	if a.scanner {
+		w = append(w, "scanner")
+	}
+	if a.violations {
+		w = append(w, Plural(o.Violations, "robots.txt violation", "robots.txt violations"))
+	}
+	if a.incidents {
+		w = append(w, Plural(int64(o.Incidents), "rapid-fire incident", "rapid-fire incidents"))
+	}
+	if a.named != "" {
+		w = append(w, "named by --block name:"+strings.ToLower(a.named))
+	}
+	if a.purpose != "" {
+		w = append(w, "purpose "+a.purpose)
+	}
+	if a.robot {
+		w = append(w, "robot")
+	}
+	return w
+}
+
+// Plural is n and the noun for it: "1 request", "2 requests".
+func Plural(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// Offender is one address or network a block list names, and why.
+type Offender struct {
+	Prefix     netip.Prefix // a single address (/32, /128) or an aggregated network
+	Addresses  int          // selected addresses it stands for (1 unless aggregated)
+	Names      []string     // the names of its selected clients, sorted, at most maxOffenderNames
+	MoreNames  bool         // there were more names
+	Why        []string     // why it is listed, in words with its counts ("3 robots.txt violations")
+	Clients    int          // selected clients (IP + User-agent)
+	Requests   int64
+	Violations int64
+	Incidents  int
+}
+
+// maxOffenderNames bounds the names an Offender keeps for its comment: a
+// network of rotating User-agents has as many names as requests.
+const maxOffenderNames = 5
+
+// BlockOptions say how Offenders picks and groups addresses.
+type BlockOptions struct {
+	Select Selection
+	Allow  []netip.Prefix // never listed, whatever the selection
+
+	// Aggregate lists a /24 (IPv4) or /48 (IPv6) instead of its addresses
+	// when at least this many of them are selected; 0 never does. A
+	// network is listed only when every client seen in it was selected
+	// and no allowed address lies in it: a block list never reaches past
+	// what the log showed doing wrong.
+	Aggregate int
+}
+
+// Offenders picks the clients opt.Select names, one entry per address (an
+// IPv4-mapped IPv6 address as its IPv4 one), in address order, without
+// the allowed ones. Skipped are the selected clients whose address is no IP
+// address (a host name, or garbage a log can hold): they cannot go in a
+// block list, and the caller says so. Clients folded into Other are not
+// known one by one and are not listed.
+func (r *Result) Offenders(opt BlockOptions) (list []Offender, skipped []string) {
+	byAddr := map[netip.Addr]*Offender{}
+	why := map[netip.Addr]*reasons{}
+	seen := map[netip.Prefix]bool{} // networks with a client not selected
+	for v := range r.Clients.All() {
+		addr, err := netip.ParseAddr(v.IP)
+		rs := opt.Select.why(&v)
+		if err != nil {
+			if rs.any() && len(skipped) < 100 && !slices.Contains(skipped, v.IP) {
+				skipped = append(skipped, v.IP)
+			}
+			continue
+		}
+		addr = addr.Unmap().WithZone("")
+		if !rs.any() || allowed(opt.Allow, addr) {
+			seen[network(addr)] = true
+			continue
+		}
+		o := byAddr[addr]
+		if o == nil {
+			o = &Offender{Prefix: netip.PrefixFrom(addr, addr.BitLen()), Addresses: 1}
+			byAddr[addr] = o
+			why[addr] = new(reasons)
+		}
+		o.Clients++
+		o.Requests += v.Requests
+		o.Violations += v.Violations
+		o.Incidents += v.Incidents
+		o.addName(v.Name)
+		why[addr].merge(rs)
+	}
+	for addr, o := range byAddr {
+		o.Why = why[addr].words(o)
+	}
+
+	// Aggregate: count the selected addresses of each network.
+	if opt.Aggregate > 0 {
+		members := map[netip.Prefix][]netip.Addr{}
+		for addr := range byAddr {
+			members[network(addr)] = append(members[network(addr)], addr)
+		}
+		for net, addrs := range members {
+			if len(addrs) < opt.Aggregate || seen[net] || overlaps(opt.Allow, net) {
+				continue
+			}
+			agg, aggWhy := &Offender{Prefix: net}, new(reasons)
+			for _, a := range addrs {
+				o := byAddr[a]
+				agg.Addresses++
+				agg.Clients += o.Clients
+				agg.Requests += o.Requests
+				agg.Violations += o.Violations
+				agg.Incidents += o.Incidents
+				for _, n := range o.Names {
+					agg.addName(n)
+				}
+				agg.MoreNames = agg.MoreNames || o.MoreNames
+				aggWhy.merge(*why[a])
+				delete(byAddr, a)
+			}
+			agg.Why = aggWhy.words(agg)
+			list = append(list, *agg)
+		}
+	}
+	for _, o := range byAddr {
+		list = append(list, *o)
+	}
+	slices.SortFunc(list, func(a, b Offender) int {
+		if c := a.Prefix.Addr().Compare(b.Prefix.Addr()); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Prefix.Bits(), b.Prefix.Bits())
+	})
+	slices.Sort(skipped)
+	return list, skipped
+}
+
+func (o *Offender) addName(name string) {
+	if slices.Contains(o.Names, name) {
+		return
+	}
+	if len(o.Names) >= maxOffenderNames {
+		o.MoreNames = true
+		return
+	}
+	o.Names = append(o.Names, name)
+	slices.Sort(o.Names)
+}
+
+// network is the /24 of an IPv4 address, the /48 of an IPv6 one: the
+// blocks one operator usually holds whole.
+func network(a netip.Addr) netip.Prefix {
+	bits := 48
+	if a.Is4() {
+		bits = 24
+	}
+	p, _ := a.Prefix(bits)
+	return p
+}
+
+func allowed(allow []netip.Prefix, a netip.Addr) bool {
+	for _, p := range allow {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+func overlaps(allow []netip.Prefix, net netip.Prefix) bool {
+	for _, p := range allow {
+		if p.Overlaps(net) {
+			return true
+		}
+	}
+	return false
+}
+
+// identityOf and purposeOf read what the robot catalogue says of v
+// (verified, impostor or unverified; its purpose): the catalogue lands
+// with the identity work, and until then no client has either.
+func identityOf(v *Verdict) string { return "" }
+func purposeOf(v *Verdict) string  { return "" }

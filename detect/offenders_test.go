@@ -1,0 +1,133 @@
+package detect
+
+import (
+	"fmt"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/robowatch/robowatch/logparse"
+	"github.com/robowatch/robowatch/robots"
+)
+
+// offenderLog is a small log for the block-list selection: who is in it
+// and what each did.
+func offenderLog(t *testing.T) *Result {
+	t.Helper()
+	rb, err := robots.Parse(strings.NewReader("User-agent: *\nDisallow: /private/\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := New(Config{Robots: rb})
+	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
+	add := func(ip, ua, path string, sec int) {
+		d.Add(&logparse.Record{Client: ip, UserAgent: ua, Method: "GET", Target: path, Status: 200, Bytes: 100, Time: t0.Add(time.Duration(sec) * time.Second)})
+	}
+	const firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"
+	for i := range 5 { // a person, who also opened a disallowed page
+		add("203.0.113.10", firefox, fmt.Sprintf("/page/%d", i), i*30)
+		add("203.0.113.10", firefox, "/style.css", i*30+1)
+		add("203.0.113.10", firefox, "/private/help", i*30+2)
+	}
+	for i := range 3 { // a violator, once as IPv4-mapped IPv6
+		add("198.51.100.7", "python-requests/2.31.0", fmt.Sprintf("/private/%d", i), 10+i)
+	}
+	add("::ffff:198.51.100.7", "python-requests/2.31.0", "/private/x", 20)
+	for i := range 40 { // rapid fire, nothing disallowed
+		add("192.0.2.99", "Go-http-client/1.1", fmt.Sprintf("/q?%d", i), 100+i/10)
+	}
+	add("192.0.2.5", "Go-http-client/1.1", "/ok", 100) // an obedient robot beside it
+	add("crawler.bad.example", "curl/8.5.0", "/private/h", 30)
+	for i := range 8 { // eight violators of one /24
+		add(fmt.Sprintf("100.64.7.%d", 10+i), "scrapy/2.11", "/private/list", 200+i)
+	}
+	add("2001:db8::1", "MegaCrawler/3.1", "/private/v6", 300)
+	return d.Result()
+}
+
+// TestOffenders: what each selection lists, one entry per address, in
+// address order; a person never; allowed addresses never; a network only
+// when every client seen in it was selected.
+func TestOffenders(t *testing.T) {
+	res := offenderLog(t)
+	sel := func(s string) Selection {
+		sl, err := ParseSelection(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sl
+	}
+	tests := []struct {
+		name    string
+		opt     BlockOptions
+		want    string // prefix=why|... in order
+		skipped string
+	}{
+		{"default", BlockOptions{Select: DefaultSelection},
+			"100.64.7.10=1 robots.txt violation|100.64.7.11=1 robots.txt violation|100.64.7.12=1 robots.txt violation|100.64.7.13=1 robots.txt violation|" +
+				"100.64.7.14=1 robots.txt violation|100.64.7.15=1 robots.txt violation|100.64.7.16=1 robots.txt violation|100.64.7.17=1 robots.txt violation|" +
+				"192.0.2.99=1 rapid-fire incident|198.51.100.7=4 robots.txt violations|2001:db8::1=1 robots.txt violation", "crawler.bad.example"},
+		{"violators, allowed /24 and v6 address", BlockOptions{Select: sel("violators"), Allow: []netip.Prefix{netip.MustParsePrefix("100.64.7.0/24"), netip.MustParsePrefix("2001:db8::1/128")}},
+			"198.51.100.7=4 robots.txt violations", "crawler.bad.example"},
+		{"aggregate at 8", BlockOptions{Select: sel("violators"), Aggregate: 8},
+			"100.64.7.0/24=8 robots.txt violations|198.51.100.7=4 robots.txt violations|2001:db8::1=1 robots.txt violation", "crawler.bad.example"},
+		{"aggregate at 9: too few", BlockOptions{Select: sel("violators"), Aggregate: 9},
+			"100.64.7.10=1 robots.txt violation|100.64.7.11=1 robots.txt violation|100.64.7.12=1 robots.txt violation|100.64.7.13=1 robots.txt violation|" +
+				"100.64.7.14=1 robots.txt violation|100.64.7.15=1 robots.txt violation|100.64.7.16=1 robots.txt violation|100.64.7.17=1 robots.txt violation|" +
+				"198.51.100.7=4 robots.txt violations|2001:db8::1=1 robots.txt violation", "crawler.bad.example"},
+		{"aggregate never past an allowed address", BlockOptions{Select: sel("violators"), Aggregate: 2, Allow: []netip.Prefix{netip.MustParsePrefix("100.64.7.200/32")}},
+			"100.64.7.10=1 robots.txt violation|100.64.7.11=1 robots.txt violation|100.64.7.12=1 robots.txt violation|100.64.7.13=1 robots.txt violation|" +
+				"100.64.7.14=1 robots.txt violation|100.64.7.15=1 robots.txt violation|100.64.7.16=1 robots.txt violation|100.64.7.17=1 robots.txt violation|" +
+				"198.51.100.7=4 robots.txt violations|2001:db8::1=1 robots.txt violation", "crawler.bad.example"},
+		{"aggregate never past a client not selected", BlockOptions{Select: sel("incidents"), Aggregate: 1},
+			"192.0.2.99=1 rapid-fire incident", ""},
+		{"name", BlockOptions{Select: sel("name:MegaCrawler")}, "2001:db8::1=named by --block name:megacrawler", ""},
+		{"robots: the person still not", BlockOptions{Select: sel("robots"), Aggregate: 8},
+			"100.64.7.0/24=robot|192.0.2.5=robot|192.0.2.99=robot|198.51.100.7=robot|2001:db8::1=robot", "crawler.bad.example"},
+		{"nothing selected", BlockOptions{}, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			list, skipped := res.Offenders(tt.opt)
+			var got []string
+			for _, o := range list {
+				p := o.Prefix.String()
+				if o.Prefix.IsSingleIP() {
+					p = o.Prefix.Addr().String()
+				}
+				got = append(got, p+"="+strings.Join(o.Why, ","))
+			}
+			if g := strings.Join(got, "|"); g != tt.want {
+				t.Errorf("offenders\n got %s\nwant %s", g, tt.want)
+			}
+			if g := strings.Join(skipped, ","); g != tt.skipped {
+				t.Errorf("skipped %q, want %q", g, tt.skipped)
+			}
+		})
+	}
+}
+
+func TestParseSelection(t *testing.T) {
+	tests := []struct {
+		in, want, err string
+	}{
+		{"violators,incidents", "violators,incidents", ""},
+		{"Robots, name:Googlebot, purpose:AI-Training", "robots,purpose:ai-training,name:googlebot", ""},
+		{"violators,", "", "empty item"},
+		{"everyone", "", `"everyone": want`},
+		{"name:", "", `"name:": want`},
+	}
+	for _, tt := range tests {
+		sel, err := ParseSelection(tt.in)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("ParseSelection(%q) error %v, want %q", tt.in, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || sel.String() != tt.want {
+			t.Errorf("ParseSelection(%q) = %q, %v; want %q", tt.in, sel.String(), err, tt.want)
+		}
+	}
+}
