@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -31,6 +33,15 @@ func TestParseUsageErrors(t *testing.T) {
 		{[]string{"--since", "2024-03-10T14:00:00Z", "--until", "2024-03-10T13:00:00Z"}, "--since 2024-03-10T14:00:00Z is not before --until 2024-03-10T13:00:00Z"},
 		{[]string{"--since", "1h", "--until", "2h"}, "--since 1h is not before --until 2h"},
 		{[]string{"--width", "-3"}, "--width -3"},
+		{[]string{"--block", "everyone"}, `--block: "everyone": want impostors, violators, scanners, incidents, robots, purpose:P or name:N`},
+		{[]string{"--block", "violators,,robots"}, "--block: empty item"},
+		{[]string{"--allow", "10.0.0.1/40"}, `--allow "10.0.0.1/40": not a CIDR network`},
+		{[]string{"--allow", "office"}, `--allow "office": not an IP address or a CIDR network`},
+		{[]string{"--allow-file", "/nonexistent/allow.txt"}, "--allow-file open /nonexistent/allow.txt"},
+		{[]string{"--aggregate", "--aggregate-at", "0"}, "--aggregate-at 0: want at least 1"},
+		{[]string{"--aggregate-at", "-2"}, "--aggregate-at -2: want a number from 0"},
+		{[]string{"--nft-table", "my table"}, `--nft-table "my table": want 1 to 64 letters`},
+		{[]string{"--nft-hook", "output"}, `--nft-hook "output": want one of input, forward, prerouting`},
 		{[]string{"check"}, "robowatch check: --robots FILE|URL is required (see robowatch check --help)"},
 		{[]string{"check", "--robots", "r.txt"}, "give at least one PATH to check, or --lint"},
 		{[]string{"check", "--robots", "r.txt", "--lint", "/x"}, "--lint takes no paths"},
@@ -139,5 +150,30 @@ func TestShownRobots(t *testing.T) {
 	got := strings.Join(cmd.(*Analyse).ShownRobots(), " ")
 	if got != "https://u:xxxxx@example.com/robots.txt api.example.com=robots-api.txt" {
 		t.Errorf("ShownRobots = %q", got)
+	}
+}
+
+// TestAllowFile: addresses and networks a line, comments and blank lines
+// skipped; a line that is neither is an error naming the file and line
+// (an allow list with a typo would protect nothing, silently).
+func TestAllowFile(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "allow.txt")
+	os.WriteFile(good, []byte("# office\n192.0.2.200\n\n2001:db8::/32  # the v6 office\n::ffff:198.51.100.1\n"), 0o644)
+	opt, err := blockOptions(nil, nil, []string{good}, false, 8, "robowatch", "input")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range opt.Allow {
+		got = append(got, p.String())
+	}
+	if g := strings.Join(got, " "); g != "192.0.2.200/32 2001:db8::/32 198.51.100.1/32" {
+		t.Errorf("allow %s", g)
+	}
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte("192.0.2.200\n192.0.2.300\n"), 0o644)
+	if _, err := blockOptions(nil, nil, []string{bad}, false, 8, "robowatch", "input"); err == nil || !strings.Contains(err.Error(), bad+`:2: "192.0.2.300"`) {
+		t.Errorf("error %v, want one naming %s line 2", err, bad)
 	}
 }
