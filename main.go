@@ -77,12 +77,18 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 			break
 		}
 		stats, err := readLog(ctx, files, name, opt, clip, det, progress)
+		if err == nil && ctx.Err() == nil {
+			if err = stats.NothingRead(name, opt.Format == nil); err != nil {
+				stats.Format = "" // no format fitted it: none to name
+			}
+		}
 		rep.Stats.Merge(stats)
+		rep.FileFormats = append(rep.FileFormats, report.FileFormat{File: name, Format: stats.Format})
 		if w := stats.Warning(name); w != "" {
 			cli.Warnf(stderr, "robowatch: warning: %s\n", w)
 		}
 		if err != nil {
-			if stats.Lines == 0 {
+			if stats.Records == 0 {
 				unread++
 			}
 			rep.Errors = append(rep.Errors, err.Error())

@@ -38,7 +38,7 @@ var hostileLogs = []struct {
 	{"terminal-escapes.log", 188, 186, 2, cli.ExitOK, ""},
 	{"nul-bytes.log", 5, 4, 1, cli.ExitOK, ""},
 	{"invalid-utf8.log", 5, 4, 1, cli.ExitOK, ""},
-	{"binary-garbage.log", 76, 0, 76, cli.ExitOK, "binary-garbage.log: none of its 76 lines is a combined log line"},
+	{"binary-garbage.log", 76, 0, 76, cli.ExitError, "binary-garbage.log: none of its 76 lines is an access-log line of a known format"},
 	{"mostly-malformed.log", 100, 10, 90, cli.ExitOK, "mostly-malformed.log: 90 of its 100 lines are malformed"},
 	{"truncated.log.gz", 977, 977, 0, cli.ExitError, "truncated.log.gz: line 978: unexpected EOF"},
 }
@@ -80,6 +80,14 @@ func TestHostileLogFiles(t *testing.T) {
 			code, out, errOut := runCLI(t, nil, "-o", "json", filepath.Join(hostileDir, tt.file))
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d; stderr: %s", code, tt.code, errOut)
+			}
+			if tt.records == 0 {
+				// Nothing could be read from the only input: the error
+				// alone, no report (an empty one would read as an all-clear).
+				if out != "" || !strings.Contains(errOut, tt.stderr) {
+					t.Errorf("stdout %q, stderr %q; want no report and %q", out, errOut, tt.stderr)
+				}
+				return
 			}
 			s := parseSummary(t, out)
 			if s.Summary.Lines != tt.lines || s.Summary.Records != tt.records || s.Summary.Malformed != tt.malformed {

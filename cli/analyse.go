@@ -176,7 +176,7 @@ func (a *Analyse) inputs() string {
 func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*Analyse, error) {
 	fs := pflag.NewFlagSet("robowatch", pflag.ContinueOnError)
 	var (
-		format     = fs.StringP("format", "f", "auto", "log format: auto, "+strings.Join(logparse.FormatNames[:3], ", ")+", or an Apache LogFormat / nginx log_format string")
+		format     = fs.StringP("format", "f", "auto", "log format: auto, "+strings.Join(logparse.FormatNames[:len(logparse.FormatNames)-1], ", ")+", or an Apache LogFormat / nginx log_format string")
 		output     = fs.StringP("output", "o", "table", "output: "+strings.Join(report.Formats, ", ")+"; a block list: "+strings.Join(report.BlockFormats, ", "))
 		robotsSrc  = fs.StringArray("robots", nil, "the site's robots.txt, FILE or URL; HOST=FILE|URL for one virtual host (repeatable)")
 		sections   = fs.StringSlice("section", nil, "print only these sections: "+strings.Join(report.Sections, ","))
@@ -191,6 +191,7 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 		failOn     = fs.StringSlice("fail-on", nil, "exit 3 when the report has any of: violations (needs --robots), incidents, robots (for cron and monitoring)")
 		color      = fs.String("color", "auto", "colour headings: auto (on a terminal, unless NO_COLOR is set), always, never")
 		progress   = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always, never")
+		jsonFields = fs.String("json-fields", "", "JSON logs: the keys of fields robowatch does not know, FIELD=KEY,… (ip, time, request, method, uri, protocol, status, bytes, referer, ua, host; a nested key as a.b)")
 		cols       = fs.Int("width", 0, "fit tables to N columns (default: the terminal's width, else $COLUMNS, else 100)")
 		block      = fs.StringSlice("block", nil, "block lists take: impostors, violators, scanners, incidents, robots, purpose:P, name:N (default impostors,violators,scanners,incidents)")
 		allow      = fs.StringArray("allow", nil, "never put this address or CIDR network in a block list (repeatable)")
@@ -214,6 +215,14 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 	var err error
 	if a.Format, err = logparse.ParseFormat(*format); err != nil {
 		return usage("--format: %v", err)
+	}
+	if *jsonFields != "" {
+		if a.Format != nil && a.Format.Name() != "json" {
+			return usage("--json-fields is for JSON logs; it does not go with --format %s", *format)
+		}
+		if a.Format, err = logparse.ParseJSONFields(*jsonFields); err != nil {
+			return usage("--json-fields: %v", err)
+		}
 	}
 	if !slices.Contains(report.Formats, *output) && !slices.Contains(report.BlockFormats, *output) {
 		return usage("--output %q: want one of %s", *output, strings.Join(append(slices.Clone(report.Formats), report.BlockFormats...), ", "))

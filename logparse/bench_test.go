@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -100,4 +101,70 @@ func benchmarkReader(b *testing.B, open func(io.Reader) interface{ Read(*Record)
 			b.Fatalf("read %d records, want 20000", n)
 		}
 	}
+}
+
+// benchAs writes the records of benchLines as another format's lines.
+func benchAs(b *testing.B, n int, write func(*Record) []byte) [][]byte {
+	src := benchLines(n)
+	out := make([][]byte, len(src))
+	var rec Record
+	for i, l := range src {
+		if err := Combined.Parse(l, &rec); err != nil {
+			b.Fatal(err)
+		}
+		out[i] = write(&rec)
+	}
+	return out
+}
+
+// benchmarkParse measures f.Parse on lines, one core: lines per second is
+// 1e9 / ns/line, to compare with BenchmarkParseCombined on the same records.
+func benchmarkParse(b *testing.B, f *Format, lines [][]byte) {
+	total := 0
+	for _, l := range lines {
+		total += len(l)
+	}
+	b.SetBytes(int64(total) / int64(len(lines)))
+	b.ReportAllocs()
+	var rec Record
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if err := f.parse(lines[i%len(lines)], &rec, true); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/line")
+}
+
+// BenchmarkParseJSON: the records of BenchmarkParseCombined as nginx writes
+// them with log_format escape=json (ReuseRecord, as the CLI reads).
+func BenchmarkParseJSON(b *testing.B) {
+	lines := benchAs(b, 4096, func(r *Record) []byte {
+		return fmt.Appendf(nil, `{"time_iso8601":%q,"remote_addr":%q,"request":%q,"status":%d,"body_bytes_sent":%d,"http_referer":%q,"http_user_agent":%q,"request_time":0.004}`+"\n",
+			r.Time.Format("2006-01-02T15:04:05-07:00"), r.Client, r.Request, r.Status, max(r.Bytes, 0), r.Referer, r.UserAgent)
+	})
+	benchmarkParse(b, JSONFormat, lines)
+}
+
+// BenchmarkParseW3C: the same records as IIS writes them.
+func BenchmarkParseW3C(b *testing.B) {
+	lines := benchAs(b, 4096, func(r *Record) []byte {
+		dash := func(s string) string {
+			if s == "" {
+				return "-"
+			}
+			return strings.ReplaceAll(s, " ", "+")
+		}
+		stem, query, _ := strings.Cut(r.Target, "?")
+		return fmt.Appendf(nil, "%s 10.0.0.2 %s %s %s 443 - %s %s %s %d 0 0 15\n",
+			r.Time.UTC().Format("2006-01-02 15:04:05"), r.Method, stem, dash(query), r.Client, dash(r.UserAgent), dash(r.Referer), r.Status)
+	})
+	benchmarkParse(b, W3CFormat, lines)
+}
+
+// BenchmarkParseCombinedReuse is BenchmarkParseCombined with ReuseRecord's
+// views instead of a copy: the baseline for BenchmarkParseJSON and
+// BenchmarkParseW3C, which read that way.
+func BenchmarkParseCombinedReuse(b *testing.B) {
+	benchmarkParse(b, Combined, benchLines(4096))
 }

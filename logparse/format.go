@@ -61,6 +61,8 @@ type Format struct {
 	// (Combined for Common): a line with a quoted field after this
 	// format's last one is parsed with it when it fits.
 	richer *Format
+	json   *jsonLayout // a JSON log: key paths instead of fields
+	w3c    *w3cLayout  // a W3C extended log: its default fields, until a #Fields line says otherwise
 }
 
 // Name returns the built-in name ("combined") or, for a custom format, its format string.
@@ -105,7 +107,7 @@ func mustBuiltin(name, spec string, richer *Format) *Format {
 }
 
 // FormatNames lists the names FormatByName accepts, "auto" last.
-var FormatNames = []string{"common", "combined", "vhost_combined", "auto"}
+var FormatNames = []string{"common", "combined", "vhost_combined", "json", "w3c", "cloudfront", "auto"}
 
 // FormatByName returns the built-in format called name ("common" or "clf",
 // "combined", "vhost_combined"), or nil for "auto": a nil *Format asks
@@ -118,6 +120,12 @@ func FormatByName(name string) (*Format, error) {
 		return Combined, nil
 	case "vhost_combined", "vcombined":
 		return VHostCombined, nil
+	case "json", "caddy", "traefik":
+		return JSONFormat, nil
+	case "w3c", "iis":
+		return W3CFormat, nil
+	case "cloudfront":
+		return CloudFrontFormat, nil
 	case "auto", "":
 		return nil, nil
 	}

@@ -176,7 +176,10 @@ func TestParseFormat(t *testing.T) {
 		{"vhost_combined", "vhost_combined", false},
 		{`%h %l %u %t "%r" %>s %b`, `%h %l %u %t "%r" %>s %b`, false},
 		{`$remote_addr [$time_local] "$request" $status`, `$remote_addr [$time_local] "$request" $status`, false},
-		{"json", "", true},
+		{"json", "json", false},
+		{"IIS", "w3c", false},
+		{"cloudfront", "cloudfront", false},
+		{"xml", "", true},
 		{"%h%l", "", true},
 	}
 	for _, tt := range tests {

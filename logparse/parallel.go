@@ -136,6 +136,11 @@ func (r *ParallelReader) Read(rec *Record) error {
 		if len(r.seq.pending) > 0 || r.seq.err != nil {
 			return r.seq.Read(rec)
 		}
+		if f := r.seq.format; f != nil && f.w3c != nil {
+			// A #Fields line changes how the lines after it read: W3C
+			// logs are read in order, by the sequential Reader.
+			return r.seq.Read(rec)
+		}
 		r.startBlocks()
 	}
 	for {

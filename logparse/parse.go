@@ -122,6 +122,12 @@ func (f *Format) Parse(line []byte, rec *Record) error {
 // rather than of a copy (ParallelReader.ReuseRecord), so that a line costs
 // no allocation and the caller must not change line while they are in use.
 func (f *Format) parse(line []byte, rec *Record, alias bool) error {
+	switch {
+	case f.json != nil:
+		return f.json.parse(line, rec, alias)
+	case f.w3c != nil:
+		return f.w3c.parse(line, rec, alias)
+	}
 	file, lineNo := rec.File, rec.Line
 	*rec = Record{Bytes: -1, File: file, Line: lineNo}
 	line = TrimEOL(line)

@@ -30,13 +30,14 @@ const readBufferSize = 64 << 10
 
 // Stats counts what a Reader has read. Stats of several files add up with Merge.
 type Stats struct {
-	Format    string        // the format used (detected or given); "" before any line with auto-detection
-	Lines     int64         // lines read: Records + Malformed
-	Records   int64         // lines parsed into a Record
-	Malformed int64         // lines that did not parse (each a *ParseError)
-	First     time.Time     // earliest record time; zero if no record had a time
-	Last      time.Time     // latest record time (times in a log need not be in order)
-	Samples   []*ParseError // the first MaxSamples malformed lines
+	Format     string        // the format used (detected or given); "" before any line with auto-detection
+	Lines      int64         // lines read: Records + Malformed + Directives
+	Records    int64         // lines parsed into a Record
+	Malformed  int64         // lines that did not parse (each a *ParseError)
+	Directives int64         // W3C directives ("#Fields: …"): neither records nor malformed
+	First      time.Time     // earliest record time; zero if no record had a time
+	Last       time.Time     // latest record time (times in a log need not be in order)
+	Samples    []*ParseError // the first MaxSamples malformed lines
 }
 
 // Warning says, in one sentence naming the input, when most of its lines
@@ -48,12 +49,29 @@ func (s Stats) Warning(name string) string {
 		name = "standard input"
 	}
 	switch {
-	case s.Malformed == 0 || s.Malformed*2 < s.Lines:
-		return ""
-	case s.Records == 0:
-		return fmt.Sprintf("%s: none of its %d lines is a %s log line; is it an access log (see the malformed lines in the report, or give --format)?", name, s.Lines, s.Format)
+	case s.Malformed == 0 || s.Malformed*2 < s.Lines+s.Directives || s.Records == 0:
+		return "" // most parsed, or none did: then NothingRead says so
 	}
 	return fmt.Sprintf("%s: %d of its %d lines are malformed (%s format); they are counted and skipped", name, s.Malformed, s.Lines, s.Format)
+}
+
+// NothingRead is the error for an input of which no line parsed, though it
+// had some: not an access log, or one in a format that was not detected or
+// not the one given. Reading it gave nothing to judge, and a report of no
+// robots would be an all-clear nobody earned. detected says whether the
+// format was detected (then the message names what was tried) or given.
+// nil when some line parsed, or the input was empty.
+func (s Stats) NothingRead(name string, detected bool) error {
+	if s.Records > 0 || s.Malformed == 0 {
+		return nil
+	}
+	if name == "-" {
+		name = "standard input"
+	}
+	if detected {
+		return fmt.Errorf("%s: none of its %d lines is an access-log line of a known format (tried %s); give its format with --format", name, s.Malformed, strings.Join(FormatNames[:len(FormatNames)-1], ", "))
+	}
+	return fmt.Errorf("%s: none of its %d lines is a %s log line; is it an access log, and in that format (see --format)?", name, s.Malformed, s.Format)
 }
 
 // AddRecord counts rec as a parsed line.
@@ -84,12 +102,19 @@ func (s *Stats) AddMalformed(e *ParseError) {
 	}
 }
 
+// AddDirective counts a W3C directive line.
+func (s *Stats) AddDirective() {
+	s.Lines++
+	s.Directives++
+}
+
 // Merge adds o's counts to s; the span widens to cover both and Format lists
 // each distinct format once, comma-separated.
 func (s *Stats) Merge(o Stats) {
 	s.Lines += o.Lines
 	s.Records += o.Records
 	s.Malformed += o.Malformed
+	s.Directives += o.Directives
 	s.addTime(o.First)
 	s.addTime(o.Last)
 	for _, e := range o.Samples {
@@ -133,6 +158,7 @@ type Reader struct {
 	lineNo  int64
 	long    []byte        // a line longer than the bufio buffer, gathered
 	pending []pendingLine // lines read for auto-detection, not yet returned
+	w3c     *w3cLayout    // a W3C log's fields: the last #Fields line's (see w3c.go)
 	stats   Stats
 	err     error // sticky: io.EOF or a fatal error
 }
@@ -177,6 +203,17 @@ func (r *Reader) Read(rec *Record) error {
 			r.detect()
 		}
 	}
+	for {
+		err := r.read(rec)
+		if err != errDirective {
+			return err
+		}
+	}
+}
+
+// read is Read for one line; a W3C directive is read and counted, and
+// errDirective asks for the next line.
+func (r *Reader) read(rec *Record) error {
 	var (
 		line    []byte
 		no      int64
@@ -203,10 +240,24 @@ func (r *Reader) Read(rec *Record) error {
 		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
 	}
 	var err error
-	if tooLong {
+	switch {
+	case tooLong:
 		err = &ParseError{Column: r.maxLine() + 1, Err: fmt.Errorf("%w: more than %d bytes", ErrLineTooLong, r.maxLine()),
 			Text: EscapeText(line, MaxTextBytes)}
-	} else {
+	case r.format != nil && r.format.w3c != nil:
+		if r.w3c == nil {
+			r.w3c = r.format.w3c
+		}
+		if isDirective(line) {
+			if fields, ok := directiveFields(line); ok {
+				r.w3c = compileW3C(fields, r.format.w3c.percent)
+			}
+			r.stats.AddDirective()
+			return errDirective
+		}
+		rec.File, rec.Line = r.name, no
+		err = r.w3c.parse(line, rec, false)
+	default:
 		rec.File, rec.Line = r.name, no
 		err = r.format.Parse(line, rec)
 	}
@@ -333,6 +384,9 @@ func (r *Reader) detect() {
 // detected as common whose later lines are combined loses nothing: Common
 // parses those lines as Combined (see Common).
 func Detect(lines [][]byte) *Format {
+	if f := detectStructured(lines); f != nil {
+		return f
+	}
 	counts := make([]int, len(builtins))
 	best := 0
 	var rec Record
@@ -353,4 +407,28 @@ func Detect(lines [][]byte) *Format {
 		}
 	}
 	return Combined
+}
+
+// detectStructured recognises the logs whose lines say what they are: W3C
+// extended logs by their directives (the #Fields line gives the layout;
+// CloudFront's names x-edge fields), JSON logs by lines that are objects.
+// nil: neither.
+func detectStructured(lines [][]byte) *Format {
+	objects := 0
+	for _, l := range lines {
+		if fields, ok := directiveFields(l); ok {
+			base := W3CFormat
+			if strings.Contains(strings.ToLower(fields), "x-edge-") {
+				base = CloudFrontFormat
+			}
+			return newW3CFormat(base.name, fields, base.w3c.percent)
+		}
+		if t := bytes.TrimLeft(l, " \t"); len(t) > 0 && t[0] == '{' {
+			objects++
+		}
+	}
+	if objects > 0 && objects*2 >= len(lines) {
+		return JSONFormat
+	}
+	return nil
 }

@@ -32,6 +32,7 @@ type jsonSummary struct {
 	Lines            int64      `json:"lines"`
 	Records          int64      `json:"records"`
 	Malformed        int64      `json:"malformed"`
+	Directives       int64      `json:"directives"`        // W3C directive lines (#Fields: …): lines = records + malformed + directives
 	Clients          int64      `json:"clients"`           // distinct IP + User-agent pairs, exact unless clients were folded into other
 	ClientsEstimated bool       `json:"clients_estimated"` // clients is an estimate (HyperLogLog, about 2% off): some were folded
 	Robots           int        `json:"robots"`            // clients judged robots
@@ -43,6 +44,7 @@ type jsonSummary struct {
 
 	RobotNames        int          `json:"robot_names"`        // distinct robot names
 	Files             []string     `json:"files"`              // inputs, in the order read (oldest first)
+	FileFormats       []FileFormat `json:"file_formats"`       // the format each input was read in ("" when none fitted it), in the order read
 	Reordered         bool         `json:"files_reordered"`    // the files were read in time order, not as given
 	RobotsTxt         []string     `json:"robots_txt"`         // robots.txt sources checked against
 	RobotsTxtFailed   []string     `json:"robots_txt_failed"`  // sources that could not be fetched, with why: nothing was checked against them
@@ -87,6 +89,7 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 			Lines:             r.Stats.Lines,
 			Records:           r.Stats.Records,
 			Malformed:         r.Stats.Malformed,
+			Directives:        r.Stats.Directives,
 			Clients:           res.DistinctClients,
 			ClientsEstimated:  res.ClientsEstimated,
 			Robots:            res.RobotCount,
@@ -97,6 +100,7 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 			Format:            r.Stats.Format,
 			RobotNames:        len(res.Robots),
 			Files:             nonNil(r.Files),
+			FileFormats:       nonNil(r.FileFormats),
 			Reordered:         r.Reordered,
 			RobotsTxt:         nonNil(r.Robots),
 			RobotsTxtFailed:   nonNil(r.RobotsFailed),

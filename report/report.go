@@ -26,9 +26,16 @@ type Report struct {
 	Robots       []string       // robots.txt sources used for the violation check, as given
 	RobotsFailed []string       // robots.txt sources that could not be fetched, each with why: not checked against
 	Errors       []string       // input errors (unreadable file, corrupt gzip); the rest was still read
+	FileFormats  []FileFormat   // the format each input was read in, in the order read
 	Partial      bool           // the run was cut short (interrupted): counts cover what was read
 	Window       string         // the --since/--until window the records were cut to; "" when none
 	Outside      int64          // records outside Window, left out of the verdicts
+}
+
+// FileFormat is the format one input was read in ("" when none fitted it).
+type FileFormat struct {
+	File   string `json:"file"`
+	Format string `json:"format"`
 }
 
 // span is the time span of the records judged: those in the --since/--until

@@ -153,7 +153,11 @@ func summarySection(r *Report) *section {
 	if r.Window != "" {
 		add("Window", r.Window+" ("+Exact(r.Outside)+noun(r.Outside, " record", " records")+" outside it left out)")
 	}
-	add("Lines", Exact(r.Stats.Lines))
+	if d := r.Stats.Directives; d > 0 {
+		add("Lines", Exact(r.Stats.Lines)+" ("+Exact(d)+noun(d, " W3C directive", " W3C directives")+", such as #Fields)")
+	} else {
+		add("Lines", Exact(r.Stats.Lines))
+	}
 	add("Records", Exact(r.Stats.Records))
 	add("Malformed", Exact(r.Stats.Malformed)+percent(r.Stats.Malformed, r.Stats.Lines))
 	if first, last := r.span(); !first.IsZero() {

@@ -1,0 +1,238 @@
+package logparse
+
+import (
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// readText reads every record of text with f (nil: detected), as the CLI
+// does, and returns them with the stats.
+func readText(t *testing.T, text string, f *Format) ([]Record, Stats) {
+	t.Helper()
+	rd := NewReader(strings.NewReader(text), "t.log", f)
+	var recs []Record
+	for {
+		var rec Record
+		err := rd.Read(&rec)
+		if err == io.EOF {
+			break
+		}
+		var pe *ParseError
+		if err != nil && !errors.As(err, &pe) {
+			t.Fatal(err)
+		}
+		if err == nil {
+			recs = append(recs, rec)
+		}
+	}
+	return recs, rd.Stats()
+}
+
+// TestDetectFormats: each sample in testdata/formats, modelled on what the
+// server documents, is detected and read whole, and its first record has
+// the fields a report needs.
+func TestDetectFormats(t *testing.T) {
+	tests := []struct {
+		file, format               string
+		records, directives        int64
+		client, ua, method, target string
+		status                     int
+		bytes                      int64
+		time                       string // RFC 3339, in UTC
+		referer, host              string
+	}{
+		{"nginx.json.log", "json", 3, 0, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "/index.html", 200, 5120, "2024-05-06T07:00:01Z", "https://example.com/", "www.example.com"},
+		{"caddy.json.log", "json", 3, 0, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "/index.html", 200, 5120, "2024-05-06T07:00:01.5241024Z", "https://example.com/", "www.example.com"},
+		{"traefik.json.log", "json", 2, 0, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "/index.html", 200, 5120, "2024-05-06T07:00:01.123456789Z", "https://example.com/", "www.example.com"},
+		{"iis.log", "w3c", 5, 8, "203.0.113.10", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36", "GET", "/index.html", 200, -1, "2024-05-06T07:00:01Z", "https://example.com/", ""},
+		{"cloudfront.log", "cloudfront", 2, 2, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "/index.html", 200, 5120, "2024-05-06T07:00:01Z", "https://example.com/", "d111111abcdef8.cloudfront.net"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			b, err := os.ReadFile("../testdata/formats/" + tt.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs, st := readText(t, string(b), nil)
+			if st.Format != tt.format || st.Records != tt.records || st.Malformed != 0 || st.Directives != tt.directives || st.Lines != st.Records+st.Malformed+st.Directives {
+				t.Fatalf("format %q, %d lines: %d records, %d malformed (%v), %d directives; want %q, %d records, %d directives",
+					st.Format, st.Lines, st.Records, st.Malformed, st.Samples, st.Directives, tt.format, tt.records, tt.directives)
+			}
+			r := recs[0]
+			got := []any{r.Client, r.UserAgent, r.Method, r.Target, r.Status, r.Bytes, r.Time.UTC().Format(time.RFC3339Nano), r.Referer, r.VHost}
+			want := []any{tt.client, tt.ua, tt.method, tt.target, tt.status, tt.bytes, tt.time, tt.referer, tt.host}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Errorf("field %d: got %q, want %q", i, got[i], want[i])
+				}
+			}
+			// The parallel reader, as the CLI reads, gives the same records.
+			pr := NewParallelReader(strings.NewReader(string(b)), "t.log", nil)
+			defer pr.Close()
+			for i := 0; ; i++ {
+				var rec Record
+				err := pr.Read(&rec)
+				if err == io.EOF {
+					if i != len(recs) {
+						t.Errorf("parallel: %d records, want %d", i, len(recs))
+					}
+					break
+				}
+				if err != nil {
+					t.Fatalf("parallel: %v", err)
+				}
+				if i >= len(recs) || rec.Client != recs[i].Client || rec.Target != recs[i].Target || !rec.Time.Equal(recs[i].Time) {
+					t.Fatalf("parallel record %d: %+v", i, rec)
+				}
+			}
+		})
+	}
+}
+
+// TestW3CFieldsChange: IIS writes a new #Fields line after a restart; the
+// lines after it read by it, and a record in the old layout after the new
+// line would be malformed, not misread.
+func TestW3CFieldsChange(t *testing.T) {
+	b, err := os.ReadFile("../testdata/formats/iis.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := readText(t, string(b), nil)
+	last := recs[len(recs)-1]
+	if last.Client != "2001:db8::42" || last.Method != "HEAD" || last.Bytes != 0 || last.VHost != "www.example.com" || last.UserAgent != "curl/8.5.0" {
+		t.Errorf("record after the second #Fields line: %+v", last)
+	}
+	if q := recs[2]; q.Target != "/private/a?q=1" {
+		t.Errorf("cs-uri-query not joined: %q", q.Target)
+	}
+	text := "#Fields: date time c-ip cs-method cs-uri-stem sc-status\n2024-05-06 07:00:01 192.0.2.1 GET / 200\n2024-05-06 07:00:01 192.0.2.1 GET / 200 extra\n"
+	_, st := readText(t, text, nil)
+	if st.Records != 1 || st.Malformed != 1 || st.Directives != 1 {
+		t.Errorf("records %d malformed %d directives %d, want 1 1 1", st.Records, st.Malformed, st.Directives)
+	}
+}
+
+// TestCloudFrontDecoding: CloudFront percent-encodes its fields and the
+// User-agent twice: HeadlessChrome reads as HeadlessChrome, not
+// "20HeadlessChrome"; the query is decoded once.
+func TestCloudFrontDecoding(t *testing.T) {
+	b, err := os.ReadFile("../testdata/formats/cloudfront.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := readText(t, string(b), nil)
+	r := recs[1]
+	if want := "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/124.0.0.0 Safari/537.36"; r.UserAgent != want {
+		t.Errorf("User-agent %q, want %q", r.UserAgent, want)
+	}
+	if r.Target != "/search?q=caf%C3%A9" {
+		t.Errorf("target %q", r.Target)
+	}
+}
+
+// TestJSONBadLines: a line with wrong types, no client, nesting past the
+// bound, a duplicate key or broken syntax is one malformed line each;
+// the good lines around them are read.
+func TestJSONBadLines(t *testing.T) {
+	good := `{"remote_addr":"192.0.2.1","request":"GET / HTTP/1.1","status":200,"http_user_agent":"curl/8"}`
+	bad := []string{
+		`{"remote_addr":"192.0.2.2","status":{"code":200}}`,                 // status an object
+		`{"remote_addr":"192.0.2.2","status":"OK"}`,                         // status not a number
+		`{"request":"GET / HTTP/1.1","status":200}`,                         // no client
+		`{"remote_addr":"192.0.2.2","remote_addr":"192.0.2.3"}`,             // duplicate key
+		`{"remote_addr":"192.0.2.2","x":` + strings.Repeat("[", 5000) + `}`, // nesting
+		`{"remote_addr":"192.0.2.2",`,                                       // cut
+		`{"remote_addr":"192.0.2.2"} trailing`,                              // text after
+		`{"remote_addr":"192.0.2.2","time_iso8601":"yesterday"}`,            // time
+		`{"remote_addr":"192.0.2.2","http_user_agent":"bad \q escape"}`,     // escape
+		`not json at all`,
+	}
+	text := good + "\n" + strings.Join(bad, "\n") + "\n" + good + "\n"
+	recs, st := readText(t, text, JSONFormat)
+	if len(recs) != 2 || st.Malformed != int64(len(bad)) {
+		t.Errorf("%d records, %d malformed; want 2 and %d: %v", len(recs), st.Malformed, len(bad), st.Samples)
+	}
+	// Escapes: nginx's \u0022 and a surrogate pair.
+	recs, _ = readText(t, `{"remote_addr":"192.0.2.1","request_uri":"/a?q=\u0022x\u0022","http_user_agent":"bot \ud83e\udd16/1.0"}`+"\n", JSONFormat)
+	if len(recs) != 1 || recs[0].Target != `/a?q="x"` || recs[0].UserAgent != "bot 🤖/1.0" {
+		t.Errorf("escapes: %+v", recs)
+	}
+}
+
+// TestJSONFields: --json-fields names the keys of a log robowatch does not
+// know, nested ones by their dotted path.
+func TestJSONFields(t *testing.T) {
+	f, err := ParseJSONFields("ip=client.address, ua=agent, time=@ts, uri=req.path, status=code")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := `{"client":{"address":"192.0.2.9"},"agent":"Scrapy/2.11","@ts":"2024-05-06T09:00:00Z","req":{"path":"/x"},"code":"301"}` + "\n"
+	recs, _ := readText(t, line, f)
+	if len(recs) != 1 || recs[0].Client != "192.0.2.9" || recs[0].UserAgent != "Scrapy/2.11" || recs[0].Target != "/x" || recs[0].Status != 301 || recs[0].Time.IsZero() {
+		t.Errorf("records %+v", recs)
+	}
+	for _, bad := range []string{"ip", "colour=x", "ua="} {
+		if _, err := ParseJSONFields(bad); err == nil {
+			t.Errorf("ParseJSONFields(%q): no error", bad)
+		}
+	}
+}
+
+// TestNothingRead: an input of which no line parsed is an error naming it;
+// one of which some did, or an empty one, is not.
+func TestNothingRead(t *testing.T) {
+	if err := (Stats{Lines: 3, Malformed: 3, Format: "combined"}).NothingRead("a.log", true); err == nil || !strings.Contains(err.Error(), "a.log: none of its 3 lines") || !strings.Contains(err.Error(), "--format") {
+		t.Errorf("nothing parsed: %v", err)
+	}
+	if err := (Stats{Lines: 3, Records: 1, Malformed: 2}).NothingRead("a.log", true); err != nil {
+		t.Errorf("some parsed: %v", err)
+	}
+	if err := (Stats{}).NothingRead("a.log", true); err != nil {
+		t.Errorf("empty: %v", err)
+	}
+}
+
+func FuzzJSONLine(f *testing.F) {
+	for _, s := range []string{`{"remote_addr":"1.2.3.4","status":200}`, `{"request":{"headers":{"User-Agent":["x"]}},"ts":1.5}`, `{"a":[[[{"b":"\u00e9"}]]]}`, `{`, `{"a":"\`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		var rec Record
+		err := JSONFormat.Parse([]byte(line), &rec)
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("not a ParseError: %v", err)
+			}
+		} else if rec.Client == "" {
+			t.Fatalf("a record without a client: %q", line)
+		}
+	})
+}
+
+func FuzzW3CLines(f *testing.F) {
+	f.Add("#Fields: date time c-ip cs(User-Agent)\n2024-05-06 07:00:01 1.2.3.4 a+b\n")
+	f.Add("#Fields: date time c-ip cs-uri-stem cs-uri-query x-edge-location\n2024-05-06\t07:00:01\t1.2.3.4\t/%41\tq=%2\tFRA\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		rd := NewReader(strings.NewReader(text), "f", W3CFormat)
+		for range 1000 {
+			var rec Record
+			err := rd.Read(&rec)
+			if err == io.EOF {
+				break
+			}
+			var pe *ParseError
+			if err != nil && !errors.As(err, &pe) {
+				break
+			}
+		}
+		st := rd.Stats()
+		if st.Lines != st.Records+st.Malformed+st.Directives {
+			t.Fatalf("lines %d != %d + %d + %d", st.Lines, st.Records, st.Malformed, st.Directives)
+		}
+	})
+}
