@@ -152,6 +152,7 @@ func readLog(ctx context.Context, files *input.Files, name string, opt *cli.Anal
 		}
 		switch err := rd.Read(&rec); {
 		case err == nil:
+			opt.Proxies.Resolve(&rec)
 			if read++; clip.Keep(&rec) {
 				det.Add(&rec)
 			}

@@ -58,6 +58,7 @@ type Analyse struct {
 	Output   string        // one of report.Formats
 	Report   report.Options
 	Block    report.BlockOptions // for the block-list outputs (report.BlockFormats)
+	Proxies  logparse.Proxies    // --trust-proxy: the client is the right-most untrusted X-Forwarded-For address
 	FailOn   []string            // findings that make the exit status 3 (FailConditions)
 	Progress bool                // draw a progress line on stderr
 	Profiles Profiles
@@ -191,6 +192,7 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 		failOn     = fs.StringSlice("fail-on", nil, "exit 3 when the report has any of: violations (needs --robots), incidents, robots (for cron and monitoring)")
 		color      = fs.String("color", "auto", "colour headings: auto (on a terminal, unless NO_COLOR is set), always, never")
 		progress   = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always, never")
+		trustProxy = fs.StringArray("trust-proxy", nil, "a proxy, load balancer or CDN in front of the server (address or CIDR, repeatable): its requests are the client's in X-Forwarded-For")
 		jsonFields = fs.String("json-fields", "", "JSON logs: the keys of fields robowatch does not know, FIELD=KEY,… (ip, time, request, method, uri, protocol, status, bytes, referer, ua, host; a nested key as a.b)")
 		cols       = fs.Int("width", 0, "fit tables to N columns (default: the terminal's width, else $COLUMNS, else 100)")
 		block      = fs.StringSlice("block", nil, "block lists take: impostors, violators, scanners, incidents, robots, purpose:P, name:N (default impostors,violators,scanners,incidents)")
@@ -226,6 +228,13 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 	}
 	if !slices.Contains(report.Formats, *output) && !slices.Contains(report.BlockFormats, *output) {
 		return usage("--output %q: want one of %s", *output, strings.Join(append(slices.Clone(report.Formats), report.BlockFormats...), ", "))
+	}
+	for _, p := range *trustProxy {
+		pr, err := parsePrefix(p)
+		if err != nil {
+			return usage("--trust-proxy %q: %v", p, err)
+		}
+		a.Proxies = append(a.Proxies, pr)
 	}
 	if a.Block, err = blockOptions(*block, *allow, *allowFile, *aggregate, *aggAt, *nftTable, *nftHook); err != nil {
 		return nil, &UsageError{"robowatch", err.Error()}

@@ -61,8 +61,9 @@ type Format struct {
 	// (Combined for Common): a line with a quoted field after this
 	// format's last one is parsed with it when it fits.
 	richer *Format
-	json   *jsonLayout // a JSON log: key paths instead of fields
-	w3c    *w3cLayout  // a W3C extended log: its default fields, until a #Fields line says otherwise
+	json   *jsonLayout  // a JSON log: key paths instead of fields
+	w3c    *w3cLayout   // a W3C extended log: its default fields, until a #Fields line says otherwise
+	tok    *tokenLayout // a load balancer's, S3's, HAProxy's or Squid's fixed layout (cloud.go)
 }
 
 // Name returns the built-in name ("combined") or, for a custom format, its format string.
@@ -107,7 +108,7 @@ func mustBuiltin(name, spec string, richer *Format) *Format {
 }
 
 // FormatNames lists the names FormatByName accepts, "auto" last.
-var FormatNames = []string{"common", "combined", "vhost_combined", "json", "w3c", "cloudfront", "auto"}
+var FormatNames = []string{"common", "combined", "vhost_combined", "json", "w3c", "cloudfront", "alb", "elb", "s3", "haproxy", "squid", "auto"}
 
 // FormatByName returns the built-in format called name ("common" or "clf",
 // "combined", "vhost_combined"), or nil for "auto": a nil *Format asks
@@ -126,6 +127,16 @@ func FormatByName(name string) (*Format, error) {
 		return W3CFormat, nil
 	case "cloudfront":
 		return CloudFrontFormat, nil
+	case "alb":
+		return ALBFormat, nil
+	case "elb":
+		return ELBFormat, nil
+	case "s3":
+		return S3Format, nil
+	case "haproxy":
+		return HAProxyFormat, nil
+	case "squid":
+		return SquidFormat, nil
 	case "auto", "":
 		return nil, nil
 	}

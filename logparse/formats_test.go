@@ -3,6 +3,7 @@ package logparse
 import (
 	"errors"
 	"io"
+	"net/netip"
 	"os"
 	"strings"
 	"testing"
@@ -50,6 +51,11 @@ func TestDetectFormats(t *testing.T) {
 		{"traefik.json.log", "json", 2, 0, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "/index.html", 200, 5120, "2024-05-06T07:00:01.123456789Z", "https://example.com/", "www.example.com"},
 		{"iis.log", "w3c", 5, 8, "203.0.113.10", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36", "GET", "/index.html", 200, -1, "2024-05-06T07:00:01Z", "https://example.com/", ""},
 		{"cloudfront.log", "cloudfront", 2, 2, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "/index.html", 200, 5120, "2024-05-06T07:00:01Z", "https://example.com/", "d111111abcdef8.cloudfront.net"},
+		{"alb.log", "alb", 3, 0, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "http://www.example.com:80/index.html", 200, 5120, "2024-05-06T07:00:01.186641Z", "", "www.example.com"},
+		{"elb.log", "elb", 2, 0, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "http://www.example.com:80/index.html", 200, 5120, "2024-05-06T07:00:01.945958Z", "", "www.example.com"},
+		{"s3.log", "s3", 2, 0, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "/DOC-EXAMPLE-BUCKET1/index.html", 200, 5120, "2024-05-06T07:00:01Z", "https://example.com/", "DOC-EXAMPLE-BUCKET1"},
+		{"haproxy.log", "haproxy", 3, 0, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "/index.html", 200, 5120, "2024-05-06T07:00:01.655Z", "", "www.example.com"},
+		{"squid.log", "squid", 3, 0, "203.0.113.10", "", "GET", "http://www.example.com/index.html", 200, 5120, "2024-05-06T07:00:01.779Z", "", "www.example.com"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -235,4 +241,56 @@ func FuzzW3CLines(f *testing.F) {
 			t.Fatalf("lines %d != %d + %d + %d", st.Lines, st.Records, st.Malformed, st.Directives)
 		}
 	})
+}
+
+// TestTokenFormatsDetails: what each fixed layout has beyond the common
+// fields: an IPv6 client without brackets before its port (ALB), a line
+// without the syslog prefix (HAProxy), a CONNECT probe (Squid).
+func TestTokenFormatsDetails(t *testing.T) {
+	read := func(file string) []Record {
+		b, err := os.ReadFile("../testdata/formats/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, _ := readText(t, string(b), nil)
+		return recs
+	}
+	if r := read("alb.log")[2]; r.Client != "2001:db8::42" || r.Status != 403 || r.Protocol != "HTTP/2.0" {
+		t.Errorf("ALB IPv6 line: %+v", r)
+	}
+	if r := read("haproxy.log")[2]; r.Client != "198.51.100.7" || r.UserAgent != "python-requests/2.31.0" || r.Status != 404 {
+		t.Errorf("HAProxy line without syslog prefix: %+v", r)
+	}
+	if r := read("squid.log")[1]; r.Method != "CONNECT" || r.Status != 403 || r.VHost != "www.example.com" {
+		t.Errorf("Squid CONNECT: %+v", r)
+	}
+}
+
+// TestProxies: behind trusted proxies the client is the right-most
+// X-Forwarded-For address that is not one of them; a request from anyone
+// else keeps its address whatever its header says.
+func TestProxies(t *testing.T) {
+	p := Proxies{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("2001:db8:ffff::/48")}
+	tests := []struct{ client, xff, want string }{
+		{"10.0.0.5", "1.2.3.4, 203.0.113.9, 10.0.0.7", "203.0.113.9"},
+		{"10.0.0.5", "203.0.113.9", "203.0.113.9"},
+		{"198.51.100.1", "1.2.3.4", "198.51.100.1"},
+		{"10.0.0.5", "", "10.0.0.5"},
+		{"10.0.0.5", "10.0.0.6, 10.0.0.7", "10.0.0.6"},
+		{"10.0.0.5", "1.2.3.4, not-an-address", "10.0.0.5"},
+		{"2001:db8:ffff::1", "2001:db8::42", "2001:db8::42"},
+		{"::ffff:10.0.0.5", "203.0.113.9", "203.0.113.9"},
+	}
+	for _, tt := range tests {
+		rec := Record{Client: tt.client, Forwarded: tt.xff}
+		p.Resolve(&rec)
+		if rec.Client != tt.want {
+			t.Errorf("client %s, X-Forwarded-For %q: %s, want %s", tt.client, tt.xff, rec.Client, tt.want)
+		}
+	}
+	var none Proxies
+	rec := Record{Client: "10.0.0.5", Forwarded: "1.2.3.4"}
+	if none.Resolve(&rec); rec.Client != "10.0.0.5" {
+		t.Errorf("no --trust-proxy: %s", rec.Client)
+	}
 }

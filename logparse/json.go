@@ -56,12 +56,15 @@ var jsonKeys = []struct {
 	{"http_user_agent", kindUserAgent}, {"request.headers.user-agent", kindUserAgent}, {"request_user-agent", kindUserAgent},
 	{"user_agent", kindUserAgent}, {"useragent", kindUserAgent}, {"agent", kindUserAgent},
 	{"host", kindVHost}, {"request.host", kindVHost}, {"requesthost", kindVHost}, {"http_host", kindVHost}, {"server_name", kindVHost},
+	{"http_x_forwarded_for", kindForwarded}, {"x_forwarded_for", kindForwarded}, {"request.headers.x-forwarded-for", kindForwarded},
+	{"request_x-forwarded-for", kindForwarded}, {"x-forwarded-for", kindForwarded},
 }
 
 // Field kinds only the json format has.
 const (
 	kindTimeAny    fieldKind = 100 + iota // a time written as ISO 8601, CLF or seconds since 1970 (a string or a number)
 	kindClientPort                        // "address:port" or "[v6]:port"
+	kindForwarded                         // X-Forwarded-For
 )
 
 // jsonKey is one key path of a layout: the field it fills and its rank
@@ -109,7 +112,7 @@ func newJSONFormat(name string, extra map[fieldKind][]string) *Format {
 			}
 		}
 	}
-	for _, kind := range []fieldKind{kindClient, kindTimeAny, kindRequest, kindMethod, kindTarget, kindProtocol, kindStatus, kindBytes, kindReferer, kindUserAgent, kindVHost} {
+	for _, kind := range []fieldKind{kindClient, kindTimeAny, kindRequest, kindMethod, kindTarget, kindProtocol, kindStatus, kindBytes, kindReferer, kindUserAgent, kindVHost, kindForwarded} {
 		for _, p := range extra[kind] {
 			add(p, kind)
 		}
@@ -124,7 +127,7 @@ func newJSONFormat(name string, extra map[fieldKind][]string) *Format {
 var jsonFieldNames = map[string]fieldKind{
 	"ip": kindClient, "client": kindClient, "time": kindTimeAny, "request": kindRequest, "method": kindMethod,
 	"uri": kindTarget, "path": kindTarget, "protocol": kindProtocol, "status": kindStatus, "bytes": kindBytes,
-	"referer": kindReferer, "ua": kindUserAgent, "user_agent": kindUserAgent, "host": kindVHost,
+	"referer": kindReferer, "ua": kindUserAgent, "user_agent": kindUserAgent, "host": kindVHost, "xff": kindForwarded,
 }
 
 // ParseJSONFields returns the json format with the key paths of spec first:
@@ -155,7 +158,7 @@ type jsonScan struct {
 	pos   int
 	l     *jsonLayout
 	rec   *Record
-	ranks [kindClientPort + 1]uint8 // rank+1 of the key that filled each field; 0: none yet
+	ranks [kindForwarded + 1]uint8 // rank+1 of the key that filled each field; 0: none yet
 	path  [256]byte
 	plen  int
 }
@@ -467,6 +470,8 @@ func (sc *jsonScan) store(start, end int, esc bool) error {
 		rec.UserAgent = dashEmpty(v)
 	case kindVHost:
 		rec.VHost = dashEmpty(v)
+	case kindForwarded:
+		rec.Forwarded = dashEmpty(v)
 	}
 	sc.ranks[slot] = k.rank + 1
 	return nil

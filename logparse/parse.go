@@ -127,6 +127,8 @@ func (f *Format) parse(line []byte, rec *Record, alias bool) error {
 		return f.json.parse(line, rec, alias)
 	case f.w3c != nil:
 		return f.w3c.parse(line, rec, alias)
+	case f.tok != nil:
+		return f.tok.parse(line, rec, alias)
 	}
 	file, lineNo := rec.File, rec.Line
 	*rec = Record{Bytes: -1, File: file, Line: lineNo}

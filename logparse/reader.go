@@ -398,6 +398,25 @@ func Detect(lines [][]byte) *Format {
 		}
 		best = max(best, counts[i])
 	}
+	if best*2 < len(lines) {
+		// Most lines are no Apache or nginx text line: a load balancer's,
+		// S3's, HAProxy's or Squid's layout may fit them better.
+		var pick *Format
+		for _, f := range tokenFormats {
+			n := 0
+			for _, l := range lines {
+				if f.Parse(l, &rec) == nil {
+					n++
+				}
+			}
+			if n > best {
+				best, pick = n, f
+			}
+		}
+		if pick != nil {
+			return pick
+		}
+	}
 	if best == 0 {
 		return Combined
 	}

@@ -26,6 +26,7 @@ type Record struct {
 	Referer   string    // "" when "-" or absent
 	UserAgent string    // "" when "-" or absent
 	VHost     string    // %v / $host / $server_name, "" when the format has none
+	Forwarded string    // X-Forwarded-For, where the format carries it (JSON, CloudFront): for --trust-proxy
 	File      string    // source file name ("-" or "(stdin)" for standard input)
 	Line      int64     // 1-based line number in File
 }

@@ -35,6 +35,7 @@ const (
 	w3cReferer
 	w3cHost
 	w3cVersion
+	w3cForwarded
 )
 
 // w3cNames are the field names robowatch reads, lower case.
@@ -43,6 +44,7 @@ var w3cNames = map[string]w3cField{
 	"cs-uri-stem": w3cStem, "cs-uri-query": w3cQuery, "sc-status": w3cStatus, "sc-bytes": w3cBytes,
 	"cs(user-agent)": w3cUserAgent, "cs(referer)": w3cReferer, "cs(referrer)": w3cReferer,
 	"cs-host": w3cHost, "cs(host)": w3cHost, "x-host-header": w3cHost, "cs-version": w3cVersion, "cs-protocol-version": w3cVersion,
+	"x-forwarded-for": w3cForwarded, "cs(x-forwarded-for)": w3cForwarded,
 }
 
 // iisDefaultFields are the fields IIS logs unless told otherwise, for a log
@@ -173,6 +175,8 @@ func (l *w3cLayout) parse(line []byte, rec *Record, alias bool) error {
 			}
 		case w3cVersion:
 			rec.Protocol = v
+		case w3cForwarded:
+			rec.Forwarded = l.decode(v, 1)
 		}
 		n++
 		pos = end + 1

@@ -1,0 +1,55 @@
+package logparse
+
+import (
+	"net/netip"
+	"strings"
+)
+
+// Proxies are the addresses of the proxies, load balancers and CDN edges in
+// front of a server (--trust-proxy). Behind them the address a log records
+// is the proxy's; the client is in X-Forwarded-For, which each proxy
+// appends the address it saw to. Anyone can send the header, so only the
+// entries added by trusted proxies can be believed: the client is the
+// right-most address that is not a trusted proxy, the rule nginx's
+// real_ip_recursive follows.
+type Proxies []netip.Prefix
+
+// Trusts reports whether addr is one of the proxies.
+func (p Proxies) Trusts(addr string) bool {
+	a, err := netip.ParseAddr(strings.TrimSpace(addr))
+	if err != nil {
+		return false
+	}
+	a = a.Unmap()
+	for _, n := range p {
+		if n.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// Resolve replaces rec.Client with the client X-Forwarded-For names when
+// the connection came from a trusted proxy. A record from anyone else keeps
+// its address: its header is the client's own word.
+func (p Proxies) Resolve(rec *Record) {
+	if len(p) == 0 || rec.Forwarded == "" || !p.Trusts(rec.Client) {
+		return
+	}
+	xff := rec.Forwarded
+	for xff != "" {
+		i := strings.LastIndexByte(xff, ',')
+		hop := strings.TrimSpace(xff[i+1:])
+		xff = xff[:max(i, 0)]
+		if hop == "" || hop == "unknown" {
+			continue
+		}
+		if _, err := netip.ParseAddr(hop); err != nil {
+			return // garbage where an address should be: trust nothing further left
+		}
+		rec.Client = hop
+		if !p.Trusts(hop) {
+			return
+		}
+	}
+}
