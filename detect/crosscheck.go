@@ -91,6 +91,7 @@ func stripPort(h string) string {
 type clientViolations struct {
 	n        int64     // all of them
 	first    time.Time // the earliest
+	last     time.Time // the latest: after the robot's first robots.txt fetch, it ignored what it read
 	list     []storedViolation
 	text     []byte        // the methods and paths of list
 	prefixes []PrefixCount // by path prefix (capped: capText), at most maxClientPrefixes and otherPrefix
@@ -158,10 +159,13 @@ func (d *Detector) check(c *client, r *logparse.Record, path string, res resourc
 	}
 	v := c.viol
 	if v == nil {
-		v = &clientViolations{first: r.Time}
+		v = &clientViolations{first: r.Time, last: r.Time}
 		c.viol = v
 	}
 	v.n++
+	if r.Time.After(v.last) {
+		v.last = r.Time
+	}
 	if r.Time.Before(v.first) {
 		v.first = r.Time
 	}

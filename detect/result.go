@@ -142,12 +142,20 @@ type RobotSummary struct {
 	Violations       int64  `json:"violations"`
 	FetchedRobotsTxt bool   `json:"fetched_robots_txt"`
 
-	FirstFetch     *time.Time     `json:"first_fetch,omitempty"`     // first fetch of /robots.txt
-	FirstViolation *time.Time     `json:"first_violation,omitempty"` // first disallowed request
-	Finding        string         `json:"finding,omitempty"`         // see the Finding constants
-	Prefixes       []PrefixCount  `json:"prefixes,omitempty"`        // violations by path prefix, most first
-	Incidents      int            `json:"incidents"`
-	Reasons        map[string]int `json:"reasons"` // clients per reason
+	FirstFetch     *time.Time `json:"first_fetch,omitempty"`     // first fetch of /robots.txt
+	FirstViolation *time.Time `json:"first_violation,omitempty"` // first disallowed request
+	Finding        string     `json:"finding,omitempty"`         // see the Finding constants
+	LastViolation  *time.Time `json:"last_violation,omitempty"`  // last disallowed request
+
+	// Compliance is the robot's robots.txt record in one word: obeyed
+	// (read it, broke nothing), ignored (read it, then broke it),
+	// unread-violated (broke it without having read it), unread (never
+	// read it, broke nothing: no evidence either way), unchecked (no
+	// robots.txt to check against).
+	Compliance string         `json:"compliance"`
+	Prefixes   []PrefixCount  `json:"prefixes,omitempty"` // violations by path prefix, most first
+	Incidents  int            `json:"incidents"`
+	Reasons    map[string]int `json:"reasons"` // clients per reason
 }
 
 // PrefixCount is how many violations fell under one path prefix.
@@ -162,7 +170,17 @@ const (
 	FindingNeverRead   = "never fetched robots.txt"
 	FindingReadLate    = "fetched robots.txt only after its first disallowed request"
 	FindingObeyed      = "obeyed robots.txt"
+	FindingUnread      = "never fetched robots.txt; nothing disallowed"
 	FindingNotComputed = "" // no robots.txt given
+)
+
+// The values of RobotSummary.Compliance.
+const (
+	ComplianceObeyed         = "obeyed"
+	ComplianceIgnored        = "ignored"
+	ComplianceUnreadViolated = "unread-violated"
+	ComplianceUnread         = "unread"
+	ComplianceUnchecked      = "unchecked"
 )
 
 // maxPrefixes is how many path prefixes a RobotSummary lists.
@@ -269,6 +287,7 @@ func (d *Detector) Result() *Result {
 		}
 		if c.viol != nil {
 			s.FirstViolation = earliest(s.FirstViolation, c.viol.first)
+			s.LastViolation = latest(s.LastViolation, c.viol.last)
 			for _, p := range c.viol.prefixes {
 				prefixes[v.Name][p.Prefix] += p.Count
 			}
@@ -279,8 +298,9 @@ func (d *Detector) Result() *Result {
 	d.clients, d.uas, d.recent, d.heap, d.th.pool = nil, nil, nil, nil, nil
 
 	for name, s := range byName {
+		s.Compliance = ComplianceUnchecked
 		if res.ViolationsChecked {
-			s.Finding = finding(s)
+			s.Finding, s.Compliance = finding(s)
 		}
 		for p, n := range prefixes[name] {
 			s.Prefixes = append(s.Prefixes, PrefixCount{p, n})
@@ -309,17 +329,32 @@ func (d *Detector) Result() *Result {
 // maxSecond makes every second final at the end of the pass.
 const maxSecond = 1<<63 - 1
 
-func finding(s *RobotSummary) string {
+// finding says what a robot did with robots.txt, in words and in one
+// word. A robot that never fetched it and broke nothing did not obey it:
+// nothing shows it would have.
+func finding(s *RobotSummary) (words, compliance string) {
 	switch {
+	case s.Violations == 0 && s.FirstFetch == nil:
+		return FindingUnread, ComplianceUnread
 	case s.Violations == 0:
-		return FindingObeyed
+		return FindingObeyed, ComplianceObeyed
 	case s.FirstFetch == nil:
-		return FindingNeverRead
+		return FindingNeverRead, ComplianceUnreadViolated
 	case !s.FirstFetch.After(*s.FirstViolation):
-		return FindingIgnored
+		return FindingIgnored, ComplianceIgnored
+	case s.LastViolation != nil && s.LastViolation.After(*s.FirstFetch):
+		// It broke the rules before reading them, and again after.
+		return FindingReadLate, ComplianceIgnored
 	default:
-		return FindingReadLate
+		return FindingReadLate, ComplianceUnreadViolated
 	}
+}
+
+func latest(cur *time.Time, t time.Time) *time.Time {
+	if cur == nil || t.After(*cur) {
+		return &t
+	}
+	return cur
 }
 
 func earliest(cur *time.Time, t time.Time) *time.Time {

@@ -270,6 +270,7 @@ var shortFindings = map[string]string{
 	detect.FindingNeverRead: "never fetched",
 	detect.FindingReadLate:  "fetched after violating",
 	detect.FindingObeyed:    "obeyed",
+	detect.FindingUnread:    "unread, no violation",
 }
 
 // clientsSection lists the clients. On a narrow screen the columns that
