@@ -177,8 +177,10 @@ func TestIncidents(t *testing.T) {
 			[][3]int{{0, 1, 100}}},
 		{"burst at the very end", append(paced(ip, chromeUA, 0, 5, 60), burst(ip, chromeUA, 400, 90, 30)...),
 			[][3]int{{400, 402, 90}}},
+		// Worst first: 40 in one second (severity 39 × 20) before 60
+		// in three seconds at 20 a second (57 × 10).
 		{"two bursts with a gap", append(burst(ip, chromeUA, 100, 60, 20), burst(ip, chromeUA, 300, 40, 40)...),
-			[][3]int{{100, 102, 60}, {300, 300, 40}}},
+			[][3]int{{300, 300, 40}, {100, 102, 60}}},
 		{"one burst, paced", burst(ip, chromeUA, 50, 30, 1),
 			nil}, // 1 request a second for 30 s: under both thresholds
 		{"sustained one a second", burst(ip, chromeUA, 0, 120, 1),
@@ -222,7 +224,8 @@ func TestIncidentDetail(t *testing.T) {
 	}
 	in := res.Incidents[0]
 	want := Incident{IP: ip, UserAgent: curlUA, Name: in.Name, Start: t0.Add(10 * time.Second), End: t0.Add(11 * time.Second),
-		Seconds: 2, Requests: 60, PeakPerSecond: 30, Paths: 25, Bytes: 60000, Status: StatusMix{S2xx: 45, S4xx: 15}, PerSecond: []int{30, 30}}
+		Seconds: 2, Requests: 60, PeakPerSecond: 30, Paths: 25, Bytes: 60000, Status: StatusMix{S2xx: 45, S4xx: 15}, PerSecond: []int{30, 30},
+		Severity: (60 - 2) * 15} // 58 requests above 1 a second, a peak 15 times the burst pace of 2 a second
 	if !reflect.DeepEqual(in, want) {
 		t.Errorf("incident\n got %+v\nwant %+v", in, want)
 	}
@@ -617,5 +620,24 @@ func TestLogWithoutTimesHasNoRates(t *testing.T) {
 	res := d.Result()
 	if v := res.Clients.At(0); v.Robot || len(res.Incidents) != 0 || v.Requests != 200 {
 		t.Errorf("robot=%v incidents=%d requests=%d details=%q", v.Robot, len(res.Incidents), v.Requests, v.Details)
+	}
+}
+
+// TestSeverity: requests above the sustained pace, times the peak's
+// multiple of the burst pace; never under 1.
+func TestSeverity(t *testing.T) {
+	cfg := Config{}.withDefaults()
+	tests := []struct {
+		requests, seconds, peak, want int64
+	}{
+		{353, 4, 101, (353 - 4) * 50},
+		{61, 60, 2, 1},   // a crawler just over the sustained pace: 1 request over, peak at the burst pace
+		{120, 120, 1, 1}, // exactly the sustained pace for two minutes: over the threshold, nothing above the pace
+		{21, 2, 11, 19 * 5},
+	}
+	for _, tt := range tests {
+		if got := severity(tt.requests, tt.seconds, tt.peak, &cfg); got != tt.want {
+			t.Errorf("severity(%d requests, %d s, peak %d) = %d, want %d", tt.requests, tt.seconds, tt.peak, got, tt.want)
+		}
 	}
 }

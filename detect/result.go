@@ -15,7 +15,7 @@ type Result struct {
 	Clients    ClientList     `json:"clients"`    // every client, most requests first
 	Robots     []RobotSummary `json:"robots"`     // robot clients grouped by robot name, most requests first
 	Violations ViolationList  `json:"violations"` // stored violations of robot clients, by time
-	Incidents  []Incident     `json:"incidents"`  // rapid-fire incidents, by start time
+	Incidents  []Incident     `json:"incidents"`  // rapid-fire incidents, worst first (Severity), then by start time
 
 	Records    int64     `json:"records"`     // records added (folded ones included)
 	First      time.Time `json:"first"`       // earliest record time
@@ -109,6 +109,9 @@ type Incident struct {
 	PathsCapped   bool      `json:"paths_capped,omitempty"`   // Paths is a lower bound
 	Bytes         int64     `json:"bytes"`
 	Status        StatusMix `json:"status"`
+
+	// Severity ranks incidents, worst first in every list (see severity).
+	Severity int64 `json:"severity"`
 }
 
 // StatusMix counts answers by status class.
@@ -318,7 +321,10 @@ func (d *Detector) Result() *Result {
 	})
 	// Clients are visited in a fixed order and a client's own violations and
 	// incidents are in time order, so stable sorts keep ties deterministic.
-	slices.SortStableFunc(res.Incidents, func(a, b Incident) int { return a.Start.Compare(b.Start) })
+	// The one that took the server down first, not the first of the day.
+	slices.SortStableFunc(res.Incidents, func(a, b Incident) int {
+		return cmp.Or(cmp.Compare(b.Severity, a.Severity), a.Start.Compare(b.Start))
+	})
 	res.Incidents = nonNil(res.Incidents)
 	res.Robots = nonNil(res.Robots)
 	res.Timeline = d.timelineResult(robotClients, res.Robots)
@@ -404,7 +410,21 @@ func (d *Detector) incident(c *client, in incident) Incident {
 		PerSecondCut:  in.curveCut,
 		Bytes:         in.bytes,
 		Status:        StatusMix{in.status[0], in.status[1], in.status[2], in.status[3], other},
+		Severity:      severity(in.requests, in.end-in.start+1, int64(in.peak), &d.cfg),
 	}
+}
+
+// severity is what an incident weighs for an admin: the requests made
+// above the sustained pace (SustainedPer60s a minute, 1 a second by
+// default) over its length, times how many times its busiest second went
+// past the burst pace (BurstPer10s over 10 s, 2 a second by default; at
+// least once). A crawler a little over the pace for a minute weighs a few
+// points; 350 requests in 4 seconds peaking at 100 a second weighs 17,000.
+// At least 1: every incident went over the threshold.
+func severity(requests, seconds, peak int64, cfg *Config) int64 {
+	excess := requests - seconds*int64(cfg.SustainedPer60s)/60
+	factor := peak * 10 / max(int64(cfg.BurstPer10s), 1)
+	return max(1, max(excess, 0)*max(factor, 1))
 }
 
 // nonNil makes an empty list marshal as [] rather than null.

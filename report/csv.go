@@ -79,11 +79,11 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 		}
 	case "incidents":
 		write("start", "end", "seconds", "ip", "user_agent", "name", "requests", "peak_per_second",
-			"paths", "bytes", "2xx", "3xx", "4xx", "5xx")
+			"paths", "bytes", "2xx", "3xx", "4xx", "5xx", "severity")
 		for _, in := range res.Incidents[:opt.top(len(res.Incidents))] {
 			st := in.Status
 			write(in.Start, in.End, in.Seconds, in.IP, in.UserAgent, in.Name,
-				in.Requests, in.PeakPerSecond, in.Paths, in.Bytes, st.S2xx, st.S3xx, st.S4xx, st.S5xx)
+				in.Requests, in.PeakPerSecond, in.Paths, in.Bytes, st.S2xx, st.S3xx, st.S4xx, st.S5xx, in.Severity)
 		}
 	case "client":
 		write("ip", "user_agent", "minute", "requests")

@@ -496,7 +496,7 @@ func groupedViolationsSection(r *Report, opt Options) *section {
 // them as the drill-down does.
 func incidentsSection(r *Report, opt Options, text bool) *section {
 	s := &section{
-		name: "incidents", title: "Rapid-fire incidents",
+		name: "incidents", title: "Rapid-fire incidents (worst first)",
 		header: []string{"Start", "Length", "Client", "Robot", "Requests", "Peak/s", "Paths", "2xx/3xx/4xx/5xx", "Bytes"},
 		right:  []bool{false, true, false, false, true, true, true, true, true},
 		flex:   []bool{false, false, true, true, false, false, false, false, false},
