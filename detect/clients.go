@@ -2,6 +2,7 @@ package detect
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"iter"
 	"sync"
@@ -135,7 +136,7 @@ func (e *verdictEnv) verdict(c *client) Verdict {
 		UserAgent:        c.ua.ua,
 		Robot:            j.robot(),
 		Name:             c.ua.agent.Name,
-		Kind:             c.ua.agent.Kind.String(),
+		Kind:             cmp.Or(j.kind, c.ua.agent.Kind.String()),
 		Score:            j.score,
 		Reasons:          nonNil(j.reasons),
 		Details:          nonNil(j.details),

@@ -96,6 +96,7 @@ type client struct {
 	formSec   int64
 	robotsTxt int64          // fetches of /robots.txt
 	fetches   *robotsFetches // nil until the first fetch of /robots.txt: most clients never ask
+	scan      scannerTraits  // what it did that scanners do (scanner.go)
 
 	rate    rate
 	robots  *robots.Robots    // the robots.txt of the client's last request
@@ -228,11 +229,16 @@ func (d *Detector) Add(r *logparse.Record) {
 	}
 	path := r.Path()
 	res := classify(path)
+	c.scan.add(r.Method, r.Target, r.Request, path, r.VHost, r.Status, c.requests == 1)
 	switch res {
 	case resourcePage:
 		c.pages++
 	case resourceAsset:
-		c.assets++
+		// A browser asks for the favicon by itself, page or no page; a
+		// scanner's fingerprint run asks for it too: it shows nothing.
+		if fingerprintOf(path) != fpFavicon {
+			c.assets++
+		}
 	case resourceRobotsTxt:
 		c.robotsTxt++
 		if c.fetches == nil {

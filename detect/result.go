@@ -45,6 +45,13 @@ type Result struct {
 
 	Other Other `json:"other"` // clients beyond Config.MaxClients, folded together
 
+	// JunkConnections are the requests of clients that never sent an HTTP
+	// request (TLS handshakes on the plain port, binary or empty request
+	// lines), from JunkAddresses addresses: counted here, listed as clients
+	// of kind junk, never as robots.
+	JunkConnections int64 `json:"junk_connections"`
+	JunkAddresses   int   `json:"junk_addresses"`
+
 	// BytesSaturated says that some byte total (a client's, an incident's,
 	// Other's) reached math.MaxInt64 and stopped there rather than wrap
 	// negative: hostile or corrupt sizes; such a total is a lower bound.
@@ -246,6 +253,7 @@ func (d *Detector) Result() *Result {
 	byName := map[string]*RobotSummary{}
 	prefixes := map[string]map[string]int64{}
 	var robotClients []robotBins
+	junkIPs := map[string]int{}
 	for _, k := range keys {
 		c := d.clients[k]
 		c.rate.advance(maxSecond, d.th)
@@ -256,6 +264,13 @@ func (d *Detector) Result() *Result {
 			res.BytesSaturated = true
 		}
 		v := env.verdict(c)
+		if v.Kind == KindJunk {
+			res.JunkConnections += c.requests
+			if junkIPs[c.ip] == 0 {
+				res.JunkAddresses++
+			}
+			junkIPs[c.ip]++
+		}
 		res.IncidentCount += v.Incidents
 		res.IncidentsDropped += c.rate.dropped
 		for _, in := range c.rate.incidents {

@@ -13,6 +13,13 @@ const (
 	ReasonRate      = "rate"       // a rapid-fire incident
 	ReasonUserAgent = "user-agent" // the User-agent is not an ordinary browser
 	ReasonBehaviour = "behaviour"  // requests unlike a browser's
+	ReasonScanner   = "scanner"    // probes for weaknesses (scanner.go)
+)
+
+// Kinds a verdict gives beyond the User-agent's (agents.Kind).
+const (
+	KindScanner = "scanner" // probes for weaknesses: its User-agent, whatever it says, does not matter
+	KindJunk    = "junk"    // no HTTP request at all: TLS handshakes, binary or empty request lines
 )
 
 // RobotScore is the score at which a client is judged a robot.
@@ -23,6 +30,10 @@ const RobotScore = 100
 // evidence only together with more.
 //
 //	reason      evidence                                                   points
+//	scanner     probed for weaknesses (scanner.go): a path no browser asks
+//	            for, failed application paths twice, the server as a proxy,
+//	            or only favicon, robots.txt and sitemap under a browser's
+//	            name                                                        100
 //	robots-txt  fetched /robots.txt                                          100
 //	            ... with a browser User-agent that also loads documents and
 //	            their assets (a person reading the file by hand)              20
@@ -52,6 +63,7 @@ const RobotScore = 100
 // corpus such strings are bots about 30 times as often as browsers (88
 // bots, 3 browsers), and a person's browser always names itself.
 const (
+	pointsScanner         = 100
 	pointsRobotsTxt       = 100
 	pointsRobotsTxtPerson = 20
 	pointsDeclared        = 100
@@ -79,6 +91,7 @@ type judgement struct {
 	score   int
 	reasons []string
 	details []string
+	kind    string // KindScanner or KindJunk; "": the User-agent's kind
 }
 
 func (j *judgement) add(reason string, points int, detail string) {
@@ -97,6 +110,18 @@ func (j *judgement) robot() bool { return j.score >= RobotScore }
 func judge(c *client, lt logTraits, cfg *Config) judgement {
 	var j judgement
 	a := c.ua.agent
+	if c.junkOnly() {
+		// Not one HTTP request: a TLS handshake on the plain port, a port
+		// scanner's probe, an empty connection. The summary counts them
+		// apart; a robot row each would bury the robots that matter.
+		j.kind = KindJunk
+		return j
+	}
+	browserLike := a.Kind == agents.Browser || a.Kind == agents.Empty || a.Kind == agents.Unknown
+	if why := c.scan.scanner(browserLike); why != "" {
+		j.add(ReasonScanner, pointsScanner, why)
+		j.kind = KindScanner
+	}
 
 	if c.robotsTxt > 0 {
 		fetched := fmt.Sprintf("fetched /robots.txt %s (%s)", times(c.robotsTxt), c.robotsStatuses())

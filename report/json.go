@@ -55,6 +55,8 @@ type jsonSummary struct {
 	Partial           bool         `json:"partial"`            // the run was interrupted: counts cover what was read
 	Window            string       `json:"window,omitempty"`   // the --since/--until window
 	Outside           int64        `json:"outside"`            // records outside the window, left out of the verdicts
+	JunkConnections   int64        `json:"junk_connections"`   // requests that were no HTTP request (TLS handshakes, empty lines), of clients listed as kind junk, not robots
+	JunkAddresses     int          `json:"junk_addresses"`     // the addresses they came from
 
 	// The violations list holds every violation of a robot unless the
 	// per-client or overall bounds of the detector were reached; then the
@@ -111,6 +113,8 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 			Partial:           r.Partial,
 			Window:            r.Window,
 			Outside:           r.Outside,
+			JunkConnections:   res.JunkConnections,
+			JunkAddresses:     res.JunkAddresses,
 
 			ViolationsListed:   res.Violations.Len(),
 			ViolationsUnlisted: res.ViolationsDropped,

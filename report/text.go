@@ -186,6 +186,11 @@ func summarySection(r *Report) *section {
 	if res.ViolationsChecked && len(r.RobotsFailed) > 0 {
 		add("Not checked", "robots.txt "+Escape(strings.Join(r.RobotsFailed, "; ")))
 	}
+	if j := res.JunkConnections; j > 0 {
+		a := int64(res.JunkAddresses)
+		add("Junk", Exact(j)+noun(j, " connection", " connections")+" from "+Exact(a)+noun(a, " address", " addresses")+
+			" sent no HTTP request (TLS handshakes, empty lines): not counted as robots")
+	}
 	add("Incidents", Exact(int64(res.IncidentCount))+" rapid-fire")
 	if res.IncidentCount > 0 {
 		s.paint(len(s.rows)-1, 1, toneIncident)

@@ -1,0 +1,180 @@
+package detect
+
+import "strings"
+
+// Scanners look for weaknesses: files a server should never serve (/.env,
+// /.git/config), admin tools left open (phpMyAdmin), known-vulnerable
+// scripts, the server as an open proxy (CONNECT, absolute URLs). They need
+// no User-agent to be told, so this works in Common Log Format and Squid
+// logs too. A path a person's browser might request on some site
+// (/wp-login.php on a WordPress site) is weak evidence: it counts only when
+// the site answered it with an error, and more than once.
+
+// probe is how much a request says that its client is a scanner.
+type probe uint8
+
+const (
+	probeNone   probe = iota
+	probeWeak         // a path people use on some sites: counts when it fails, twice
+	probeStrong       // no person's browser asks for this
+)
+
+// probePaths are the paths scanners ask for, matched as a prefix of the
+// path (lower case, query cut off). Where they come from:
+//   - OWASP Web Security Testing Guide, "Review Old Backup and Unreferenced
+//     Files" and "Enumerate Infrastructure and Application Admin
+//     Interfaces": version-control and environment files, admin consoles.
+//   - fail2ban's filters (apache-botsearch, nginx-botsearch, php-url-fopen)
+//     and the paths of public scanner templates (Nuclei's exposures and
+//     default-logins): phpMyAdmin, phpunit's eval-stdin.php, Spring
+//     Actuator, router exploits (/HNAP1, /boaform, /GponForm).
+//   - Real logs kept in ../shared (basjes-hackers-access.log): cgi-bin
+//     probes, /phpMyAdmin variants, /wp-login.php and /xmlrpc.php sprees.
+var probePaths = []struct {
+	prefix string
+	probe  probe
+}{
+	// Files that hold secrets or source: never a page.
+	{"/.env", probeStrong}, {"/.git/", probeStrong}, {"/.git", probeStrong}, {"/.svn/", probeStrong}, {"/.hg/", probeStrong},
+	{"/.aws/", probeStrong}, {"/.ssh/", probeStrong}, {"/.htpasswd", probeStrong}, {"/.htaccess", probeStrong},
+	{"/.ds_store", probeStrong}, {"/.vscode/", probeStrong}, {"/.idea/", probeStrong}, {"/wp-config.php", probeStrong},
+	{"/config.php.bak", probeStrong}, {"/web.config", probeStrong}, {"/.docker", probeStrong},
+	// Admin tools and consoles left open.
+	{"/phpmyadmin", probeStrong}, {"/pma/", probeStrong}, {"/myadmin", probeStrong}, {"/mysqladmin", probeStrong},
+	{"/phpinfo.php", probeStrong}, {"/info.php", probeStrong}, {"/manager/html", probeStrong}, {"/solr/admin", probeStrong},
+	{"/actuator", probeStrong}, {"/jmx-console", probeStrong}, {"/console/login", probeStrong},
+	// Known-vulnerable scripts and devices.
+	{"/vendor/phpunit", probeStrong}, {"/hnap1", probeStrong}, {"/boaform", probeStrong},
+	{"/gponform", probeStrong}, {"/setup.cgi", probeStrong}, {"/shell", probeStrong}, {"/cmd.php", probeStrong},
+	{"/eval-stdin.php", probeStrong}, {"/remote/fgt_lang", probeStrong}, {"/sdk", probeStrong}, {"/stalker_portal", probeStrong},
+	// Paths of popular applications: a person may use them on a site that
+	// runs one; a scanner asks every site.
+	{"/wp-login.php", probeWeak}, {"/xmlrpc.php", probeWeak}, {"/wp-admin", probeWeak}, {"/wp-includes/", probeWeak},
+	{"/wp-content/plugins/", probeWeak}, {"/administrator/", probeWeak}, {"/admin.php", probeWeak}, {"/user/login", probeWeak},
+	{"/server-status", probeWeak}, {"/cgi-bin/", probeWeak}, {"/owa/", probeWeak}, {"/autodiscover/", probeWeak}, {"/login.action", probeWeak},
+}
+
+// probeOf says what asking for path (origin form, query included) says.
+// Path traversal and /etc/passwd anywhere in it are probes too.
+func probeOf(path string) probe {
+	p := pathOnly(path)
+	if len(p) > 256 {
+		p = p[:256]
+	}
+	var buf [256]byte
+	lower := buf[:len(p)]
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lower[i] = c
+	}
+	for _, e := range probePaths {
+		if len(lower) >= len(e.prefix) && string(lower[:len(e.prefix)]) == e.prefix {
+			return e.probe
+		}
+	}
+	if strings.Contains(path, "../") || strings.Contains(path, "..%2f") || strings.Contains(path, "%2e%2e") ||
+		strings.Contains(path, "/etc/passwd") || strings.Contains(path, "win.ini") {
+		return probeStrong
+	}
+	return probeNone
+}
+
+// The three files a scanner's fingerprint run asks for and nothing else.
+const (
+	fpFavicon = 1 << iota
+	fpRobotsTxt
+	fpSitemap
+)
+
+// fingerprintOf is the bit of path among favicon.ico, robots.txt and
+// sitemap.xml, 0 for any other.
+func fingerprintOf(path string) uint8 {
+	switch pathOnly(path) {
+	case "/favicon.ico":
+		return fpFavicon
+	case "/robots.txt":
+		return fpRobotsTxt
+	case "/sitemap.xml", "/sitemap_index.xml":
+		return fpSitemap
+	}
+	return 0
+}
+
+// scannerTraits are what a client did that scanners do.
+type scannerTraits struct {
+	strong     uint32 // requests for probe paths no person asks for
+	weakFailed uint32 // requests for application paths that the site answered with an error
+	proxy      uint32 // CONNECT, or an absolute URL to a server that is not a proxy
+	junk       uint32 // request lines that are no HTTP request (TLS handshakes, binary, empty)
+	fpMask     uint8  // which of favicon, robots.txt and sitemap.xml it asked for
+	fpOnly     bool   // and never anything else
+	first      string // its first probe, capped, for the evidence
+}
+
+// add counts one request. target is as sent, path its origin form.
+func (s *scannerTraits) add(method, target, request, path, vhost string, status int, first bool) {
+	bit := fingerprintOf(path)
+	s.fpMask |= bit
+	if first {
+		s.fpOnly = bit != 0
+	} else if bit == 0 {
+		s.fpOnly = false
+	}
+	switch {
+	case method == "" && request != "":
+		s.junk++
+		return
+	case method == "CONNECT":
+		s.proxy++
+		s.note(method + " " + target)
+		return
+	case vhost == "" && (strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://")):
+		// An absolute URL to a server that is not a proxy: a probe for an
+		// open one. (Proxies and load balancers log absolute URLs of
+		// their own; their formats give the host, and so vhost.)
+		s.proxy++
+		s.note(method + " " + target)
+		return
+	}
+	switch probeOf(path) {
+	case probeStrong:
+		s.strong++
+		s.note(path)
+	case probeWeak:
+		if status >= 400 {
+			s.weakFailed++
+			s.note(path)
+		}
+	}
+}
+
+func (s *scannerTraits) note(what string) {
+	if s.first == "" {
+		// A copy: what is a view of a record the reader reuses.
+		s.first = strings.Clone(capText(what, 80))
+	}
+}
+
+// scanner says, in words, why the client is a scanner; "" if it is not.
+// kind is the kind of its User-agent: the favicon, robots.txt and sitemap
+// run is a scanner's only under a browser's (or no) name; a declared
+// crawler fetching robots.txt and the sitemap is doing its job.
+func (s *scannerTraits) scanner(browserLike bool) string {
+	switch {
+	case s.strong > 0:
+		return "asked " + times(int64(s.strong)) + " for paths scanners probe, first " + s.first
+	case s.weakFailed >= 2:
+		return "asked " + times(int64(s.weakFailed)) + " for application paths the site does not have, first " + s.first
+	case s.proxy > 0:
+		return "used the server as a proxy " + times(int64(s.proxy)) + ", first " + s.first
+	case browserLike && s.fpOnly && s.fpMask&(s.fpMask-1) != 0:
+		return "asked for nothing but favicon.ico, robots.txt and sitemap.xml: a fingerprinting run"
+	}
+	return ""
+}
+
+// junkOnly reports whether none of c's requests was an HTTP request.
+func (c *client) junkOnly() bool { return int64(c.scan.junk) == c.requests }

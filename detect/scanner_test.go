@@ -1,0 +1,102 @@
+package detect
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/robowatch/robowatch/logparse"
+)
+
+func TestProbeOf(t *testing.T) {
+	tests := []struct {
+		path string
+		want probe
+	}{
+		{"/.env", probeStrong},
+		{"/.git/config", probeStrong},
+		{"/phpMyAdmin/index.php", probeStrong},
+		{"/vendor/phpunit/phpunit/src/Util/PHP/eval-stdin.php", probeStrong},
+		{"/index.php?page=../../../../etc/passwd", probeStrong},
+		{"/wp-login.php", probeWeak},
+		{"/cgi-bin/imagemap/countdown", probeWeak}, // NASA's 1995 site ran these
+		{"/", probeNone},
+		{"/blog/.environment-friendly-tips", probeNone},
+		{"/envelope", probeNone},
+	}
+	for _, tt := range tests {
+		if got := probeOf(tt.path); got != tt.want {
+			t.Errorf("probeOf(%q) = %d, want %d", tt.path, got, tt.want)
+		}
+	}
+}
+
+// TestScanners: who is a scanner, with or without a User-agent, and who
+// is not: a crawler fetching robots.txt and the sitemap, a person logging
+// into a WordPress site, a person whose browser also asks for the favicon.
+func TestScanners(t *testing.T) {
+	const oldChrome = "Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/49.0.2623.112 Safari/537.36"
+	const googlebot = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+	seq := func(ip, ua string, method string, paths []string, status int) []req {
+		var out []req
+		for i, p := range paths {
+			out = append(out, req{ip: ip, ua: ua, sec: i, method: method, path: p, status: status})
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		reqs    []req
+		scanner bool
+		kind    string
+	}{
+		{"env and git, no User-agent (CLF)", seq("192.0.2.1", "", "GET", []string{"/.env", "/.git/config"}, 404), true, KindScanner},
+		{"old Chrome: favicon, robots.txt, sitemap only", seq("192.0.2.2", oldChrome, "GET", []string{"/favicon.ico", "/robots.txt", "/sitemap.xml"}, 200), true, KindScanner},
+		{"wp-login spree on a site without WordPress", seq("192.0.2.3", "", "POST", []string{"/wp-login.php", "/wp-login.php", "/xmlrpc.php"}, 404), true, KindScanner},
+		{"CONNECT probe", seq("192.0.2.4", "", "CONNECT", []string{"www.example.com:443"}, 400), true, KindScanner},
+		{"Googlebot: robots.txt and sitemap", seq("66.249.66.1", googlebot, "GET", []string{"/robots.txt", "/sitemap.xml"}, 200), false, "crawler"},
+		{"a WordPress admin logging in", seq("203.0.113.5", oldChrome, "POST", []string{"/wp-login.php"}, 302), false, "browser"},
+		{"a person: page, favicon, style", seq("203.0.113.6", oldChrome, "GET", []string{"/", "/favicon.ico", "/site.css"}, 200), false, "browser"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := run(Config{}, tt.reqs)
+			v := verdictOf(t, res, tt.reqs[0].ip, tt.reqs[0].ua)
+			if got := slices.Contains(v.Reasons, ReasonScanner); got != tt.scanner || v.Kind != tt.kind {
+				t.Errorf("scanner %v, kind %q (reasons %v, details %q); want %v, %q", got, v.Kind, v.Reasons, v.Details, tt.scanner, tt.kind)
+			}
+			if tt.scanner && !v.Robot {
+				t.Errorf("a scanner that is no robot: %+v", v)
+			}
+		})
+	}
+}
+
+// TestJunkConnections: clients that never sent an HTTP request (TLS
+// handshakes on the plain port, empty request lines) are counted per
+// address and listed as kind junk, not as a robot each; one that also sent
+// real requests is judged on them.
+func TestJunkConnections(t *testing.T) {
+	d := New(Config{})
+	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
+	for i := range 50 {
+		d.Add(&logparse.Record{Client: fmt.Sprintf("198.51.100.%d", i%20), Request: "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03", Status: 400, Bytes: 0, Time: t0.Add(time.Duration(i) * time.Second)})
+	}
+	d.Add(&logparse.Record{Client: "198.51.100.200", Request: "-", Status: 408, Time: t0})
+	d.Add(&logparse.Record{Client: "203.0.113.9", Request: "\x16\x03\x01", Status: 400, Time: t0})
+	d.Add(&logparse.Record{Client: "203.0.113.9", Request: "GET /.env HTTP/1.1", Method: "GET", Target: "/.env", Protocol: "HTTP/1.1", Status: 404, Time: t0.Add(time.Second)})
+	res := d.Result()
+	if res.JunkConnections != 51 || res.JunkAddresses != 21 {
+		t.Errorf("junk %d connections from %d addresses, want 51 from 21", res.JunkConnections, res.JunkAddresses)
+	}
+	if res.RobotCount != 1 || len(res.Robots) != 1 {
+		t.Errorf("%d robots %v, want only the scanner that also probed", res.RobotCount, res.Robots)
+	}
+	if v := verdictOf(t, res, "198.51.100.3", ""); v.Kind != KindJunk || v.Robot {
+		t.Errorf("junk client: %+v", v)
+	}
+	if v := verdictOf(t, res, "203.0.113.9", ""); v.Kind != KindScanner || !v.Robot {
+		t.Errorf("junk and a probe: %+v", v)
+	}
+}
