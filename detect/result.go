@@ -52,6 +52,11 @@ type Result struct {
 	JunkConnections int64 `json:"junk_connections"`
 	JunkAddresses   int   `json:"junk_addresses"`
 
+	// RobotRequests and RobotBytes are what the robot clients asked for
+	// and were sent (tracked ones; Other's are not split by verdict).
+	RobotRequests int64 `json:"robot_requests"`
+	RobotBytes    int64 `json:"robot_bytes"`
+
 	// BytesSaturated says that some byte total (a client's, an incident's,
 	// Other's) reached math.MaxInt64 and stopped there rather than wrap
 	// negative: hostile or corrupt sizes; such a total is a lower bound.
@@ -264,6 +269,10 @@ func (d *Detector) Result() *Result {
 			res.BytesSaturated = true
 		}
 		v := env.verdict(c)
+		if v.Robot {
+			res.RobotRequests += v.Requests
+			res.RobotBytes = addBytes(res.RobotBytes, v.Bytes)
+		}
 		if v.Kind == KindJunk {
 			res.JunkConnections += c.requests
 			if junkIPs[c.ip] == 0 {

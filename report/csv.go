@@ -36,6 +36,24 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 	}
 	res := r.Result
 	switch name {
+	case "headline":
+		// The headline's facts, as values: what robots asked for, the
+		// worst incident, the worst robots.txt offender.
+		write("key", "value")
+		write("records", r.Stats.Records)
+		write("robot_requests", res.RobotRequests)
+		write("robot_bytes", res.RobotBytes)
+		if len(res.Incidents) > 0 {
+			in := res.Incidents[0]
+			write("worst_incident_ip", in.IP)
+			write("worst_incident_name", in.Name)
+			write("worst_incident_start", in.Start)
+			write("worst_incident_severity", in.Severity)
+		}
+		if w := worstOffender(res); w != nil {
+			write("worst_offender", w.Name)
+			write("worst_offender_violations", w.Violations)
+		}
 	case "summary":
 		write("key", "value")
 		for _, kv := range []struct {

@@ -106,7 +106,10 @@ func TestCSVInjection(t *testing.T) {
 				}
 			}
 		}
-		if quoted == 0 {
+		// The headline holds two values from the log (the worst incident's
+		// address and robot), which here are a tab and a name: escaped, and
+		// no formula; the other sections hold all of the log's text.
+		if quoted == 0 && section != "headline" {
 			t.Errorf("%s: no cell neutralised: the log's text is missing from it", section)
 		}
 	}

@@ -96,8 +96,9 @@ func (s htmlSection) Title() string { return s.title }
 // Name is the section's --section name.
 func (s htmlSection) Name() string { return s.name }
 
-// Headline reports whether the section is the summary, shown first.
-func (s htmlSection) Headline() bool { return s.name == "summary" }
+// Headline reports whether the section is the headline or the summary,
+// whose tables come before any chart.
+func (s htmlSection) Headline() bool { return s.name == "headline" || s.name == "summary" }
 
 func writeHTML(w io.Writer, r *Report, opt Options) error {
 	res := r.Result

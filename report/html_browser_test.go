@@ -210,7 +210,7 @@ window.addEventListener("load", function () {
     var d = f.contentDocument, w = f.contentWindow, de = d.documentElement;
     var m = {frame: f.id, innerWidth: w.innerWidth, innerHeight: w.innerHeight, clientWidth: de.clientWidth,
       scrollWidth: de.scrollWidth, scripts: d.scripts.length, headline: null, tables: [], charts: [], nowrap: 0, wrapped: []};
-    var hl = d.querySelector("#summary .scroll");
+    var hl = d.querySelector("#headline .scroll");
     if (hl) m.headline = box(hl.getBoundingClientRect());
     d.querySelectorAll(".scroll").forEach(function (s) {
       m.tables.push({section: s.closest("section").id, kv: s.classList.contains("kv"), box: box(s.getBoundingClientRect()),
@@ -405,9 +405,9 @@ func checkLayout(t *testing.T, name string, v viewport, f measuredFrame) {
 	// The page's margins are at most 24 px a side.
 	full := f.ClientWidth - 2*24 - 1
 	if h := f.Headline; h == nil {
-		t.Error("no summary box")
+		t.Error("no headline box")
 	} else if h.Top < 0 || h.Left < 0 || h.Bottom > f.InnerHeight || h.Right > f.ClientWidth {
-		t.Errorf("summary box at %+v: not all of it in the first %v × %v", *h, f.ClientWidth, f.InnerHeight)
+		t.Errorf("headline box at %+v: not all of it in the first %v × %v", *h, f.ClientWidth, f.InnerHeight)
 	}
 	long := false
 	for _, tb := range f.Tables {

@@ -57,6 +57,8 @@ type jsonSummary struct {
 	Outside           int64        `json:"outside"`            // records outside the window, left out of the verdicts
 	JunkConnections   int64        `json:"junk_connections"`   // requests that were no HTTP request (TLS handshakes, empty lines), of clients listed as kind junk, not robots
 	JunkAddresses     int          `json:"junk_addresses"`     // the addresses they came from
+	RobotRequests     int64        `json:"robot_requests"`     // requests of the robot clients (tracked ones)
+	RobotBytes        int64        `json:"robot_bytes"`        // bytes sent to them
 
 	// The violations list holds every violation of a robot unless the
 	// per-client or overall bounds of the detector were reached; then the
@@ -115,6 +117,8 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 			Outside:           r.Outside,
 			JunkConnections:   res.JunkConnections,
 			JunkAddresses:     res.JunkAddresses,
+			RobotRequests:     res.RobotRequests,
+			RobotBytes:        res.RobotBytes,
 
 			ViolationsListed:   res.Violations.Len(),
 			ViolationsUnlisted: res.ViolationsDropped,

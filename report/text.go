@@ -111,6 +111,7 @@ func buildSections(r *Report, opt Options, text bool) []*section {
 		violations = groupedViolationsSection(r, opt)
 	}
 	return append([]*section{
+		headlineSection(r, opt),
 		summarySection(r),
 		robotsSection(r, opt, text),
 		clientsSection(r, opt, text),
@@ -603,4 +604,89 @@ func cutNote(shown, all int, one, many string) []string {
 		return []string{fmt.Sprintf("%d of %s %s shown (--top).", shown, Count(int64(all)), noun(int64(all), one, many))}
 	}
 	return nil
+}
+
+// headlineSection is what an admin reads in ten seconds, each line
+// pointing to the section that says more: how much of the traffic robots
+// are, the worst incident, the worst robots.txt offender, the scanners.
+func headlineSection(r *Report, opt Options) *section {
+	s := &section{name: "headline", title: "Headline", header: []string{"", ""}, flex: []bool{false, true}}
+	add := func(k, v string) { s.rows = append(s.rows, []string{k, v}) }
+	res := r.Result
+	records := r.Stats.Records
+	if records == 0 {
+		add("Robots", "no records were read")
+		return s
+	}
+	var bytes int64
+	for v := range res.Clients.All() {
+		bytes += max(v.Bytes, 0)
+	}
+	robots := int64(res.RobotCount)
+	if robots == 0 {
+		add("Robots", "none: no client of the "+Exact(records)+noun(records, " request", " requests")+" was judged a robot")
+	}
+	line := fmt.Sprintf("%s of requests (%s of %s)", share(res.RobotRequests, records), Exact(res.RobotRequests), Exact(records))
+	if bytes > 0 {
+		line += fmt.Sprintf(", %s of bytes (%s)", share(res.RobotBytes, bytes), Bytes(res.RobotBytes))
+	}
+	line += fmt.Sprintf(" from %s%s; see Robots", Exact(robots), noun(robots, " robot client", " robot clients"))
+	if robots > 0 {
+		add("Robots", line)
+	}
+	if len(res.Incidents) > 0 {
+		in := res.Incidents[0]
+		add("Worst incident", fmt.Sprintf("%s (%s): %s in %s at up to %d/s from %s; see Rapid-fire incidents",
+			Escape(in.IP), Escape(in.Name), Count(in.Requests)+noun(in.Requests, " request", " requests"),
+			Duration(time.Duration(in.Seconds)*time.Second), in.PeakPerSecond, in.Start.Format(opt.timeLayout())))
+		s.paint(len(s.rows)-1, 1, toneIncident)
+	}
+	if res.ViolationsChecked {
+		if worst := worstOffender(res); worst != nil {
+			add("Worst offender", fmt.Sprintf("%s: %s of robots.txt (%s); see robots.txt violations",
+				Escape(worst.Name), Count(worst.Violations)+noun(worst.Violations, " violation", " violations"), worst.Finding))
+			s.paint(len(s.rows)-1, 1, toneViolation)
+		} else {
+			add("robots.txt", "no robot requested a disallowed path")
+		}
+	}
+	var scanners int64
+	first := ""
+	for v := range res.Clients.All() {
+		if v.Kind == detect.KindScanner {
+			if scanners == 0 {
+				first = v.IP
+			}
+			scanners++
+		}
+	}
+	if scanners > 0 {
+		add("Scanners", fmt.Sprintf("%s probed for weaknesses (first %s); see Clients, kind scanner",
+			Exact(scanners)+noun(scanners, " client", " clients"), Escape(first)))
+	}
+	return s
+}
+
+// share is n as a whole percentage of total, "<1%" for a sliver.
+func share(n, total int64) string {
+	if total <= 0 {
+		return "0%"
+	}
+	p := n * 100 / total
+	if p == 0 && n > 0 {
+		return "<1%"
+	}
+	return fmt.Sprintf("%d%%", p)
+}
+
+// worstOffender is the robot name with the most robots.txt violations; nil
+// when none has any.
+func worstOffender(res *detect.Result) *detect.RobotSummary {
+	var worst *detect.RobotSummary
+	for i := range res.Robots {
+		if b := &res.Robots[i]; b.Violations > 0 && (worst == nil || b.Violations > worst.Violations) {
+			worst = b
+		}
+	}
+	return worst
 }
