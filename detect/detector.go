@@ -94,6 +94,8 @@ type client struct {
 	fastForms int64  // forms POSTed within FastForm of fetching them
 	formHash  uint64 // the last page fetched with GET, and when
 	formSec   int64
+	viewHash  uint64 // the last page it viewed (not one a page pulled in), and when
+	viewSec   int64
 	robotsTxt int64          // fetches of /robots.txt
 	fetches   *robotsFetches // nil until the first fetch of /robots.txt: most clients never ask
 	scan      scannerTraits  // what it did that scanners do (scanner.go)
@@ -229,7 +231,17 @@ func (d *Detector) Add(r *logparse.Record) {
 	}
 	path := r.Path()
 	res := classify(path)
-	c.scan.add(r.Method, r.Target, r.Request, path, r.VHost, r.Status, c.requests == 1)
+	pageLike := res == resourcePage
+	if pageLike && (r.Method == "GET" || r.Method == "HEAD") && c.viewHash != 0 && r.Referer != "" && !r.Time.IsZero() &&
+		sec >= c.viewSec && sec-c.viewSec <= pageViewSeconds && pathHash(refererPath(r.Referer)) == c.viewHash {
+		// Asked for by the page this client fetched a moment ago: an
+		// image or a script served from a URL without an extension
+		// (/image/1234, /thumb?id=9), or a link followed at once. It is
+		// part of that page view, not a page of its own: no page count, no
+		// rate hit; nor an asset, as it may be a link a robot followed.
+		res = resourceSubrequest
+	}
+	c.scan.add(r.Method, r.Target, path, r.VHost, r.Status, c.requests == 1)
 	switch res {
 	case resourcePage:
 		c.pages++
@@ -257,8 +269,11 @@ func (d *Detector) Add(r *logparse.Record) {
 	ph := pathHash(path)
 	switch r.Method {
 	case "GET":
-		if res == resourcePage {
+		if pageLike {
 			c.formHash, c.formSec = ph, sec
+		}
+		if res == resourcePage {
+			c.viewHash, c.viewSec = ph, sec
 		}
 	case "POST":
 		c.posts++
@@ -270,7 +285,7 @@ func (d *Detector) Add(r *logparse.Record) {
 	// An asset fetched with a Referer is a browser pulling in what a page
 	// needs: dozens in a second are normal and do not count against the rate
 	// threshold (the peaks still count every request).
-	hit := !(res == resourceAsset && r.Referer != "")
+	hit := !(res == resourceAsset && r.Referer != "") && res != resourceSubrequest
 	// A log format without times has no rates: every record would fall
 	// into one second of the year 1.
 	if !future {

@@ -6,10 +6,11 @@ import "strings"
 type resource uint8
 
 const (
-	resourceOther     resource = iota // feeds, downloads, API calls: neither page nor asset
-	resourcePage                      // an HTML page: what a person navigates to
-	resourceAsset                     // an image, style sheet, script or font a page pulls in
-	resourceRobotsTxt                 // /robots.txt
+	resourceOther      resource = iota // feeds, downloads, API calls: neither page nor asset
+	resourcePage                       // an HTML page: what a person navigates to
+	resourceAsset                      // an image, style sheet, script or font a page pulls in
+	resourceRobotsTxt                  // /robots.txt
+	resourceSubrequest                 // a page-like URL the page viewed a moment ago asked for (see Detector.Add)
 )
 
 // pathOnly cuts the query and fragment off p.
@@ -82,4 +83,27 @@ func pathHash(p string) uint64 {
 		h *= 1099511628211
 	}
 	return h
+}
+
+// pageViewSeconds is how long after a page its sub-resources come: a
+// browser asks for them as it parses the page, within a second or two.
+const pageViewSeconds = 2
+
+// refererPath is the path and query of a Referer URL ("https://host/a?b"
+// is "/a?b"); a Referer that is a path already is returned as it is.
+func refererPath(ref string) string {
+	i := strings.Index(ref, "://")
+	if i < 0 {
+		return ref
+	}
+	rest := ref[i+3:]
+	j := strings.IndexByte(rest, '/')
+	if j < 0 {
+		return "/"
+	}
+	p := rest[j:]
+	if k := strings.IndexByte(p, '#'); k >= 0 {
+		p = p[:k]
+	}
+	return p
 }

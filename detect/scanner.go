@@ -126,14 +126,14 @@ type scannerTraits struct {
 	strong     uint32 // requests for probe paths no person asks for
 	weakFailed uint32 // requests for application paths that the site answered with an error
 	proxy      uint32 // CONNECT, or an absolute URL to a server that is not a proxy
-	junk       uint32 // request lines that are no HTTP request (TLS handshakes, binary, empty)
+	junk       uint32 // requests without method and target: TLS handshakes, binary or empty request lines
 	fpMask     uint8  // which of favicon, robots.txt and sitemap.xml it asked for
 	fpOnly     bool   // and never anything else
 	first      string // its first probe, capped, for the evidence
 }
 
 // add counts one request. target is as sent, path its origin form.
-func (s *scannerTraits) add(method, target, request, path, vhost string, status int, first bool) {
+func (s *scannerTraits) add(method, target, path, vhost string, status int, first bool) {
 	bit := fingerprintOf(path)
 	s.fpMask |= bit
 	if first {
@@ -142,7 +142,10 @@ func (s *scannerTraits) add(method, target, request, path, vhost string, status 
 		s.fpOnly = false
 	}
 	switch {
-	case method == "" && request != "":
+	case method == "" && target == "":
+		// No request line, or bytes that are none: a TLS handshake, a
+		// port scanner's probe, a connection closed before a request
+		// (nginx's "-" with 400 or 408).
 		s.junk++
 		return
 	case method == "CONNECT":

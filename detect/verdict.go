@@ -44,7 +44,8 @@ const RobotScore = 100
 //	            a browser version released 3+ years before the log
 //	            (agents.Ancient: browsers update themselves, scripts do not)  50
 //	rate        a rapid-fire incident: over BurstPer10s page requests in
-//	            10 s or SustainedPer60s in 60 s                              100
+//	            10 s or SustainedPer60s in 60 s (the assets a page pulls
+//	            in are part of its page view: no rate hits)                  100
 //	behaviour   mostly HEAD (HeadShare of >= MinRequests requests);
 //	            browsers do not send HEAD                                    100
 //	            mostly errors (ErrorShare of >= MinRequests: a 404 spree)     60
@@ -63,21 +64,22 @@ const RobotScore = 100
 // corpus such strings are bots about 30 times as often as browsers (88
 // bots, 3 browsers), and a person's browser always names itself.
 const (
-	pointsScanner         = 100
-	pointsRobotsTxt       = 100
-	pointsRobotsTxtPerson = 20
-	pointsDeclared        = 100
-	pointsEmptyUA         = 100
-	pointsSuspiciousUA    = 100
-	pointsUnknownUA       = 100
-	pointsAncientUA       = 50
-	pointsIncident        = 100
-	pointsMostlyHead      = 100
-	pointsMostlyErrors    = 60
-	pointsFastForm        = 100
-	pointsFastFormAssets  = 50
-	pointsNoAssets        = 50
-	pointsNoReferer       = 50
+	pointsScanner          = 100
+	pointsRobotsTxt        = 100
+	pointsRobotsTxtPerson  = 20
+	pointsDeclared         = 100
+	pointsEmptyUA          = 100
+	pointsSuspiciousUA     = 100
+	pointsUnknownUA        = 100
+	pointsAncientUA        = 50
+	pointsIncident         = 100
+	pointsIncidentBrowsing = 50
+	pointsMostlyHead       = 100
+	pointsMostlyErrors     = 60
+	pointsFastForm         = 100
+	pointsFastFormAssets   = 50
+	pointsNoAssets         = 50
+	pointsNoReferer        = 50
 )
 
 // logTraits says which fields the log records at all: a Common Log Format
@@ -135,8 +137,9 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 	}
 
 	if n := len(c.rate.incidents) + c.rate.dropped; n > 0 {
-		j.add(ReasonRate, pointsIncident, fmt.Sprintf("%d rapid-fire incident%s; peaks %d/1 s, %d/10 s, %d/60 s",
-			n, plural(n), c.rate.peak1, c.rate.peak10, c.rate.peak60))
+		detail := fmt.Sprintf("%d rapid-fire incident%s; peaks %d/1 s, %d/10 s, %d/60 s",
+			n, plural(n), c.rate.peak1, c.rate.peak10, c.rate.peak60)
+		j.add(ReasonRate, pointsIncident, detail)
 	}
 
 	switch a.Kind {
