@@ -641,6 +641,10 @@ func headlineSection(r *Report, opt Options) *section {
 			Duration(time.Duration(in.Seconds)*time.Second), in.PeakPerSecond, in.Start.Format(opt.timeLayout())))
 		s.paint(len(s.rows)-1, 1, toneIncident)
 	}
+	if !res.ViolationsChecked && len(r.RobotsFailed) > 0 {
+		add("robots.txt", "not checked: the robots.txt given could not be fetched; see Summary")
+		s.paint(len(s.rows)-1, 1, toneViolation)
+	}
 	if res.ViolationsChecked {
 		if worst := worstOffender(res); worst != nil {
 			add("Worst offender", fmt.Sprintf("%s: %s of robots.txt (%s); see robots.txt violations",
