@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/robowatch/robowatch/agents"
 	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/input"
 	"github.com/robowatch/robowatch/logparse"
@@ -59,6 +60,7 @@ type Analyse struct {
 	Report   report.Options
 	Block    report.BlockOptions // for the block-list outputs (report.BlockFormats)
 	Proxies  logparse.Proxies    // --trust-proxy: the client is the right-most untrusted X-Forwarded-For address
+	Ranges   string              // --ranges DIR: published crawler ranges to use instead of the built-in ones
 	FailOn   []string            // findings that make the exit status 3 (FailConditions)
 	Progress bool                // draw a progress line on stderr
 	Profiles Profiles
@@ -87,6 +89,14 @@ func (a *Analyse) Config(ctx context.Context, stderr io.Writer) (cfg detect.Conf
 	}
 	cfg = a.Detect
 	cfg.Robots, cfg.RobotsByHost = set.Default, set.ByHost
+	if a.Ranges != "" {
+		if cfg.Ranges, err = agents.LoadRanges(os.DirFS(a.Ranges)); err != nil {
+			return cfg, nil, fmt.Errorf("--ranges %s: %w", a.Ranges, err)
+		}
+		if len(cfg.Ranges.Files) == 0 {
+			return cfg, nil, fmt.Errorf("--ranges %s: no range file robowatch knows (googlebot.json, googlesc.json, googleutf.json)", a.Ranges)
+		}
+	}
 	return cfg, set.Failed, nil
 }
 
@@ -192,6 +202,7 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 		failOn     = fs.StringSlice("fail-on", nil, "exit 3 when the report has any of: violations (needs --robots), incidents, robots (for cron and monitoring)")
 		color      = fs.String("color", "auto", "colour headings: auto (on a terminal, unless NO_COLOR is set), always, never")
 		progress   = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always, never")
+		ranges     = fs.String("ranges", "", "check crawler identities against the published range files in DIR (googlebot.json, …) instead of the built-in copies")
 		trustProxy = fs.StringArray("trust-proxy", nil, "a proxy, load balancer or CDN in front of the server (address or CIDR, repeatable): its requests are the client's in X-Forwarded-For")
 		jsonFields = fs.String("json-fields", "", "JSON logs: the keys of fields robowatch does not know, FIELD=KEY,… (ip, time, request, method, uri, protocol, status, bytes, referer, ua, host; a nested key as a.b)")
 		cols       = fs.Int("width", 0, "fit tables to N columns (default: the terminal's width, else $COLUMNS, else 100)")
@@ -295,7 +306,7 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 		// Someone typed "robowatch" at a prompt and it seems to hang.
 		Warnf(stderr, "robowatch: reading a log from standard input (the terminal); end with Ctrl-D, or give a file: robowatch access.log")
 	}
-	a.Strict, a.Robots, a.Output, a.FailOn = *strict, *robotsSrc, *output, *failOn
+	a.Strict, a.Robots, a.Output, a.FailOn, a.Ranges = *strict, *robotsSrc, *output, *failOn, *ranges
 	// A progress line would only get in the way of someone typing a log.
 	a.Progress = on(*progress, stderr) && (*progress == "always" || !on("auto", stdin))
 	a.Report = report.Options{Sections: *sections, Top: *top, Width: width(stdout, *cols, fs.Changed("width")),

@@ -7,6 +7,8 @@ import (
 	"iter"
 	"sync"
 	"time"
+
+	"github.com/robowatch/robowatch/agents"
 )
 
 // ClientList is the verdict on every tracked client, most requests first.
@@ -156,5 +158,7 @@ func (e *verdictEnv) verdict(c *client) Verdict {
 	if v.Robot && c.viol != nil {
 		v.Violations = c.viol.n
 	}
+	v.Operator, v.Identity, v.VerifiedBy = e.cfg.ranges().Identify(v.Name, c.ip)
+	v.Purpose = agents.Purpose(v.Name)
 	return v
 }

@@ -1,6 +1,8 @@
 package detect
 
 import (
+	"github.com/robowatch/robowatch/agents"
+
 	"time"
 
 	"github.com/robowatch/robowatch/robots"
@@ -81,6 +83,10 @@ type Config struct {
 	// minute, first and last requests, robots.txt fetches) Result.Watched
 	// lists; nil watches none.
 	Watch func(ip string) bool
+
+	// Ranges are the operators' published crawler addresses robot claims
+	// are checked against; nil: the ones built into robowatch.
+	Ranges *agents.Ranges
 }
 
 // DefaultMaxClients is a cap on tracked clients that suits a laptop. A
@@ -160,4 +166,12 @@ func (c Config) withDefaults() Config {
 		c.MaxClients = 0
 	}
 	return c
+}
+
+// ranges is Config.Ranges or the built-in ones.
+func (c *Config) ranges() *agents.Ranges {
+	if c.Ranges != nil {
+		return c.Ranges
+	}
+	return agents.DefaultRanges()
 }

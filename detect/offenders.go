@@ -320,8 +320,6 @@ func overlaps(allow []netip.Prefix, net netip.Prefix) bool {
 	return false
 }
 
-// identityOf and purposeOf read what the robot catalogue says of v
-// (verified, impostor or unverified; its purpose): the catalogue lands
-// with the identity work, and until then no client has either.
-func identityOf(v *Verdict) string { return "" }
-func purposeOf(v *Verdict) string  { return "" }
+// identityOf and purposeOf are what agents says of v's claim.
+func identityOf(v *Verdict) string { return v.Identity }
+func purposeOf(v *Verdict) string  { return v.Purpose }

@@ -3,6 +3,7 @@ package detect
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -128,6 +129,47 @@ func TestParseSelection(t *testing.T) {
 		}
 		if err != nil || sel.String() != tt.want {
 			t.Errorf("ParseSelection(%q) = %q, %v; want %q", tt.in, sel.String(), err, tt.want)
+		}
+	}
+}
+
+// TestOffendersIdentity: the default selection takes an impostor and never
+// the verified crawler, even one that broke robots.txt; the verified one
+// is listed when named, and AI trainers by purpose.
+func TestOffendersIdentity(t *testing.T) {
+	rb, err := robots.Parse(strings.NewReader("User-agent: *\nDisallow: /private/\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := New(Config{Robots: rb})
+	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
+	const gb = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+	const gpt = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)"
+	for i, q := range []struct{ ip, ua, path string }{
+		{"66.249.66.1", gb, "/private/x"}, // the real Googlebot, breaking robots.txt
+		{"203.0.113.50", gb, "/news"},     // an impostor, breaking nothing
+		{"198.51.100.9", gpt, "/news"},
+	} {
+		d.Add(&logparse.Record{Client: q.ip, UserAgent: q.ua, Method: "GET", Target: q.path, Status: 200, Time: t0.Add(time.Duration(i) * time.Second)})
+	}
+	res := d.Result()
+	for _, tt := range []struct{ sel, want string }{
+		{"impostors,violators,scanners,incidents", "203.0.113.50"},
+		{"name:googlebot", "203.0.113.50 66.249.66.1"},
+		{"purpose:ai-training", "198.51.100.9"},
+	} {
+		sel, err := ParseSelection(tt.sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		list, _ := res.Offenders(BlockOptions{Select: sel})
+		var got []string
+		for _, o := range list {
+			got = append(got, o.Prefix.Addr().String())
+		}
+		slices.Sort(got)
+		if g := strings.Join(got, " "); g != tt.want {
+			t.Errorf("--block %s: %s, want %s", tt.sel, g, tt.want)
 		}
 	}
 }

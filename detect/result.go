@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/robowatch/robowatch/agents"
 )
 
 // Result is the outcome of a pass: a verdict per client, the robots by
@@ -66,7 +68,16 @@ type Result struct {
 	WatchDropped int64            `json:"watch_dropped"`     // clients Config.Watch picked past the first 1,000, tracked without a drill-down
 
 	Timeline Timeline `json:"timeline"` // requests over time, robots and humans
+
+	Ranges []agents.RangeFile `json:"ranges"` // the published range files identities were checked against, dated
 }
+
+// The identities a Verdict or a RobotSummary may have (agents.Identify).
+const (
+	IdentityVerified   = agents.IdentityVerified
+	IdentityImpostor   = agents.IdentityImpostor
+	IdentityUnverified = agents.IdentityUnverified
+)
 
 // Verdict is the judgement on one client.
 type Verdict struct {
@@ -91,6 +102,14 @@ type Verdict struct {
 	Peak             Peak      `json:"peak"`
 	CrawlDelay       float64   `json:"crawl_delay,omitempty"`          // seconds, of the robot's robots.txt group
 	CrawlDelayFast   bool      `json:"crawl_delay_exceeded,omitempty"` // the robot came faster than CrawlDelay allows
+
+	// Who the client claims to be, checked (agents.Identify): the operator
+	// its robot name claims, and verified (VerifiedBy says how), impostor
+	// or unverified. Empty for a client that claims no known operator.
+	Operator   string `json:"operator,omitempty"`
+	Identity   string `json:"identity,omitempty"`
+	VerifiedBy string `json:"verified_by,omitempty"`
+	Purpose    string `json:"purpose,omitempty"` // what its robot is for: search, ai-training, seo, … (agents.Purpose)
 }
 
 // Peak is the most requests a client made in any 1 s, 10 s and 60 s window,
@@ -167,10 +186,14 @@ type RobotSummary struct {
 	// unread-violated (broke it without having read it), unread (never
 	// read it, broke nothing: no evidence either way), unchecked (no
 	// robots.txt to check against).
-	Compliance string         `json:"compliance"`
-	Prefixes   []PrefixCount  `json:"prefixes,omitempty"` // violations by path prefix, most first
-	Incidents  int            `json:"incidents"`
-	Reasons    map[string]int `json:"reasons"` // clients per reason
+	Compliance string `json:"compliance"`
+
+	Operator  string         `json:"operator,omitempty"` // who runs the robot, when its name claims an operator robowatch knows
+	Identity  string         `json:"identity,omitempty"` // verified, impostor or unverified (agents.Identify); one per row
+	Purpose   string         `json:"purpose,omitempty"`  // what the robot is for (agents.Purpose)
+	Prefixes  []PrefixCount  `json:"prefixes,omitempty"` // violations by path prefix, most first
+	Incidents int            `json:"incidents"`
+	Reasons   map[string]int `json:"reasons"` // clients per reason
 }
 
 // PrefixCount is how many violations fell under one path prefix.
@@ -218,6 +241,7 @@ func (d *Detector) Result() *Result {
 		Other:             d.other,
 	}
 	res.Other.Clients = d.foldedClients()
+	res.Ranges = nonNil(d.cfg.ranges().Files)
 	// A client's bytes bound those of its seconds and incidents, and a
 	// folded client's saturated total saturates Other's: these are all the
 	// totals to look at.
@@ -295,11 +319,21 @@ func (d *Detector) Result() *Result {
 			res.ViolationsDropped += c.viol.n - int64(len(c.viol.list))
 			res.Violations.add(c)
 		}
-		s := byName[v.Name]
+		// A robot row never mixes identities: an impostor's requests,
+		// violations and incidents are its own, under a name that says so.
+		key := v.Name
+		if v.Identity == agents.IdentityImpostor {
+			key += " (impostor)"
+		}
+		s := byName[key]
 		if s == nil {
-			s = &RobotSummary{Name: v.Name, Reasons: map[string]int{}}
-			byName[v.Name] = s
-			prefixes[v.Name] = map[string]int64{}
+			s = &RobotSummary{Name: key, Reasons: map[string]int{}, Operator: v.Operator, Identity: v.Identity, Purpose: v.Purpose}
+			byName[key] = s
+			prefixes[key] = map[string]int64{}
+		}
+		if s.Identity != v.Identity {
+			// Some verified, some not: the row is as good as its weakest.
+			s.Identity = agents.IdentityUnverified
 		}
 		s.Clients++
 		s.Requests += v.Requests
@@ -316,10 +350,10 @@ func (d *Detector) Result() *Result {
 			s.FirstViolation = earliest(s.FirstViolation, c.viol.first)
 			s.LastViolation = latest(s.LastViolation, c.viol.last)
 			for _, p := range c.viol.prefixes {
-				prefixes[v.Name][p.Prefix] += p.Count
+				prefixes[key][p.Prefix] += p.Count
 			}
 		}
-		robotClients = append(robotClients, robotBins{v.Name, c.bins, c.first, c.last})
+		robotClients = append(robotClients, robotBins{key, c.bins, c.first, c.last})
 		c.bins = clientBins{}
 	}
 	d.clients, d.uas, d.recent, d.heap, d.th.pool = nil, nil, nil, nil, nil

@@ -41,8 +41,8 @@ const (
 )
 
 // toneColors is the colour of each tone: red for robots.txt violations,
-// yellow for rapid-fire incidents.
-var toneColors = [...]string{toneViolation: ansiRed, toneIncident: ansiBrown}
+// yellow for rapid-fire incidents, bold red for impostors.
+var toneColors = [...]string{toneViolation: ansiRed, toneIncident: ansiBrown, toneImpostor: ansiBold + ansiRed}
 
 // tableStyle draws sections as terminal tables, reusing one
 // tablewriter.Table for all of them: a new Table, and each Reset of one,

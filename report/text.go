@@ -42,8 +42,7 @@ const (
 	toneNone      tone = iota
 	toneViolation      // the client or robot broke robots.txt
 	toneIncident       // the client went rapid-fire
-	// An impostor (a browser or crawler name the client's address does
-	// not back) will get a tone of its own when robowatch can tell one.
+	toneImpostor       // a crawler's name the client's address does not back
 )
 
 // paint gives cell (row, col) a tone.
@@ -256,8 +255,15 @@ func robotsSection(r *Report, opt Options, text bool) *section {
 		for _, p := range b.Prefixes {
 			prefixes = append(prefixes, p.Prefix+" ("+Count(p.Count)+")")
 		}
-		s.rows = append(s.rows, []string{Escape(b.Name), Count(int64(b.Clients)), Count(b.Requests), viol,
+		name := Escape(b.Name)
+		if b.Identity == detect.IdentityVerified {
+			name += " (verified)"
+		}
+		s.rows = append(s.rows, []string{name, Count(int64(b.Clients)), Count(b.Requests), viol,
 			fetched, reasonCounts(b.Reasons), Escape(strings.Join(prefixes, ", "))})
+		if b.Identity == detect.IdentityImpostor {
+			s.paint(len(s.rows)-1, 0, toneImpostor)
+		}
 		if b.Violations > 0 {
 			s.paint(len(s.rows)-1, 3, toneViolation)
 		}
@@ -282,9 +288,10 @@ var shortFindings = map[string]string{
 // clientsSection lists the clients. On a narrow screen the columns that
 // go first are those another section repeats or a drill-down explains
 // (robots.txt fetches, score, peaks), then the signals, then the count of
-// violations, and last the User-agent, which a narrow column cuts to its
-// useless "Mozilla/5.0 (…" start anyway. The address and the robot's name
-// tell rows apart and always stay.
+// violations, then the User-agent, which a narrow column cuts to its
+// useless "Mozilla/5.0 (…" start anyway, and last the yes/no of Robot,
+// which the name says too. The address and the robot's name tell rows
+// apart and always stay.
 func clientsSection(r *Report, opt Options, text bool) *section {
 	s := &section{
 		name: "clients", title: "Clients (by requests)",
@@ -292,7 +299,7 @@ func clientsSection(r *Report, opt Options, text bool) *section {
 		right:  []bool{false, false, false, true, true, true, true, true, false, false},
 		flex:   []bool{true, false, true, false, false, false, false, false, true, true},
 		keep:   []bool{true, false, true, false, false, false, false, false, false, false},
-		drop:   []int{0, 0, 0, 2, 0, 3, 1, 5, 4, 6},
+		drop:   []int{0, 7, 0, 2, 0, 3, 1, 5, 4, 6},
 	}
 	if text {
 		s.flex = []bool{false, false, false, false, false, false, false, false, false, true}
@@ -312,9 +319,16 @@ func clientsSection(r *Report, opt Options, text bool) *section {
 		if !r.Result.ViolationsChecked {
 			viol = "-"
 		}
-		s.rows = append(s.rows, []string{Escape(c.IP), robot, Escape(c.Name), strconv.Itoa(c.Score), Count(c.Requests),
+		name := Escape(c.Name)
+		if c.Identity == detect.IdentityImpostor {
+			name += " (impostor)"
+		}
+		s.rows = append(s.rows, []string{Escape(c.IP), robot, name, strconv.Itoa(c.Score), Count(c.Requests),
 			fmt.Sprintf("%d/%d/%d", c.Peak.Per1s, c.Peak.Per10s, c.Peak.Per60s), Count(c.RobotsTxtFetches), viol,
 			strings.Join(c.Reasons, ","), uaCell(c.UserAgent)})
+		if c.Identity == detect.IdentityImpostor {
+			s.paint(len(s.rows)-1, 2, toneImpostor)
+		}
 		if c.Incidents > 0 {
 			s.paint(len(s.rows)-1, 5, toneIncident)
 		}
@@ -653,6 +667,16 @@ func headlineSection(r *Report, opt Options) *section {
 		} else {
 			add("robots.txt", "no robot requested a disallowed path")
 		}
+	}
+	var impostorNames []string
+	for _, b := range res.Robots {
+		if b.Identity == detect.IdentityImpostor {
+			impostorNames = append(impostorNames, Escape(b.Name))
+		}
+	}
+	if len(impostorNames) > 0 {
+		add("Impostors", strings.Join(impostorNames, ", ")+": crawler names from addresses their operators do not publish; see Robots")
+		s.paint(len(s.rows)-1, 1, toneImpostor)
 	}
 	var scanners int64
 	first := ""

@@ -1,0 +1,192 @@
+package agents
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"net/netip"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// A User-agent is a claim anyone can make: a scraper calls itself
+// Googlebot to be let in. Operators that publish the addresses their
+// crawlers come from make the claim checkable. Identify checks it: a
+// client whose robot name claims such an operator is verified when its
+// address is in the operator's published ranges and an impostor when it
+// is not; a robot whose operator publishes nothing robowatch holds is
+// unverified; a client that claims no known operator has no identity.
+
+// The identities Identify gives, as the JSON contract spells them.
+const (
+	IdentityVerified   = "verified"
+	IdentityImpostor   = "impostor"
+	IdentityUnverified = "unverified"
+)
+
+// VerifiedByRange is the one way robowatch verifies for now: the address is
+// in the operator's published ranges.
+const VerifiedByRange = "ip-range"
+
+//go:embed ranges/*.json
+var embeddedRanges embed.FS
+
+// RangeFile is one published range file, as the report lists it.
+type RangeFile struct {
+	File     string `json:"file"`
+	Operator string `json:"operator"`
+	Created  string `json:"created"` // the file's own creationTime
+	Prefixes int    `json:"prefixes"`
+}
+
+// Ranges are the published addresses of the operators that publish them.
+type Ranges struct {
+	Files []RangeFile
+	nets  map[string][]netip.Prefix // operator → its prefixes
+}
+
+// rangeOperators says whose addresses a range file holds, by its name.
+var rangeOperators = map[string]string{
+	"googlebot.json": "Google", "googlesc.json": "Google", "googleutf.json": "Google",
+	"special-crawlers.json": "Google", "user-triggered-fetchers.json": "Google",
+}
+
+// maxRangePrefixes bounds one range file: Google's largest holds about a
+// thousand; a hostile file must not take the memory of millions.
+const maxRangePrefixes = 100_000
+
+// LoadRanges reads the range files in fsys (Google's JSON shape: a
+// creationTime and prefixes of ipv4Prefix or ipv6Prefix). A file that is
+// not of that shape, or holds a prefix that does not parse, is an error
+// naming it. Files whose operator robowatch does not know are skipped.
+func LoadRanges(fsys fs.FS) (*Ranges, error) {
+	names, err := fs.Glob(fsys, "*.json")
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(names)
+	r := &Ranges{nets: map[string][]netip.Prefix{}}
+	for _, name := range names {
+		op, ok := rangeOperators[path.Base(name)]
+		if !ok {
+			continue
+		}
+		b, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		var doc struct {
+			CreationTime string `json:"creationTime"`
+			Prefixes     []struct {
+				IPv4 string `json:"ipv4Prefix"`
+				IPv6 string `json:"ipv6Prefix"`
+			} `json:"prefixes"`
+		}
+		if err := json.Unmarshal(b, &doc); err != nil {
+			return nil, fmt.Errorf("range file %s: %w", name, err)
+		}
+		if len(doc.Prefixes) == 0 || len(doc.Prefixes) > maxRangePrefixes {
+			return nil, fmt.Errorf("range file %s: %d prefixes, want 1 to %d", name, len(doc.Prefixes), maxRangePrefixes)
+		}
+		for i, p := range doc.Prefixes {
+			s := p.IPv4 + p.IPv6
+			pfx, err := netip.ParsePrefix(s)
+			if err != nil || p.IPv4 != "" && p.IPv6 != "" {
+				return nil, fmt.Errorf("range file %s: prefix %d: %q is not one CIDR network", name, i+1, s)
+			}
+			r.nets[op] = append(r.nets[op], pfx.Masked())
+		}
+		r.Files = append(r.Files, RangeFile{File: path.Base(name), Operator: op, Created: doc.CreationTime, Prefixes: len(doc.Prefixes)})
+	}
+	return r, nil
+}
+
+// DefaultRanges are the range files built into robowatch (ranges/, with
+// their NOTICE.md and refresh.sh).
+var DefaultRanges = sync.OnceValue(func() *Ranges {
+	sub, err := fs.Sub(embeddedRanges, "ranges")
+	if err == nil {
+		var r *Ranges
+		if r, err = LoadRanges(sub); err == nil {
+			return r
+		}
+	}
+	panic("agents: the built-in range files do not load: " + err.Error())
+})
+
+// claims are the robot names (lower case; a name matches when it starts
+// with one) that claim an operator, with what the robot is for, for the
+// operators robowatch knows. Purposes, one word each: search, ai-training,
+// ai-search, ai-assistant, seo, social-preview, feed, archive, monitoring.
+var claims = []struct {
+	prefix, operator, purpose string
+}{
+	{"googlebot", "Google", "search"}, {"storebot-google", "Google", "search"}, {"google-inspectiontool", "Google", "search"},
+	{"googleother", "Google", "other"}, {"adsbot-google", "Google", "other"}, {"mediapartners-google", "Google", "other"},
+	{"apis-google", "Google", "other"}, {"feedfetcher-google", "Google", "feed"}, {"google-read-aloud", "Google", "ai-assistant"},
+	{"google-site-verification", "Google", "other"}, {"google favicon", "Google", "other"},
+	{"bingbot", "Microsoft", "search"}, {"msnbot", "Microsoft", "search"}, {"bingpreview", "Microsoft", "social-preview"}, {"adidxbot", "Microsoft", "other"},
+	{"applebot", "Apple", "search"}, {"gptbot", "OpenAI", "ai-training"}, {"oai-searchbot", "OpenAI", "ai-search"}, {"chatgpt-user", "OpenAI", "ai-assistant"},
+	{"yandex", "Yandex", "search"}, {"baiduspider", "Baidu", "search"}, {"duckduckbot", "DuckDuckGo", "search"}, {"yahoo! slurp", "Yahoo", "search"},
+	{"claudebot", "Anthropic", "ai-training"}, {"claude-user", "Anthropic", "ai-assistant"}, {"amazonbot", "Amazon", "ai-training"},
+	{"facebookexternalhit", "Meta", "social-preview"}, {"meta-externalagent", "Meta", "ai-training"},
+	{"ccbot", "Common Crawl", "ai-training"}, {"bytespider", "ByteDance", "ai-training"}, {"perplexitybot", "Perplexity", "ai-search"},
+	{"ahrefsbot", "Ahrefs", "seo"}, {"semrushbot", "Semrush", "seo"}, {"mj12bot", "Majestic", "seo"}, {"dotbot", "Moz", "seo"},
+	{"petalbot", "Huawei", "search"}, {"archive.org_bot", "Internet Archive", "archive"}, {"ia_archiver", "Internet Archive", "archive"},
+	{"uptimerobot", "UptimeRobot", "monitoring"}, {"pingdom", "Pingdom", "monitoring"}, {"twitterbot", "X", "social-preview"},
+	{"linkedinbot", "LinkedIn", "social-preview"}, {"slackbot", "Slack", "social-preview"}, {"discordbot", "Discord", "social-preview"},
+}
+
+// Operator returns the operator a robot name claims; "" when it claims
+// none robowatch knows.
+func Operator(name string) string {
+	op, _ := claim(name)
+	return op
+}
+
+// Purpose returns what the robot a name claims is for; "" when it claims
+// no robot robowatch knows.
+func Purpose(name string) string {
+	_, p := claim(name)
+	return p
+}
+
+func claim(name string) (operator, purpose string) {
+	lower := strings.ToLower(name)
+	for _, c := range claims {
+		if strings.HasPrefix(lower, c.prefix) {
+			return c.operator, c.purpose
+		}
+	}
+	return "", ""
+}
+
+// Identify checks the claim a robot name makes against addr: its
+// operator, and verified (by VerifiedByRange), impostor or unverified; all
+// "" for a name that claims no known operator.
+func (r *Ranges) Identify(name, addr string) (operator, identity, verifiedBy string) {
+	operator = Operator(name)
+	if operator == "" {
+		return "", "", ""
+	}
+	nets := r.nets[operator]
+	if len(nets) == 0 {
+		return operator, IdentityUnverified, ""
+	}
+	a, err := netip.ParseAddr(addr)
+	if err != nil {
+		// A host name in the log (HostnameLookups): the log's own lookup,
+		// which the client's DNS owner chose; nothing checks it.
+		return operator, IdentityUnverified, ""
+	}
+	a = a.Unmap()
+	for _, p := range nets {
+		if p.Contains(a) {
+			return operator, IdentityVerified, VerifiedByRange
+		}
+	}
+	return operator, IdentityImpostor, ""
+}
