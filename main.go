@@ -66,7 +66,7 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 	progress := opt.StartProgress(stderr, files) // nil: none
 	defer progress.Stop()
 
-	rep := &report.Report{Files: files.Names, Reordered: reordered, Robots: opt.ShownRobots(), RobotsFailed: robotsFailed}
+	rep := &report.Report{Files: files.Names, Reordered: reordered, Robots: opt.ShownRobots(), RobotsFailed: robotsFailed, SiteRobots: cfg.Robots}
 	det := detect.New(cfg)
 	status, unread := cli.ExitOK, 0
 	if len(robotsFailed) > 0 {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/logparse"
+	"github.com/robowatch/robowatch/robots"
 )
 
 // Version is the version of the JSON report's layout. Fields are only ever
@@ -27,6 +28,7 @@ type Report struct {
 	RobotsFailed []string       // robots.txt sources that could not be fetched, each with why: not checked against
 	Errors       []string       // input errors (unreadable file, corrupt gzip); the rest was still read
 	FileFormats  []FileFormat   // the format each input was read in, in the order read
+	SiteRobots   *robots.Robots // the robots.txt for the whole log, for -o robots.txt; nil when none was given
 	Partial      bool           // the run was cut short (interrupted): counts cover what was read
 	Window       string         // the --since/--until window the records were cut to; "" when none
 	Outside      int64          // records outside Window, left out of the verdicts
@@ -62,7 +64,7 @@ type Options struct {
 var Sections = []string{"headline", "summary", "robots", "clients", "violations", "incidents", "malformed", "client"}
 
 // Formats names the output formats Write accepts.
-var Formats = []string{"table", "json", "csv", "markdown", "html"}
+var Formats = []string{"table", "json", "csv", "markdown", "html", "robots.txt"}
 
 // Write renders r to w in the named format: "table", "json", "csv" or
 // "markdown".
@@ -84,6 +86,8 @@ func Write(w io.Writer, format string, r *Report, opt Options) error {
 		return writeCSV(w, r, opt)
 	case "html":
 		return writeHTML(w, r, opt)
+	case "robots.txt":
+		return writeRobotsTxt(w, r)
 	}
 	return fmt.Errorf("unknown output format %q (want %s)", format, strings.Join(Formats, ", "))
 }

@@ -36,6 +36,7 @@ func ParseBytes(b []byte) *Robots {
 	}
 	// One conversion: every Pattern and Text below is a substring of it.
 	s := string(b)
+	r.Text = s
 	r.HTML = looksLikeHTML(s)
 	s = trimBOM(s)
 	p := parser{r: r}

@@ -28,6 +28,7 @@ type Robots struct {
 	Truncated bool     // the file was longer than MaxSize and only its start was read
 	HTML      bool     // the body looks like an HTML page (a "soft 404"), not a robots.txt
 	Lines     int      // number of lines read
+	Text      string   // the file as read (its first MaxSize bytes): what a suggested robots.txt starts from
 
 	problems []Problem // what the parser had to guess or skip, for Lint
 

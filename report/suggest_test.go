@@ -1,0 +1,86 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/logparse"
+	"github.com/robowatch/robowatch/robots"
+)
+
+// TestSuggestedRobotsTxt: -o robots.txt is the site's file unchanged, then
+// a group shutting out the AI-training crawlers the log saw (not one the
+// file already has a group for), and the robots that broke it named in
+// comments. It reads back as robots.txt: the AI crawlers are disallowed,
+// the rest as before, and check --lint finds nothing it did not find in
+// the site's own file.
+func TestSuggestedRobotsTxt(t *testing.T) {
+	siteText := "User-agent: *\nDisallow: /private/\n\nUser-agent: CCBot\nDisallow: /big/\n"
+	site := robots.ParseBytes([]byte(siteText))
+	d := detect.New(detect.Config{Robots: site})
+	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
+	for i, q := range []struct{ ip, ua, path string }{
+		{"198.51.100.9", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)", "/news"},
+		{"198.51.100.10", "CCBot/2.0 (https://commoncrawl.org/faq/)", "/news"},
+		{"198.51.100.11", "ClaudeBot/1.0; +claudebot@anthropic.com", "/news"},
+		{"198.51.100.12", "python-requests/2.31\n#injected", "/private/y"},
+	} {
+		d.Add(&logparse.Record{Client: q.ip, UserAgent: q.ua, Method: "GET", Target: q.path, Status: 200, Time: t0.Add(time.Duration(i) * time.Second)})
+	}
+	var out bytes.Buffer
+	if err := Write(&out, "robots.txt", &Report{Files: []string{"a.log"}, Result: d.Result(), SiteRobots: site}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if !strings.HasPrefix(text, siteText) {
+		t.Fatalf("the site's file is not kept as it was:\n%s", text)
+	}
+	got := robots.ParseBytes(out.Bytes())
+	for _, tt := range []struct {
+		ua, path string
+		allowed  bool
+	}{
+		{"GPTBot", "/news", false},
+		{"ClaudeBot", "/news", false},
+		{"CCBot", "/news", true}, // the site's own CCBot group stands
+		{"CCBot", "/big/x", false},
+		{"Googlebot", "/news", true},
+		{"Googlebot", "/private/x", false},
+	} {
+		if ok, _ := got.Allowed(tt.ua, tt.path); ok != tt.allowed {
+			t.Errorf("%s %s: allowed %v, want %v\n%s", tt.ua, tt.path, ok, tt.allowed, text)
+		}
+	}
+	if p := suggestLint(site, got); len(p) > 0 {
+		t.Errorf("lint finds what the site's file did not have: %+v\n%s", p, text)
+	}
+	if !strings.Contains(text, "#   python-requests: 1 disallowed request") {
+		t.Errorf("the robot that broke robots.txt is not named:\n%s", text)
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "#injected") {
+			t.Errorf("a User-agent wrote a line: %q", line)
+		}
+	}
+}
+
+// suggestLint is what check --lint says of the suggested file that it does
+// not say of the site's own: the test's measure of "adds no problem".
+func suggestLint(site, suggested *robots.Robots) []robots.Problem {
+	seen := map[string]int{}
+	for _, p := range robots.Lint(site) {
+		seen[p.Code]++
+	}
+	var out []robots.Problem
+	for _, p := range robots.Lint(suggested) {
+		if seen[p.Code] > 0 {
+			seen[p.Code]--
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
