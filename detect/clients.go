@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"iter"
 	"sync"
 	"time"
@@ -32,9 +33,10 @@ type clientIndex struct {
 
 // verdictEnv is what building a Verdict needs besides the client.
 type verdictEnv struct {
-	lt  logTraits
-	cfg Config
-	loc *time.Location // the log's zone, for peak times
+	lt    logTraits
+	cfg   Config
+	loc   *time.Location           // the log's zone, for peak times
+	addrs map[string]*addressStats // what the clients of each address did together (address.go)
 }
 
 // Len is how many clients the list holds.
@@ -125,6 +127,9 @@ func marshalSeq[T any](seq iter.Seq[T]) ([]byte, error) {
 // verdict judges c.
 func (e *verdictEnv) verdict(c *client) Verdict {
 	j := judge(c, e.lt, &e.cfg)
+	if a := e.addrs[c.ip]; a != nil && a.rotating() && c.assets == 0 && j.kind == "" {
+		j.add(ReasonBehaviour, pointsRotating, fmt.Sprintf("one of %d User-agents from this address, %d of them used at most twice and never for an asset: a rotating User-agent", a.agents, a.fleeting))
+	}
 	var delay time.Duration
 	var tooFast bool
 	if j.robot() {

@@ -70,6 +70,8 @@ type Result struct {
 	Timeline Timeline `json:"timeline"` // requests over time, robots and humans
 
 	Ranges []agents.RangeFile `json:"ranges"` // the published range files identities were checked against, dated
+
+	Networks []NetworkSummary `json:"networks"` // the clients by /24 (IPv4) and /48 (IPv6), most requests first
 }
 
 // The identities a Verdict or a RobotSummary may have (agents.Identify).
@@ -276,7 +278,8 @@ func (d *Detector) Result() *Result {
 	// The verdicts are built from the clients when the report reads them
 	// (see ClientList); here each client is judged once for the summaries,
 	// and what only the pass needed is let go.
-	env := &verdictEnv{lt: lt, cfg: d.cfg, loc: d.loc}
+	env := &verdictEnv{lt: lt, cfg: d.cfg, loc: d.loc, addrs: addressesOf(d.clients)}
+	nets := networks{}
 	res.Clients = ClientList{clients: make([]*client, 0, len(keys)), env: env, index: new(clientIndex)}
 	res.Violations.index = new(clientIndex)
 	byName := map[string]*RobotSummary{}
@@ -293,6 +296,7 @@ func (d *Detector) Result() *Result {
 			res.BytesSaturated = true
 		}
 		v := env.verdict(c)
+		nets.add(&v)
 		if v.Robot {
 			res.RobotRequests += v.Requests
 			res.RobotBytes = addBytes(res.RobotBytes, v.Bytes)
@@ -384,6 +388,7 @@ func (d *Detector) Result() *Result {
 		return cmp.Or(cmp.Compare(b.Severity, a.Severity), a.Start.Compare(b.Start))
 	})
 	res.Incidents = nonNil(res.Incidents)
+	res.Networks = nets.list()
 	res.Robots = nonNil(res.Robots)
 	res.Timeline = d.timelineResult(robotClients, res.Robots)
 	d.result = res

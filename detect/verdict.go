@@ -57,6 +57,8 @@ const RobotScore = 100
 //	            >= MinPages HTML pages and no image, CSS, JS or font          50
 //	            >= MinPages HTML pages and never a Referer (in a log that
 //	            records Referers)                                             50
+//	            one of many User-agents from one address, each used once or
+//	            twice without an asset: a rotating User-agent (address.go) 100
 //
 // So a page-only client that never sends a Referer is a robot (50+50), a
 // single missing Referer or a handful of asset-less pages is not. A
@@ -65,6 +67,7 @@ const RobotScore = 100
 // bots, 3 browsers), and a person's browser always names itself.
 const (
 	pointsScanner          = 100
+	pointsRotating         = 100
 	pointsRobotsTxt        = 100
 	pointsRobotsTxtPerson  = 20
 	pointsDeclared         = 100

@@ -26,6 +26,7 @@ type jsonReport struct {
 	Malformed  []jsonMalformed          `json:"malformed"`
 	Errors     []string                 `json:"errors"`
 	Timeline   detect.Timeline          `json:"timeline"`          // requests over time, robots and humans stacked
+	Networks   []detect.NetworkSummary  `json:"networks"`          // clients by /24 and /48, most requests first
 	Watched    []detect.ClientTimeline  `json:"watched,omitempty"` // drill-downs of the --client clients
 }
 
@@ -139,6 +140,7 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 		Malformed:  malformedRows(r.Stats.Samples),
 		Errors:     nonNil(r.Errors),
 		Timeline:   res.Timeline,
+		Networks:   nonNil(res.Networks[:opt.top(len(res.Networks))]),
 		Watched:    res.Watched,
 	}
 	if !opt.wants("clients") {
@@ -163,6 +165,7 @@ func streamJSON(w io.Writer, out *jsonReport) error {
 	writeSeq(j, "malformed", slices.Values(out.Malformed))
 	writeSeq(j, "errors", slices.Values(out.Errors))
 	j.value("timeline", out.Timeline)
+	writeSeq(j, "networks", slices.Values(out.Networks))
 	if len(out.Watched) > 0 {
 		writeSeq(j, "watched", slices.Values(out.Watched))
 	}

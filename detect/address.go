@@ -1,0 +1,130 @@
+package detect
+
+import (
+	"cmp"
+	"net/netip"
+	"slices"
+
+	"github.com/robowatch/robowatch/agents"
+)
+
+// A client is an address and a User-agent, so that people behind one NAT
+// address stay apart. A scraper that sends a fresh User-agent with every
+// request uses that against us: each pair makes a request or two and looks
+// like nobody. Seen per address, it is plain: many User-agents, each used
+// once or twice, and never the assets a browser loads. People behind a NAT
+// load pages with their assets, under a handful of User-agents.
+
+// Rotating User-agents: an address with at least rotatingMinAgents
+// User-agents, rotatingShare of them used at most twice and without an
+// asset.
+const (
+	rotatingMinAgents = 10
+	rotatingShare     = 0.8
+)
+
+// addressStats is what the clients of one address did together.
+type addressStats struct {
+	agents   int // distinct User-agents (tracked clients)
+	fleeting int // of them, used at most twice and never for an asset
+	requests int64
+}
+
+// rotating reports whether the address sends a fresh User-agent with most
+// requests.
+func (a *addressStats) rotating() bool {
+	return a.agents >= rotatingMinAgents && float64(a.fleeting) >= rotatingShare*float64(a.agents)
+}
+
+// addressesOf gathers the clients of each address.
+func addressesOf(clients map[clientKey]*client) map[string]*addressStats {
+	out := make(map[string]*addressStats)
+	for k, c := range clients {
+		a := out[k.ip]
+		if a == nil {
+			a = &addressStats{}
+			out[k.ip] = a
+		}
+		a.agents++
+		a.requests += c.requests
+		if c.requests <= 2 && c.assets == 0 {
+			a.fleeting++
+		}
+	}
+	return out
+}
+
+// NetworkSummary is what the clients of one network (a /24 for IPv4, a /48
+// for IPv6) did: the view for an operator's or a botnet's many addresses.
+type NetworkSummary struct {
+	Network    string `json:"network"`
+	Operator   string `json:"operator,omitempty"` // the operator its verified crawlers belong to, if any
+	Clients    int    `json:"clients"`
+	Robots     int    `json:"robots"`
+	Requests   int64  `json:"requests"`
+	UserAgents int    `json:"user_agents"` // distinct User-agents
+	Violations int64  `json:"violations"`
+	Incidents  int    `json:"incidents"`
+
+	agents map[string]struct{}
+}
+
+// maxNetworkAgents bounds the User-agents counted per network: past it the
+// count is a lower bound, and memory stays that of the clients.
+const maxNetworkAgents = 10_000
+
+// networkOf is the /24 or /48 of an address; ok is false for a host name.
+func networkOf(ip string) (netip.Prefix, bool) {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return netip.Prefix{}, false
+	}
+	a = a.Unmap()
+	bits := 48
+	if a.Is4() {
+		bits = 24
+	}
+	p, err := a.Prefix(bits)
+	return p, err == nil
+}
+
+// networks sums verdicts by network, most requests first.
+type networks map[netip.Prefix]*NetworkSummary
+
+func (n networks) add(v *Verdict) {
+	p, ok := networkOf(v.IP)
+	if !ok {
+		return
+	}
+	s := n[p]
+	if s == nil {
+		s = &NetworkSummary{Network: p.String(), agents: map[string]struct{}{}}
+		n[p] = s
+	}
+	s.Clients++
+	s.Requests += v.Requests
+	s.Violations += v.Violations
+	s.Incidents += v.Incidents
+	if v.Robot {
+		s.Robots++
+	}
+	if v.Identity == agents.IdentityVerified && s.Operator == "" {
+		s.Operator = v.Operator
+	}
+	if len(s.agents) < maxNetworkAgents {
+		s.agents[v.UserAgent] = struct{}{}
+	}
+}
+
+func (n networks) list() []NetworkSummary {
+	out := make([]NetworkSummary, 0, len(n))
+	for _, s := range n {
+		s.UserAgents = len(s.agents)
+		s.agents = nil
+		out = append(out, *s)
+	}
+	slices.SortFunc(out, func(a, b NetworkSummary) int {
+		return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Network, b.Network))
+	})
+	return out
+}

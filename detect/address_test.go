@@ -1,0 +1,56 @@
+package detect
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/robowatch/robowatch/logparse"
+)
+
+// TestRotatingUserAgents: an address that sends a fresh User-agent with
+// every page is a robot, each of its pairs; an office NAT where twelve
+// people browse pages with their assets under their own browsers is not.
+func TestRotatingUserAgents(t *testing.T) {
+	d := New(Config{})
+	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
+	add := func(ip, ua, path string, sec int, ref string) {
+		d.Add(&logparse.Record{Client: ip, UserAgent: ua, Referer: ref, Method: "GET", Target: path, Status: 200, Time: t0.Add(time.Duration(sec) * time.Second)})
+	}
+	for i := range 30 { // the scraper: a page a second, a new browser string each time
+		add("198.51.100.77", fmt.Sprintf("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/%d.0.%d.0 Safari/537.36", 100+i%20, i), fmt.Sprintf("/item/%d", i), i, "")
+	}
+	for p := range 12 { // the office: twelve people, each reading a few pages with assets
+		ua := fmt.Sprintf("Mozilla/5.0 (X11; Linux x86_64; rv:%d.0) Gecko/20100101 Firefox/%d.0", 110+p, 110+p)
+		for k := range 3 {
+			page := fmt.Sprintf("/doc/%d/%d", p, k)
+			add("203.0.113.80", ua, page, 100+p*40+k*12, "")
+			add("203.0.113.80", ua, "/static/site.css", 101+p*40+k*12, "https://intranet.example"+page)
+			add("203.0.113.80", ua, "/static/logo.png", 101+p*40+k*12, "https://intranet.example"+page)
+		}
+	}
+	res := d.Result()
+	robots, people := 0, 0
+	for v := range res.Clients.All() {
+		switch v.IP {
+		case "198.51.100.77":
+			if v.Robot {
+				robots++
+			}
+		case "203.0.113.80":
+			if !v.Robot {
+				people++
+			}
+		}
+	}
+	if robots != 30 || people != 12 {
+		t.Errorf("rotating scraper: %d of 30 pairs robots; office: %d of 12 people not", robots, people)
+	}
+	var nets []string
+	for _, n := range res.Networks {
+		nets = append(nets, fmt.Sprintf("%s %d/%d %d", n.Network, n.Robots, n.Clients, n.UserAgents))
+	}
+	if len(nets) != 2 || nets[0] != "203.0.113.0/24 0/12 12" || nets[1] != "198.51.100.0/24 30/30 30" {
+		t.Errorf("networks %q", nets)
+	}
+}
