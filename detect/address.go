@@ -128,3 +128,13 @@ func (n networks) list() []NetworkSummary {
 	})
 	return out
 }
+
+// unnamed is the name of a robot found by its behaviour under a browser's
+// User-agent: "unnamed (180.76.15.0/24)", its network (the address itself
+// when the log holds a host name).
+func unnamed(ip string) string {
+	if p, ok := networkOf(ip); ok {
+		return "unnamed (" + p.String() + ")"
+	}
+	return "unnamed (" + ip + ")"
+}

@@ -163,6 +163,11 @@ func (e *verdictEnv) verdict(c *client) Verdict {
 	if v.Robot && c.viol != nil {
 		v.Violations = c.viol.n
 	}
+	if v.Robot && c.ua.agent.Kind == agents.Browser {
+		// Found by what it did, under a browser's name: "Chrome" would
+		// name millions of people. Its network says where it came from.
+		v.Name = unnamed(c.ip)
+	}
 	v.Operator, v.Identity, v.VerifiedBy = e.cfg.ranges().Identify(v.Name, c.ip)
 	v.Purpose = agents.Purpose(v.Name)
 	return v

@@ -311,7 +311,7 @@ func (d *Detector) Result() *Result {
 		res.IncidentCount += v.Incidents
 		res.IncidentsDropped += c.rate.dropped
 		for _, in := range c.rate.incidents {
-			res.Incidents = append(res.Incidents, d.incident(c, in))
+			res.Incidents = append(res.Incidents, d.incident(c, in, v.Name))
 		}
 		if !v.Robot {
 			c.viol, c.bins = nil, clientBins{} // a human's violations are not reported
@@ -321,7 +321,7 @@ func (d *Detector) Result() *Result {
 		if c.viol != nil {
 			res.ViolationCount += c.viol.n
 			res.ViolationsDropped += c.viol.n - int64(len(c.viol.list))
-			res.Violations.add(c)
+			res.Violations.add(c, v.Name)
 		}
 		// A robot row never mixes identities: an impostor's requests,
 		// violations and incidents are its own, under a name that says so.
@@ -453,7 +453,7 @@ func peakOf(c *client, loc *time.Location) Peak {
 	return p
 }
 
-func (d *Detector) incident(c *client, in incident) Incident {
+func (d *Detector) incident(c *client, in incident, name string) Incident {
 	other := in.requests
 	for _, n := range in.status {
 		other -= n
@@ -461,7 +461,7 @@ func (d *Detector) incident(c *client, in incident) Incident {
 	return Incident{
 		IP:            c.ip,
 		UserAgent:     c.ua.ua,
-		Name:          c.ua.agent.Name,
+		Name:          name,
 		Start:         d.at(in.start),
 		End:           d.at(in.end),
 		Seconds:       in.end - in.start + 1,

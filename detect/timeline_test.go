@@ -162,7 +162,7 @@ func TestTimelineLateRobot(t *testing.T) {
 	slices.SortStableFunc(reqs, func(a, b req) int { return a.sec - b.sec })
 	res := run(Config{}, reqs)
 	if !verdictOf(t, res, "198.51.100.7", chromeUA).Robot || verdictOf(t, res, "198.51.100.8", firefoxUA).Robot {
-		t.Fatal("test setup: want the bursting Chrome a robot and the Firefox human")
+		t.Fatal("test setup: want the bursting Chrome a robot (unnamed: found by behaviour) and the Firefox human")
 	}
 	tl := &res.Timeline
 	first := bucketOf(tl, t0)
@@ -172,7 +172,7 @@ func TestTimelineLateRobot(t *testing.T) {
 	if sum(tl.Robots) != 300 || sum(tl.Humans) != 100 {
 		t.Errorf("robots %d, humans %d; want 300 and 100", sum(tl.Robots), sum(tl.Humans))
 	}
-	if len(tl.ByRobot) != 1 || tl.ByRobot[0].Name != "Chrome" || !slices.Equal(tl.ByRobot[0].Requests, tl.Robots) {
+	if len(tl.ByRobot) != 1 || tl.ByRobot[0].Name != "unnamed (198.51.100.0/24)" || !slices.Equal(tl.ByRobot[0].Requests, tl.Robots) {
 		t.Errorf("by robot = %+v", tl.ByRobot)
 	}
 }

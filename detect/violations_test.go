@@ -36,7 +36,7 @@ func TestViolationListOrder(t *testing.T) {
 				want = append(want, Violation{IP: cl.ip, UserAgent: "bot", Name: "bot", Time: at, Method: "GET",
 					Path: fmt.Sprintf("/p%d", i), Status: 200, Group: m.Group()})
 			}
-			l.add(cl)
+			l.add(cl, "bot")
 		}
 		slices.SortStableFunc(want, func(a, b Violation) int { return a.Time.Compare(b.Time) })
 		got := l.Head(-1)

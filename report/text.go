@@ -650,8 +650,12 @@ func headlineSection(r *Report, opt Options) *section {
 	}
 	if len(res.Incidents) > 0 {
 		in := res.Incidents[0]
-		add("Worst incident", fmt.Sprintf("%s (%s): %s in %s at up to %d/s from %s; see Rapid-fire incidents",
-			Escape(in.IP), Escape(in.Name), Count(in.Requests)+noun(in.Requests, " request", " requests"),
+		who := Escape(in.IP)
+		if !strings.HasPrefix(in.Name, "unnamed (") { // its network is in the address
+			who += " (" + Escape(in.Name) + ")"
+		}
+		add("Worst incident", fmt.Sprintf("%s: %s in %s at up to %d/s from %s; see Rapid-fire incidents",
+			who, Count(in.Requests)+noun(in.Requests, " request", " requests"),
 			Duration(time.Duration(in.Seconds)*time.Second), in.PeakPerSecond, in.Start.Format(opt.timeLayout())))
 		s.paint(len(s.rows)-1, 1, toneIncident)
 	}
