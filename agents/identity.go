@@ -27,9 +27,13 @@ const (
 	IdentityUnverified = "unverified"
 )
 
-// VerifiedByRange is the one way robowatch verifies for now: the address is
-// in the operator's published ranges.
-const VerifiedByRange = "ip-range"
+// The ways a claim is verified: the address is in the operator's
+// published ranges, or its reverse DNS name is under the operator's
+// domains and resolves back to it.
+const (
+	VerifiedByRange = "ip-range"
+	VerifiedByDNS   = "dns"
+)
 
 //go:embed ranges/*.json
 var embeddedRanges embed.FS

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"slices"
@@ -89,6 +90,7 @@ func (a *Analyse) Config(ctx context.Context, stderr io.Writer) (cfg detect.Conf
 	}
 	cfg = a.Detect
 	cfg.Robots, cfg.RobotsByHost = set.Default, set.ByHost
+	cfg.DNSContext = ctx
 	if a.Ranges != "" {
 		if cfg.Ranges, err = agents.LoadRanges(os.DirFS(a.Ranges)); err != nil {
 			return cfg, nil, fmt.Errorf("--ranges %s: %w", a.Ranges, err)
@@ -202,6 +204,8 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 		failOn     = fs.StringSlice("fail-on", nil, "exit 3 when the report has any of: violations (needs --robots), incidents, robots (for cron and monitoring)")
 		color      = fs.String("color", "auto", "colour headings: auto (on a terminal, unless NO_COLOR is set), always, never")
 		progress   = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always, never")
+		verifyDNS  = fs.Bool("verify-dns", false, "check the claims of robots whose operators publish no ranges (bingbot, Applebot, YandexBot, Baiduspider, …) by reverse and forward DNS, after reading (at most 20 s)")
+		dnsServer  = fs.String("dns-server", "", "--verify-dns asks this server (HOST:PORT) instead of the system's resolver")
 		ranges     = fs.String("ranges", "", "check crawler identities against the published range files in DIR (googlebot.json, …) instead of the built-in copies")
 		trustProxy = fs.StringArray("trust-proxy", nil, "a proxy, load balancer or CDN in front of the server (address or CIDR, repeatable): its requests are the client's in X-Forwarded-For")
 		jsonFields = fs.String("json-fields", "", "JSON logs: the keys of fields robowatch does not know, FIELD=KEY,… (ip, time, request, method, uri, protocol, status, bytes, referer, ua, host; a nested key as a.b)")
@@ -246,6 +250,9 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 			return usage("--trust-proxy %q: %v", p, err)
 		}
 		a.Proxies = append(a.Proxies, pr)
+	}
+	if *dnsServer != "" && !*verifyDNS {
+		return usage("--dns-server is for --verify-dns")
 	}
 	if a.Block, err = blockOptions(*block, *allow, *allowFile, *aggregate, *aggAt, *nftTable, *nftHook); err != nil {
 		return nil, &UsageError{"robowatch", err.Error()}
@@ -292,6 +299,20 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 		return usage("--since %s is not before --until %s: the window would be empty", *since, *until)
 	}
 	a.Detect = detect.Config{BurstPer10s: *burst, SustainedPer60s: *sustained, MaxClients: *maxClients}
+	if *verifyDNS {
+		a.Detect.DNS = &agents.Verifier{}
+		if *dnsServer != "" {
+			host, port, err := net.SplitHostPort(*dnsServer)
+			if err != nil || host == "" || port == "" {
+				return usage("--dns-server %q: want HOST:PORT, e.g. 127.0.0.1:53", *dnsServer)
+			}
+			server := *dnsServer
+			a.Detect.DNS.Resolver = &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
+				var d net.Dialer
+				return d.DialContext(ctx, network, server)
+			}}
+		}
+	}
 	if a.Clients = *watch; len(*watch) > 0 {
 		if a.Detect.Watch, err = detect.WatchList(*watch); err != nil {
 			return usage("--client: %v", err)

@@ -42,6 +42,8 @@ func TestParseUsageErrors(t *testing.T) {
 		{[]string{"--aggregate-at", "-2"}, "--aggregate-at -2: want a number from 0"},
 		{[]string{"--nft-table", "my table"}, `--nft-table "my table": want 1 to 64 letters`},
 		{[]string{"--nft-hook", "output"}, `--nft-hook "output": want one of input, forward, prerouting`},
+		{[]string{"--dns-server", "127.0.0.1:53"}, "--dns-server is for --verify-dns"},
+		{[]string{"--verify-dns", "--dns-server", "localhost"}, `--dns-server "localhost": want HOST:PORT`},
 		{[]string{"check"}, "robowatch check: --robots FILE|URL is required (see robowatch check --help)"},
 		{[]string{"check", "--robots", "r.txt"}, "give at least one PATH to check, or --lint"},
 		{[]string{"check", "--robots", "r.txt", "--lint", "/x"}, "--lint takes no paths"},

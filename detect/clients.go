@@ -35,8 +35,9 @@ type clientIndex struct {
 type verdictEnv struct {
 	lt    logTraits
 	cfg   Config
-	loc   *time.Location           // the log's zone, for peak times
-	addrs map[string]*addressStats // what the clients of each address did together (address.go)
+	loc   *time.Location              // the log's zone, for peak times
+	addrs map[string]*addressStats    // what the clients of each address did together (address.go)
+	dns   map[string]agents.DNSResult // what DNS said of addresses whose claim the ranges could not settle
 }
 
 // Len is how many clients the list holds.
@@ -169,6 +170,12 @@ func (e *verdictEnv) verdict(c *client) Verdict {
 		v.Name = unnamed(c.ip)
 	}
 	v.Operator, v.Identity, v.VerifiedBy = e.cfg.ranges().Identify(v.Name, c.ip)
+	if r, ok := e.dns[c.ip]; ok && v.Identity == agents.IdentityUnverified && r.Identity != agents.IdentityUnverified {
+		v.Identity = r.Identity
+		if r.Identity == agents.IdentityVerified {
+			v.VerifiedBy = agents.VerifiedByDNS
+		}
+	}
 	v.Purpose = agents.Purpose(v.Name)
 	return v
 }

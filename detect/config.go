@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"context"
 	"github.com/robowatch/robowatch/agents"
 
 	"time"
@@ -87,6 +88,12 @@ type Config struct {
 	// Ranges are the operators' published crawler addresses robot claims
 	// are checked against; nil: the ones built into robowatch.
 	Ranges *agents.Ranges
+
+	// DNS, when set, checks by reverse and forward DNS the claims Ranges
+	// cannot settle, after the pass (Result), within its own bounds;
+	// DNSContext ends it early (an interrupt). nil: no DNS.
+	DNS        *agents.Verifier
+	DNSContext context.Context
 }
 
 // DefaultMaxClients is a cap on tracked clients that suits a laptop. A

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"slices"
 	"time"
@@ -72,6 +73,8 @@ type Result struct {
 	Ranges []agents.RangeFile `json:"ranges"` // the published range files identities were checked against, dated
 
 	Networks []NetworkSummary `json:"networks"` // the clients by /24 (IPv4) and /48 (IPv6), most requests first
+
+	DNSChecked int `json:"dns_checked"` // addresses whose claim was checked by DNS (Config.DNS)
 }
 
 // The identities a Verdict or a RobotSummary may have (agents.Identify).
@@ -279,6 +282,9 @@ func (d *Detector) Result() *Result {
 	// (see ClientList); here each client is judged once for the summaries,
 	// and what only the pass needed is let go.
 	env := &verdictEnv{lt: lt, cfg: d.cfg, loc: d.loc, addrs: addressesOf(d.clients)}
+	if d.cfg.DNS != nil {
+		env.dns, res.DNSChecked = d.verifyDNS()
+	}
 	nets := networks{}
 	res.Clients = ClientList{clients: make([]*client, 0, len(keys)), env: env, index: new(clientIndex)}
 	res.Violations.index = new(clientIndex)
@@ -496,4 +502,32 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// maxDNSChecks bounds the addresses asked of DNS in one run: a log of a
+// million fake Googlebots must not become a million lookups.
+const maxDNSChecks = 10_000
+
+// verifyDNS asks DNS about the addresses whose robot names claim an
+// operator the published ranges do not cover (or a host name).
+func (d *Detector) verifyDNS() (map[string]agents.DNSResult, int) {
+	claims := map[string]string{}
+	for k, c := range d.clients {
+		if len(claims) >= maxDNSChecks {
+			break
+		}
+		op, id, _ := d.cfg.ranges().Identify(c.ua.agent.Name, k.ip)
+		if id == agents.IdentityUnverified && agents.HasDNS(op) {
+			claims[k.ip] = op
+		}
+	}
+	if len(claims) == 0 {
+		return nil, 0
+	}
+	ctx := d.cfg.DNSContext
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	got := d.cfg.DNS.VerifyAll(ctx, claims)
+	return got, len(got)
 }

@@ -62,6 +62,7 @@ type jsonSummary struct {
 	RobotRequests     int64              `json:"robot_requests"`     // requests of the robot clients (tracked ones)
 	RobotBytes        int64              `json:"robot_bytes"`        // bytes sent to them
 	Ranges            []agents.RangeFile `json:"ranges"`             // published crawler address ranges identities were checked against, with their dates
+	DNSChecked        int                `json:"dns_checked"`        // addresses whose claim --verify-dns checked
 
 	// The violations list holds every violation of a robot unless the
 	// per-client or overall bounds of the detector were reached; then the
@@ -123,6 +124,7 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 			RobotRequests:     res.RobotRequests,
 			RobotBytes:        res.RobotBytes,
 			Ranges:            nonNil(res.Ranges),
+			DNSChecked:        res.DNSChecked,
 
 			ViolationsListed:   res.Violations.Len(),
 			ViolationsUnlisted: res.ViolationsDropped,

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"encoding/json"
+	"net"
+	"strings"
+	"testing"
+
+	"github.com/miekg/dns"
+
+	"github.com/robowatch/robowatch/cli"
+)
+
+// TestVerifyDNSCLI runs robowatch --verify-dns against a DNS server on
+// 127.0.0.1 (never the network): the bingbot whose reverse name is under
+// search.msn.com and resolves back is verified by dns; the one from an
+// address whose reverse name is not is an impostor, in a row of its own.
+func TestVerifyDNSCLI(t *testing.T) {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zone := map[string]string{
+		"10.39.55.157.in-addr.arpa.":          "10.39.55.157.in-addr.arpa. 60 IN PTR msnbot-157-55-39-10.search.msn.com.",
+		"msnbot-157-55-39-10.search.msn.com.": "msnbot-157-55-39-10.search.msn.com. 60 IN A 157.55.39.10",
+		"50.113.0.203.in-addr.arpa.":          "50.113.0.203.in-addr.arpa. 60 IN PTR host-50.hosting.example.",
+	}
+	srv := &dns.Server{PacketConn: pc, Handler: dns.HandlerFunc(func(w dns.ResponseWriter, req *dns.Msg) {
+		m := new(dns.Msg)
+		m.SetReply(req)
+		if s, ok := zone[strings.ToLower(req.Question[0].Name)]; ok {
+			if r, err := dns.NewRR(s); err == nil && r.Header().Rrtype == req.Question[0].Qtype {
+				m.Answer = append(m.Answer, r)
+			}
+		}
+		if len(m.Answer) == 0 {
+			m.Rcode = dns.RcodeNameError
+		}
+		w.WriteMsg(m)
+	})}
+	go srv.ActivateAndServe()
+	defer srv.Shutdown()
+
+	const bing = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"
+	log := "157.55.39.10 - - [06/May/2024:09:00:00 +0000] \"GET /robots.txt HTTP/1.1\" 200 80 \"-\" \"" + bing + "\"\n" +
+		"203.0.113.50 - - [06/May/2024:09:00:01 +0000] \"GET /x HTTP/1.1\" 200 80 \"-\" \"" + bing + "\"\n"
+	code, out, errOut := runCLI(t, []byte(log), "-o", "json", "--verify-dns", "--dns-server", pc.LocalAddr().String())
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Summary struct {
+			DNSChecked int `json:"dns_checked"`
+		} `json:"summary"`
+		Clients []struct {
+			IP, Identity, Operator string
+			VerifiedBy             string `json:"verified_by"`
+		} `json:"clients"`
+		Robots []struct{ Name, Identity string } `json:"robots"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, c := range rep.Clients {
+		got[c.IP] = c.Operator + " " + c.Identity + " " + c.VerifiedBy
+	}
+	if got["157.55.39.10"] != "Microsoft verified dns" || got["203.0.113.50"] != "Microsoft impostor " || rep.Summary.DNSChecked != 2 {
+		t.Errorf("identities %q, %d checked", got, rep.Summary.DNSChecked)
+	}
+	if len(rep.Robots) != 2 {
+		t.Errorf("robots %+v: the impostor must have a row of its own", rep.Robots)
+	}
+}
