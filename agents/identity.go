@@ -8,7 +8,6 @@ import (
 	"net/netip"
 	"path"
 	"slices"
-	"strings"
 	"sync"
 )
 
@@ -126,22 +125,22 @@ var DefaultRanges = sync.OnceValue(func() *Ranges {
 // operators robowatch knows. Purposes, one word each: search, ai-training,
 // ai-search, ai-assistant, seo, social-preview, feed, archive, monitoring.
 var claims = []struct {
-	prefix, operator, purpose string
+	prefix, operator, purpose, url string
 }{
-	{"googlebot", "Google", "search"}, {"storebot-google", "Google", "search"}, {"google-inspectiontool", "Google", "search"},
-	{"googleother", "Google", "other"}, {"adsbot-google", "Google", "other"}, {"mediapartners-google", "Google", "other"},
-	{"apis-google", "Google", "other"}, {"feedfetcher-google", "Google", "feed"}, {"google-read-aloud", "Google", "ai-assistant"},
-	{"google-site-verification", "Google", "other"}, {"google favicon", "Google", "other"},
-	{"bingbot", "Microsoft", "search"}, {"msnbot", "Microsoft", "search"}, {"bingpreview", "Microsoft", "social-preview"}, {"adidxbot", "Microsoft", "other"},
-	{"applebot", "Apple", "search"}, {"gptbot", "OpenAI", "ai-training"}, {"oai-searchbot", "OpenAI", "ai-search"}, {"chatgpt-user", "OpenAI", "ai-assistant"},
-	{"yandex", "Yandex", "search"}, {"baiduspider", "Baidu", "search"}, {"duckduckbot", "DuckDuckGo", "search"}, {"yahoo! slurp", "Yahoo", "search"},
-	{"claudebot", "Anthropic", "ai-training"}, {"claude-user", "Anthropic", "ai-assistant"}, {"amazonbot", "Amazon", "ai-training"},
-	{"facebookexternalhit", "Meta", "social-preview"}, {"meta-externalagent", "Meta", "ai-training"},
-	{"ccbot", "Common Crawl", "ai-training"}, {"bytespider", "ByteDance", "ai-training"}, {"perplexitybot", "Perplexity", "ai-search"},
-	{"ahrefsbot", "Ahrefs", "seo"}, {"semrushbot", "Semrush", "seo"}, {"mj12bot", "Majestic", "seo"}, {"dotbot", "Moz", "seo"},
-	{"petalbot", "Huawei", "search"}, {"archive.org_bot", "Internet Archive", "archive"}, {"ia_archiver", "Internet Archive", "archive"},
-	{"uptimerobot", "UptimeRobot", "monitoring"}, {"pingdom", "Pingdom", "monitoring"}, {"twitterbot", "X", "social-preview"},
-	{"linkedinbot", "LinkedIn", "social-preview"}, {"slackbot", "Slack", "social-preview"}, {"discordbot", "Discord", "social-preview"},
+	{"googlebot", "Google", "search", "https://developers.google.com/search/docs/crawling-indexing/googlebot"}, {"storebot-google", "Google", "search", ""}, {"google-inspectiontool", "Google", "search", ""},
+	{"googleother", "Google", "other", ""}, {"adsbot-google", "Google", "other", ""}, {"mediapartners-google", "Google", "other", ""},
+	{"apis-google", "Google", "other", ""}, {"feedfetcher-google", "Google", "feed", ""}, {"google-read-aloud", "Google", "ai-assistant", ""},
+	{"google-site-verification", "Google", "other", ""}, {"google favicon", "Google", "other", ""},
+	{"bingbot", "Microsoft", "search", "https://www.bing.com/webmasters/help/which-crawlers-does-bing-use-8c184ec0"}, {"msnbot", "Microsoft", "search", ""}, {"bingpreview", "Microsoft", "social-preview", ""}, {"adidxbot", "Microsoft", "other", ""},
+	{"applebot", "Apple", "search", "https://support.apple.com/en-us/119829"}, {"gptbot", "OpenAI", "ai-training", "https://platform.openai.com/docs/bots"}, {"oai-searchbot", "OpenAI", "ai-search", "https://platform.openai.com/docs/bots"}, {"chatgpt-user", "OpenAI", "ai-assistant", "https://platform.openai.com/docs/bots"},
+	{"yandex", "Yandex", "search", "https://yandex.com/support/webmaster/robot-workings/check-yandex-robots.html"}, {"baiduspider", "Baidu", "search", "https://www.baidu.com/search/robots_english.html"}, {"duckduckbot", "DuckDuckGo", "search", "https://duckduckgo.com/duckduckgo-help-pages/results/duckduckbot"}, {"yahoo! slurp", "Yahoo", "search", ""},
+	{"claudebot", "Anthropic", "ai-training", "https://support.anthropic.com/en/articles/8896518"}, {"claude-user", "Anthropic", "ai-assistant", ""}, {"amazonbot", "Amazon", "ai-training", ""},
+	{"facebookexternalhit", "Meta", "social-preview", ""}, {"meta-externalagent", "Meta", "ai-training", ""},
+	{"ccbot", "Common Crawl", "ai-training", "https://commoncrawl.org/ccbot"}, {"bytespider", "ByteDance", "ai-training", ""}, {"perplexitybot", "Perplexity", "ai-search", ""},
+	{"ahrefsbot", "Ahrefs", "seo", "https://ahrefs.com/robot"}, {"semrushbot", "Semrush", "seo", "https://www.semrush.com/bot/"}, {"mj12bot", "Majestic", "seo", "https://mj12bot.com/"}, {"dotbot", "Moz", "seo", ""},
+	{"petalbot", "Huawei", "search", ""}, {"archive.org_bot", "Internet Archive", "archive", ""}, {"ia_archiver", "Internet Archive", "archive", ""},
+	{"uptimerobot", "UptimeRobot", "monitoring", ""}, {"pingdom", "Pingdom", "monitoring", ""}, {"twitterbot", "X", "social-preview", ""},
+	{"linkedinbot", "LinkedIn", "social-preview", ""}, {"slackbot", "Slack", "social-preview", ""}, {"discordbot", "Discord", "social-preview", ""},
 }
 
 // Operator returns the operator a robot name claims; "" when it claims
@@ -159,13 +158,15 @@ func Purpose(name string) string {
 }
 
 func claim(name string) (operator, purpose string) {
-	lower := strings.ToLower(name)
-	for _, c := range claims {
-		if strings.HasPrefix(lower, c.prefix) {
-			return c.operator, c.purpose
-		}
-	}
-	return "", ""
+	e, _ := Lookup(name)
+	return e.Operator, e.Purpose
+}
+
+// URL returns the documentation of the robot a name claims; "" when
+// robowatch knows none.
+func URL(name string) string {
+	e, _ := Lookup(name)
+	return e.URL
 }
 
 // Identify checks the claim a robot name makes against addr: its

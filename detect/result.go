@@ -196,6 +196,7 @@ type RobotSummary struct {
 	Operator  string         `json:"operator,omitempty"` // who runs the robot, when its name claims an operator robowatch knows
 	Identity  string         `json:"identity,omitempty"` // verified, impostor or unverified (agents.Identify); one per row
 	Purpose   string         `json:"purpose,omitempty"`  // what the robot is for (agents.Purpose)
+	URL       string         `json:"url,omitempty"`      // its documentation, when robowatch knows it
 	Prefixes  []PrefixCount  `json:"prefixes,omitempty"` // violations by path prefix, most first
 	Incidents int            `json:"incidents"`
 	Reasons   map[string]int `json:"reasons"` // clients per reason
@@ -337,7 +338,7 @@ func (d *Detector) Result() *Result {
 		}
 		s := byName[key]
 		if s == nil {
-			s = &RobotSummary{Name: key, Reasons: map[string]int{}, Operator: v.Operator, Identity: v.Identity, Purpose: v.Purpose}
+			s = &RobotSummary{Name: key, Reasons: map[string]int{}, Operator: v.Operator, Identity: v.Identity, Purpose: v.Purpose, URL: agents.URL(v.Name)}
 			byName[key] = s
 			prefixes[key] = map[string]int64{}
 		}

@@ -1,0 +1,83 @@
+package agents
+
+import (
+	"bufio"
+	"bytes"
+	_ "embed"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// CatalogueEntry is what robowatch knows of one robot by name.
+type CatalogueEntry struct {
+	Name     string
+	Operator string
+	Purpose  string // one of Purposes
+	URL      string // its documentation
+}
+
+// Purposes are the words a robot's purpose is said in, in JSON.
+var Purposes = []string{"search", "ai-training", "ai-search", "ai-assistant", "seo", "social-preview", "feed", "archive", "monitoring", "scanner", "library", "other"}
+
+//go:embed catalogue/ai-robots.tsv
+var aiRobotsTSV []byte
+
+// LoadCatalogue reads a catalogue file: one robot a line, name, operator,
+// purpose and URL separated by tabs; '#' lines are comments. A line that is
+// not of that shape is an error naming file and line: a silent skip would
+// leave a robot unknown.
+func LoadCatalogue(r io.Reader, file string) ([]CatalogueEntry, error) {
+	var out []CatalogueEntry
+	sc := bufio.NewScanner(r)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != 4 || f[0] == "" {
+			return nil, fmt.Errorf("%s:%d: want name, operator, purpose and URL separated by tabs", file, n)
+		}
+		if !slices.Contains(Purposes, f[2]) {
+			return nil, fmt.Errorf("%s:%d: purpose %q is not one of %s", file, n, f[2], strings.Join(Purposes, ", "))
+		}
+		if f[3] != "" && !strings.HasPrefix(f[3], "https://") && !strings.HasPrefix(f[3], "http://") {
+			return nil, fmt.Errorf("%s:%d: URL %q is not an http(s) URL", file, n, f[3])
+		}
+		out = append(out, CatalogueEntry{Name: f[0], Operator: f[1], Purpose: f[2], URL: f[3]})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return out, nil
+}
+
+// catalogue is the built-in catalogue by lower-case name.
+var catalogue = sync.OnceValue(func() map[string]CatalogueEntry {
+	entries, err := LoadCatalogue(bytes.NewReader(aiRobotsTSV), "catalogue/ai-robots.tsv")
+	if err != nil {
+		panic("agents: the built-in catalogue does not load: " + err.Error())
+	}
+	m := make(map[string]CatalogueEntry, len(entries))
+	for _, e := range entries {
+		m[strings.ToLower(e.Name)] = e
+	}
+	return m
+})
+
+// Lookup says what robowatch knows of the robot called name: the big
+// crawlers from its own table (identity.go), the AI crawlers from
+// ai.robots.txt's list; ok is false for a name it does not know.
+func Lookup(name string) (CatalogueEntry, bool) {
+	lower := strings.ToLower(name)
+	for _, c := range claims {
+		if strings.HasPrefix(lower, c.prefix) {
+			return CatalogueEntry{Name: name, Operator: c.operator, Purpose: c.purpose, URL: c.url}, true
+		}
+	}
+	e, ok := catalogue()[lower]
+	return e, ok
+}
