@@ -177,5 +177,8 @@ func (e *verdictEnv) verdict(c *client) Verdict {
 		}
 	}
 	v.Purpose = agents.Purpose(v.Name)
+	if p, ok := networkOf(c.ip); ok {
+		v.Network = p.String()
+	}
 	return v
 }

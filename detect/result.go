@@ -115,6 +115,7 @@ type Verdict struct {
 	Identity   string `json:"identity,omitempty"`
 	VerifiedBy string `json:"verified_by,omitempty"`
 	Purpose    string `json:"purpose,omitempty"` // what its robot is for: search, ai-training, seo, … (agents.Purpose)
+	Network    string `json:"network,omitempty"` // its /24 (IPv4) or /48 (IPv6), as networks[] sums them; none for a host name
 }
 
 // Peak is the most requests a client made in any 1 s, 10 s and 60 s window,
