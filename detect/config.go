@@ -94,6 +94,15 @@ type Config struct {
 	// DNSContext ends it early (an interrupt). nil: no DNS.
 	DNS        *agents.Verifier
 	DNSContext context.Context
+
+	// Events, when set, is told of robots, violations and incidents as
+	// they are found (events.go), for a live run; nil: only Result says.
+	Events Events
+
+	// Expire folds a client into Other once it has been idle this long (in
+	// the log's time), at Advance: a follow run that lasts weeks then
+	// holds the clients of the last Expire, not of every day. 0: never.
+	Expire time.Duration
 }
 
 // DefaultMaxClients is a cap on tracked clients that suits a laptop. A

@@ -138,24 +138,26 @@ const (
 	otherPrefix       = "(other)"
 )
 
-// check checks one request of c against robots.txt.
-func (d *Detector) check(c *client, r *logparse.Record, path string, res resource) {
+// check checks one request of c against robots.txt; it reports whether
+// the request was disallowed, and by which rule (nil: everything is, as
+// for a robots.txt that could not be fetched).
+func (d *Detector) check(c *client, r *logparse.Record, path string, res resource) (bool, *robots.Rule) {
 	if res == resourceRobotsTxt {
-		return
+		return false, nil
 	}
 	rb := d.checker.robotsFor(r.VHost)
 	if rb == nil {
 		// Only --robots HOST=FILE was given and this record's host (or the
 		// log's lack of hosts) has none: say so rather than find nothing.
 		d.unchecked++
-		return
+		return false, nil
 	}
 	if c.matcher == nil || c.robots != rb {
 		c.robots, c.matcher = rb, rb.Agent(c.ua.ua)
 	}
 	ok, rule := c.matcher.Allowed(path)
 	if ok {
-		return
+		return false, nil
 	}
 	v := c.viol
 	if v == nil {
@@ -181,6 +183,7 @@ func (d *Detector) check(c *client, r *logparse.Record, path string, res resourc
 	// as paths are, so a client's prefixes cost at most maxClientPrefixes
 	// times MaxStoredPath, and long ones that differ at the end stay apart.
 	v.countPrefix(capText(pathPrefix(path), MaxStoredPath))
+	return true, rule
 }
 
 // countPrefix counts one violation under path prefix p (a view of the

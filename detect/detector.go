@@ -52,6 +52,7 @@ type Detector struct {
 	heap         []*client     // tracked clients by weight, when MaxClients caps them; see evict.go
 	result       *Result
 	tl           siteTimeline // requests over time; see timeline.go
+	live         liveState    // what Config.Events was told (events.go)
 	checker
 }
 
@@ -107,6 +108,8 @@ type client struct {
 	watch   *watch            // drill-down state; nil unless Config.Watch picks the client
 	bins    clientBins        // its requests on the timeline
 	evict   evictSlot         // its place among the clients Config.MaxClients caps
+
+	announced bool // Config.Events was told it is a robot (events.go)
 }
 
 // robotsFetches is how a client's fetches of /robots.txt went.
@@ -143,6 +146,10 @@ func New(cfg Config) *Detector {
 		watchMinutes: maxWatchMinutesAll,
 	}
 	d.checker.init(&d.cfg)
+	if cfg.Events != nil {
+		d.live.hook = incidentHook{d: d}
+		d.th.hook = &d.live.hook
+	}
 	return d
 }
 
@@ -292,7 +299,7 @@ func (d *Detector) Add(r *logparse.Record) {
 		d.addToTimeline(c, r.Time)
 	}
 	if !r.Time.IsZero() && !future {
-		c.rate.advance(d.watermark(), d.th)
+		d.advance(c, d.watermark())
 		idle := c.rate.window == nil
 		if !c.rate.add(sec, hit, r.Bytes, r.Status, ph, d.th.pool) {
 			d.late++
@@ -303,8 +310,21 @@ func (d *Detector) Add(r *logparse.Record) {
 		}
 	}
 
+	var violated bool
+	var rule *robots.Rule
 	if d.checker.enabled {
-		d.check(c, r, path, res)
+		violated, rule = d.check(c, r, path, res)
+	}
+	if d.cfg.Events != nil {
+		var v *Violation
+		if violated && c.announced {
+			v = &Violation{IP: c.ip, UserAgent: c.ua.ua, Time: r.Time, Method: capText(r.Method, MaxStoredMethod),
+				Path: capText(path, MaxStoredPath), Status: r.Status, Group: c.matcher.Group()}
+			if rule != nil {
+				v.Rule, v.Line = rule.Text, rule.Line
+			}
+		}
+		d.stream(c, sec, r.Time.IsZero() || future, res == resourceRobotsTxt, violated, v)
 	}
 
 	d.sinceSweep++
@@ -346,7 +366,7 @@ func (d *Detector) sweep() {
 	// active in the last minutes, not all clients ever seen.
 	keep := d.active[:0]
 	for _, c := range d.active {
-		c.rate.advance(wm, d.th)
+		d.advance(c, wm)
 		if c.rate.idle() {
 			c.rate.release(d.th.pool)
 			c.evict.active = -1

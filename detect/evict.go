@@ -110,7 +110,7 @@ func (d *Detector) foldClient(c *client) {
 	// Its findings outlive its row: judged now, as it stands, with the
 	// log's traits so far. None of its violations or incidents is listed
 	// any more, so they count as unlisted too (listed + unlisted = counted).
-	c.rate.advance(maxSecond, d.th)
+	d.advance(c, maxSecond)
 	incidents := int64(len(c.rate.incidents)) + int64(c.rate.dropped)
 	d.other.Incidents += incidents
 	d.unlisted.incidents += incidents

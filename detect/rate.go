@@ -57,7 +57,8 @@ type rate struct {
 	at10, at60     int64 // first second with traffic of the peak windows
 	open           *openIncident
 	incidents      []incident
-	dropped        int // incidents beyond the per-client bound
+	dropped        int  // incidents beyond the per-client bound
+	early          bool // Events was told of an incident its seconds will open (see crossing)
 }
 
 // window is the part of a client's rate state that only matters while it
@@ -98,8 +99,9 @@ type thresholds struct {
 	burst, sustained uint32
 	maxIncidents     int
 	maxPaths         int
-	curves           *curveBudget // room for incident curves, shared
-	pool             *windowPool  // buffers of clients that fell idle, shared
+	curves           *curveBudget  // room for incident curves, shared
+	pool             *windowPool   // buffers of clients that fell idle, shared
+	hook             *incidentHook // tells Config.Events of incidents; nil without
 }
 
 // windowPool keeps the windows of clients that fell idle, buffers and all,
@@ -309,6 +311,9 @@ func (r *rate) step(t thresholds) {
 	ws = r.leadIn(ws, after, t)
 	r.open = &openIncident{incident: incident{start: ws, end: ws - 1}}
 	r.grow(ws, s, t)
+	if t.hook != nil {
+		t.hook.opened(r)
+	}
 }
 
 // leadIn moves a new incident's start back over the seconds just before it
@@ -384,6 +389,9 @@ func (r *rate) closeIncident(t thresholds) {
 	o := r.open
 	r.open = nil
 	o.paths = len(o.set)
+	if t.hook != nil {
+		t.hook.closed(&o.incident)
+	}
 	if len(r.incidents) >= t.maxIncidents {
 		r.dropped++
 		t.curves.release(&o.incident)

@@ -296,7 +296,7 @@ func (d *Detector) Result() *Result {
 	junkIPs := map[string]int{}
 	for _, k := range keys {
 		c := d.clients[k]
-		c.rate.advance(maxSecond, d.th)
+		d.advance(c, maxSecond)
 		c.rate.release(d.th.pool)
 		c.watch = nil
 		res.Clients.clients = append(res.Clients.clients, c)
@@ -326,6 +326,10 @@ func (d *Detector) Result() *Result {
 			continue
 		}
 		res.RobotCount++
+		if d.cfg.Events != nil && !c.announced {
+			// Judged a robot on the whole of its traffic only now.
+			d.announce(c, env)
+		}
 		if c.viol != nil {
 			res.ViolationCount += c.viol.n
 			res.ViolationsDropped += c.viol.n - int64(len(c.viol.list))

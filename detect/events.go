@@ -1,0 +1,400 @@
+package detect
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/robowatch/robowatch/agents"
+)
+
+// Events is told what a Detector finds while it reads, not only at the end
+// (Config.Events): a live run streams it (robowatch -o jsonl, -F). The
+// calls come from the goroutine calling Add, Advance or Result, one at a
+// time; the values are the caller's to keep.
+//
+// The final Result stays the verdict: an event says what was known when it
+// was sent. A client judged a robot on its first requests may, with the
+// rest of its traffic, end as a person (a robots.txt fetch followed by a
+// browser's pages and assets); its Robot event is not taken back.
+type Events interface {
+	// Robot: a client judged a robot for the first time, on what it did so far.
+	Robot(v Verdict)
+	// Violation: a robots.txt violation by a client judged a robot. Those it
+	// made before it was judged one follow its Robot event (as many as the
+	// detector kept: Config.MaxViolationsPerClient).
+	Violation(v Violation)
+	// Incident: a rapid-fire incident opened; its counts are those so far.
+	Incident(in Incident)
+	// IncidentEnd: an incident closed, with its final counts.
+	IncidentEnd(in Incident)
+}
+
+// Live is what a Detector has seen so far, for a running summary; the
+// counts of robots, violations and incidents are those Events was told.
+type Live struct {
+	Time          time.Time `json:"time"`           // the log's clock: the latest record's time
+	Records       int64     `json:"records"`        // records added
+	Clients       int64     `json:"clients"`        // clients tracked now, plus those folded into other (estimated)
+	Robots        int64     `json:"robots"`         // clients judged robots so far
+	Violations    int64     `json:"violations"`     // violations of those robots
+	Incidents     int64     `json:"incidents"`      // incidents opened
+	OpenIncidents int       `json:"open_incidents"` // incidents not yet closed
+	Expired       int64     `json:"expired"`        // clients idle past Config.Expire, folded into other
+
+	TopRobots []LiveRobot `json:"top_robots,omitempty"` // filled by the caller (TopRobots), for a running summary
+}
+
+// liveState is the Detector's streaming bookkeeping, used only with
+// Config.Events.
+type liveState struct {
+	robots, violations, incidents int64
+	open                          int
+	expired                       int64
+	expireAt                      int64 // log second of the next scan for idle clients
+	hook                          incidentHook
+}
+
+// incidentHook passes the incidents a client's rate opens and closes to
+// Events; rate knows no client, so the Detector names it before advancing
+// its rate.
+type incidentHook struct {
+	d *Detector
+	c *client
+}
+
+func (h *incidentHook) opened(r *rate) {
+	if r.early {
+		// Told already, when its requests crossed the threshold.
+		r.early = false
+		return
+	}
+	d := h.d
+	d.live.incidents++
+	d.live.open++
+	d.cfg.Events.Incident(d.incident(h.c, r.open.incident, eventName(h.c)))
+}
+
+func (h *incidentHook) closed(in *incident) {
+	d := h.d
+	d.live.open--
+	d.cfg.Events.IncidentEnd(d.incident(h.c, *in, eventName(h.c)))
+}
+
+// advance advances c's rate to upTo, telling Events of the incidents that
+// open and close.
+func (d *Detector) advance(c *client, upTo int64) {
+	if d.th.hook != nil {
+		d.th.hook.c = c
+	}
+	c.rate.advance(upTo, d.th)
+}
+
+// stream tells Events what c's request showed: a first robot verdict, a
+// violation (v, when c is a robot already), an incident crossing its
+// threshold at sec (untimed: the record has no usable time).
+func (d *Detector) stream(c *client, sec int64, untimed, robotsTxt, violated bool, v *Violation) {
+	opened := false
+	if !untimed && !c.rate.early && c.rate.open == nil && c.rate.window != nil {
+		if in, ok := c.rate.crossing(sec, d.th); ok {
+			c.rate.early = true
+			d.live.incidents++
+			d.live.open++
+			opened = true
+			d.cfg.Events.Incident(d.incident(c, in, eventName(c)))
+		}
+	}
+	if c.announced {
+		if v != nil {
+			d.live.violations++
+			v.Name = eventName(c)
+			d.cfg.Events.Violation(*v)
+		}
+		return
+	}
+	// Judging costs a few formatted strings: a client is judged on each of
+	// its first requests, then at every power of two, and at once when it
+	// fetches robots.txt, crosses the rate threshold or breaks robots.txt
+	// (likewise thinned); Advance catches up with the rest.
+	n := c.requests
+	due := n <= 16 || n&(n-1) == 0 || robotsTxt || opened
+	if violated && (c.viol.n <= 16 || c.viol.n&(c.viol.n-1) == 0) {
+		due = true
+	}
+	if due {
+		d.announce(c, d.streamEnv())
+	}
+}
+
+// streamEnv is the verdict environment of a verdict while reading.
+func (d *Detector) streamEnv() *verdictEnv {
+	return &verdictEnv{lt: logTraits{hasUA: d.withUA > 0, hasReferer: d.withReferer > 0}, cfg: d.cfg, loc: d.loc}
+}
+
+// announce judges c and, if it is a robot, tells Events so, and of the
+// violations it made before.
+func (d *Detector) announce(c *client, env *verdictEnv) {
+	v := env.verdict(c)
+	if !v.Robot {
+		return
+	}
+	c.announced = true
+	d.live.robots++
+	d.cfg.Events.Robot(v)
+	if c.viol == nil {
+		return
+	}
+	for i := range c.viol.list {
+		d.live.violations++
+		d.cfg.Events.Violation(storedViolationOf(c, i))
+	}
+}
+
+// eventName is the name events give c: its robot name once judged one,
+// else what its User-agent names.
+func eventName(c *client) string {
+	if c.announced && c.ua.agent.Kind == agents.Browser {
+		return unnamed(c.ip) // as its Verdict names it
+	}
+	return c.ua.agent.Name
+}
+
+// storedViolationOf is c's i-th stored violation, its text copied: the
+// client's buffer is still being written.
+func storedViolationOf(c *client, i int) Violation {
+	sv := &c.viol.list[i]
+	text := c.viol.text[sv.off:]
+	v := Violation{
+		IP: c.ip, UserAgent: c.ua.ua, Name: eventName(c), Time: sv.t,
+		Method: string(text[:sv.mlen]), Path: string(text[sv.mlen : uint32(sv.mlen)+sv.plen]),
+		Status: int(sv.status), Group: sv.m.Group(),
+	}
+	if sv.rule != nil {
+		v.Rule, v.Line = sv.rule.Text, sv.rule.Line
+	}
+	return v
+}
+
+// Advance tells the Detector that the log has been quiet for quiet (wall
+// time since its last record, in a live run): the log's clock moves on by
+// that much, so that the seconds before it are final, incidents that
+// stopped close, and clients idle past Config.Expire expire. A record that
+// arrives later, dated before the new clock less ReorderTolerance, counts
+// in its client's totals but not in its rates (Result.LateRecords).
+//
+// It also judges the clients active in the last minutes that are not yet
+// robots, so that a robot event is at most one Advance late. Without
+// Config.Events it only sweeps.
+func (d *Detector) Advance(quiet time.Duration) {
+	if d.result != nil || !d.started {
+		return
+	}
+	if q := int64(quiet / time.Second); q > 0 && d.maxSec < math.MaxInt64-q {
+		// The clock runs on; what it was is not kept, so the next record's
+		// own time puts maxSec back where the log is.
+		saved := d.maxSec
+		d.maxSec += q
+		d.sweep()
+		d.maxSec = saved
+	} else {
+		d.sweep()
+	}
+	if d.cfg.Expire > 0 {
+		d.expire(int64(quiet / time.Second))
+	}
+	if d.cfg.Events == nil {
+		return
+	}
+	env := d.streamEnv()
+	env.addrs = addressesOf(d.clients)
+	for _, c := range d.active {
+		if !c.announced {
+			d.announce(c, env)
+		}
+	}
+	// A rotating User-agent is seen per address, not per client: its
+	// clients are idle after a request or two, so look at them all.
+	for k, c := range d.clients {
+		if a := env.addrs[k.ip]; a != nil && a.rotating() && !c.announced {
+			d.announce(c, env)
+		}
+	}
+}
+
+// Live returns the running counts; see Live.
+func (d *Detector) Live() Live {
+	l := Live{
+		Time: d.last, Records: d.records, Clients: int64(len(d.clients)) + d.foldedClients(),
+		Robots: d.live.robots, Violations: d.live.violations, Incidents: d.live.incidents,
+		OpenIncidents: d.live.open, Expired: d.live.expired,
+	}
+	if d.other.Requests == 0 {
+		l.Clients = int64(len(d.clients))
+	}
+	return l
+}
+
+// expireEvery is how often, in log seconds, Advance looks for idle clients.
+const expireEvery = 60
+
+// expire folds the clients idle for Config.Expire into Other, so that a
+// follow run of weeks holds the clients of the last day, not of every day.
+func (d *Detector) expire(quiet int64) {
+	now := d.maxSec + quiet
+	if now < d.live.expireAt {
+		return
+	}
+	d.live.expireAt = now + expireEvery
+	cut := time.Unix(now, 0).Add(-d.cfg.Expire)
+	for _, c := range d.clients {
+		if c.watch != nil || !c.last.Before(cut) || c.rate.window != nil {
+			continue
+		}
+		if c.evict.at >= 0 {
+			d.heapRemove(int(c.evict.at))
+		}
+		d.foldClient(c)
+		d.live.expired++
+	}
+}
+
+// heapRemove takes the client at i out of the eviction heap.
+func (d *Detector) heapRemove(i int) {
+	c := d.heap[i]
+	last := len(d.heap) - 1
+	if i != last {
+		d.swap(i, last)
+	}
+	d.heap[last] = nil
+	d.heap = d.heap[:last]
+	if i < last {
+		d.siftDown(i)
+		d.siftUp(i)
+	}
+	c.evict.at = -1
+}
+
+// crossing reports whether the seconds r holds, final or not, already
+// put the client over the rate threshold in the windows ending at sec or at
+// its latest second: more records can only add to them, so the incident
+// is certain, and it is told now rather than when its seconds become final
+// (ReorderTolerance later). The incident returned covers the shortest tail
+// of the window that crosses, with its counts so far.
+func (r *rate) crossing(sec int64, t thresholds) (incident, bool) {
+	secs := r.secs
+	if len(secs) == 0 {
+		return incident{}, false
+	}
+	for _, end := range [2]int64{secs[len(secs)-1].sec, sec} {
+		var h10, h60 uint32
+		start := int64(math.MaxInt64)
+		for i := len(secs) - 1; i >= 0; i-- {
+			e := &secs[i]
+			if e.sec > end {
+				continue
+			}
+			if e.sec <= end-window60 {
+				break
+			}
+			h60 += e.hits
+			if e.sec > end-window10 {
+				h10 += e.hits
+				if h10 > t.burst && start == math.MaxInt64 {
+					start = e.sec
+				}
+			}
+			if h60 >= t.sustained && start == math.MaxInt64 {
+				start = e.sec
+			}
+		}
+		if start == math.MaxInt64 {
+			continue
+		}
+		in := incident{start: start, end: end}
+		set := map[uint64]struct{}{}
+		for i := range secs {
+			e := &secs[i]
+			if e.sec < start || e.sec > end {
+				continue
+			}
+			in.requests += int64(e.n)
+			in.hits += int64(e.hits)
+			in.bytes = addBytes(in.bytes, e.bytes)
+			for k := range e.status {
+				in.status[k] += int64(e.status[k])
+			}
+			in.peak = max(in.peak, e.n)
+		}
+		for i := range secs {
+			if e := &secs[i]; e.sec >= start && e.sec <= end {
+				in.addCurve(e.sec, e.n, nil) // a copy for the event, not kept: outside the budget
+			}
+		}
+		for _, p := range r.paths {
+			if p.sec >= start && p.sec <= end && len(set) < t.maxPaths {
+				set[p.h] = struct{}{}
+			}
+		}
+		in.paths = len(set)
+		return in, true
+	}
+	return incident{}, false
+}
+
+// LiveRobot is what the clients judged robots under one name did so far.
+type LiveRobot struct {
+	Name       string `json:"name"` // "Name (impostor)" for clients whose claim their address belies
+	Operator   string `json:"operator,omitempty"`
+	Identity   string `json:"identity,omitempty"`
+	Purpose    string `json:"purpose,omitempty"`
+	Clients    int    `json:"clients"`
+	Requests   int64  `json:"requests"`
+	Violations int64  `json:"violations"`
+	Incidents  int    `json:"incidents"`
+}
+
+// TopRobots returns the n robot names with the most requests among the
+// tracked clients Events was told are robots, most first.
+func (d *Detector) TopRobots(n int) []LiveRobot {
+	if d.result != nil || n <= 0 {
+		return nil
+	}
+	byName := map[string]*LiveRobot{}
+	for k, c := range d.clients {
+		if !c.announced {
+			continue
+		}
+		name := eventName(c)
+		op, id, _ := d.cfg.ranges().Identify(name, k.ip)
+		key := name
+		if id == agents.IdentityImpostor {
+			key += " (impostor)"
+		}
+		r := byName[key]
+		if r == nil {
+			r = &LiveRobot{Name: key, Operator: op, Identity: id, Purpose: agents.Purpose(name)}
+			byName[key] = r
+		}
+		if r.Identity != id {
+			r.Identity = agents.IdentityUnverified
+		}
+		r.Clients++
+		r.Requests += c.requests
+		if c.viol != nil {
+			r.Violations += c.viol.n
+		}
+		r.Incidents += len(c.rate.incidents) + c.rate.dropped
+		if c.rate.open != nil || c.rate.early {
+			r.Incidents++
+		}
+	}
+	out := make([]LiveRobot, 0, len(byName))
+	for _, r := range byName {
+		out = append(out, *r)
+	}
+	slices.SortFunc(out, func(a, b LiveRobot) int {
+		return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Name, b.Name))
+	})
+	return out[:min(n, len(out))]
+}
