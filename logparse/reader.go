@@ -151,6 +151,12 @@ type Reader struct {
 	// DefaultMaxLineBytes. Set it before the first Read.
 	MaxLineBytes int
 
+	// Live makes auto-detection look at the lines already there rather
+	// than wait for 100 of them: a followed file or a pipe may have written
+	// three lines and stay quiet for an hour, and their events must not
+	// wait for the rest. Set it before the first Read.
+	Live bool
+
 	name    string
 	br      *bufio.Reader
 	format  *Format
@@ -366,6 +372,9 @@ func (r *Reader) detect() {
 		}
 		if !tooLong && len(TrimEOL(text)) > 0 {
 			sample = append(sample, text)
+		}
+		if r.Live && len(sample) > 0 && r.br.Buffered() == 0 {
+			break // the next read may wait for lines not yet written
 		}
 	}
 	if len(r.pending) == 0 {

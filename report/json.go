@@ -90,51 +90,9 @@ type jsonMalformed struct {
 
 func writeJSON(w io.Writer, r *Report, opt Options) error {
 	res := r.Result
-	first, last := r.span()
 	out := jsonReport{
-		Version: Version,
-		Summary: jsonSummary{
-			Lines:             r.Stats.Lines,
-			Records:           r.Stats.Records,
-			Malformed:         r.Stats.Malformed,
-			Directives:        r.Stats.Directives,
-			Clients:           res.DistinctClients,
-			ClientsEstimated:  res.ClientsEstimated,
-			Robots:            res.RobotCount,
-			Violations:        res.ViolationCount,
-			Incidents:         res.IncidentCount,
-			First:             timeOrNil(first),
-			Last:              timeOrNil(last),
-			Format:            r.Stats.Format,
-			RobotNames:        len(res.Robots),
-			Files:             nonNil(r.Files),
-			FileFormats:       nonNil(r.FileFormats),
-			Reordered:         r.Reordered,
-			RobotsTxt:         nonNil(r.Robots),
-			RobotsTxtFailed:   nonNil(r.RobotsFailed),
-			ViolationsChecked: res.ViolationsChecked,
-			LateRecords:       res.LateRecords,
-			FutureRecords:     res.FutureRecords,
-			Other:             res.Other,
-			Partial:           r.Partial,
-			Window:            r.Window,
-			Outside:           r.Outside,
-			JunkConnections:   res.JunkConnections,
-			JunkAddresses:     res.JunkAddresses,
-			RobotRequests:     res.RobotRequests,
-			RobotBytes:        res.RobotBytes,
-			Ranges:            nonNil(res.Ranges),
-			DNSChecked:        res.DNSChecked,
-
-			ViolationsListed:   res.Violations.Len(),
-			ViolationsUnlisted: res.ViolationsDropped,
-			ClientsListed:      res.Clients.Len(),
-			UncheckedRecords:   res.Unchecked,
-			IncidentsListed:    len(res.Incidents),
-			IncidentsUnlisted:  res.IncidentsDropped,
-			WatchDropped:       res.WatchDropped,
-			BytesSaturated:     res.BytesSaturated,
-		},
+		Version:    Version,
+		Summary:    summaryOf(r),
 		Clients:    limit(res.Clients.All(), opt.top(res.Clients.Len())),
 		Robots:     nonNil(res.Robots),
 		Violations: &res.Violations,
@@ -149,6 +107,55 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 		out.Clients = limit(out.Clients, 0)
 	}
 	return streamJSON(w, &out)
+}
+
+// summaryOf is the report's summary object, as -o json and the final
+// summary event of -o jsonl write it.
+func summaryOf(r *Report) jsonSummary {
+	res := r.Result
+	first, last := r.span()
+	return jsonSummary{
+		Lines:             r.Stats.Lines,
+		Records:           r.Stats.Records,
+		Malformed:         r.Stats.Malformed,
+		Directives:        r.Stats.Directives,
+		Clients:           res.DistinctClients,
+		ClientsEstimated:  res.ClientsEstimated,
+		Robots:            res.RobotCount,
+		Violations:        res.ViolationCount,
+		Incidents:         res.IncidentCount,
+		First:             timeOrNil(first),
+		Last:              timeOrNil(last),
+		Format:            r.Stats.Format,
+		RobotNames:        len(res.Robots),
+		Files:             nonNil(r.Files),
+		FileFormats:       nonNil(r.FileFormats),
+		Reordered:         r.Reordered,
+		RobotsTxt:         nonNil(r.Robots),
+		RobotsTxtFailed:   nonNil(r.RobotsFailed),
+		ViolationsChecked: res.ViolationsChecked,
+		LateRecords:       res.LateRecords,
+		FutureRecords:     res.FutureRecords,
+		Other:             res.Other,
+		Partial:           r.Partial,
+		Window:            r.Window,
+		Outside:           r.Outside,
+		JunkConnections:   res.JunkConnections,
+		JunkAddresses:     res.JunkAddresses,
+		RobotRequests:     res.RobotRequests,
+		RobotBytes:        res.RobotBytes,
+		Ranges:            nonNil(res.Ranges),
+		DNSChecked:        res.DNSChecked,
+
+		ViolationsListed:   res.Violations.Len(),
+		ViolationsUnlisted: res.ViolationsDropped,
+		ClientsListed:      res.Clients.Len(),
+		UncheckedRecords:   res.Unchecked,
+		IncidentsListed:    len(res.Incidents),
+		IncidentsUnlisted:  res.IncidentsDropped,
+		WatchDropped:       res.WatchDropped,
+		BytesSaturated:     res.BytesSaturated,
+	}
 }
 
 // streamJSON writes the report as json.Encoder with a two-space indent

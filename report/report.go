@@ -64,7 +64,7 @@ type Options struct {
 var Sections = []string{"headline", "summary", "robots", "clients", "violations", "incidents", "malformed", "client"}
 
 // Formats names the output formats Write accepts.
-var Formats = []string{"table", "json", "csv", "markdown", "html", "robots.txt"}
+var Formats = []string{"table", "json", "jsonl", "csv", "markdown", "html", "robots.txt"}
 
 // Write renders r to w in the named format: "table", "json", "csv" or
 // "markdown".
@@ -82,6 +82,8 @@ func Write(w io.Writer, format string, r *Report, opt Options) error {
 		return writeText(w, r, opt, markdownStyle)
 	case "json":
 		return writeJSON(w, r, opt)
+	case "jsonl":
+		return writeEvents(w, r)
 	case "csv":
 		return writeCSV(w, r, opt)
 	case "html":

@@ -1,0 +1,263 @@
+package report
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/logparse"
+)
+
+// The events of -o jsonl, one JSON object a line. Every event has "event"
+// and "time" (the log's time); events about a client have "ip". The
+// fields of robot, violation and incident events are those of clients[],
+// violations[] and incidents[] in the JSON report; the final summary
+// event's are those of its summary. Fields are only ever added.
+const (
+	EventRobot       = "robot"        // a client judged a robot for the first time
+	EventViolation   = "violation"    // a robots.txt violation by a robot
+	EventIncident    = "incident"     // a rapid-fire incident opened
+	EventIncidentEnd = "incident_end" // it closed
+	EventSummary     = "summary"      // counts so far, every --interval; "final": true once at the end
+	EventFile        = "file"         // a followed file was rotated, truncated, removed or came back
+	EventError       = "error"        // something could not be read; the run goes on
+)
+
+// EventWriter writes events as JSON lines (-o jsonl). It is a
+// detect.Events, so a Detector tells it what it finds as it reads. Lines
+// are buffered and flushed at most FlushEvery after they are written
+// (and by Flush), so that a burst of thousands costs no system call each
+// while a tail -f | jq pipeline still sees every event within moments.
+// Its methods may be called from several goroutines.
+type EventWriter struct {
+	mu    sync.Mutex
+	w     *bufio.Writer
+	err   error // the first write error; later events are dropped
+	dirty bool
+	stop  chan struct{}
+	done  chan struct{}
+
+	malformed map[string]int // malformed-line events per file (maxMalformedEvents)
+}
+
+// FlushEvery bounds how long an event waits in the buffer.
+const FlushEvery = 100 * time.Millisecond
+
+// maxMalformedEvents bounds the malformed-line events of one file: a log
+// of garbage must not become a stream of garbage. The rest are counted in
+// the summary (malformed).
+const maxMalformedEvents = 100
+
+// NewEventWriter returns an EventWriter on w; Close it to flush the last
+// events and stop its flushing goroutine.
+func NewEventWriter(w io.Writer) *EventWriter {
+	e := &EventWriter{w: bufio.NewWriterSize(w, 64<<10), stop: make(chan struct{}), done: make(chan struct{}), malformed: map[string]int{}}
+	go e.flushLoop()
+	return e
+}
+
+func (e *EventWriter) flushLoop() {
+	defer close(e.done)
+	t := time.NewTicker(FlushEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-e.stop:
+			return
+		case <-t.C:
+			e.Flush()
+		}
+	}
+}
+
+// Flush writes the buffered events out; it returns the first write error.
+func (e *EventWriter) Flush() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.dirty && e.err == nil {
+		e.err = e.w.Flush()
+	}
+	e.dirty = false
+	return e.err
+}
+
+// Close flushes and stops the flushing goroutine; it returns the first
+// write error (a closed pipe: the reader went away).
+func (e *EventWriter) Close() error {
+	select {
+	case <-e.stop:
+	default:
+		close(e.stop)
+		<-e.done
+	}
+	return e.Flush()
+}
+
+// Err returns the first write error, if any.
+func (e *EventWriter) Err() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.err
+}
+
+// head is what every event starts with. Embedded in an event value, its
+// fields come first; "time" here wins over a "time" of the embedded
+// finding (a violation's own time, which is the same).
+type head struct {
+	Event string    `json:"event"`
+	Time  time.Time `json:"time"`
+}
+
+func (e *EventWriter) write(v any) {
+	b, err := json.Marshal(v)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.err != nil {
+		return
+	}
+	if err != nil {
+		e.err = err
+		return
+	}
+	b = append(b, '\n')
+	_, e.err = e.w.Write(b)
+	e.dirty = true
+}
+
+// Robot writes a robot event; its time is the client's latest request.
+func (e *EventWriter) Robot(v detect.Verdict) {
+	e.write(struct {
+		head
+		detect.Verdict
+	}{head{EventRobot, v.Last}, v})
+}
+
+// Violation writes a violation event.
+func (e *EventWriter) Violation(v detect.Violation) {
+	e.write(struct {
+		Event string `json:"event"`
+		detect.Violation
+	}{EventViolation, v}) // its own "time" is the event's
+}
+
+// Incident writes an incident event; its time is the second the incident
+// crossed the threshold, its counts are those up to then.
+func (e *EventWriter) Incident(in detect.Incident) {
+	e.write(struct {
+		head
+		detect.Incident
+	}{head{EventIncident, in.End}, in})
+}
+
+// IncidentEnd writes an incident_end event; its time is the incident's
+// last second.
+func (e *EventWriter) IncidentEnd(in detect.Incident) {
+	e.write(struct {
+		head
+		detect.Incident
+	}{head{EventIncidentEnd, in.End}, in})
+}
+
+// liveSummary is a summary event while reading.
+type liveSummary struct {
+	Event       string `json:"event"`
+	Final       bool   `json:"final"`
+	detect.Live        // its "time" is the log's clock
+	Lines       int64  `json:"lines"`
+	Malformed   int64  `json:"malformed"`
+}
+
+// Summary writes a running summary event: the detector's counts and the
+// lines read so far.
+func (e *EventWriter) Summary(live detect.Live, stats logparse.Stats) {
+	e.write(liveSummary{Event: EventSummary, Live: live, Lines: stats.Lines, Malformed: stats.Malformed})
+}
+
+// Final writes the last summary event, with the JSON report's summary
+// fields and "final": true, and flushes.
+func (e *EventWriter) Final(r *Report) error {
+	if r.Result == nil {
+		r.Result = &detect.Result{}
+	}
+	s := summaryOf(r)
+	var t time.Time
+	if s.Last != nil {
+		t = *s.Last
+	}
+	e.write(struct {
+		head
+		Final bool `json:"final"`
+		jsonSummary
+		Errors []string `json:"errors"`
+	}{head{EventSummary, t}, true, s, nonNil(r.Errors)})
+	return e.Flush()
+}
+
+// fileEvent is an event about an input.
+type fileEvent struct {
+	head
+	Kind    string `json:"kind"`
+	File    string `json:"file"`
+	Message string `json:"message,omitempty"`
+	Line    int64  `json:"line,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+	Text    string `json:"text,omitempty"`
+}
+
+// File writes a file event: kind is what happened to it (rotated,
+// truncated, removed, returned). t is the log's clock.
+func (e *EventWriter) File(t time.Time, kind, file string) {
+	e.write(fileEvent{head: head{EventFile, t}, Kind: kind, File: file})
+}
+
+// Error writes an error event: kind says what failed ("read", "open"),
+// message how. The run goes on.
+func (e *EventWriter) Error(t time.Time, kind, file, message string) {
+	e.write(fileEvent{head: head{EventError, t}, Kind: kind, File: file, Message: message})
+}
+
+// Malformed writes an error event of kind malformed for a line that did
+// not parse: the first maxMalformedEvents of each file; the rest are in
+// the summaries' malformed count.
+func (e *EventWriter) Malformed(t time.Time, pe *logparse.ParseError) {
+	e.mu.Lock()
+	n := e.malformed[pe.File]
+	e.malformed[pe.File] = n + 1
+	e.mu.Unlock()
+	if n >= maxMalformedEvents {
+		return
+	}
+	ev := fileEvent{head: head{EventError, t}, Kind: "malformed", File: pe.File, Line: pe.Line, Reason: reason(pe), Text: pe.Text}
+	if n == maxMalformedEvents-1 {
+		ev.Message = "later malformed lines of this file are counted in the summary, not each told"
+	}
+	e.write(ev)
+}
+
+// writeEvents renders a finished report as the events a live run would
+// have written, in order of time within each kind: robots, violations,
+// incidents (each opened and ended), then the final summary.
+func writeEvents(w io.Writer, r *Report) error {
+	e := NewEventWriter(w)
+	res := r.Result
+	for v := range res.Clients.All() {
+		if v.Robot {
+			e.Robot(v)
+		}
+	}
+	for v := range res.Violations.All() {
+		e.Violation(v)
+	}
+	for _, in := range res.Incidents {
+		e.Incident(in)
+		e.IncidentEnd(in)
+	}
+	if err := e.Final(r); err != nil {
+		e.Close()
+		return err
+	}
+	return e.Close()
+}
