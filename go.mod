@@ -3,6 +3,7 @@ module github.com/robowatch/robowatch
 go 1.26.8
 
 require (
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/mattn/go-runewidth v0.0.31
 	github.com/miekg/dns v1.1.73
 	github.com/olekukonko/tablewriter v1.1.5

@@ -5,7 +5,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -67,16 +66,17 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 	defer progress.Stop()
 
 	rep := &report.Report{Files: files.Names, Reordered: reordered, Robots: opt.ShownRobots(), RobotsFailed: robotsFailed, SiteRobots: cfg.Robots}
+	out := opt.LiveOutput(stdout, &cfg) // nil: a batch run
+	if ew, ok := out.(*report.EventWriter); ok {
+		defer ew.Close()
+	}
 	det := detect.New(cfg)
 	status, unread := cli.ExitOK, 0
 	if len(robotsFailed) > 0 {
 		status = cli.ExitError // said on stderr already; the report says what was not checked
 	}
-	for _, name := range files.Names {
-		if ctx.Err() != nil {
-			break
-		}
-		stats, err := readLog(ctx, files, name, opt, clip, det, progress)
+	// account adds what reading one input gave to the report; stop: no report.
+	account := func(name string, stats logparse.Stats, err error) (stop bool) {
 		if err == nil && ctx.Err() == nil {
 			if err = stats.NothingRead(name, opt.Format == nil); err != nil {
 				stats.Format = "" // no format fitted it: none to name
@@ -92,9 +92,33 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 				unread++
 			}
 			rep.Errors = append(rep.Errors, err.Error())
-			if status = fail(err); opt.Strict || unread == len(files.Names) {
-				return status // no report: nothing to say, or --strict asked for none
+			status = fail(err)
+			return opt.Strict || unread == len(files.Names)
+		}
+		return false
+	}
+	batch, live := cli.Split(files.Names, opt.Follow, out != nil)
+	for _, name := range batch {
+		if ctx.Err() != nil {
+			break
+		}
+		stats, err := opt.ReadLog(ctx, files, name, clip, det, progress, out)
+		if account(name, stats, err) {
+			return status // no report: nothing to say, or --strict asked for none
+		}
+	}
+	if len(live) > 0 && ctx.Err() == nil {
+		progress.Stop() // a live run has no end to show progress towards
+		lv := &cli.Live{Det: det, Out: out, Interval: opt.Interval, Clip: clip, Proxies: opt.Proxies,
+			Strict: opt.Strict, Format: opt.Format, Follow: opt.Follow, Stderr: stderr}
+		stats, errs := lv.Run(ctx, files, live)
+		for i, name := range live {
+			if account(name, stats[i], errs[i]) {
+				return status
 			}
+		}
+		if opt.Follow && ctx.Err() != nil {
+			ctx = context.Background() // Ctrl-C is how a follow run ends: its report is whole
 		}
 	}
 	progress.Stop()
@@ -102,8 +126,23 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 		rep.Partial, status = true, cli.ExitInterrupted
 	}
 	opt.Profiles.WriteHeap(stderr)
-	rep.Result = det.Result()
+	rep.Result = det.Result() // tells out of the last robots and incidents
+	if v, ok := out.(*report.LiveView); ok {
+		v.Close() // the final report goes to the shell's own screen
+	}
 	rep.Window, rep.Outside = clip.Window.String(), clip.Outside
+	if ew, ok := out.(*report.EventWriter); ok {
+		if err := ew.Final(rep); err != nil {
+			return fail(fmt.Errorf("writing events: %w", err))
+		}
+		if err := ew.Close(); err != nil {
+			return fail(fmt.Errorf("writing events: %w", err))
+		}
+		if status == cli.ExitOK {
+			status = opt.Status(rep.Result, stderr)
+		}
+		return status
+	}
 	if slices.Contains(report.BlockFormats, opt.Output) {
 		skipped, err := report.WriteBlock(stdout, opt.Output, rep, opt.Block)
 		if err != nil {
@@ -119,49 +158,4 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 		status = opt.Status(rep.Result, stderr) // --fail-on, --client that matched nothing
 	}
 	return status
-}
-
-// readLog feeds one input to det, cut to the window, and returns what was
-// read from it. A malformed line is counted (with --strict, it is the
-// error); a read error ends this input but not the run; an interrupt is no
-// error: the report says partial.
-func readLog(ctx context.Context, files *input.Files, name string, opt *cli.Analyse, clip *logparse.Clip, det *detect.Detector, progress *report.Progress) (logparse.Stats, error) {
-	r, err := files.Open(ctx, name)
-	if err != nil && ctx.Err() != nil {
-		return logparse.Stats{}, nil // interrupted while waiting for the first bytes: no read error
-	} else if err != nil {
-		return logparse.Stats{}, err
-	}
-	defer r.Close()
-	// Parsing runs on every core; records come in log order, as the Detector needs.
-	rd := logparse.NewParallelReader(r, name, opt.Format)
-	rd.ReuseRecord = true // the Detector copies what it keeps
-	defer rd.Close()
-	var (
-		rec  logparse.Record
-		read int64
-		pe   *logparse.ParseError // out of the loop: errors.As makes it escape
-	)
-	for n := 0; ; n++ {
-		if n&1023 == 0 {
-			if ctx.Err() != nil {
-				return rd.Stats(), nil
-			}
-			progress.AddRecords(read)
-			read = 0
-		}
-		switch err := rd.Read(&rec); {
-		case err == nil:
-			opt.Proxies.Resolve(&rec)
-			if read++; clip.Keep(&rec) {
-				det.Add(&rec)
-			}
-		case err == io.EOF || ctx.Err() != nil:
-			return rd.Stats(), nil
-		case !errors.As(err, &pe):
-			return rd.Stats(), err
-		case opt.Strict:
-			return rd.Stats(), fmt.Errorf("--strict: %w", err)
-		}
-	}
 }

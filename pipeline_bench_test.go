@@ -153,7 +153,7 @@ func benchmarkPipelineInput(b *testing.B, log []byte) {
 	for b.Loop() {
 		files := &input.Files{Names: []string{"-"}, Stdin: bytes.NewReader(log)}
 		det := detect.New(detect.Config{Robots: rob})
-		stats, err := readLog(context.Background(), files, "-", &cli.Analyse{}, &logparse.Clip{}, det, nil)
+		stats, err := (&cli.Analyse{}).ReadLog(context.Background(), files, "-", &logparse.Clip{}, det, nil, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

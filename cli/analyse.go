@@ -38,11 +38,14 @@ Examples:
   robowatch -f '$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent"' access.log
   robowatch --client 66.249.64.0/19 --since 2h access.log   timeline of one client (or network)
   robowatch -o markdown --fail-on violations access.log.1   for cron: mail on findings
+  robowatch -F /var/log/nginx/access.log          live: follow it through rotation; Ctrl-C for the report
+  robowatch -F -o jsonl access.log | jq -c 'select(.event == "violation")'   events as they happen
   robowatch check --robots https://example.com/robots.txt --agent Googlebot /private/ /blog/
 
 Exit status: 0 success, 1 runtime error (the other files are still read and
 reported), 2 usage error, 3 --fail-on found what it watches for, 130
-interrupted (the report of what was read is printed, marked partial).
+interrupted (the report of what was read is printed, marked partial; with
+-F, Ctrl-C or SIGTERM is how a run ends: exit 0 and the whole report).
 
 Flags:
 `
@@ -66,6 +69,10 @@ type Analyse struct {
 	Progress bool                // draw a progress line on stderr
 	Profiles Profiles
 	Clients  []string // --client values, as given
+
+	Follow   bool          // -F: follow the files as they grow, through rotation, until interrupted
+	Interval time.Duration // a live run's running summary (-o jsonl) or redraw (terminal) period
+	LiveView bool          // -F on a terminal: redraw a live view every Interval
 
 	Client *http.Client // fetches --robots URLs; nil: robots.Fetch's default
 }
@@ -217,6 +224,9 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 		aggAt      = fs.Int("aggregate-at", 8, "selected addresses of one network that --aggregate lists as the network")
 		nftTable   = fs.String("nft-table", "robowatch", "-o nftables: the name of the table (family inet) the file replaces")
 		nftHook    = fs.String("nft-hook", "input", "-o nftables: the hook of its drop chain: input, forward or prerouting")
+		follow     = fs.BoolP("follow", "F", false, "follow the files as they grow, through rotation and truncation (as tail -F), until Ctrl-C or SIGTERM; then the report")
+		interval   = fs.Duration("interval", 0, "a live run's summary events (-o jsonl, default 10s) or live view redraw (-F on a terminal, default 2s)")
+		expire     = fs.Duration("expire", 24*time.Hour, "with -F: a client idle this long (log time) is folded into \"other\", so a run of weeks stays small (0: never)")
 		a          Analyse
 	)
 	fs.StringVar(&a.Profiles.CPU, "cpuprofile", "", "write a CPU profile (go tool pprof) to FILE")
@@ -299,6 +309,15 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 		return usage("--since %s is not before --until %s: the window would be empty", *since, *until)
 	}
 	a.Detect = detect.Config{BurstPer10s: *burst, SustainedPer60s: *sustained, MaxClients: *maxClients}
+	if *interval < 0 || *expire < 0 {
+		return usage("--interval and --expire take a duration of 0 or more, e.g. 10s, 24h")
+	}
+	if fs.Changed("expire") && !*follow {
+		return usage("--expire is for -F (a batch run reads a log once: nothing to expire)")
+	}
+	if a.Follow = *follow; a.Follow {
+		a.Detect.Expire = *expire
+	}
 	if *verifyDNS {
 		a.Detect.DNS = &agents.Verifier{}
 		if *dnsServer != "" {
@@ -332,6 +351,14 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 	a.Progress = on(*progress, stderr) && (*progress == "always" || !on("auto", stdin))
 	a.Report = report.Options{Sections: *sections, Top: *top, Width: width(stdout, *cols, fs.Changed("width")),
 		Color: *color == "always" || (*color == "auto" && os.Getenv("NO_COLOR") == "" && on("auto", stdout))}
+	a.LiveView = a.Follow && *output == "table" && on("auto", stdout)
+	switch a.Interval = *interval; {
+	case a.Interval > 0:
+	case a.LiveView:
+		a.Interval = 2 * time.Second
+	default:
+		a.Interval = 10 * time.Second
+	}
 	if (*output == "json" || *output == "csv") && !fs.Changed("top") {
 		a.Report.Top = 0 // scripts get every row unless they ask for fewer
 	}

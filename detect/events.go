@@ -398,3 +398,6 @@ func (d *Detector) TopRobots(n int) []LiveRobot {
 	})
 	return out[:min(n, len(out))]
 }
+
+// Clock is the log's clock: the latest record's time.
+func (d *Detector) Clock() time.Time { return d.last }

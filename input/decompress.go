@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 )
 
 // peekSize is the buffer in front of a compressed stream: the magic bytes
@@ -117,4 +118,24 @@ func (g *gzipMembers) skipZeros() error {
 			return err
 		}
 	}
+}
+
+// Compressed reports whether the file name starts as a compressed stream
+// does (gzip, bzip2, zstd, xz): such a file is written whole, never line by
+// line, so -F reads it once instead of following it. A file that cannot be
+// read is not compressed (opening it will say why).
+func Compressed(name string) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var magic [6]byte
+	n, _ := io.ReadFull(f, magic[:])
+	for _, m := range [][]byte{magicGzip, magicBzip2, magicZstd, magicXz} {
+		if bytes.HasPrefix(magic[:n], m) {
+			return true
+		}
+	}
+	return false
 }

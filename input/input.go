@@ -143,3 +143,14 @@ func (c *countingReader) Read(b []byte) (int, error) {
 	c.count(int64(n))
 	return n, err
 }
+
+// Regular reports whether name is a regular file, which can be read to its
+// end at once, rather than standard input, a pipe or a device, which
+// deliver their lines as they come.
+func Regular(name string) bool {
+	if name == Stdin {
+		return false
+	}
+	st, err := os.Stat(name)
+	return err == nil && st.Mode().IsRegular()
+}

@@ -133,7 +133,7 @@ func (v *LiveView) render(live detect.Live, stats logparse.Stats, width, height 
 	out := []string{
 		fitLine(fmt.Sprintf("robowatch -F   log time %s   (Ctrl-C ends with the report)", clock(live.Time))),
 		fitLine(fmt.Sprintf("%s records  %s clients  %s robots  %s violations  %s incidents (%d open)  %s malformed",
-			Count(live.Records), Count(live.Clients), Count(live.Robots), Count(live.Violations), Count(live.Incidents), len(v.open), Count(stats.Malformed))),
+			Exact(live.Records), Exact(live.Clients), Exact(live.Robots), Exact(live.Violations), Exact(live.Incidents), len(v.open), Exact(stats.Malformed))),
 	}
 	room := height - len(out)
 	section := func(title string, header string, rows []string, want int) {
@@ -161,8 +161,8 @@ func (v *LiveView) render(live detect.Live, stats logparse.Stats, width, height 
 	section("OPEN INCIDENTS", "", open, 5)
 	var viol []string
 	for _, x := range slices.Backward(v.viol) {
-		viol = append(viol, fmt.Sprintf("%s  %-15s %-16s %s  (%s, line %d)",
-			clock(x.Time), Cut(x.IP, 39), Cut(x.Name, 16), Cut(x.Path, 60), Cut(x.Rule, 40), x.Line))
+		viol = append(viol, fmt.Sprintf("%s  %-15s %-16s %s (line %d)  %s",
+			clock(x.Time), Cut(x.IP, 39), Cut(x.Name, 16), Cut(x.Rule, 40), x.Line, Cut(x.Path, 200)))
 	}
 	section("LATEST VIOLATIONS", "", viol, 8)
 	section("FILES", "", slices.Collect(slices.Values(v.notes)), liveNotes)

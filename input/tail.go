@@ -1,0 +1,297 @@
+package input
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// FollowOptions tunes Follow. The zero value works.
+type FollowOptions struct {
+	// Poll is how often the file is looked at when no notification came:
+	// the kernel's (inotify, through fsnotify) wakes the reader at once,
+	// but a network file system sends none, and a watcher may fail to
+	// start. 0 means one second.
+	Poll time.Duration
+
+	// Notice, if set, is told what happened to the file, from the
+	// goroutine calling Read.
+	Notice func(FollowEvent)
+
+	// Waiting, if set, is called each time Read is about to wait for the
+	// file to grow: the caller's moment to flush what it has.
+	Waiting func()
+}
+
+// FollowEvent is something that happened to a followed file that a user
+// should hear about.
+type FollowEvent struct {
+	Name string // the path followed
+	Kind string // FollowRotated, FollowTruncated, FollowRemoved, FollowReturned or FollowError
+	Err  error  // for FollowError: what failed
+}
+
+// The kinds of FollowEvent.
+const (
+	FollowRotated   = "rotated"   // the name is a new file: the old one was read to its end, the new one is read from its start
+	FollowTruncated = "truncated" // the file shrank (copytruncate): read again from its start
+	FollowRemoved   = "removed"   // the name is gone; the reader waits for it to come back
+	FollowReturned  = "returned"  // a file is under the name again, read from its start
+	FollowError     = "error"     // opening or reading failed; the reader goes on trying
+)
+
+// removedAfter is how long the name must be gone before FollowRemoved is
+// said: a rotation's rename and create leave it gone for a moment.
+const removedAfter = 2 * time.Second
+
+// Tail reads a file as it is written, as tail -F does (see Follow). Read
+// is for one goroutine; Close may come from another.
+type Tail struct {
+	name string
+	base string
+	opt  FollowOptions
+	ctx  context.Context
+
+	mu      sync.Mutex // held by Read; Close takes it to release the files
+	f       *os.File
+	off     int64    // bytes read from f
+	next    *os.File // the file now under the name, read once f is drained
+	watcher *fsnotify.Watcher
+	any     bool // a byte was returned
+	lastNL  bool // the last byte returned was a line end
+	addNL   bool // return a line end before the next file's bytes
+	removed bool      // FollowRemoved was said
+	missing time.Time // when the name was first found gone; zero while it is there
+	lastErr string    // the last FollowError said, so that it is said once
+
+	closeOnce sync.Once
+	closed    chan struct{}
+}
+
+// Follow opens name and returns a reader of its bytes, from the start,
+// that at the end waits for more instead of returning io.EOF: it goes on
+// as the file grows, through logrotate's rename-and-create (the old file
+// is read to its end, then the new one from its start) and copytruncate
+// (read again from the top), and through the name's disappearance until a
+// file comes back under it. A line the old file left unfinished is ended
+// there, never glued to the new file's first line. Read returns io.EOF
+// once ctx is done or Tail is closed. The error is for a file that cannot
+// be opened at the start.
+func Follow(ctx context.Context, name string, opt FollowOptions) (*Tail, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("following %w", err) // *PathError names the file
+	}
+	if opt.Poll <= 0 {
+		opt.Poll = time.Second
+	}
+	t := &Tail{name: name, base: filepath.Base(name), opt: opt, ctx: ctx, f: f, closed: make(chan struct{})}
+	// The directory, not the file: a rename and a create happen to the
+	// name, and a watch on the file would follow the old one away.
+	if w, err := fsnotify.NewWatcher(); err == nil {
+		if err := w.Add(filepath.Dir(name)); err == nil {
+			t.watcher = w
+		} else {
+			w.Close() // polling alone, as on a file system without notifications
+		}
+	}
+	return t, nil
+}
+
+// Read returns the next bytes written to the file, waiting for them.
+func (t *Tail) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for {
+		if t.done() {
+			return 0, io.EOF
+		}
+		if t.addNL {
+			t.addNL, t.lastNL = false, true
+			p[0] = '\n'
+			return 1, nil
+		}
+		n, err := t.f.Read(p)
+		if n > 0 {
+			t.off += int64(n)
+			t.any, t.lastNL = true, p[n-1] == '\n'
+			return n, nil
+		}
+		if err != nil && err != io.EOF {
+			t.fail(fmt.Errorf("reading: %w", err))
+		}
+		if t.look() {
+			continue
+		}
+		t.wait()
+	}
+}
+
+// look finds out, at the end of the open file, whether there is more to
+// read: a truncated file read again, or the file now under the name.
+func (t *Tail) look() bool {
+	if t.next != nil {
+		// The old file was drained once more after the new one appeared
+		// (the server may have written to it until it reopened its log).
+		t.f.Close()
+		t.f, t.next, t.off = t.next, nil, 0
+		t.endLine()
+		kind := FollowRotated
+		if t.removed {
+			kind = FollowReturned
+		}
+		t.removed = false
+		t.say(FollowEvent{Name: t.name, Kind: kind})
+		return true
+	}
+	cur, err := t.f.Stat()
+	if err == nil && cur.Size() < t.off {
+		if _, err := t.f.Seek(0, io.SeekStart); err != nil {
+			t.fail(fmt.Errorf("reading again from the start: %w", err))
+			return false
+		}
+		t.off = 0
+		t.endLine()
+		t.say(FollowEvent{Name: t.name, Kind: FollowTruncated})
+		return true
+	}
+	now, err := os.Stat(t.name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		// logrotate renames, then creates: for a moment the name is gone.
+		// Only a name gone for longer is news.
+		if t.missing.IsZero() {
+			t.missing = time.Now()
+		}
+		if !t.removed && time.Since(t.missing) >= removedAfter {
+			t.removed = true
+			t.say(FollowEvent{Name: t.name, Kind: FollowRemoved})
+		}
+		return false
+	case err != nil:
+		t.fail(err)
+		return false
+	case cur != nil && os.SameFile(cur, now):
+		t.missing = time.Time{}
+		if t.removed { // renamed back
+			t.removed = false
+			t.say(FollowEvent{Name: t.name, Kind: FollowReturned})
+		}
+		return false
+	}
+	t.missing = time.Time{}
+	nf, err := os.Open(t.name)
+	if err != nil {
+		t.fail(err) // permission denied after rotation: said once, tried again at every look
+		return false
+	}
+	t.next, t.lastErr = nf, ""
+	return true
+}
+
+// endLine ends a line the old content left unfinished.
+func (t *Tail) endLine() {
+	if t.any && !t.lastNL {
+		t.addNL = true
+	}
+}
+
+// wait blocks until the directory changes under the name, Poll passes, or
+// the Tail is done. Never a busy loop: each look is paid for by an event
+// or a tick.
+func (t *Tail) wait() {
+	if t.opt.Waiting != nil {
+		t.opt.Waiting()
+	}
+	timer := time.NewTimer(t.opt.Poll)
+	defer timer.Stop()
+	var events <-chan fsnotify.Event
+	var errs <-chan error
+	if t.watcher != nil {
+		events, errs = t.watcher.Events, t.watcher.Errors
+	}
+	for {
+		select {
+		case <-t.ctx.Done():
+			return
+		case <-t.closed:
+			return
+		case <-timer.C:
+			return
+		case ev, ok := <-events:
+			if !ok {
+				t.watcher, events, errs = nil, nil, nil // polling from now on
+				continue
+			}
+			if filepath.Base(ev.Name) == t.base {
+				return
+			}
+		case _, ok := <-errs:
+			if !ok {
+				t.watcher, events, errs = nil, nil, nil
+			}
+			// An overflowed queue loses events, not the file: the timer
+			// still looks.
+		}
+	}
+}
+
+func (t *Tail) done() bool {
+	select {
+	case <-t.closed:
+		return true
+	case <-t.ctx.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+func (t *Tail) say(ev FollowEvent) {
+	if t.opt.Notice != nil {
+		t.opt.Notice(ev)
+	}
+}
+
+// fail says err once until it changes or the reader recovers.
+func (t *Tail) fail(err error) {
+	if msg := err.Error(); msg != t.lastErr {
+		t.lastErr = msg
+		t.say(FollowEvent{Name: t.name, Kind: FollowError, Err: err})
+	}
+}
+
+// Close ends a waiting Read (it returns io.EOF) and releases the files
+// and the watcher.
+func (t *Tail) Close() error {
+	t.closeOnce.Do(func() { close(t.closed) })
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.watcher != nil {
+		t.watcher.Close()
+		t.watcher = nil
+	}
+	if t.next != nil {
+		t.next.Close()
+		t.next = nil
+	}
+	if t.f != nil {
+		err := t.f.Close()
+		t.f = nil
+		if err != nil && !errors.Is(err, os.ErrClosed) {
+			return err
+		}
+	}
+	return nil
+}

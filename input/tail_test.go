@@ -1,0 +1,224 @@
+package input
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// tailRun reads a Tail in a goroutine, so that a test can write to the
+// file and wait for what comes out.
+type tailRun struct {
+	t      *testing.T
+	tail   *Tail
+	mu     sync.Mutex
+	text   strings.Builder
+	events []string
+	done   chan error
+}
+
+func startTail(t *testing.T, ctx context.Context, name string, poll time.Duration) *tailRun {
+	t.Helper()
+	r := &tailRun{t: t, done: make(chan error, 1)}
+	tail, err := Follow(ctx, name, FollowOptions{Poll: poll, Notice: func(ev FollowEvent) {
+		r.mu.Lock()
+		r.events = append(r.events, ev.Kind)
+		r.mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.tail = tail
+	t.Cleanup(func() { tail.Close() })
+	go func() {
+		buf := make([]byte, 7) // small reads: lines cross them
+		for {
+			n, err := tail.Read(buf)
+			r.mu.Lock()
+			r.text.Write(buf[:n])
+			r.mu.Unlock()
+			if err != nil {
+				r.done <- err
+				return
+			}
+		}
+	}()
+	return r
+}
+
+// await waits until the text read so far is want.
+func (r *tailRun) await(want string) {
+	r.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		r.mu.Lock()
+		got := r.text.String()
+		r.mu.Unlock()
+		if got == want {
+			return
+		}
+		if time.Now().After(deadline) || !strings.HasPrefix(want, got) {
+			r.t.Fatalf("read %q, want %q (events %v)", got, want, r.kinds())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func (r *tailRun) kinds() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.events...)
+}
+
+func write(t *testing.T, name, text string, flag int) {
+	t.Helper()
+	f, err := os.OpenFile(name, flag|os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func appendFile(t *testing.T, name, text string) { write(t, name, text, os.O_APPEND) }
+
+// TestTail covers what tail -F must survive, one real-world case each.
+func TestTail(t *testing.T) {
+	tests := []struct {
+		name   string
+		poll   time.Duration
+		run    func(t *testing.T, log string, r *tailRun)
+		events []string
+	}{
+		{"append", 50 * time.Millisecond, func(t *testing.T, log string, r *tailRun) {
+			r.await("one\n")
+			appendFile(t, log, "two\nthree\n")
+			r.await("one\ntwo\nthree\n")
+		}, nil},
+		{"inotify wakes the reader without polling", time.Hour, func(t *testing.T, log string, r *tailRun) {
+			r.await("one\n")
+			appendFile(t, log, "two\n")
+			r.await("one\ntwo\n")
+		}, nil},
+		{"partial line is joined", 50 * time.Millisecond, func(t *testing.T, log string, r *tailRun) {
+			appendFile(t, log, "ab")
+			r.await("one\nab")
+			time.Sleep(100 * time.Millisecond)
+			appendFile(t, log, "cd\n")
+			r.await("one\nabcd\n")
+		}, nil},
+		{"rename rotation", 50 * time.Millisecond, func(t *testing.T, log string, r *tailRun) {
+			r.await("one\n")
+			os.Rename(log, log+".1")
+			appendFile(t, log+".1", "late to the old file\n")
+			appendFile(t, log, "new\n")
+			r.await("one\nlate to the old file\nnew\n")
+		}, []string{FollowRotated}},
+		{"copytruncate", 50 * time.Millisecond, func(t *testing.T, log string, r *tailRun) {
+			r.await("one\n")
+			os.Truncate(log, 0)
+			time.Sleep(150 * time.Millisecond) // the truncation is seen before the new line
+			appendFile(t, log, "after\n")
+			r.await("one\nafter\n")
+		}, []string{FollowTruncated}},
+		{"partial last line, then rotation", 50 * time.Millisecond, func(t *testing.T, log string, r *tailRun) {
+			appendFile(t, log, "cut")
+			r.await("one\ncut")
+			os.Rename(log, log+".1")
+			appendFile(t, log, "new\n")
+			r.await("one\ncut\nnew\n")
+		}, []string{FollowRotated}},
+		{"removed, then back", 50 * time.Millisecond, func(t *testing.T, log string, r *tailRun) {
+			r.await("one\n")
+			os.Remove(log)
+			deadline := time.Now().Add(5 * time.Second)
+			for len(r.kinds()) == 0 && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			appendFile(t, log, "back\n")
+			r.await("one\nback\n")
+		}, []string{FollowRemoved, FollowReturned}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			log := filepath.Join(t.TempDir(), "access.log")
+			appendFile(t, log, "one\n")
+			r := startTail(t, context.Background(), log, tt.poll)
+			tt.run(t, log, r)
+			if got := r.kinds(); strings.Join(got, ",") != strings.Join(tt.events, ",") {
+				t.Errorf("events %v, want %v", got, tt.events)
+			}
+		})
+	}
+}
+
+// TestTailPermissionDenied: a new file the reader may not open is said
+// once, and read once it may.
+func TestTailPermissionDenied(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads any file")
+	}
+	log := filepath.Join(t.TempDir(), "access.log")
+	appendFile(t, log, "one\n")
+	r := startTail(t, context.Background(), log, 50*time.Millisecond)
+	r.await("one\n")
+	os.Rename(log, log+".1")
+	write(t, log, "secret\n", os.O_TRUNC)
+	os.Chmod(log, 0)
+	deadline := time.Now().Add(5 * time.Second)
+	for len(r.kinds()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond) // several looks: still one event
+	if got := r.kinds(); len(got) != 1 || got[0] != FollowError {
+		t.Fatalf("events %v, want one error", got)
+	}
+	os.Chmod(log, 0o644)
+	r.await("one\nsecret\n")
+}
+
+// TestTailEnds: a cancelled context and Close both end a waiting Read
+// with io.EOF at once.
+func TestTailEnds(t *testing.T) {
+	for _, how := range []string{"cancel", "close"} {
+		t.Run(how, func(t *testing.T) {
+			log := filepath.Join(t.TempDir(), "access.log")
+			appendFile(t, log, "one\n")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			r := startTail(t, ctx, log, time.Hour)
+			r.await("one\n")
+			if how == "cancel" {
+				cancel()
+			} else {
+				r.tail.Close()
+			}
+			select {
+			case err := <-r.done:
+				if err != io.EOF {
+					t.Errorf("Read returned %v, want io.EOF", err)
+				}
+			case <-time.After(time.Second):
+				t.Fatal("Read still waits")
+			}
+		})
+	}
+}
+
+// TestTailMissing: a file that is not there at the start is an error
+// naming it.
+func TestTailMissing(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "nope.log")
+	_, err := Follow(context.Background(), name, FollowOptions{})
+	if err == nil || !strings.Contains(err.Error(), name) || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("error %v", err)
+	}
+}

@@ -1,0 +1,411 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Scenario tests of a live run through the real binary, in the manner of
+// google/mtail's log_rotation_… and partial_line_… tests: a log is written
+// while robowatch -F -o jsonl follows it, and the events it prints are
+// what is asserted.
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// robowatchBinary builds robowatch once for the live tests.
+func robowatchBinary(t testing.TB) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "robowatch-live")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "robowatch")
+		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+// event is one line of -o jsonl, with when it was read.
+type event struct {
+	fields map[string]any
+	at     time.Time
+}
+
+func (e event) str(k string) string { s, _ := e.fields[k].(string); return s }
+func (e event) num(k string) int64  { n, _ := e.fields[k].(float64); return int64(n) }
+
+// liveRun is robowatch running on a log being written.
+type liveRun struct {
+	t      testing.TB
+	cmd    *exec.Cmd
+	events chan event
+	stderr *strings.Builder
+	seen   []event
+	done   chan error
+}
+
+func startLive(t testing.TB, args ...string) *liveRun {
+	t.Helper()
+	cmd := exec.Command(robowatchBinary(t), args...)
+	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &liveRun{t: t, cmd: cmd, events: make(chan event, 1024), stderr: &strings.Builder{}, done: make(chan error, 1)}
+	cmd.Stderr = &lockedWriter{w: r.stderr}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var f map[string]any
+			if err := json.Unmarshal(sc.Bytes(), &f); err != nil {
+				f = map[string]any{"event": "NOT JSON", "text": sc.Text()}
+			}
+			r.events <- event{f, time.Now()}
+		}
+		close(r.events)
+		r.done <- cmd.Wait()
+	}()
+	return r
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// await returns the first event, from those not yet seen, that match
+// accepts, failing after a few seconds.
+func (r *liveRun) await(what string, match func(event) bool) event {
+	r.t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case e, ok := <-r.events:
+			if !ok {
+				r.t.Fatalf("robowatch ended before %s; events: %v; stderr: %s", what, r.kinds(), r.stderr)
+			}
+			r.seen = append(r.seen, e)
+			if match(e) {
+				return e
+			}
+		case <-deadline:
+			r.t.Fatalf("no %s within 10 s; events: %v; stderr: %s", what, r.kinds(), r.stderr)
+		}
+	}
+}
+
+func (r *liveRun) kinds() []string {
+	var k []string
+	for _, e := range r.seen {
+		k = append(k, e.str("event")+":"+e.str("ip")+e.str("kind"))
+	}
+	return k
+}
+
+// stop sends sig and returns the final summary event and the exit status.
+func (r *liveRun) stop(sig os.Signal) (event, int) {
+	r.t.Helper()
+	r.cmd.Process.Signal(sig)
+	final := r.await("final summary", func(e event) bool { return e.str("event") == "summary" && e.fields["final"] == true })
+	for e := range r.events {
+		r.seen = append(r.seen, e)
+	}
+	err := <-r.done
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		r.t.Fatal(err)
+	}
+	return final, code
+}
+
+// count is how many events seen so far match.
+func (r *liveRun) count(match func(event) bool) int {
+	n := 0
+	for _, e := range r.seen {
+		if match(e) {
+			n++
+		}
+	}
+	return n
+}
+
+func isEvent(kind, ip string) func(event) bool {
+	return func(e event) bool { return e.str("event") == kind && (ip == "" || e.str("ip") == ip) }
+}
+
+// line is a combined-format log line dated at.
+func line(ip string, at time.Time, path, ua string) string {
+	return fmt.Sprintf("%s - - [%s] \"GET %s HTTP/1.1\" 200 512 \"-\" \"%s\"\n", ip, at.Format("02/Jan/2006:15:04:05 -0700"), path, ua)
+}
+
+const (
+	liveBrowser = "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0"
+	liveCrawler = "ExampleCrawler/1.0 (+https://crawler.example/)"
+)
+
+func appendTo(t testing.TB, name, text string) {
+	t.Helper()
+	f, err := os.OpenFile(name, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLiveAppend: lines appended to a followed file become events at
+// once, robots.txt violations with the rule that forbade them; the
+// latency from write to event is logged (BenchmarkLiveLatency measures it).
+func TestLiveAppend(t *testing.T) {
+	dir := t.TempDir()
+	log, rb := filepath.Join(dir, "access.log"), filepath.Join(dir, "robots.txt")
+	os.WriteFile(rb, []byte("User-agent: *\nDisallow: /private/\n"), 0o644)
+	now := time.Now()
+	appendTo(t, log, line("10.0.0.1", now, "/", liveBrowser))
+	r := startLive(t, "-F", "-o", "jsonl", "--interval", "1s", "--robots", rb, log)
+	r.await("the first summary", isEvent("summary", ""))
+
+	written := time.Now()
+	appendTo(t, log, line("10.0.0.9", time.Now(), "/robots.txt", liveCrawler)+line("10.0.0.9", time.Now(), "/private/x", liveCrawler))
+	robot := r.await("robot event", isEvent("robot", "10.0.0.9"))
+	v := r.await("violation event", isEvent("violation", "10.0.0.9"))
+	t.Logf("write to robot event: %v", robot.at.Sub(written))
+	if v.str("path") != "/private/x" || v.str("rule") != "Disallow: /private/" || v.num("line") != 2 || v.str("time") == "" {
+		t.Errorf("violation event %v", v.fields)
+	}
+	final, code := r.stop(syscall.SIGINT)
+	if code != 0 || final.num("records") != 3 || final.num("violations") != 1 || final.fields["partial"] != false {
+		t.Errorf("exit %d, final summary %v", code, final.fields)
+	}
+	if n := r.count(isEvent("robot", "10.0.0.9")); n != 1 {
+		t.Errorf("%d robot events for one robot", n)
+	}
+}
+
+// TestLiveLogRotation: logrotate's default, rename and create. The old
+// file is read to its end (a line written to it after the rename
+// included), the new one from its start: every line once.
+func TestLiveLogRotation(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "access.log")
+	appendTo(t, log, line("10.0.1.1", time.Now(), "/robots.txt", liveCrawler))
+	r := startLive(t, "-F", "-o", "jsonl", "--interval", "1s", log)
+	r.await("robot before rotation", isEvent("robot", "10.0.1.1"))
+
+	if err := os.Rename(log, log+".1"); err != nil {
+		t.Fatal(err)
+	}
+	appendTo(t, log+".1", line("10.0.1.2", time.Now(), "/robots.txt", liveCrawler)) // the server had it open
+	time.Sleep(200 * time.Millisecond)
+	appendTo(t, log, line("10.0.1.3", time.Now(), "/robots.txt", liveCrawler))
+	r.await("rotated file event", func(e event) bool { return e.str("event") == "file" && e.str("kind") == "rotated" })
+	r.await("robot after rotation", isEvent("robot", "10.0.1.3"))
+	final, code := r.stop(syscall.SIGTERM)
+	if code != 0 || final.num("records") != 3 {
+		t.Errorf("exit %d, records %d, want 3", code, final.num("records"))
+	}
+	for _, ip := range []string{"10.0.1.1", "10.0.1.2", "10.0.1.3"} {
+		if n := r.count(isEvent("robot", ip)); n != 1 {
+			t.Errorf("%s: %d robot events, want 1", ip, n)
+		}
+	}
+}
+
+// TestLiveCopyTruncate: logrotate's copytruncate empties the file in
+// place; reading starts again from the top.
+func TestLiveCopyTruncate(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "access.log")
+	appendTo(t, log, line("10.0.2.1", time.Now(), "/robots.txt", liveCrawler)+line("10.0.2.1", time.Now(), "/a", liveCrawler))
+	r := startLive(t, "-F", "-o", "jsonl", "--interval", "1s", log)
+	r.await("robot before truncation", isEvent("robot", "10.0.2.1"))
+	if err := os.Truncate(log, 0); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	appendTo(t, log, line("10.0.2.2", time.Now(), "/robots.txt", liveCrawler))
+	r.await("truncated file event", func(e event) bool { return e.str("event") == "file" && e.str("kind") == "truncated" })
+	r.await("robot after truncation", isEvent("robot", "10.0.2.2"))
+	final, _ := r.stop(syscall.SIGINT)
+	if final.num("records") != 3 || final.num("malformed") != 0 {
+		t.Errorf("records %d, malformed %d; want 3, 0", final.num("records"), final.num("malformed"))
+	}
+}
+
+// TestLivePartialLine: a line written in two parts is one record, not a
+// malformed line; a line of garbage mid-stream is an error event, and the
+// run goes on.
+func TestLivePartialLine(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "access.log")
+	appendTo(t, log, line("10.0.3.1", time.Now(), "/", liveBrowser))
+	r := startLive(t, "-F", "-o", "jsonl", "--interval", "1s", log)
+	r.await("the first summary", isEvent("summary", ""))
+	whole := line("10.0.3.2", time.Now(), "/robots.txt", liveCrawler)
+	appendTo(t, log, whole[:20])
+	time.Sleep(500 * time.Millisecond)
+	appendTo(t, log, whole[20:])
+	r.await("robot of the joined line", isEvent("robot", "10.0.3.2"))
+	appendTo(t, log, "\x16\x03\x01 garbage that is no log line\n"+line("10.0.3.3", time.Now(), "/robots.txt", liveCrawler))
+	bad := r.await("error event", isEvent("error", ""))
+	if bad.str("kind") != "malformed" || bad.num("line") != 3 {
+		t.Errorf("error event %v, want kind malformed, line 3", bad.fields)
+	}
+	r.await("robot after the garbage", isEvent("robot", "10.0.3.3"))
+	final, _ := r.stop(syscall.SIGINT)
+	if final.num("records") != 3 || final.num("malformed") != 1 || final.num("lines") != 4 {
+		t.Errorf("final %v; want 3 records, 1 malformed, 4 lines", final.fields)
+	}
+}
+
+// TestLiveIncident: a burst opens an incident as soon as it crosses the
+// threshold; it ends once the log has moved a minute past it.
+func TestLiveIncident(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "access.log")
+	appendTo(t, log, line("10.0.4.1", time.Now(), "/", liveBrowser))
+	r := startLive(t, "-F", "-o", "jsonl", "--interval", "1s", log)
+	r.await("the first summary", isEvent("summary", ""))
+	var burst strings.Builder
+	at := time.Now()
+	for i := range 40 {
+		burst.WriteString(line("10.0.4.2", at.Add(time.Duration(i/20)*time.Second), fmt.Sprintf("/item/%d", i), liveCrawler))
+	}
+	appendTo(t, log, burst.String())
+	open := r.await("incident event", isEvent("incident", "10.0.4.2"))
+	if open.num("requests") < 21 {
+		t.Errorf("incident opened with %d requests", open.num("requests"))
+	}
+	// The log's clock moves on past the incident's minute and the reorder
+	// tolerance (a line dated ahead, so that the test needs no three-minute wait).
+	appendTo(t, log, line("10.0.4.3", at.Add(3*time.Minute), "/", liveBrowser))
+	end := r.await("incident_end event", isEvent("incident_end", "10.0.4.2"))
+	if end.num("requests") != 40 || end.num("seconds") != 2 || end.num("peak_per_second") != 20 {
+		t.Errorf("incident_end %v", end.fields)
+	}
+	final, _ := r.stop(syscall.SIGINT)
+	if final.num("incidents") != 1 || r.count(isEvent("incident", "")) != 1 || r.count(isEvent("incident_end", "")) != 1 {
+		t.Errorf("final incidents %d; events %v", final.num("incidents"), r.kinds())
+	}
+}
+
+// TestLiveRemoved: a followed file that goes away and does not come back
+// is said, and the run goes on until interrupted.
+func TestLiveRemoved(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "access.log")
+	appendTo(t, log, line("10.0.5.1", time.Now(), "/robots.txt", liveCrawler))
+	r := startLive(t, "-F", "-o", "jsonl", "--interval", "1s", log)
+	r.await("robot", isEvent("robot", "10.0.5.1"))
+	os.Remove(log)
+	r.await("removed file event", func(e event) bool { return e.str("event") == "file" && e.str("kind") == "removed" })
+	r.await("a summary after the removal", isEvent("summary", ""))
+	final, code := r.stop(syscall.SIGINT)
+	if code != 0 || final.num("records") != 1 {
+		t.Errorf("exit %d, records %d", code, final.num("records"))
+	}
+	if !strings.Contains(r.stderr.String(), "removed") {
+		t.Errorf("stderr says nothing of the removal: %q", r.stderr)
+	}
+}
+
+// TestLivePipe: -o jsonl on a pipe streams events while the pipe is
+// open; they do not wait for its end.
+func TestLivePipe(t *testing.T) {
+	cmd := exec.Command(robowatchBinary(t), "-o", "jsonl", "--interval", "1s")
+	stdin, _ := cmd.StdinPipe()
+	r := &liveRun{t: t, cmd: cmd, events: make(chan event, 64), stderr: &strings.Builder{}, done: make(chan error, 1)}
+	stdout, _ := cmd.StdoutPipe()
+	cmd.Stderr = &lockedWriter{w: r.stderr}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			var f map[string]any
+			json.Unmarshal(sc.Bytes(), &f)
+			r.events <- event{f, time.Now()}
+		}
+		close(r.events)
+		r.done <- cmd.Wait()
+	}()
+	io.WriteString(stdin, line("10.0.6.1", time.Now(), "/robots.txt", liveCrawler))
+	r.await("robot event before the pipe closed", isEvent("robot", "10.0.6.1"))
+	stdin.Close()
+	r.await("final summary", func(e event) bool { return e.str("event") == "summary" && e.fields["final"] == true })
+	if err := <-r.done; err != nil {
+		t.Errorf("exit: %v", err)
+	}
+}
+
+// BenchmarkLiveLatency measures the time from a line's write to its
+// robot event with -F: the bound is one second. Each iteration
+// appends a new robot's first request and waits for its event.
+func BenchmarkLiveLatency(b *testing.B) {
+	dir := b.TempDir()
+	log := filepath.Join(dir, "access.log")
+	appendTo(b, log, line("10.1.0.1", time.Now(), "/", liveBrowser))
+	r := startLive(b, "-F", "-o", "jsonl", "--interval", "1s", log)
+	r.await("the first summary", isEvent("summary", ""))
+	var total, worst time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		ip := fmt.Sprintf("10.2.%d.%d", i/250%250, i%250+1)
+		written := time.Now()
+		appendTo(b, log, line(ip, written, "/robots.txt", liveCrawler))
+		e := r.await("robot event", isEvent("robot", ip))
+		d := e.at.Sub(written)
+		total += d
+		worst = max(worst, d)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(total.Microseconds())/float64(b.N)/1000, "ms/event")
+	b.ReportMetric(float64(worst.Microseconds())/1000, "worst-ms")
+	r.stop(syscall.SIGINT)
+}

@@ -1,0 +1,164 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/logparse"
+)
+
+// TestEventWriterLines: every event is one JSON object on one line with
+// "event" and "time" first, the finding's contract fields after.
+func TestEventWriterLines(t *testing.T) {
+	at := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	var b bytes.Buffer
+	e := NewEventWriter(&b)
+	e.Robot(detect.Verdict{IP: "192.0.2.1", UserAgent: "curl/8", Robot: true, Name: "curl", Last: at, Reasons: []string{"user-agent"}})
+	e.Violation(detect.Violation{IP: "192.0.2.1", Time: at, Path: "/private/\x1b[2J", Rule: "Disallow: /private/", Line: 2})
+	e.Incident(detect.Incident{IP: "192.0.2.2", Start: at, End: at.Add(3 * time.Second), Requests: 25})
+	e.IncidentEnd(detect.Incident{IP: "192.0.2.2", Start: at, End: at.Add(9 * time.Second), Requests: 90})
+	e.Summary(detect.Live{Time: at, Records: 7, Robots: 1}, logparse.Stats{Lines: 8, Malformed: 1})
+	e.File(at, "rotated", "access.log")
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		event, ip, time string
+		field           string
+		value           any
+	}{
+		{EventRobot, "192.0.2.1", "2026-11-24T10:00:00Z", "name", "curl"},
+		{EventViolation, "192.0.2.1", "2026-11-24T10:00:00Z", "rule", "Disallow: /private/"},
+		{EventIncident, "192.0.2.2", "2026-11-24T10:00:03Z", "requests", 25.0},
+		{EventIncidentEnd, "192.0.2.2", "2026-11-24T10:00:09Z", "requests", 90.0},
+		{EventSummary, "", "2026-11-24T10:00:00Z", "malformed", 1.0},
+		{EventFile, "", "2026-11-24T10:00:00Z", "kind", "rotated"},
+	}
+	sc := bufio.NewScanner(&b)
+	for i, tt := range tests {
+		if !sc.Scan() {
+			t.Fatalf("line %d missing", i+1)
+		}
+		text := sc.Text()
+		if !strings.HasPrefix(text, `{"event":"`+tt.event+`"`) || strings.ContainsAny(text, "\x1b\n") {
+			t.Errorf("line %d does not start with its event or carries a control byte: %s", i+1, text)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(text), &m); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		if m["time"] != tt.time || tt.ip != "" && m["ip"] != tt.ip || m[tt.field] != tt.value {
+			t.Errorf("%s event: time %v ip %v %s %v; want %s %s %v", tt.event, m["time"], m["ip"], tt.field, m[tt.field], tt.time, tt.ip, tt.value)
+		}
+	}
+	if sc.Scan() {
+		t.Errorf("extra line %s", sc.Text())
+	}
+}
+
+// TestEventWriterFlushesByItself: an event reaches the writer within
+// FlushEvery without a Flush, as a tail -f | jq pipeline needs.
+func TestEventWriterFlushesByItself(t *testing.T) {
+	w := &syncBuffer{}
+	e := NewEventWriter(w)
+	defer e.Close()
+	e.File(time.Time{}, "removed", "a.log")
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(w.String(), `"removed"`) {
+		if time.Now().After(deadline) {
+			t.Fatal("the event was not flushed")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestEventWriterMalformedIsBounded: a file of garbage gives at most
+// maxMalformedEvents error events, the last saying the rest are counted.
+func TestEventWriterMalformedIsBounded(t *testing.T) {
+	var b bytes.Buffer
+	e := NewEventWriter(&b)
+	for i := range 500 {
+		e.Malformed(time.Time{}, &logparse.ParseError{File: "bad.log", Line: int64(i + 1), Err: errors.New("no request")})
+	}
+	e.Close()
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != maxMalformedEvents || !strings.Contains(lines[len(lines)-1], "counted in the summary") {
+		t.Errorf("%d error events, last %s", len(lines), lines[len(lines)-1])
+	}
+}
+
+// TestEventWriterKeepsTheWriteError: a reader that went away is an error
+// the run can report, not a panic or a silent loss.
+func TestEventWriterKeepsTheWriteError(t *testing.T) {
+	e := NewEventWriter(failingWriter{})
+	e.File(time.Time{}, "rotated", "a.log")
+	if err := e.Close(); err == nil {
+		t.Error("no error from a failing writer")
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+// TestLiveViewFits: the live view never passes the window, whatever the
+// findings' text, and keeps the headline when the window is small.
+func TestLiveViewFits(t *testing.T) {
+	v := NewLiveView(nil, Options{})
+	at := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	for i := range 30 {
+		v.Violation(detect.Violation{IP: "198.51.100.7", Name: "Bad\x1b]0;owned\aBot", Time: at, Path: "/private/" + strings.Repeat("x", i*10), Rule: "Disallow: /private/", Line: 3})
+	}
+	v.Incident(detect.Incident{IP: "198.51.100.8", Name: "curl", Start: at, Requests: 300, PeakPerSecond: 40})
+	live := detect.Live{Time: at, Records: 1234, Robots: 2, TopRobots: []detect.LiveRobot{{Name: "Googlebot", Operator: "Google", Identity: "verified", Clients: 2, Requests: 900}}}
+	for _, size := range []struct{ w, h int }{{120, 40}, {60, 20}, {30, 6}} {
+		lines := v.render(live, logparse.Stats{}, size.w, size.h)
+		if len(lines) > size.h {
+			t.Errorf("%dx%d: %d lines", size.w, size.h, len(lines))
+		}
+		for _, l := range lines {
+			if cellWidth(l) > size.w || strings.ContainsAny(l, "\x1b\a") {
+				t.Errorf("%dx%d: line of width %d or with a control byte: %q", size.w, size.h, cellWidth(l), l)
+			}
+		}
+		if !strings.Contains(lines[1], "1,234 records") {
+			t.Errorf("%dx%d: headline %q", size.w, size.h, lines[1])
+		}
+	}
+	big := strings.Join(v.render(live, logparse.Stats{}, 120, 40), "\n")
+	for _, want := range []string{"Googlebot", "OPEN INCIDENTS", "198.51.100.8", "LATEST VIOLATIONS", "Disallow: /private/"} {
+		if !strings.Contains(big, want) {
+			t.Errorf("the view lacks %q:\n%s", want, big)
+		}
+	}
+	v.IncidentEnd(detect.Incident{IP: "198.51.100.8"})
+	if strings.Contains(strings.Join(v.render(live, logparse.Stats{}, 120, 40), "\n"), "OPEN INCIDENTS") {
+		t.Error("a closed incident is still shown open")
+	}
+}
+
+// syncBuffer is a bytes.Buffer the flushing goroutine and the test may
+// share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
