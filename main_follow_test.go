@@ -409,3 +409,48 @@ func BenchmarkLiveLatency(b *testing.B) {
 	b.ReportMetric(float64(worst.Microseconds())/1000, "worst-ms")
 	r.stop(syscall.SIGINT)
 }
+
+// TestLiveTerminalView: -F on a terminal draws the live view on the
+// alternate screen, fitted to the window, and Ctrl-C puts the final
+// report on the shell's own screen, exit 0.
+func TestLiveTerminalView(t *testing.T) {
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("util-linux script is not installed")
+	}
+	bin := robowatchBinary(t)
+	log := filepath.Join(t.TempDir(), "access.log")
+	var text strings.Builder
+	for i := range 30 {
+		text.WriteString(line("10.0.7.1", time.Now(), fmt.Sprintf("/page/%d", i), liveCrawler))
+	}
+	text.WriteString(line("10.0.7.2", time.Now(), "/robots.txt", "Bad\x1b]0;owned\aBot/1.0"))
+	appendTo(t, log, text.String())
+	cmd := fmt.Sprintf("stty cols 60 rows 20; timeout --preserve-status -s INT 3 %s -F --interval 500ms %s; echo exit=$?", bin, log)
+	c := exec.Command(script, "-qec", cmd, "/dev/null")
+	c.Env = append(os.Environ(), "TERM=xterm", "NO_COLOR=1")
+	out, _ := c.CombinedOutput()
+	screen := string(out)
+	view, report, ok := strings.Cut(screen, "\x1b[?1049l")
+	if !ok || !strings.Contains(view, "\x1b[?1049h") {
+		t.Fatalf("no live view on the alternate screen:\n%q", screen)
+	}
+	for _, want := range []string{"robowatch -F", "31 records", "ROBOTS", "ExampleCrawler", "OPEN INCIDENTS"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the live view lacks %q:\n%s", want, view)
+		}
+	}
+	if strings.Contains(view, "\x1b]0;owned") {
+		t.Error("a User-agent's escape sequence reached the terminal")
+	}
+	// Each redraw: home, lines each cleared to their end.
+	view = strings.NewReplacer("\x1b[?1049h", "", "\x1b[H", "\n", "\x1b[K", "", "\x1b[J", "", "\r", "").Replace(view)
+	for _, l := range strings.Split(view, "\n") {
+		if w := len([]rune(l)); w > 60 {
+			t.Errorf("a live view line of %d columns in a 60-column window: %q", w, l)
+		}
+	}
+	if !strings.Contains(report, "Robots") || !strings.Contains(report, "exit=0") {
+		t.Errorf("after Ctrl-C, no report or exit 0:\n%s", report)
+	}
+}

@@ -159,6 +159,11 @@ func (l *Live) Run(ctx context.Context, files *input.Files, names []string) ([]l
 				}
 			}
 		}
+		if f, ok := l.Out.(interface{ Flush() error }); ok {
+			// All that was written is handled: out with its events now,
+			// not at the writer's next timed flush.
+			f.Flush()
+		}
 		if ctx.Err() != nil {
 			break
 		}

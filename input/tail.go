@@ -65,9 +65,9 @@ type Tail struct {
 	off     int64    // bytes read from f
 	next    *os.File // the file now under the name, read once f is drained
 	watcher *fsnotify.Watcher
-	any     bool // a byte was returned
-	lastNL  bool // the last byte returned was a line end
-	addNL   bool // return a line end before the next file's bytes
+	any     bool      // a byte was returned
+	lastNL  bool      // the last byte returned was a line end
+	addNL   bool      // return a line end before the next file's bytes
 	removed bool      // FollowRemoved was said
 	missing time.Time // when the name was first found gone; zero while it is there
 	lastErr string    // the last FollowError said, so that it is said once
