@@ -2,6 +2,7 @@ package agents
 
 import (
 	"bufio"
+	"cmp"
 	"bytes"
 	_ "embed"
 	"fmt"
@@ -80,4 +81,47 @@ func Lookup(name string) (CatalogueEntry, bool) {
 	}
 	e, ok := catalogue()[lower]
 	return e, ok
+}
+
+// genericNames are catalogue names that are also ordinary words or other
+// products' names ("Cursor", "Operator"): as a token in a User-agent they
+// say nothing of a robot, so they name one only through the other signals.
+var genericNames = []string{"cursor", "operator", "openai", "spider", "useai", "devin"}
+
+// catalogueTokens indexes the catalogue's names by first byte, lower-case,
+// for catalogued: the names of five bytes or more that are no ordinary
+// word, longest first, so that "meta-externalagent" wins over a shorter
+// name it starts with.
+var catalogueTokens = sync.OnceValue(func() (idx [256][]string) {
+	for name := range catalogue() {
+		if len(name) < 5 || slices.Contains(genericNames, name) {
+			continue
+		}
+		idx[name[0]] = append(idx[name[0]], name)
+	}
+	for i := range idx {
+		slices.SortFunc(idx[i], func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
+	}
+	return idx
+})
+
+// catalogued finds a catalogued robot's name as a product in lower (a
+// lower-case User-agent): at the start or after a blank, '(', ';', '+' or
+// ',', and followed by the end, '/', a blank, ';', ')' or ','. So the
+// catalogue feeds the User-agent signal: a robot robowatch knows by name
+// is a robot whether or not its string has "bot" or a URL in it.
+func catalogued(lower string) (CatalogueEntry, bool) {
+	idx := catalogueTokens()
+	for i := 0; i < len(lower); i++ {
+		if i > 0 && !strings.ContainsRune(" (;+,", rune(lower[i-1])) {
+			continue
+		}
+		for _, name := range idx[lower[i]] {
+			end := i + len(name)
+			if strings.HasPrefix(lower[i:], name) && (end == len(lower) || strings.ContainsRune("/ ;),", rune(lower[end]))) {
+				return catalogue()[name], true
+			}
+		}
+	}
+	return CatalogueEntry{}, false
 }

@@ -42,3 +42,32 @@ func TestLoadCatalogueBad(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogueFeedsTheClassifier: a robot the catalogue names is a robot
+// by its name alone, with the catalogue's spelling; a catalogue name that is
+// an ordinary word, or a name inside another word, is not.
+func TestCatalogueFeedsTheClassifier(t *testing.T) {
+	tests := []struct {
+		ua   string
+		kind Kind
+		name string
+	}{
+		{"meta-externalagent/1.1", Crawler, "meta-externalagent"},
+		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Perplexity-User/1.0)", Crawler, "Perplexity-User"},
+		{"anthropic-ai", Crawler, "anthropic-ai"},
+		{"Mozilla/5.0 (compatible; Kimi-User/1.0)", Crawler, "Kimi-User"},
+		{"img2dataset/1.45", Crawler, "img2dataset"},
+		// Electron apps named like catalogue entries are browsers.
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Cursor/0.42.3 Chrome/124.0.6367.243 Electron/30.4.0 Safari/537.36", Browser, ""},
+		{"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Code/1.85.1 Chrome/114.0.5735.289 Electron/25.9.7 Safari/537.36", Browser, ""},
+		// A name inside a longer word names nothing.
+		{"Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0 xanthropic-ai", Browser, ""},
+	}
+	var c Classifier
+	for _, tt := range tests {
+		a := c.Classify(tt.ua)
+		if a.Kind != tt.kind || tt.name != "" && a.Name != tt.name {
+			t.Errorf("%q: %v %q (%s), want %v %q", tt.ua, a.Kind, a.Name, a.Reason, tt.kind, tt.name)
+		}
+	}
+}

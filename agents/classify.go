@@ -185,6 +185,12 @@ func declaredAgent(ua, lower string) (Agent, bool) {
 		}
 		return Agent{Name: name, Kind: Tool, Reason: tok.what + " " + name}, true
 	}
+	if e, ok := catalogued(lower); ok {
+		if e.Purpose == "library" {
+			return Agent{Name: e.Name, Kind: Tool, Reason: "catalogued tool " + e.Name}, true
+		}
+		return Agent{Name: e.Name, Kind: Crawler, Reason: "catalogued robot " + e.Name + " (" + e.Purpose + ")"}, true
+	}
 	for _, w := range agentRoleWords {
 		for from := 0; ; {
 			i := strings.Index(lower[from:], w.word)

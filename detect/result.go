@@ -517,14 +517,29 @@ const maxDNSChecks = 10_000
 // verifyDNS asks DNS about the addresses whose robot names claim an
 // operator the published ranges do not cover (or a host name).
 func (d *Detector) verifyDNS() (map[string]agents.DNSResult, int) {
-	claims := map[string]string{}
+	// Past the bound, the busiest addresses are asked, the same whatever
+	// order the clients' table holds them in.
+	type claim struct {
+		ip, op   string
+		requests int64
+	}
+	var all []claim
 	for k, c := range d.clients {
+		op, id, _ := d.cfg.ranges().Identify(c.ua.agent.Name, k.ip)
+		if id == agents.IdentityUnverified && agents.HasDNS(op) {
+			all = append(all, claim{k.ip, op, c.requests})
+		}
+	}
+	slices.SortFunc(all, func(a, b claim) int {
+		return cmp.Or(cmp.Compare(b.requests, a.requests), cmp.Compare(a.ip, b.ip))
+	})
+	claims := map[string]string{}
+	for _, c := range all {
 		if len(claims) >= maxDNSChecks {
 			break
 		}
-		op, id, _ := d.cfg.ranges().Identify(c.ua.agent.Name, k.ip)
-		if id == agents.IdentityUnverified && agents.HasDNS(op) {
-			claims[k.ip] = op
+		if _, ok := claims[c.ip]; !ok {
+			claims[c.ip] = c.op
 		}
 	}
 	if len(claims) == 0 {
