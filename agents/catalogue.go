@@ -2,8 +2,8 @@ package agents
 
 import (
 	"bufio"
-	"cmp"
 	"bytes"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"io"
