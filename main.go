@@ -69,6 +69,7 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 	out := opt.LiveOutput(stdout, &cfg) // nil: a batch run
 	if ew, ok := out.(*report.EventWriter); ok {
 		defer ew.Close()
+		rep.Streamed = ew // the events went out as found: the report adds the final summary
 	}
 	det := detect.New(cfg)
 	status, unread := cli.ExitOK, 0
@@ -131,18 +132,6 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 		v.Close() // the final report goes to the shell's own screen
 	}
 	rep.Window, rep.Outside = clip.Window.String(), clip.Outside
-	if ew, ok := out.(*report.EventWriter); ok {
-		if err := ew.Final(rep); err != nil {
-			return fail(fmt.Errorf("writing events: %w", err))
-		}
-		if err := ew.Close(); err != nil {
-			return fail(fmt.Errorf("writing events: %w", err))
-		}
-		if status == cli.ExitOK {
-			status = opt.Status(rep.Result, stderr)
-		}
-		return status
-	}
 	if slices.Contains(report.BlockFormats, opt.Output) {
 		skipped, err := report.WriteBlock(stdout, opt.Output, rep, opt.Block)
 		if err != nil {

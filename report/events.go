@@ -241,6 +241,12 @@ func (e *EventWriter) Malformed(t time.Time, pe *logparse.ParseError) {
 // have written, in order of time within each kind: robots, violations,
 // incidents (each opened and ended), then the final summary.
 func writeEvents(w io.Writer, r *Report) error {
+	if e := r.Streamed; e != nil {
+		if err := e.Final(r); err != nil {
+			return err
+		}
+		return e.Close()
+	}
 	e := NewEventWriter(w)
 	res := r.Result
 	for v := range res.Clients.All() {
