@@ -140,3 +140,23 @@ func TestClassifyAfterFlood(t *testing.T) {
 		}
 	}
 }
+
+// TestInAppBrowsersSpareTheParser: a log of distinct in-app browser strings
+// (every Facebook app build is its own User-agent) is named from the
+// tokens, without spending uap-go's budget, and as uap-go names them.
+func TestInAppBrowsersSpareTheParser(t *testing.T) {
+	var c Classifier
+	for i := range 5000 {
+		ua := fmt.Sprintf("Mozilla/5.0 (iPhone; CPU iPhone OS 17_%d like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/%d.0.0.%d]", i%7, 400+i/300, i)
+		if a := c.Classify(ua); a.Name != "Facebook" || a.Kind != Browser {
+			t.Fatalf("%s: %+v, want the Facebook app, a browser", ua, a)
+		}
+	}
+	if c.parserBytes != 0 {
+		t.Errorf("uap-go was handed %d bytes for in-app browsers the token table names", c.parserBytes)
+	}
+	ua := "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 309.0.2.28.108"
+	if got, want := c.Classify(ua).Name, uapParser().ParseUserAgent(ua).Family; got != want {
+		t.Errorf("Instagram's in-app browser named %q; uap-go names it %q", got, want)
+	}
+}

@@ -53,13 +53,8 @@ var clientTokens = []struct {
 // It is the classification past uap-go's budget, so that browsers and apps
 // get the same kind, and mostly the same name, with or without uap-go.
 func clientFamily(ua, lower string, engine bool) (name string, ok bool) {
-	for _, t := range clientTokens {
-		if hasWord(lower, t.token, t.version) {
-			if t.family == "" {
-				return robotName(ua, lower), true
-			}
-			return t.family, true
-		}
+	if name, ok := tokenFamily(ua, lower); ok {
+		return name, true
 	}
 	if !engine {
 		// browserAgent asks the family table only of a "Mozilla/" string
@@ -76,6 +71,19 @@ func clientFamily(ua, lower string, engine bool) (name string, ok bool) {
 		// WebKit on iOS without Safari's token: an app's web view, which
 		// uap-go names so.
 		return "Mobile Safari UI/WKWebView", true
+	}
+	return "", false
+}
+
+// tokenFamily names the browser or app by the first of clientTokens in lower.
+func tokenFamily(ua, lower string) (name string, ok bool) {
+	for _, t := range clientTokens {
+		if hasWord(lower, t.token, t.version) {
+			if t.family == "" {
+				return robotName(ua, lower), true
+			}
+			return t.family, true
+		}
 	}
 	return "", false
 }

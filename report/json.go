@@ -192,6 +192,7 @@ type jsonStream struct {
 	members int
 	err     error
 	enc     map[string]*json.Encoder // by indent prefix
+	buf     []byte                   // a row written by hand (jsonrows.go)
 }
 
 func (j *jsonStream) raw(s string) {
@@ -242,6 +243,25 @@ func (c chompWriter) Write(b []byte) (int, error) {
 	return c.w.Write(b)
 }
 
+// row writes the list elements jsonrows.go writes by hand; false: v is
+// for encoding/json.
+func (j *jsonStream) row(v any, prefix string) bool {
+	if j.err != nil {
+		return true
+	}
+	var ok bool
+	switch v := v.(type) {
+	case *detect.Verdict:
+		j.buf, ok = appendVerdict(j.buf[:0], v, prefix)
+	case *detect.NetworkSummary:
+		j.buf, ok = appendNetwork(j.buf[:0], v, prefix)
+	}
+	if ok {
+		_, j.err = j.w.Write(j.buf)
+	}
+	return ok
+}
+
 func (j *jsonStream) value(name string, v any) {
 	j.key(name)
 	j.marshal(v, "  ")
@@ -277,7 +297,9 @@ func writeSeq[T any](j *jsonStream, name string, items iter.Seq[T]) {
 		}
 		n++
 		j.raw("    ")
-		j.marshal(&v, "    ")
+		if !j.row(&v, "    ") {
+			j.marshal(&v, "    ")
+		}
 		if j.err != nil {
 			return
 		}

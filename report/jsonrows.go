@@ -1,0 +1,241 @@
+package report
+
+import (
+	"math"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/robowatch/robowatch/detect"
+)
+
+// The clients and networks lists are most of a busy site's JSON report
+// (hundreds of thousands of rows), and encoding/json spends most of its
+// time there on reflection and on re-indenting what it wrote. Their rows
+// are appended here by hand, byte for byte as json.Encoder with a two-space
+// indent writes them (TestRowsAsEncodingJSON holds them to that); a row
+// with something the hand-written path does not do exactly (a time past
+// year 9999) goes to encoding/json.
+
+// rowWriter appends one list element at the indent of a top-level list.
+type rowWriter struct {
+	b       []byte
+	indent  string // of the row's members
+	members int
+}
+
+func (w *rowWriter) open(key string) {
+	if w.members > 0 {
+		w.b = append(w.b, ',')
+	}
+	w.members++
+	w.b = append(w.b, '\n')
+	w.b = append(w.b, w.indent...)
+	w.b = appendJSONString(w.b, key)
+	w.b = append(w.b, ": "...)
+}
+
+func (w *rowWriter) str(key, v string) {
+	w.open(key)
+	w.b = appendJSONString(w.b, v)
+}
+
+func (w *rowWriter) int(key string, v int64) {
+	w.open(key)
+	w.b = strconv.AppendInt(w.b, v, 10)
+}
+
+func (w *rowWriter) bool(key string, v bool) {
+	w.open(key)
+	w.b = strconv.AppendBool(w.b, v)
+}
+
+func (w *rowWriter) time(key string, t time.Time) {
+	w.open(key)
+	w.b = appendJSONTime(w.b, t)
+}
+
+func (w *rowWriter) strings(key string, v []string) {
+	w.open(key)
+	switch {
+	case v == nil:
+		w.b = append(w.b, "null"...)
+		return
+	case len(v) == 0:
+		w.b = append(w.b, "[]"...)
+		return
+	}
+	w.b = append(w.b, '[')
+	for i, s := range v {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.b = append(w.b, '\n')
+		w.b = append(w.b, w.indent...)
+		w.b = append(w.b, "  "...)
+		w.b = appendJSONString(w.b, s)
+	}
+	w.b = append(w.b, '\n')
+	w.b = append(w.b, w.indent...)
+	w.b = append(w.b, ']')
+}
+
+// exactTime reports whether t is written as encoding/json writes it
+// (time.Time.MarshalJSON refuses years outside 0-9999).
+func exactTime(t time.Time) bool {
+	y := t.Year()
+	return 0 <= y && y <= 9999
+}
+
+// exactFloat reports whether f is written with 'f' formatting, as
+// encoding/json writes every float from 1e-6 up to 1e21.
+func exactFloat(f float64) bool {
+	a := math.Abs(f)
+	return a == 0 || 1e-6 <= a && a < 1e21
+}
+
+// appendVerdict appends v as the members of a clients row at prefix
+// (the row's own indent), or reports false when encoding/json must.
+func appendVerdict(b []byte, v *detect.Verdict, prefix string) ([]byte, bool) {
+	p := &v.Peak
+	if !exactTime(v.First) || !exactTime(v.Last) || !exactTime(p.At1s) || !exactTime(p.At10s) ||
+		!exactTime(p.At60s) || !exactFloat(v.CrawlDelay) {
+		return b, false
+	}
+	w := rowWriter{b: append(b, '{'), indent: prefix + "  "}
+	w.str("ip", v.IP)
+	w.str("user_agent", v.UserAgent)
+	w.bool("robot", v.Robot)
+	w.str("name", v.Name)
+	w.str("kind", v.Kind)
+	w.int("score", int64(v.Score))
+	w.strings("reasons", v.Reasons)
+	w.strings("details", v.Details)
+	w.int("requests", v.Requests)
+	w.int("bytes", v.Bytes)
+	w.int("pages", v.Pages)
+	w.int("assets", v.Assets)
+	w.int("errors", v.Errors)
+	w.int("robots_txt_fetches", v.RobotsTxtFetches)
+	w.int("violations", v.Violations)
+	w.int("incidents", int64(v.Incidents))
+	w.time("first", v.First)
+	w.time("last", v.Last)
+	w.open("peak")
+	pw := rowWriter{b: append(w.b, '{'), indent: w.indent + "  "}
+	pw.int("per_1s", int64(p.Per1s))
+	pw.int("per_10s", int64(p.Per10s))
+	pw.int("per_60s", int64(p.Per60s))
+	if !p.At1s.IsZero() {
+		pw.time("at_1s", p.At1s)
+	}
+	if !p.At10s.IsZero() {
+		pw.time("at_10s", p.At10s)
+	}
+	if !p.At60s.IsZero() {
+		pw.time("at_60s", p.At60s)
+	}
+	pw.b = append(pw.b, '\n')
+	pw.b = append(pw.b, w.indent...)
+	w.b = append(pw.b, '}')
+	if v.CrawlDelay != 0 {
+		w.open("crawl_delay")
+		w.b = strconv.AppendFloat(w.b, v.CrawlDelay, 'f', -1, 64)
+	}
+	if v.CrawlDelayFast {
+		w.bool("crawl_delay_exceeded", true)
+	}
+	for _, m := range [...]struct{ key, val string }{
+		{"operator", v.Operator}, {"identity", v.Identity}, {"verified_by", v.VerifiedBy},
+		{"purpose", v.Purpose}, {"network", v.Network},
+	} {
+		if m.val != "" {
+			w.str(m.key, m.val)
+		}
+	}
+	w.b = append(w.b, '\n')
+	w.b = append(w.b, prefix...)
+	return append(w.b, '}'), true
+}
+
+// appendNetwork appends n as a networks row at prefix.
+func appendNetwork(b []byte, n *detect.NetworkSummary, prefix string) ([]byte, bool) {
+	w := rowWriter{b: append(b, '{'), indent: prefix + "  "}
+	w.str("network", n.Network)
+	if n.Operator != "" {
+		w.str("operator", n.Operator)
+	}
+	w.int("clients", int64(n.Clients))
+	w.int("robots", int64(n.Robots))
+	w.int("requests", n.Requests)
+	w.int("user_agents", int64(n.UserAgents))
+	w.int("violations", n.Violations)
+	w.int("incidents", int64(n.Incidents))
+	w.b = append(w.b, '\n')
+	w.b = append(w.b, prefix...)
+	return append(w.b, '}'), true
+}
+
+// appendJSONTime appends t as time.Time.MarshalJSON does, for years 0-9999.
+func appendJSONTime(b []byte, t time.Time) []byte {
+	b = append(b, '"')
+	b = t.AppendFormat(b, time.RFC3339Nano)
+	return append(b, '"')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s quoted as encoding/json quotes a string with
+// HTML escaping on (json.Encoder's default): <, > and & as \u003c …,
+// invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
