@@ -31,7 +31,9 @@ func main() {
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd, err := cli.Parse(args, stdin, stdout, stderr)
 	switch c := cmd.(type) {
-	case *cli.Check:
+	case interface { // cli.Check, cli.Merge
+		Run(context.Context, io.Writer, io.Writer) int
+	}:
 		return c.Run(ctx, stdout, stderr)
 	case *cli.Analyse:
 		return analyse(ctx, c, stdin, stdout, stderr)
@@ -65,7 +67,7 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 	progress := opt.StartProgress(stderr, files) // nil: none
 	defer progress.Stop()
 
-	rep := &report.Report{Files: files.Names, Reordered: reordered, Robots: opt.ShownRobots(), RobotsFailed: robotsFailed, SiteRobots: cfg.Robots}
+	rep := &report.Report{Files: files.Names, Reordered: reordered, Robots: opt.ShownRobots(), RobotsFailed: robotsFailed, SiteRobots: cfg.Robots, Shard: opt.Shard.String()}
 	out := opt.LiveOutput(stdout, &cfg) // nil: a batch run
 	if ew, ok := out.(*report.EventWriter); ok {
 		defer ew.Close()

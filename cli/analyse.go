@@ -64,6 +64,7 @@ type Analyse struct {
 	Report   report.Options
 	Block    report.BlockOptions // for the block-list outputs (report.BlockFormats)
 	Proxies  logparse.Proxies    // --trust-proxy: the client is the right-most untrusted X-Forwarded-For address
+	Shard    detect.Shard        // --shard I/N: only the clients of this shard (for robowatch merge)
 	Ranges   string              // --ranges DIR: published crawler ranges to use instead of the built-in ones
 	FailOn   []string            // findings that make the exit status 3 (FailConditions)
 	Progress bool                // draw a progress line on stderr
@@ -214,6 +215,7 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 		verifyDNS  = fs.Bool("verify-dns", false, "check the claims of robots whose operators publish no ranges (bingbot, Applebot, YandexBot, Baiduspider, …) by reverse and forward DNS, after reading (at most 20 s)")
 		dnsServer  = fs.String("dns-server", "", "--verify-dns asks this server (HOST:PORT) instead of the system's resolver")
 		ranges     = fs.String("ranges", "", "check crawler identities against the published range files in DIR (googlebot.json, …) instead of the built-in copies")
+		shard      = fs.String("shard", "", "I/N: read only the clients whose network hashes to part I of N, for robowatch merge (see README)")
 		trustProxy = fs.StringArray("trust-proxy", nil, "a proxy, load balancer or CDN in front of the server (address or CIDR, repeatable): its requests are the client's in X-Forwarded-For")
 		jsonFields = fs.String("json-fields", "", "JSON logs: the keys of fields robowatch does not know, FIELD=KEY,… (ip, time, request, method, uri, protocol, status, bytes, referer, ua, host; a nested key as a.b)")
 		cols       = fs.Int("width", 0, "fit tables to N columns (default: the terminal's width, else $COLUMNS, else 100)")
@@ -260,6 +262,14 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 			return usage("--trust-proxy %q: %v", p, err)
 		}
 		a.Proxies = append(a.Proxies, pr)
+	}
+	if *shard != "" {
+		if a.Shard, err = detect.ParseShard(*shard); err != nil {
+			return usage("--shard: %v", err)
+		}
+		if *follow || *output == "jsonl" {
+			return usage("--shard makes one part of a report for robowatch merge: not with -F or -o jsonl")
+		}
 	}
 	if *dnsServer != "" && !*verifyDNS {
 		return usage("--dns-server is for --verify-dns")

@@ -64,6 +64,13 @@ func InterruptContext() (ctx context.Context, stop context.CancelFunc) {
 // Parse returns nil and no error; flag errors are *UsageError.
 func Parse(args []string, stdin io.Reader, stdout, stderr io.Writer) (any, error) {
 	// A nil *Analyse or *Check in an interface is not nil: return nil.
+	if len(args) > 0 && args[0] == "merge" {
+		m, err := parseMerge(args[1:], stdout, stderr)
+		if m == nil {
+			return nil, err
+		}
+		return m, nil
+	}
 	if len(args) > 0 && args[0] == "check" {
 		c, err := parseCheck(args[1:], stdout, stderr)
 		if c == nil {

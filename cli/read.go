@@ -47,15 +47,16 @@ func (opt *Analyse) ReadLog(ctx context.Context, files *input.Files, name string
 	rd.ReuseRecord = true // the Detector copies what it keeps
 	defer rd.Close()
 	var (
-		rec  logparse.Record
-		read int64
-		pe   *logparse.ParseError // out of the loop: errors.As makes it escape
-		told = time.Now()         // the last running summary
+		rec       logparse.Record
+		read      int64
+		elsewhere int64                // records of other shards (--shard)
+		pe        *logparse.ParseError // out of the loop: errors.As makes it escape
+		told      = time.Now()         // the last running summary
 	)
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
 			if ctx.Err() != nil {
-				return rd.Stats(), nil
+				return opt.shardStats(rd.Stats(), elsewhere), nil
 			}
 			progress.AddRecords(read)
 			read = 0
@@ -67,17 +68,62 @@ func (opt *Analyse) ReadLog(ctx context.Context, files *input.Files, name string
 		switch err := rd.Read(&rec); {
 		case err == nil:
 			opt.Proxies.Resolve(&rec)
-			if read++; clip.Keep(&rec) {
+			read++
+			if !opt.Shard.Owns(rec.Client) {
+				elsewhere++
+				det.Pass(&rec)
+			} else if clip.Keep(&rec) {
 				det.Add(&rec)
 			}
 		case err == io.EOF || ctx.Err() != nil:
-			return rd.Stats(), nil
+			return opt.shardStats(rd.Stats(), elsewhere), nil
 		case !errors.As(err, &pe):
-			return rd.Stats(), err
+			return opt.shardStats(rd.Stats(), elsewhere), err
 		case opt.Strict:
-			return rd.Stats(), fmt.Errorf("--strict: %w", err)
+			return opt.shardStats(rd.Stats(), elsewhere), fmt.Errorf("--strict: %w", err)
 		case out != nil:
 			out.Malformed(det.Clock(), pe)
 		}
 	}
+}
+
+// shardStats is what a --shard run counts of an input: its own records, and
+// of the lines that are no record, those OwnsLine gives it, so that the
+// shards' counts add up to an unsharded run's.
+func (opt *Analyse) shardStats(st logparse.Stats, elsewhere int64) logparse.Stats {
+	if opt.Shard.N <= 1 {
+		return st
+	}
+	st.Records -= elsewhere
+	st.Elsewhere += elsewhere
+	mine := st.Samples[:0:0]
+	var theirs int64
+	for _, e := range st.Samples {
+		if opt.Shard.OwnsLine(e.Line) {
+			mine = append(mine, e)
+		}
+	}
+	// Malformed lines past the samples are not known by number: the shard
+	// takes its share of them, the first shards one more when they do not
+	// divide evenly.
+	unsampled := st.Malformed - int64(len(st.Samples))
+	theirs = int64(len(st.Samples)-len(mine)) + unsampled - share(unsampled, opt.Shard)
+	st.Samples = mine
+	st.Malformed -= theirs
+	st.MalformedElsewhere += theirs
+	if opt.Shard.I != 1 {
+		st.Lines -= st.Directives
+		st.Directives = 0
+	}
+	st.Lines -= elsewhere + theirs
+	return st
+}
+
+// share is shard s's part of n things dealt out one by one.
+func share(n int64, s detect.Shard) int64 {
+	q, r := n/int64(s.N), n%int64(s.N)
+	if int64(s.I) <= r {
+		q++
+	}
+	return q
 }

@@ -19,9 +19,16 @@ import (
 // Reading the same client twice gives the same Verdict. The zero value is
 // an empty list.
 type ClientList struct {
-	clients []*client
-	env     *verdictEnv
-	index   *clientIndex // for Find; nil in the zero value
+	clients  []*client
+	env      *verdictEnv
+	index    *clientIndex // for Find; nil in the zero value
+	verdicts []Verdict    // a list of verdicts already made (ClientListOf); then clients is nil
+}
+
+// ClientListOf is a list of verdicts already made, in order: a report read
+// back from JSON (robowatch merge).
+func ClientListOf(verdicts []Verdict) ClientList {
+	return ClientList{verdicts: verdicts, index: new(clientIndex)}
 }
 
 // clientIndex finds a client's place in a ClientList; built on first use
@@ -41,10 +48,15 @@ type verdictEnv struct {
 }
 
 // Len is how many clients the list holds.
-func (l ClientList) Len() int { return len(l.clients) }
+func (l ClientList) Len() int { return len(l.clients) + len(l.verdicts) }
 
 // At returns the verdict on the i-th client.
-func (l ClientList) At(i int) Verdict { return l.env.verdict(l.clients[i]) }
+func (l ClientList) At(i int) Verdict {
+	if l.verdicts != nil {
+		return l.verdicts[i]
+	}
+	return l.env.verdict(l.clients[i])
+}
 
 // All yields the verdicts in order.
 func (l ClientList) All() iter.Seq[Verdict] {
@@ -72,7 +84,10 @@ func (l ClientList) Head(n int) []Verdict {
 // Find returns the verdict on the client with address ip and User-agent
 // ua, if the list has it.
 func (l ClientList) Find(ip, ua string) (Verdict, bool) {
-	i := l.index.lookup(len(l.clients), func(i int) clientKey {
+	i := l.index.lookup(l.Len(), func(i int) clientKey {
+		if l.verdicts != nil {
+			return clientKey{l.verdicts[i].IP, l.verdicts[i].UserAgent}
+		}
 		return clientKey{l.clients[i].ip, l.clients[i].ua.ua}
 	}, clientKey{ip, ua})
 	if i < 0 {

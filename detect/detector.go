@@ -153,6 +153,26 @@ func New(cfg Config) *Detector {
 	return d
 }
 
+// Pass tells the detector of a record that another shard judges (--shard):
+// it moves the log's clock, so that lateness and rate windows are as in a
+// run over the whole log, and it shows which fields the log has (a log
+// whose records carry Referers makes "never a Referer" a sign), but it is
+// no one's request here.
+func (d *Detector) Pass(r *logparse.Record) {
+	if d.result != nil {
+		return
+	}
+	if r.UserAgent != "" {
+		d.withUA++
+	}
+	if r.Referer != "" {
+		d.withReferer++
+	}
+	if sec := r.Time.Unix(); !r.Time.IsZero() && !d.ahead(sec) && d.started {
+		d.maxSec = max(d.maxSec, sec)
+	}
+}
+
 // Add feeds one record to the detectors. Records must come from a single
 // goroutine, in log order; Add after Result is ignored. Add copies what it
 // keeps of r, so r's memory may be reused (logparse's ReuseRecord).

@@ -70,6 +70,9 @@ type Result struct {
 	WatchDropped int64            `json:"watch_dropped"`     // clients Config.Watch picked past the first 1,000, tracked without a drill-down
 
 	Timeline Timeline `json:"timeline"` // requests over time, robots and humans
+	// RobotBuckets is every robot name's timeline (Timeline.ByRobot shows
+	// the top ones): the JSON report's state, for a merge.
+	RobotBuckets []RobotBuckets `json:"-"`
 
 	Ranges []agents.RangeFile `json:"ranges"` // the published range files identities were checked against, dated
 
@@ -195,13 +198,16 @@ type RobotSummary struct {
 	// robots.txt to check against).
 	Compliance string `json:"compliance"`
 
-	Operator  string         `json:"operator,omitempty"` // who runs the robot, when its name claims an operator robowatch knows
-	Identity  string         `json:"identity,omitempty"` // verified, impostor or unverified (agents.Identify); one per row
-	Purpose   string         `json:"purpose,omitempty"`  // what the robot is for (agents.Purpose)
-	URL       string         `json:"url,omitempty"`      // its documentation, when robowatch knows it
-	Prefixes  []PrefixCount  `json:"prefixes,omitempty"` // violations by path prefix, most first
-	Incidents int            `json:"incidents"`
-	Reasons   map[string]int `json:"reasons"` // clients per reason
+	Operator string        `json:"operator,omitempty"` // who runs the robot, when its name claims an operator robowatch knows
+	Identity string        `json:"identity,omitempty"` // verified, impostor or unverified (agents.Identify); one per row
+	Purpose  string        `json:"purpose,omitempty"`  // what the robot is for (agents.Purpose)
+	URL      string        `json:"url,omitempty"`      // its documentation, when robowatch knows it
+	Prefixes []PrefixCount `json:"prefixes,omitempty"` // violations by path prefix, most first
+	// AllPrefixes is the whole list when Prefixes is cut to the top ones:
+	// the JSON report's state, for a merge.
+	AllPrefixes []PrefixCount  `json:"-"`
+	Incidents   int            `json:"incidents"`
+	Reasons     map[string]int `json:"reasons"` // clients per reason
 }
 
 // PrefixCount is how many violations fell under one path prefix.
@@ -385,12 +391,7 @@ func (d *Detector) Result() *Result {
 		for p, n := range prefixes[name] {
 			s.Prefixes = append(s.Prefixes, PrefixCount{p, n})
 		}
-		slices.SortFunc(s.Prefixes, func(a, b PrefixCount) int {
-			return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Prefix, b.Prefix))
-		})
-		if len(s.Prefixes) > maxPrefixes {
-			s.Prefixes = s.Prefixes[:maxPrefixes]
-		}
+		sortPrefixes(s)
 		res.Robots = append(res.Robots, *s)
 	}
 	slices.SortFunc(res.Robots, func(a, b RobotSummary) int {
@@ -405,7 +406,7 @@ func (d *Detector) Result() *Result {
 	res.Incidents = nonNil(res.Incidents)
 	res.Networks = nets.list()
 	res.Robots = nonNil(res.Robots)
-	res.Timeline = d.timelineResult(robotClients, res.Robots)
+	res.Timeline, res.RobotBuckets = d.timelineResult(robotClients, res.Robots)
 	d.result = res
 	return res
 }

@@ -1,6 +1,8 @@
 package detect
 
 import (
+	"cmp"
+	"maps"
 	"math"
 	"slices"
 	"time"
@@ -238,12 +240,12 @@ type robotBins struct {
 
 // timelineResult builds the Timeline from the clients judged robots, in the
 // order of the verdicts, and the robot names sorted by requests.
-func (d *Detector) timelineResult(robotClients []robotBins, robots []RobotSummary) Timeline {
+func (d *Detector) timelineResult(robotClients []robotBins, robots []RobotSummary) (Timeline, []RobotBuckets) {
 	tl := &d.tl
 	out := Timeline{Untimed: tl.untimed}
 	if tl.n == 0 {
 		out.Requests, out.Robots, out.Humans, out.ByRobot = []int64{}, []int64{}, []int64{}, []RobotTimeline{}
-		return out
+		return out, []RobotBuckets{}
 	}
 	out.BucketSeconds = tl.width
 	out.Start = time.Unix(tl.base*tl.width-tl.zone, 0)
@@ -260,11 +262,18 @@ func (d *Detector) timelineResult(robotClients []robotBins, robots []RobotSummar
 		out.ByRobot = append(out.ByRobot, RobotTimeline{Name: robots[i].Name, Requests: make([]int64, n)})
 	}
 	out.ByRobot = nonNil(out.ByRobot)
+	// The names past the top ones, for the state: sparse, since a log may
+	// have tens of thousands of robot names.
+	every := map[string][][2]int64{}
 	for i := range robotClients {
 		c := &robotClients[i]
 		byName := []int64(nil)
 		if k, ok := top[c.name]; ok {
 			byName = out.ByRobot[k].Requests
+		} else {
+			for _, e := range c.bins.bins {
+				every[c.name] = append(every[c.name], [2]int64{tl.epoch + int64(e.off) - tl.base, int64(e.n)})
+			}
 		}
 		for _, e := range c.bins.bins {
 			j := tl.epoch + int64(e.off) - tl.base
@@ -285,7 +294,24 @@ func (d *Detector) timelineResult(robotClients []robotBins, robots []RobotSummar
 	if folded {
 		out.Other = slices.Clone(tl.other[:n])
 	}
-	return out
+	for _, r := range out.ByRobot {
+		every[r.Name] = sparse(r.Name, r.Requests).Buckets
+	}
+	state := make([]RobotBuckets, 0, len(every))
+	for _, name := range slices.Sorted(maps.Keys(every)) {
+		b := every[name]
+		slices.SortFunc(b, func(x, y [2]int64) int { return cmp.Compare(x[0], y[0]) })
+		out := b[:0]
+		for _, e := range b {
+			if len(out) > 0 && out[len(out)-1][0] == e[0] {
+				out[len(out)-1][1] += e[1]
+				continue
+			}
+			out = append(out, e)
+		}
+		state = append(state, RobotBuckets{Name: name, Buckets: out})
+	}
+	return out, state
 }
 
 // spreadSpill places a client's spilled requests over the buckets of its

@@ -17,6 +17,13 @@ type ViolationList struct {
 	sources []violationSource // in verdict order
 	n       int
 	index   *clientIndex // for Of: a client's place in sources; nil in the zero value
+	flat    []Violation  // a list already made (ViolationListOf); then sources is nil
+}
+
+// ViolationListOf is a list of violations already in order (by time, then
+// the clients' order): a report read back from JSON (robowatch merge).
+func ViolationListOf(vs []Violation) ViolationList {
+	return ViolationList{flat: vs, n: len(vs)}
 }
 
 // violationSource is one robot client's stored violations, in time order.
@@ -45,6 +52,14 @@ func (l ViolationList) Len() int { return l.n }
 // verdicts, then of the log, as a stable sort of all of them would give.
 func (l ViolationList) All() iter.Seq[Violation] {
 	return func(yield func(Violation) bool) {
+		if l.flat != nil {
+			for _, v := range l.flat {
+				if !yield(v) {
+					return
+				}
+			}
+			return
+		}
 		if l.Len() == 0 {
 			return
 		}
@@ -86,6 +101,15 @@ func (l ViolationList) Head(n int) []Violation {
 // Of returns the first n violations of the client with address ip and
 // User-agent ua, by time.
 func (l ViolationList) Of(ip, ua string, n int) []Violation {
+	if l.flat != nil {
+		var out []Violation
+		for _, v := range l.flat {
+			if len(out) < n && v.IP == ip && v.UserAgent == ua {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
 	src := l.index.lookup(len(l.sources), func(i int) clientKey {
 		return clientKey{l.sources[i].ip, l.sources[i].ua}
 	}, clientKey{ip, ua})

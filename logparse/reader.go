@@ -30,14 +30,18 @@ const readBufferSize = 64 << 10
 
 // Stats counts what a Reader has read. Stats of several files add up with Merge.
 type Stats struct {
-	Format     string        // the format used (detected or given); "" before any line with auto-detection
-	Lines      int64         // lines read: Records + Malformed + Directives
-	Records    int64         // lines parsed into a Record
-	Malformed  int64         // lines that did not parse (each a *ParseError)
-	Directives int64         // W3C directives ("#Fields: …"): neither records nor malformed
-	First      time.Time     // earliest record time; zero if no record had a time
-	Last       time.Time     // latest record time (times in a log need not be in order)
-	Samples    []*ParseError // the first MaxSamples malformed lines
+	Format     string // the format used (detected or given); "" before any line with auto-detection
+	Lines      int64  // lines read: Records + Malformed + Directives
+	Records    int64  // lines parsed into a Record
+	Malformed  int64  // lines that did not parse (each a *ParseError)
+	Directives int64  // W3C directives ("#Fields: …"): neither records nor malformed
+	Elsewhere  int64  // records left to other shards (--shard): in none of the counts above
+	// MalformedElsewhere are the malformed lines other shards count
+	// (--shard): whether nothing of an input parsed is the whole input's.
+	MalformedElsewhere int64
+	First              time.Time     // earliest record time; zero if no record had a time
+	Last               time.Time     // latest record time (times in a log need not be in order)
+	Samples            []*ParseError // the first MaxSamples malformed lines
 }
 
 // Warning says, in one sentence naming the input, when most of its lines
@@ -62,16 +66,17 @@ func (s Stats) Warning(name string) string {
 // format was detected (then the message names what was tried) or given.
 // nil when some line parsed, or the input was empty.
 func (s Stats) NothingRead(name string, detected bool) error {
-	if s.Records > 0 || s.Malformed == 0 {
+	malformed := s.Malformed + s.MalformedElsewhere
+	if s.Records > 0 || s.Elsewhere > 0 || malformed == 0 {
 		return nil
 	}
 	if name == "-" {
 		name = "standard input"
 	}
 	if detected {
-		return fmt.Errorf("%s: none of its %d lines is an access-log line of a known format (tried %s); give its format with --format", name, s.Malformed, strings.Join(FormatNames[:len(FormatNames)-1], ", "))
+		return fmt.Errorf("%s: none of its %d lines is an access-log line of a known format (tried %s); give its format with --format", name, malformed, strings.Join(FormatNames[:len(FormatNames)-1], ", "))
 	}
-	return fmt.Errorf("%s: none of its %d lines is a %s log line; is it an access log, and in that format (see --format)?", name, s.Malformed, s.Format)
+	return fmt.Errorf("%s: none of its %d lines is a %s log line; is it an access log, and in that format (see --format)?", name, malformed, s.Format)
 }
 
 // AddRecord counts rec as a parsed line.
@@ -115,6 +120,8 @@ func (s *Stats) Merge(o Stats) {
 	s.Records += o.Records
 	s.Malformed += o.Malformed
 	s.Directives += o.Directives
+	s.Elsewhere += o.Elsewhere
+	s.MalformedElsewhere += o.MalformedElsewhere
 	s.addTime(o.First)
 	s.addTime(o.Last)
 	for _, e := range o.Samples {

@@ -28,6 +28,7 @@ type jsonReport struct {
 	Timeline   detect.Timeline          `json:"timeline"`          // requests over time, robots and humans stacked
 	Networks   []detect.NetworkSummary  `json:"networks"`          // clients by /24 and /48, most requests first
 	Watched    []detect.ClientTimeline  `json:"watched,omitempty"` // drill-downs of the --client clients
+	State      *jsonState               `json:"state"`             // what robowatch merge needs (merge.go)
 }
 
 type jsonSummary struct {
@@ -76,8 +77,9 @@ type jsonSummary struct {
 	IncidentsListed   int `json:"incidents_listed"`
 	IncidentsUnlisted int `json:"incidents_unlisted"`
 
-	WatchDropped   int64 `json:"watch_dropped"`   // --client pairs past the first 1,000, tracked without a drill-down
-	BytesSaturated bool  `json:"bytes_saturated"` // some byte total stopped at 9223372036854775807 (hostile sizes): a lower bound
+	WatchDropped   int64  `json:"watch_dropped"`   // --client pairs past the first 1,000, tracked without a drill-down
+	BytesSaturated bool   `json:"bytes_saturated"` // some byte total stopped at 9223372036854775807 (hostile sizes): a lower bound
+	Shard          string `json:"shard,omitempty"` // --shard I/N: the report covers the clients of this part only
 }
 
 type jsonMalformed struct {
@@ -102,6 +104,7 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 		Timeline:   res.Timeline,
 		Networks:   nonNil(res.Networks[:opt.top(len(res.Networks))]),
 		Watched:    res.Watched,
+		State:      stateOf(r),
 	}
 	if !opt.wants("clients") {
 		out.Clients = limit(out.Clients, 0)
@@ -155,6 +158,7 @@ func summaryOf(r *Report) jsonSummary {
 		IncidentsUnlisted:  res.IncidentsDropped,
 		WatchDropped:       res.WatchDropped,
 		BytesSaturated:     res.BytesSaturated,
+		Shard:              r.Shard,
 	}
 }
 
@@ -177,6 +181,9 @@ func streamJSON(w io.Writer, out *jsonReport) error {
 	writeSeq(j, "networks", slices.Values(out.Networks))
 	if len(out.Watched) > 0 {
 		writeSeq(j, "watched", slices.Values(out.Watched))
+	}
+	if out.State != nil {
+		j.value("state", out.State)
 	}
 	j.raw("\n}\n")
 	if j.err != nil {

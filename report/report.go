@@ -32,6 +32,7 @@ type Report struct {
 	Partial      bool           // the run was cut short (interrupted): counts cover what was read
 	Window       string         // the --since/--until window the records were cut to; "" when none
 	Outside      int64          // records outside Window, left out of the verdicts
+	Shard        string         // --shard I/N; "" for the whole log
 
 	// Streamed, for -o jsonl, is the writer the events went out on while
 	// reading: Write then adds only the final summary event.

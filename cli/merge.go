@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/robowatch/robowatch/input"
+	"github.com/robowatch/robowatch/report"
+)
+
+const mergeUsage = `Usage:
+  robowatch merge [-o FORMAT] [--top N] [--section LIST] PART.json...
+
+Combines JSON reports into one report, in any output format. The parts are
+the shards of one log (robowatch --shard I/N -o json --top 0 LOG, one per
+shard: the merged report is the one a single run makes) or the reports of
+consecutive logs (seven days into a week: counts add up, each client's
+peaks are the highest of the parts). Each part must be a whole -o json
+report (--top 0, no --section); a part may be gzip-compressed.
+
+Exit status: 0 merged, 1 a part could not be read or merged, 2 usage error,
+3 a --fail-on condition was found.
+
+Examples:
+  robowatch merge part-*.json
+  robowatch merge -o json --top 0 mon.json tue.json wed.json > week.json
+
+Flags:
+`
+
+// Merge is robowatch merge: one report out of the JSON reports of parts of
+// the traffic.
+type Merge struct {
+	Parts  []string // the JSON reports
+	Output string   // one of report.Formats, or a block list format
+	Report report.Options
+	Block  report.BlockOptions
+	FailOn []string
+}
+
+func parseMerge(args []string, stdout, stderr io.Writer) (*Merge, error) {
+	fs := pflag.NewFlagSet("robowatch merge", pflag.ContinueOnError)
+	var m Merge
+	fs.StringVarP(&m.Output, "output", "o", "table", "output: "+strings.Join(append(slices.Clone(report.Formats), report.BlockFormats...), ", "))
+	top := fs.Int("top", 20, "rows per list in tables; in JSON and CSV only when given (0: all)")
+	sections := fs.StringSlice("section", nil, "print only these sections: "+strings.Join(report.Sections, ","))
+	fs.StringSliceVar(&m.FailOn, "fail-on", nil, "exit 3 when the merged report has: "+strings.Join(FailConditions, ", "))
+	cols := fs.Int("width", 0, "fit tables to N columns (default: the terminal's width, else $COLUMNS, else 100)")
+	if ok, err := parseFlags(fs, "robowatch merge", mergeUsage, args, stdout, stderr); !ok {
+		return nil, err
+	}
+	usage := func(format string, v ...any) (*Merge, error) {
+		return nil, &UsageError{"robowatch merge", fmt.Sprintf(format, v...)}
+	}
+	m.Parts = fs.Args()
+	switch {
+	case len(m.Parts) == 0:
+		return usage("give the JSON reports to merge")
+	case m.Output == "jsonl":
+		return usage("-o jsonl is the event stream of a run; a merge has no events (use -o json)")
+	case !slices.Contains(report.Formats, m.Output) && !slices.Contains(report.BlockFormats, m.Output):
+		return usage("--output %q: want one of %s", m.Output, strings.Join(append(slices.Clone(report.Formats), report.BlockFormats...), ", "))
+	case *top < 0 || *cols < 0:
+		return usage("--top and --width take 0 or more")
+	}
+	for _, c := range m.FailOn {
+		if !slices.Contains(FailConditions, c) {
+			return usage("--fail-on %q: want one of %s", c, strings.Join(FailConditions, ", "))
+		}
+	}
+	m.Report = report.Options{Sections: *sections, Top: *top, Width: width(stdout, *cols, fs.Changed("width")),
+		Color: os.Getenv("NO_COLOR") == "" && on("auto", stdout)}
+	if (m.Output == "json" || m.Output == "csv") && !fs.Changed("top") {
+		m.Report.Top = 0
+	}
+	return &m, nil
+}
+
+// Run merges the parts and writes the report; it returns the exit status.
+func (m *Merge) Run(ctx context.Context, stdout, stderr io.Writer) int {
+	files := &input.Files{Names: m.Parts}
+	defer files.Close()
+	readers := make([]io.Reader, len(m.Parts))
+	for i, name := range m.Parts {
+		r, err := files.Open(ctx, name)
+		if err != nil {
+			return Status(stderr, fmt.Errorf("robowatch merge: %w", err))
+		}
+		defer r.Close()
+		readers[i] = r
+	}
+	rep, err := report.Merge(m.Parts, readers)
+	if err != nil {
+		return Status(stderr, fmt.Errorf("robowatch merge: %w", err))
+	}
+	for _, e := range rep.Errors {
+		Warnf(stderr, "robowatch merge: warning: %s\n", e)
+	}
+	if slices.Contains(report.BlockFormats, m.Output) {
+		_, err = report.WriteBlock(stdout, m.Output, rep, m.Block)
+	} else {
+		err = report.Write(stdout, m.Output, rep, m.Report)
+	}
+	if err != nil {
+		return Status(stderr, fmt.Errorf("robowatch merge: writing the report: %w", err))
+	}
+	a := Analyse{FailOn: m.FailOn}
+	return a.Status(rep.Result, stderr)
+}

@@ -1,0 +1,382 @@
+package detect
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Merging results (robowatch merge) combines the reports of runs over
+// disjoint sets of clients (the shards of one log, --shard) into the report
+// one run over all of them makes, and the reports of consecutive logs (seven
+// days into a week) into one that sums what sums. A shard's verdicts are
+// final: every request of a network is in one shard, so merging never needs
+// to judge a client again. For consecutive logs a client seen in several
+// parts is one row: its counts summed, its first and last the outermost,
+// its peaks the highest of the parts (a burst across midnight counts in
+// neither day whole), a robot if any part judged it one.
+
+// RobotBuckets is one robot name's requests on the timeline's buckets,
+// sparse: the state a merge needs for robot names past the top ones the
+// timeline shows.
+type RobotBuckets struct {
+	Name    string     `json:"name"`
+	Buckets [][2]int64 `json:"buckets"` // [bucket index from Timeline.Start, requests], by index
+}
+
+// clientOrder is the order of the clients list: most requests first, then
+// by address and User-agent.
+func clientOrder(a, b *Verdict) int {
+	if a.Requests != b.Requests {
+		return cmp.Compare(b.Requests, a.Requests)
+	}
+	return cmp.Or(strings.Compare(a.IP, b.IP), strings.Compare(a.UserAgent, b.UserAgent))
+}
+
+// MergeVerdicts combines clients lists into one, in the clients' order.
+func MergeVerdicts(parts [][]Verdict) []Verdict {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out := make([]Verdict, 0, n)
+	at := make(map[clientKey]int, n)
+	for _, p := range parts {
+		for _, v := range p {
+			k := clientKey{v.IP, v.UserAgent}
+			i, seen := at[k]
+			if !seen {
+				at[k] = len(out)
+				out = append(out, v)
+				continue
+			}
+			mergeVerdict(&out[i], &v)
+		}
+	}
+	slices.SortFunc(out, func(a, b Verdict) int { return clientOrder(&a, &b) })
+	return out
+}
+
+// mergeVerdict adds b, the same client in a later log, to a.
+func mergeVerdict(a, b *Verdict) {
+	if b.Robot && !a.Robot || b.Robot == a.Robot && b.Score > a.Score {
+		a.Robot, a.Name, a.Kind, a.Score, a.Operator, a.Identity, a.VerifiedBy, a.Purpose =
+			b.Robot, b.Name, b.Kind, b.Score, b.Operator, b.Identity, b.VerifiedBy, b.Purpose
+	}
+	a.Reasons = union(a.Reasons, b.Reasons)
+	a.Details = union(a.Details, b.Details)
+	a.Requests += b.Requests
+	a.Bytes = addBytes(a.Bytes, b.Bytes)
+	a.Pages += b.Pages
+	a.Assets += b.Assets
+	a.Errors += b.Errors
+	a.RobotsTxtFetches += b.RobotsTxtFetches
+	a.Violations += b.Violations
+	a.Incidents += b.Incidents
+	a.First, a.Last = minTime(a.First, b.First), maxTime(a.Last, b.Last)
+	a.CrawlDelay = max(a.CrawlDelay, b.CrawlDelay)
+	a.CrawlDelayFast = a.CrawlDelayFast || b.CrawlDelayFast
+	peak := func(n *int, at *time.Time, m int, mt time.Time) {
+		if m > *n {
+			*n, *at = m, mt
+		}
+	}
+	peak(&a.Peak.Per1s, &a.Peak.At1s, b.Peak.Per1s, b.Peak.At1s)
+	peak(&a.Peak.Per10s, &a.Peak.At10s, b.Peak.Per10s, b.Peak.At10s)
+	peak(&a.Peak.Per60s, &a.Peak.At60s, b.Peak.Per60s, b.Peak.At60s)
+}
+
+func union(a, b []string) []string {
+	for _, s := range b {
+		if !slices.Contains(a, s) {
+			a = append(a, s)
+		}
+	}
+	return a
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.IsZero() || !b.IsZero() && b.Before(a) {
+		return b
+	}
+	return a
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// MergeViolations combines violations lists into one, in the order of a
+// single run's: by time, then by the client's place in clients (merged),
+// then as each part listed them.
+func MergeViolations(parts [][]Violation, clients []Verdict) []Violation {
+	rank := make(map[clientKey]int, len(clients))
+	for i := range clients {
+		rank[clientKey{clients[i].IP, clients[i].UserAgent}] = i
+	}
+	var out []Violation
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	slices.SortStableFunc(out, func(a, b Violation) int {
+		return cmp.Or(a.Time.Compare(b.Time), cmp.Compare(rank[clientKey{a.IP, a.UserAgent}], rank[clientKey{b.IP, b.UserAgent}]))
+	})
+	return out
+}
+
+// MergeIncidents combines incidents lists, worst first as a single run
+// orders them (ties by start, then by the client's place in clients).
+func MergeIncidents(parts [][]Incident, clients []Verdict) []Incident {
+	rank := make(map[clientKey]int, len(clients))
+	for i := range clients {
+		rank[clientKey{clients[i].IP, clients[i].UserAgent}] = i
+	}
+	out := []Incident{}
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	slices.SortStableFunc(out, func(a, b Incident) int {
+		return cmp.Or(cmp.Compare(b.Severity, a.Severity), a.Start.Compare(b.Start),
+			cmp.Compare(rank[clientKey{a.IP, a.UserAgent}], rank[clientKey{b.IP, b.UserAgent}]))
+	})
+	return out
+}
+
+// MergeRobots combines robots lists by name. prefixes holds, per part and
+// robot name, the whole of a Prefixes list the part cut at its top ones;
+// checked is whether violations were checked (for the findings).
+func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, checked bool) []RobotSummary {
+	byName := map[string]*RobotSummary{}
+	counts := map[string]map[string]int64{}
+	var names []string
+	for i, p := range parts {
+		for _, r := range p {
+			pre := r.Prefixes
+			if i < len(prefixes) && prefixes[i][r.Name] != nil {
+				pre = prefixes[i][r.Name]
+			}
+			s := byName[r.Name]
+			if s == nil {
+				c := r
+				c.Reasons = maps.Clone(r.Reasons)
+				if c.Reasons == nil {
+					c.Reasons = map[string]int{}
+				}
+				byName[r.Name], counts[r.Name] = &c, map[string]int64{}
+				names = append(names, r.Name)
+				for _, pc := range pre {
+					counts[r.Name][pc.Prefix] += pc.Count
+				}
+				continue
+			}
+			if s.Identity != r.Identity {
+				s.Identity = IdentityUnverified
+			}
+			s.Clients += r.Clients
+			s.Requests += r.Requests
+			s.Violations += r.Violations
+			s.Incidents += r.Incidents
+			s.FetchedRobotsTxt = s.FetchedRobotsTxt || r.FetchedRobotsTxt
+			if r.FirstFetch != nil {
+				s.FirstFetch = earliest(s.FirstFetch, *r.FirstFetch)
+			}
+			if r.FirstViolation != nil {
+				s.FirstViolation = earliest(s.FirstViolation, *r.FirstViolation)
+			}
+			if r.LastViolation != nil {
+				s.LastViolation = latest(s.LastViolation, *r.LastViolation)
+			}
+			for k, n := range r.Reasons {
+				s.Reasons[k] += n
+			}
+			for _, pc := range pre {
+				counts[r.Name][pc.Prefix] += pc.Count
+			}
+		}
+	}
+	out := make([]RobotSummary, 0, len(names))
+	for _, name := range names {
+		s := byName[name]
+		s.Compliance, s.Finding = ComplianceUnchecked, ""
+		if checked {
+			s.Finding, s.Compliance = finding(s)
+		}
+		s.Prefixes, s.AllPrefixes = nil, nil
+		for p, n := range counts[name] {
+			s.Prefixes = append(s.Prefixes, PrefixCount{p, n})
+		}
+		sortPrefixes(s)
+		out = append(out, *s)
+	}
+	slices.SortFunc(out, func(a, b RobotSummary) int {
+		return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Name, b.Name))
+	})
+	return out
+}
+
+// sortPrefixes orders s.Prefixes, most first, and cuts them to the top
+// maxPrefixes, keeping the whole list in AllPrefixes for a later merge.
+func sortPrefixes(s *RobotSummary) {
+	slices.SortFunc(s.Prefixes, func(a, b PrefixCount) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Prefix, b.Prefix))
+	})
+	if len(s.Prefixes) > maxPrefixes {
+		s.AllPrefixes = s.Prefixes
+		s.Prefixes = s.Prefixes[:maxPrefixes:maxPrefixes]
+	}
+}
+
+// MergeNetworks combines networks lists. A network is in one shard of a
+// log; for consecutive logs its User-agents count is the highest of the
+// parts (the parts do not say which User-agents they were).
+func MergeNetworks(parts [][]NetworkSummary) []NetworkSummary {
+	at := map[string]int{}
+	var out []NetworkSummary
+	for _, p := range parts {
+		for _, n := range p {
+			i, ok := at[n.Network]
+			if !ok {
+				at[n.Network] = len(out)
+				out = append(out, n)
+				continue
+			}
+			s := &out[i]
+			s.Clients += n.Clients
+			s.Robots += n.Robots
+			s.Requests += n.Requests
+			s.UserAgents = max(s.UserAgents, n.UserAgents)
+			s.Violations += n.Violations
+			s.Incidents += n.Incidents
+			if s.Operator == "" {
+				s.Operator = n.Operator
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b NetworkSummary) int {
+		return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Network, b.Network))
+	})
+	return nonNil(out)
+}
+
+// MergeTimelines puts timelines (with each part's robot buckets) on the
+// buckets a single run over all of their span would use: the ladder width
+// at which the whole span fits, which every part's width divides, so the
+// sums are exact. robots is the merged robots list, for the names shown.
+func MergeTimelines(parts []Timeline, buckets [][]RobotBuckets, robots []RobotSummary) (Timeline, []RobotBuckets) {
+	out := Timeline{Requests: []int64{}, Robots: []int64{}, Humans: []int64{}, ByRobot: []RobotTimeline{}}
+	var width, lo, hi int64
+	var zone int
+	var loc *time.Location
+	started := false
+	for _, p := range parts {
+		out.Untimed += p.Untimed
+		out.Estimated += p.Estimated
+		if len(p.Requests) == 0 || p.BucketSeconds <= 0 {
+			continue
+		}
+		_, off := p.Start.Zone()
+		first := floorDiv(p.Start.Unix()+int64(off), p.BucketSeconds)
+		if !started {
+			started, width, zone, loc = true, p.BucketSeconds, off, p.Start.Location()
+			lo, hi = first*width, (first+int64(len(p.Requests)))*width-1
+			continue
+		}
+		width = max(width, p.BucketSeconds)
+		lo = min(lo, first*p.BucketSeconds)
+		hi = max(hi, (first+int64(len(p.Requests)))*p.BucketSeconds-1)
+	}
+	if !started {
+		return out, nil
+	}
+	step := 0
+	for ladderWidth(step) < width {
+		step++
+	}
+	for floorDiv(hi, ladderWidth(step))-floorDiv(lo, ladderWidth(step)) >= maxBins {
+		step++
+	}
+	width = ladderWidth(step)
+	base := floorDiv(lo, width)
+	n := int(floorDiv(hi, width) - base + 1)
+	out.BucketSeconds = width
+	out.Start = time.Unix(base*width-int64(zone), 0).In(loc)
+	out.Requests, out.Robots, out.Humans = make([]int64, n), make([]int64, n), make([]int64, n)
+	other := make([]int64, n)
+	folded := false
+	series := map[string][]int64{}
+	var order []string
+	for pi, p := range parts {
+		if len(p.Requests) == 0 || p.BucketSeconds <= 0 {
+			continue
+		}
+		_, off := p.Start.Zone()
+		first := floorDiv(p.Start.Unix()+int64(off), p.BucketSeconds)
+		to := func(i int64) int { return int(floorDiv((first+i)*p.BucketSeconds, width) - base) }
+		for i := range p.Requests {
+			j := to(int64(i))
+			out.Requests[j] += p.Requests[i]
+			out.Robots[j] += at(p.Robots, i)
+			if i < len(p.Other) {
+				other[j] += p.Other[i]
+				folded = true
+			}
+		}
+		if pi < len(buckets) {
+			for _, rb := range buckets[pi] {
+				s := series[rb.Name]
+				if s == nil {
+					s = make([]int64, n)
+					series[rb.Name] = s
+					order = append(order, rb.Name)
+				}
+				for _, b := range rb.Buckets {
+					if j := to(b[0]); 0 <= j && j < n {
+						s[j] += b[1]
+					}
+				}
+			}
+		}
+	}
+	for i := range n {
+		out.Humans[i] = max(0, out.Requests[i]-other[i]-out.Robots[i])
+	}
+	if folded {
+		out.Other = other
+	}
+	for i := 0; i < len(robots) && i < TopRobotTimelines; i++ {
+		s := series[robots[i].Name]
+		if s == nil {
+			s = make([]int64, n)
+		}
+		out.ByRobot = append(out.ByRobot, RobotTimeline{Name: robots[i].Name, Requests: s})
+	}
+	slices.Sort(order)
+	state := make([]RobotBuckets, 0, len(order))
+	for _, name := range order {
+		state = append(state, sparse(name, series[name]))
+	}
+	return out, state
+}
+
+func at(s []int64, i int) int64 {
+	if i < len(s) {
+		return s[i]
+	}
+	return 0
+}
+
+// sparse is a robot's series as RobotBuckets.
+func sparse(name string, s []int64) RobotBuckets {
+	rb := RobotBuckets{Name: name, Buckets: [][2]int64{}}
+	for i, n := range s {
+		if n != 0 {
+			rb.Buckets = append(rb.Buckets, [2]int64{int64(i), n})
+		}
+	}
+	return rb
+}

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/robowatch/robowatch/cli"
+)
+
+// TestShardsMergeToTheWholeRun is the scale-out scenario: N machines each
+// read the whole log with --shard I/N -o json --top 0, and robowatch merge
+// of their reports is the report one run over the log makes, byte for
+// byte, in JSON (every list, the summary's counts, the timeline, the state)
+// and in the terminal table. The logs have malformed lines, W3C
+// directives, robots.txt violations, incidents and impostors.
+func TestShardsMergeToTheWholeRun(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"sample", []string{"--robots", "testdata/sample.robots.txt", "testdata/sample.log.gz"}},
+		{"site", []string{"--robots", "testdata/scenarios/site/robots.txt", "testdata/scenarios/site/site.log"}},
+		{"iis-directives", []string{"testdata/formats/iis.log"}},
+		{"malformed-and-rotated", []string{"testdata/logs/nasa-401-1000.log", "testdata/logs/basjes-1-300.log", "testdata/scenarios/server-formats/notes.txt"}},
+		{"elastic", []string{"testdata/logs/elastic-8801-9000.log", "testdata/logs/elastic-5801-5900.log"}},
+	} {
+		for _, n := range []int{2, 3, 7} {
+			t.Run(fmt.Sprintf("%s/%d", tc.name, n), func(t *testing.T) {
+				dir := t.TempDir()
+				wholeCode, whole, _ := runCLI(t, nil, append([]string{"-o", "json"}, tc.args...)...)
+				_, wholeTable, _ := runCLI(t, nil, append([]string{"--width", "120"}, tc.args...)...)
+				parts := []string{"merge", "-o", "json"}
+				for i := 1; i <= n; i++ {
+					code, out, errOut := runCLI(t, nil, append([]string{"-o", "json", "--top", "0", "--shard", fmt.Sprintf("%d/%d", i, n)}, tc.args...)...)
+					if code != wholeCode {
+						t.Fatalf("shard %d/%d: exit %d, the whole run %d: %s", i, n, code, wholeCode, errOut)
+					}
+					part := filepath.Join(dir, fmt.Sprintf("part%d.json", i))
+					if err := os.WriteFile(part, []byte(out), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					parts = append(parts, part)
+				}
+				code, merged, errOut := runCLI(t, nil, parts...)
+				if code != cli.ExitOK {
+					t.Fatalf("merge: exit %d: %s", code, errOut)
+				}
+				if merged != whole {
+					t.Errorf("merged report differs from the whole run's at %s", firstDiff(merged, whole))
+				}
+				table := append([]string{"merge", "--width", "120"}, parts[3:]...)
+				if _, mergedTable, _ := runCLI(t, nil, table...); mergedTable != wholeTable {
+					t.Errorf("merged table differs from the whole run's at %s", firstDiff(mergedTable, wholeTable))
+				}
+			})
+		}
+	}
+}
+
+// TestShardsCountEveryLineOnce: each line of the log, malformed and
+// directive lines included, is counted by exactly one shard.
+func TestShardsCountEveryLineOnce(t *testing.T) {
+	args := []string{"testdata/formats/iis.log", "testdata/logs/nasa-401-1000.log", "testdata/scenarios/server-formats/notes.txt"}
+	var whole, sum jsonSummary
+	_, out, _ := runCLI(t, nil, append([]string{"-o", "json"}, args...)...)
+	whole = summaryIn(t, out)
+	if whole.Malformed == 0 || whole.Directives == 0 {
+		t.Fatalf("the test's logs have no malformed or directive lines: %+v", whole)
+	}
+	for i := 1; i <= 4; i++ {
+		_, out, _ := runCLI(t, nil, append([]string{"-o", "json", "--shard", fmt.Sprintf("%d/4", i)}, args...)...)
+		s := summaryIn(t, out)
+		if s.Lines != s.Records+s.Malformed+s.Directives {
+			t.Errorf("shard %d/4: lines %d != records %d + malformed %d + directives %d", i, s.Lines, s.Records, s.Malformed, s.Directives)
+		}
+		sum.Lines += s.Lines
+		sum.Records += s.Records
+		sum.Malformed += s.Malformed
+		sum.Directives += s.Directives
+	}
+	if sum.Lines != whole.Lines || sum.Records != whole.Records || sum.Malformed != whole.Malformed || sum.Directives != whole.Directives {
+		t.Errorf("shards counted %+v; the whole run %+v", sum, whole)
+	}
+}
+
+// TestMergeConsecutiveLogs: two days' reports make one report of both days:
+// counts add up, a client seen on both days is one row with both days'
+// requests.
+func TestMergeConsecutiveLogs(t *testing.T) {
+	dir := t.TempDir()
+	log, err := os.ReadFile("testdata/scenarios/site/site.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(log), "\n"), "\n")
+	half := len(lines) / 2
+	day1, day2 := filepath.Join(dir, "day1.log"), filepath.Join(dir, "day2.log")
+	os.WriteFile(day1, []byte(strings.Join(lines[:half], "")), 0o644)
+	os.WriteFile(day2, []byte(strings.Join(lines[half:], "")), 0o644)
+	robots := "testdata/scenarios/site/robots.txt"
+	_, whole, _ := runCLI(t, nil, "-o", "json", "--robots", robots, "testdata/scenarios/site/site.log")
+	var parts []string
+	for _, day := range []string{day1, day2} {
+		_, out, _ := runCLI(t, nil, "-o", "json", "--robots", robots, day)
+		parts = append(parts, day+".json")
+		os.WriteFile(day+".json", []byte(out), 0o644)
+	}
+	code, merged, errOut := runCLI(t, nil, append([]string{"merge", "-o", "json"}, parts...)...)
+	if code != cli.ExitOK {
+		t.Fatalf("merge: exit %d: %s", code, errOut)
+	}
+	w, m := reportIn(t, whole), reportIn(t, merged)
+	if w.Summary.Lines != m.Summary.Lines || w.Summary.Records != m.Summary.Records || w.Summary.Violations != m.Summary.Violations ||
+		w.Summary.Clients != m.Summary.Clients {
+		t.Errorf("merged summary %+v; one run over both days %+v", m.Summary, w.Summary)
+	}
+	requests := map[string]int64{}
+	for _, c := range w.Clients {
+		requests[c.IP+" "+c.UserAgent] = c.Requests
+	}
+	for _, c := range m.Clients {
+		if requests[c.IP+" "+c.UserAgent] != c.Requests {
+			t.Errorf("client %s: %d requests merged, %d in one run", c.IP, c.Requests, requests[c.IP+" "+c.UserAgent])
+		}
+	}
+	if len(m.Clients) != len(w.Clients) {
+		t.Errorf("%d clients merged, %d in one run", len(m.Clients), len(w.Clients))
+	}
+}
+
+// TestMergeRefusesWhatItCannotMergeExactly: a cut report (--top), the same
+// shard twice, a file that is no report: exit 1 with why; a missing shard
+// is merged with a warning that says which.
+func TestMergeRefusesWhatItCannotMergeExactly(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, args ...string) string {
+		_, out, _ := runCLI(t, nil, append(args, "--robots", "testdata/sample.robots.txt", "testdata/sample.log.gz")...)
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(out), 0o644)
+		return p
+	}
+	cut := write("cut.json", "-o", "json", "--top", "3")
+	s1 := write("s1.json", "-o", "json", "--shard", "1/3")
+	s2 := write("s2.json", "-o", "json", "--shard", "2/3")
+	other := write("other.json", "-o", "json", "--shard", "1/2")
+	for _, tc := range []struct {
+		parts []string
+		code  int
+		say   string
+	}{
+		{[]string{cut}, cli.ExitError, "--top 0"},
+		{[]string{s1, s1}, cli.ExitError, "both shard 1/3"},
+		{[]string{s1, other}, cli.ExitError, "split 2 ways"},
+		{[]string{"testdata/sample.robots.txt"}, cli.ExitError, "not a robowatch JSON report"},
+		{[]string{s1, s2}, cli.ExitOK, "shards missing from the merge: 3/3"},
+		{nil, cli.ExitUsage, "give the JSON reports"},
+	} {
+		code, _, errOut := runCLI(t, nil, append([]string{"merge", "-o", "json"}, tc.parts...)...)
+		if code != tc.code || !strings.Contains(errOut, tc.say) {
+			t.Errorf("merge %v: exit %d, stderr %q; want exit %d saying %q", tc.parts, code, errOut, tc.code, tc.say)
+		}
+	}
+	for _, bad := range []string{"0/3", "4/3", "1/0", "x", "1/2/3"} {
+		if code, _, errOut := runCLI(t, nil, "--shard", bad, "testdata/sample.log.gz"); code != cli.ExitUsage {
+			t.Errorf("--shard %s: exit %d (%s), want a usage error", bad, code, errOut)
+		}
+	}
+}
+
+type jsonSummary struct {
+	Lines, Records, Malformed, Directives, Violations, Clients int64
+}
+
+type jsonDoc struct {
+	Summary jsonSummary
+	Clients []struct {
+		IP        string `json:"ip"`
+		UserAgent string `json:"user_agent"`
+		Requests  int64  `json:"requests"`
+	}
+}
+
+func reportIn(t *testing.T, out string) jsonDoc {
+	t.Helper()
+	var d jsonDoc
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	return d
+}
+
+func summaryIn(t *testing.T, out string) jsonSummary { return reportIn(t, out).Summary }

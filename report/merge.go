@@ -1,0 +1,266 @@
+package report
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/logparse"
+)
+
+// StateVersion is the version of the JSON report's state object.
+const StateVersion = 1
+
+// jsonState is what robowatch merge needs beyond a report's rows, under the
+// JSON report's "state" key (README: "Merging reports").
+type jsonState struct {
+	Version  int                             `json:"version"`
+	Clients  int                             `json:"clients"`  // rows in clients: all of them, or the report was cut (--top)
+	Networks int                             `json:"networks"` // rows in networks, likewise
+	ByRobot  []detect.RobotBuckets           `json:"by_robot"` // every robot name's timeline, sparse
+	Prefixes map[string][]detect.PrefixCount `json:"prefixes"` // violations by prefix of the robots whose list prefixes cuts
+}
+
+func stateOf(r *Report) *jsonState {
+	res := r.Result
+	s := &jsonState{Version: StateVersion, Clients: res.Clients.Len(), Networks: len(res.Networks),
+		ByRobot: nonNil(res.RobotBuckets), Prefixes: map[string][]detect.PrefixCount{}}
+	for _, rs := range res.Robots {
+		if rs.AllPrefixes != nil {
+			s.Prefixes[rs.Name] = rs.AllPrefixes
+		}
+	}
+	return s
+}
+
+// jsonPart is a JSON report read back.
+type jsonPart struct {
+	Version    int                     `json:"version"`
+	Summary    *jsonSummary            `json:"summary"`
+	Clients    []detect.Verdict        `json:"clients"`
+	Robots     []detect.RobotSummary   `json:"robots"`
+	Violations []detect.Violation      `json:"violations"`
+	Incidents  []detect.Incident       `json:"incidents"`
+	Malformed  []jsonMalformed         `json:"malformed"`
+	Errors     []string                `json:"errors"`
+	Timeline   detect.Timeline         `json:"timeline"`
+	Networks   []detect.NetworkSummary `json:"networks"`
+	Watched    []detect.ClientTimeline `json:"watched"`
+	State      *jsonState              `json:"state"`
+}
+
+// readPart reads one JSON report and checks that it is whole: written by
+// -o json with every client and network listed.
+func readPart(name string, r io.Reader) (*jsonPart, error) {
+	var p jsonPart
+	if err := json.NewDecoder(r).Decode(&p); err != nil {
+		return nil, fmt.Errorf("%s: not a robowatch JSON report: %w", name, err)
+	}
+	switch {
+	case p.Summary == nil:
+		return nil, fmt.Errorf("%s: not a robowatch JSON report (no summary)", name)
+	case p.Version != Version:
+		return nil, fmt.Errorf("%s: JSON report version %d; this robowatch merges version %d", name, p.Version, Version)
+	case p.State == nil || p.State.Version != StateVersion:
+		return nil, fmt.Errorf("%s: no state (version %d) to merge by: write the parts with this robowatch's -o json", name, StateVersion)
+	case p.State.Clients != len(p.Clients) || p.State.Networks != len(p.Networks):
+		return nil, fmt.Errorf("%s: %d of %d clients and %d of %d networks listed: write the parts with -o json --top 0 and no --section",
+			name, len(p.Clients), p.State.Clients, len(p.Networks), p.State.Networks)
+	}
+	return &p, nil
+}
+
+// Merge reads the JSON reports of runs over parts of the traffic (the
+// shards of one log, or consecutive logs) and returns the report of all of
+// it. names name the readers in errors.
+func Merge(names []string, readers []io.Reader) (*Report, error) {
+	if len(readers) == 0 {
+		return nil, errors.New("no reports to merge")
+	}
+	parts := make([]*jsonPart, len(readers))
+	shards := map[int]string{} // shard I: the part that is it
+	n := 0
+	for i, r := range readers {
+		p, err := readPart(names[i], r)
+		if err != nil {
+			return nil, err
+		}
+		parts[i] = p
+		if p.Summary.Shard == "" {
+			continue
+		}
+		sh, err := detect.ParseShard(p.Summary.Shard)
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("%s: shard: %w", names[i], err)
+		case n != 0 && sh.N != n:
+			return nil, fmt.Errorf("%s: shard %s is of a split %d ways, another part's of %d ways", names[i], sh, sh.N, n)
+		case shards[sh.I] != "":
+			return nil, fmt.Errorf("%s and %s are both shard %s", shards[sh.I], names[i], sh)
+		}
+		n, shards[sh.I] = sh.N, names[i]
+	}
+	rep := mergeParts(parts)
+	if n > 0 && len(shards) < n {
+		var missing []string
+		for i := 1; i <= n; i++ {
+			if shards[i] == "" {
+				missing = append(missing, fmt.Sprintf("%d/%d", i, n))
+			}
+		}
+		rep.Errors = append(rep.Errors, "shards missing from the merge: "+strings.Join(missing, ", ")+"; the report covers the rest")
+	}
+	return rep, nil
+}
+
+func mergeParts(parts []*jsonPart) *Report {
+	rep := &Report{}
+	res := &detect.Result{}
+	rep.Result = res
+	var (
+		clients    [][]detect.Verdict
+		robotLists [][]detect.RobotSummary
+		prefixes   []map[string][]detect.PrefixCount
+		violations [][]detect.Violation
+		incidents  [][]detect.Incident
+		timelines  []detect.Timeline
+		buckets    [][]detect.RobotBuckets
+		networks   [][]detect.NetworkSummary
+		estimated  bool
+		estimate   int64
+		windows    []string
+	)
+	for _, p := range parts {
+		s := p.Summary
+		rep.Stats.Lines += s.Lines
+		rep.Stats.Records += s.Records
+		rep.Stats.Malformed += s.Malformed
+		rep.Stats.Directives += s.Directives
+		if s.First != nil && (rep.Stats.First.IsZero() || s.First.Before(rep.Stats.First)) {
+			rep.Stats.First = *s.First
+		}
+		if s.Last != nil && s.Last.After(rep.Stats.Last) {
+			rep.Stats.Last = *s.Last
+		}
+		for _, f := range strings.Split(s.Format, ", ") {
+			if f != "" && !slices.Contains(strings.Split(rep.Stats.Format, ", "), f) {
+				rep.Stats.Format = strings.TrimPrefix(rep.Stats.Format+", "+f, ", ")
+			}
+		}
+		for _, m := range p.Malformed {
+			rep.Stats.Samples = append(rep.Stats.Samples, &logparse.ParseError{File: m.File, Line: m.Line, Column: m.Column, Text: m.Text, Err: errors.New(m.Reason)})
+		}
+		rep.Files = union(rep.Files, s.Files)
+		for _, ff := range s.FileFormats {
+			if !slices.Contains(rep.FileFormats, ff) {
+				rep.FileFormats = append(rep.FileFormats, ff)
+			}
+		}
+		rep.Reordered = rep.Reordered || s.Reordered
+		rep.Robots = union(rep.Robots, s.RobotsTxt)
+		rep.RobotsFailed = union(rep.RobotsFailed, s.RobotsTxtFailed)
+		rep.Errors = union(rep.Errors, p.Errors)
+		rep.Partial = rep.Partial || s.Partial
+		if s.Window != "" && !slices.Contains(windows, s.Window) {
+			windows = append(windows, s.Window)
+		}
+		rep.Outside += s.Outside
+
+		res.Records += s.Records
+		estimated = estimated || s.ClientsEstimated
+		estimate += s.Clients
+		res.LateRecords += s.LateRecords
+		res.FutureRecords += s.FutureRecords
+		res.ViolationsChecked = res.ViolationsChecked || s.ViolationsChecked
+		res.Unchecked += s.UncheckedRecords
+		res.ViolationCount += s.Violations
+		res.ViolationsDropped += s.ViolationsUnlisted
+		res.IncidentCount += s.Incidents
+		res.IncidentsDropped += s.IncidentsUnlisted
+		res.Other.Clients += s.Other.Clients
+		res.Other.Requests += s.Other.Requests
+		res.Other.Bytes = saturatingAdd(res.Other.Bytes, s.Other.Bytes)
+		res.Other.Robots += s.Other.Robots
+		res.Other.Violations += s.Other.Violations
+		res.Other.Incidents += s.Other.Incidents
+		res.BytesSaturated = res.BytesSaturated || s.BytesSaturated
+		res.WatchDropped += s.WatchDropped
+		res.DNSChecked += s.DNSChecked
+		for _, rf := range s.Ranges {
+			if !slices.Contains(res.Ranges, rf) {
+				res.Ranges = append(res.Ranges, rf)
+			}
+		}
+		res.Watched = append(res.Watched, p.Watched...)
+
+		clients = append(clients, p.Clients)
+		robotLists = append(robotLists, p.Robots)
+		prefixes = append(prefixes, p.State.Prefixes)
+		violations = append(violations, p.Violations)
+		incidents = append(incidents, p.Incidents)
+		timelines = append(timelines, p.Timeline)
+		buckets = append(buckets, p.State.ByRobot)
+		networks = append(networks, p.Networks)
+	}
+	rep.Window = strings.Join(windows, "; ")
+	slices.SortStableFunc(rep.Stats.Samples, func(a, b *logparse.ParseError) int {
+		return cmp.Or(cmp.Compare(slices.Index(rep.Files, a.File), slices.Index(rep.Files, b.File)), cmp.Compare(a.Line, b.Line))
+	})
+	rep.Stats.Samples = rep.Stats.Samples[:min(len(rep.Stats.Samples), logparse.MaxSamples)]
+	res.First, res.Last = rep.Stats.First, rep.Stats.Last
+
+	merged := detect.MergeVerdicts(clients)
+	res.Clients = detect.ClientListOf(merged)
+	res.DistinctClients, res.ClientsEstimated = int64(len(merged)), estimated
+	if estimated {
+		// Folded clients are known only by each part's estimate.
+		res.DistinctClients = max(estimate, int64(len(merged)))
+	}
+	junk := map[string]bool{}
+	for i := range merged {
+		v := &merged[i]
+		if v.Robot {
+			res.RobotCount++
+			res.RobotRequests += v.Requests
+			res.RobotBytes = saturatingAdd(res.RobotBytes, v.Bytes)
+		}
+		if v.Kind == detect.KindJunk {
+			res.JunkConnections += v.Requests
+			if !junk[v.IP] {
+				junk[v.IP] = true
+				res.JunkAddresses++
+			}
+		}
+	}
+	res.RobotCount += int(res.Other.Robots)
+	res.Robots = detect.MergeRobots(robotLists, prefixes, res.ViolationsChecked)
+	res.Violations = detect.ViolationListOf(detect.MergeViolations(violations, merged))
+	res.Incidents = detect.MergeIncidents(incidents, merged)
+	res.Timeline, res.RobotBuckets = detect.MergeTimelines(timelines, buckets, res.Robots)
+	res.Networks = detect.MergeNetworks(networks)
+	return rep
+}
+
+func union(a, b []string) []string {
+	for _, s := range b {
+		if !slices.Contains(a, s) {
+			a = append(a, s)
+		}
+	}
+	return a
+}
+
+func saturatingAdd(a, b int64) int64 {
+	if s := a + b; s >= a == (b >= 0) {
+		return s
+	}
+	if b > 0 {
+		return 1<<63 - 1
+	}
+	return -1 << 63
+}
