@@ -56,6 +56,10 @@ func TestShardsMergeToTheWholeRun(t *testing.T) {
 				if _, mergedTable, _ := runCLI(t, nil, table...); mergedTable != wholeTable {
 					t.Errorf("merged table differs from the whole run's at %s", firstDiff(mergedTable, wholeTable))
 				}
+				_, wholeBlock, _ := runCLI(t, nil, append([]string{"-o", "nginx"}, tc.args...)...)
+				if _, mergedBlock, _ := runCLI(t, nil, append([]string{"merge", "-o", "nginx"}, parts[3:]...)...); mergedBlock != wholeBlock {
+					t.Errorf("merged nginx block list differs from the whole run's at %s", firstDiff(mergedBlock, wholeBlock))
+				}
 			})
 		}
 	}

@@ -47,10 +47,13 @@ type Merge struct {
 func parseMerge(args []string, stdout, stderr io.Writer) (*Merge, error) {
 	fs := pflag.NewFlagSet("robowatch merge", pflag.ContinueOnError)
 	var m Merge
-	fs.StringVarP(&m.Output, "output", "o", "table", "output: "+strings.Join(append(slices.Clone(report.Formats), report.BlockFormats...), ", "))
+	formats := slices.DeleteFunc(append(slices.Clone(report.Formats), report.BlockFormats...), func(f string) bool { return f == "jsonl" })
+	fs.StringVarP(&m.Output, "output", "o", "table", "output: "+strings.Join(formats, ", "))
 	top := fs.Int("top", 20, "rows per list in tables; in JSON and CSV only when given (0: all)")
 	sections := fs.StringSlice("section", nil, "print only these sections: "+strings.Join(report.Sections, ","))
 	fs.StringSliceVar(&m.FailOn, "fail-on", nil, "exit 3 when the merged report has: "+strings.Join(FailConditions, ", "))
+	block := fs.StringSlice("block", nil, "block lists take: impostors, violators, scanners, incidents, robots, purpose:P, name:N (default impostors,violators,scanners,incidents)")
+	allow := fs.StringArray("allow", nil, "never put this address or CIDR network in a block list (repeatable)")
 	cols := fs.Int("width", 0, "fit tables to N columns (default: the terminal's width, else $COLUMNS, else 100)")
 	if ok, err := parseFlags(fs, "robowatch merge", mergeUsage, args, stdout, stderr); !ok {
 		return nil, err
@@ -64,8 +67,8 @@ func parseMerge(args []string, stdout, stderr io.Writer) (*Merge, error) {
 		return usage("give the JSON reports to merge")
 	case m.Output == "jsonl":
 		return usage("-o jsonl is the event stream of a run; a merge has no events (use -o json)")
-	case !slices.Contains(report.Formats, m.Output) && !slices.Contains(report.BlockFormats, m.Output):
-		return usage("--output %q: want one of %s", m.Output, strings.Join(append(slices.Clone(report.Formats), report.BlockFormats...), ", "))
+	case !slices.Contains(formats, m.Output):
+		return usage("--output %q: want one of %s", m.Output, strings.Join(formats, ", "))
 	case *top < 0 || *cols < 0:
 		return usage("--top and --width take 0 or more")
 	}
@@ -73,6 +76,10 @@ func parseMerge(args []string, stdout, stderr io.Writer) (*Merge, error) {
 		if !slices.Contains(FailConditions, c) {
 			return usage("--fail-on %q: want one of %s", c, strings.Join(FailConditions, ", "))
 		}
+	}
+	var err error
+	if m.Block, err = blockOptions(*block, *allow, nil, false, 8, "robowatch", "input"); err != nil {
+		return usage("%v", err)
 	}
 	m.Report = report.Options{Sections: *sections, Top: *top, Width: width(stdout, *cols, fs.Changed("width")),
 		Color: os.Getenv("NO_COLOR") == "" && on("auto", stdout)}
