@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/robowatch/robowatch/cli"
-	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/input"
 	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/report"
@@ -31,9 +30,7 @@ func main() {
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd, err := cli.Parse(args, stdin, stdout, stderr)
 	switch c := cmd.(type) {
-	case interface { // cli.Check, cli.Merge
-		Run(context.Context, io.Writer, io.Writer) int
-	}:
+	case cli.Runner: // check, merge
 		return c.Run(ctx, stdout, stderr)
 	case *cli.Analyse:
 		return analyse(ctx, c, stdin, stdout, stderr)
@@ -73,7 +70,8 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 		defer ew.Close()
 		rep.Streamed = ew // the events went out as found: the report adds the final summary
 	}
-	det := detect.New(cfg)
+	det := opt.Judge(cfg) // a Pool on every core, or one Detector for a live run
+	defer det.Close()
 	status, unread := cli.ExitOK, 0
 	if len(robotsFailed) > 0 {
 		status = cli.ExitError // said on stderr already; the report says what was not checked
@@ -112,7 +110,7 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 	}
 	if len(live) > 0 && ctx.Err() == nil {
 		progress.Stop() // a live run has no end to show progress towards
-		lv := &cli.Live{Det: det, Out: out, Interval: opt.Interval, Clip: clip, Proxies: opt.Proxies,
+		lv := &cli.Live{Det: det.Detector, Out: out, Interval: opt.Interval, Clip: clip, Proxies: opt.Proxies,
 			Strict: opt.Strict, Format: opt.Format, Follow: opt.Follow, Stderr: stderr}
 		stats, errs := lv.Run(ctx, files, live)
 		for i, name := range live {

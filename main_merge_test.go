@@ -198,3 +198,32 @@ func reportIn(t *testing.T, out string) jsonDoc {
 }
 
 func summaryIn(t *testing.T, out string) jsonSummary { return reportIn(t, out).Summary }
+
+// TestWorkersGiveTheSameReport: the clients are judged on --workers
+// goroutines (a Pool), and the report is the same byte for byte whatever
+// their number, in JSON, as a table and as a block list, on logs with
+// robots.txt violations, incidents, impostors, a rotating scraper,
+// malformed lines and a --since window.
+func TestWorkersGiveTheSameReport(t *testing.T) {
+	for _, args := range [][]string{
+		{"--robots", "testdata/sample.robots.txt", "testdata/sample.log.gz"},
+		{"--robots", "testdata/scenarios/site/robots.txt", "--client", "192.0.2.99", "testdata/scenarios/site/site.log"},
+		{"testdata/formats/iis.log", "testdata/logs/nasa-401-1000.log", "testdata/logs/basjes-1-300.log"},
+		{"--since", "2024-03-10T01:00:00Z", "--robots", "testdata/sample.robots.txt", "testdata/sample.log.gz"},
+		{"--shard", "2/3", "--robots", "testdata/sample.robots.txt", "testdata/sample.log.gz"},
+	} {
+		for _, out := range [][]string{{"-o", "json"}, {"--width", "120"}, {"-o", "nginx"}} {
+			run := func(workers string) (int, string) {
+				code, stdout, _ := runCLI(t, nil, append(append([]string{"--workers", workers}, out...), args...)...)
+				return code, stdout
+			}
+			code1, one := run("1")
+			for _, w := range []string{"2", "3", "8"} {
+				if code, many := run(w); code != code1 || many != one {
+					t.Errorf("%v %v: --workers %s gives exit %d and a report that differs from --workers 1's (exit %d) at %s",
+						out, args, w, code, code1, firstDiff(many, one))
+				}
+			}
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"testing"
 	"time"
 
@@ -122,6 +123,19 @@ func BenchmarkPipeline(b *testing.B) {
 	benchmarkPipeline(b, pipelineLog(pipelineLines))
 }
 
+// BenchmarkPipelineWorkers is BenchmarkPipeline with the clients judged by
+// 1 and by 2 (or GOMAXPROCS) detectors: run it with -cpu 1,2 to see what a
+// second core gives the whole run.
+func BenchmarkPipelineWorkers(b *testing.B) {
+	data := pipelineLog(pipelineLines)
+	for _, w := range []int{1, max(2, runtime.GOMAXPROCS(0))} {
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			benchmarkPipelineWorkers(b, data, w)
+		})
+	}
+}
+
 // BenchmarkPipelineGzip is BenchmarkPipeline on the same log gzipped (as
 // logrotate leaves it); MB/s is of the uncompressed text.
 func BenchmarkPipelineGzip(b *testing.B) {
@@ -142,6 +156,10 @@ func benchmarkPipeline(b *testing.B, data []byte) {
 // benchmarkPipelineInput runs the pipeline on log, plain or gzipped, of
 // pipelineLines lines; the caller sets the bytes per iteration.
 func benchmarkPipelineInput(b *testing.B, log []byte) {
+	benchmarkPipelineWorkers(b, log, 1)
+}
+
+func benchmarkPipelineWorkers(b *testing.B, log []byte, workers int) {
 	text, err := os.ReadFile("testdata/sample.robots.txt")
 	if err != nil {
 		b.Fatal(err)
@@ -152,8 +170,9 @@ func benchmarkPipelineInput(b *testing.B, log []byte) {
 	b.ResetTimer()
 	for b.Loop() {
 		files := &input.Files{Names: []string{"-"}, Stdin: bytes.NewReader(log)}
-		det := detect.New(detect.Config{Robots: rob})
-		stats, err := (&cli.Analyse{}).ReadLog(context.Background(), files, "-", &logparse.Clip{}, det, nil, nil)
+		opt := &cli.Analyse{Workers: workers}
+		det := opt.Judge(detect.Config{Robots: rob})
+		stats, err := opt.ReadLog(context.Background(), files, "-", &logparse.Clip{}, det, nil, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -66,6 +67,7 @@ type Analyse struct {
 	Block    report.BlockOptions // for the block-list outputs (report.BlockFormats)
 	Proxies  logparse.Proxies    // --trust-proxy: the client is the right-most untrusted X-Forwarded-For address
 	Shard    detect.Shard        // --shard I/N: only the clients of this shard (for robowatch merge)
+	Workers  int                 // --workers: detectors judging in parallel (a batch run)
 	Ranges   string              // --ranges DIR: published crawler ranges to use instead of the built-in ones
 	FailOn   []string            // findings that make the exit status 3 (FailConditions)
 	Progress bool                // draw a progress line on stderr
@@ -216,6 +218,7 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 		verifyDNS  = fs.Bool("verify-dns", false, "check the claims of robots whose operators publish no ranges (bingbot, Applebot, YandexBot, Baiduspider, …) by reverse and forward DNS, after reading (at most 20 s)")
 		dnsServer  = fs.String("dns-server", "", "--verify-dns asks this server (HOST:PORT) instead of the system's resolver")
 		ranges     = fs.String("ranges", "", "check crawler identities against the published range files in DIR (googlebot.json, …) instead of the built-in copies")
+		workers    = fs.Int("workers", 0, "judge clients on N goroutines (0: one per core); the report is the same for any N")
 		shard      = fs.String("shard", "", "I/N: read only the clients whose network hashes to part I of N, for robowatch merge (see README)")
 		trustProxy = fs.StringArray("trust-proxy", nil, "a proxy, load balancer or CDN in front of the server (address or CIDR, repeatable): its requests are the client's in X-Forwarded-For")
 		jsonFields = fs.String("json-fields", "", "JSON logs: the keys of fields robowatch does not know, FIELD=KEY,… (ip, time, request, method, uri, protocol, status, bytes, referer, ua, host; a nested key as a.b)")
@@ -263,6 +266,11 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 			return usage("--trust-proxy %q: %v", p, err)
 		}
 		a.Proxies = append(a.Proxies, pr)
+	}
+	if a.Workers = *workers; *workers < 0 || *workers > 64 {
+		return usage("--workers %d: want 1 to 64, or 0 for one per core", *workers)
+	} else if *workers == 0 {
+		a.Workers = min(runtime.GOMAXPROCS(0), 64)
 	}
 	if *shard != "" {
 		if a.Shard, err = detect.ParseShard(*shard); err != nil {

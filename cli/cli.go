@@ -85,6 +85,12 @@ func Parse(args []string, stdin io.Reader, stdout, stderr io.Writer) (any, error
 	return a, nil
 }
 
+// Runner is a subcommand that runs by itself (check, merge): Run writes
+// its output and returns the exit status.
+type Runner interface {
+	Run(ctx context.Context, stdout, stderr io.Writer) int
+}
+
 // Status writes err, if any, to stderr as one line and returns the exit
 // status it calls for: 0 for none (as after --help), 2 for a bad command
 // line, 130 for an interrupt (Ctrl-C while fetching robots.txt, say), 1

@@ -34,7 +34,7 @@ func (opt *Analyse) LiveOutput(stdout io.Writer, cfg *detect.Config) LiveOutput 
 // read from it. A malformed line is counted (with --strict, it is the
 // error); a read error ends this input but not the run; an interrupt is no
 // error: the report says partial.
-func (opt *Analyse) ReadLog(ctx context.Context, files *input.Files, name string, clip *logparse.Clip, det *detect.Detector, progress *report.Progress, out LiveOutput) (logparse.Stats, error) {
+func (opt *Analyse) ReadLog(ctx context.Context, files *input.Files, name string, clip *logparse.Clip, j *Judge, progress *report.Progress, out LiveOutput) (logparse.Stats, error) {
 	r, err := files.Open(ctx, name)
 	if err != nil && ctx.Err() != nil {
 		return logparse.Stats{}, nil // interrupted while waiting for the first bytes: no read error
@@ -46,6 +46,10 @@ func (opt *Analyse) ReadLog(ctx context.Context, files *input.Files, name string
 	rd := logparse.NewParallelReader(r, name, opt.Format)
 	rd.ReuseRecord = true // the Detector copies what it keeps
 	defer rd.Close()
+	if j.Pool != nil {
+		return opt.readBatches(ctx, rd, clip, j.Pool, progress)
+	}
+	det := j.Detector
 	var (
 		rec       logparse.Record
 		read      int64
@@ -71,7 +75,9 @@ func (opt *Analyse) ReadLog(ctx context.Context, files *input.Files, name string
 			read++
 			if !opt.Shard.Owns(rec.Client) {
 				elsewhere++
-				det.Pass(&rec)
+				if clip.In(&rec) {
+					det.Pass(&rec)
+				}
 			} else if clip.Keep(&rec) {
 				det.Add(&rec)
 			}
@@ -126,4 +132,90 @@ func share(n int64, s detect.Shard) int64 {
 		q++
 	}
 	return q
+}
+
+// Judge is the detection of a run: a Pool of Detectors on every core, or
+// one Detector for a run that reports as it reads (-o jsonl, -F) or was
+// asked for one worker.
+type Judge struct {
+	*detect.Detector
+	Pool *detect.Pool
+}
+
+// Judge returns the detection for cfg.
+func (opt *Analyse) Judge(cfg detect.Config) *Judge {
+	if opt.Workers > 1 && cfg.Events == nil && !opt.Follow {
+		return &Judge{Pool: detect.NewPool(cfg, opt.Workers)}
+	}
+	return &Judge{Detector: detect.New(cfg)}
+}
+
+// Close lets a Pool's goroutines end when the run ends without Result.
+func (j *Judge) Close() {
+	if j.Pool != nil {
+		j.Pool.Close()
+	}
+}
+
+// Result is the verdicts, once every input was read.
+func (j *Judge) Result() *detect.Result {
+	if j.Pool != nil {
+		return j.Pool.Result()
+	}
+	return j.Detector.Result()
+}
+
+// readBatches is ReadLog for a Pool: the reader's batches go to the
+// workers whole, each record marked as in the window and this shard's or
+// not, and come back to the reader when every worker is done with them.
+func (opt *Analyse) readBatches(ctx context.Context, rd *logparse.ParallelReader, clip *logparse.Clip, pool *detect.Pool, progress *report.Progress) (logparse.Stats, error) {
+	var elsewhere int64
+	for ctx.Err() == nil {
+		b, err := rd.ReadBatch()
+		switch {
+		case err == io.EOF:
+			return opt.shardStats(rd.Stats(), elsewhere), nil
+		case err != nil:
+			return opt.shardStats(rd.Stats(), elsewhere), err
+		}
+		recs := b.Records
+		var strict error
+		if opt.Strict && len(b.Errors) > 0 {
+			// The records before the first malformed line count.
+			pe := b.Errors[0]
+			recs = recs[:countBefore(recs, pe.Line)]
+			strict = fmt.Errorf("--strict: %w", pe)
+		}
+		keep, mine := make([]bool, len(recs)), []bool(nil)
+		if opt.Shard.N > 1 {
+			mine = make([]bool, len(recs))
+		}
+		for i := range recs {
+			rec := &recs[i]
+			opt.Proxies.Resolve(rec)
+			if mine != nil {
+				if mine[i] = opt.Shard.Owns(rec.Client); !mine[i] {
+					elsewhere++
+					keep[i] = clip.In(rec)
+					continue
+				}
+			}
+			keep[i] = clip.Keep(rec)
+		}
+		progress.AddRecords(int64(len(recs)))
+		pool.Add(recs, keep, mine, func() { rd.Release(b) })
+		if strict != nil {
+			return opt.shardStats(rd.Stats(), elsewhere), strict
+		}
+	}
+	return opt.shardStats(rd.Stats(), elsewhere), nil
+}
+
+// countBefore is how many of recs (in line order) come before line.
+func countBefore(recs []logparse.Record, line int64) int {
+	n := 0
+	for n < len(recs) && recs[n].Line < line {
+		n++
+	}
+	return n
 }

@@ -111,38 +111,40 @@ func maxTime(a, b time.Time) time.Time {
 	return a
 }
 
-// MergeViolations combines violations lists into one, in the order of a
-// single run's: by time, then by the client's place in clients (merged),
-// then as each part listed them.
-func MergeViolations(parts [][]Violation, clients []Verdict) []Violation {
+// RankOf is the place of each client in a clients list, for MergeViolations
+// and MergeIncidents.
+func RankOf(clients []Verdict) func(ip, ua string) int {
 	rank := make(map[clientKey]int, len(clients))
 	for i := range clients {
 		rank[clientKey{clients[i].IP, clients[i].UserAgent}] = i
 	}
+	return func(ip, ua string) int { return rank[clientKey{ip, ua}] }
+}
+
+// MergeViolations combines violations lists into one, in the order of a
+// single run's: by time, then by the client's rank in the merged clients
+// list, then as each part listed them.
+func MergeViolations(parts [][]Violation, rank func(ip, ua string) int) []Violation {
 	var out []Violation
 	for _, p := range parts {
 		out = append(out, p...)
 	}
 	slices.SortStableFunc(out, func(a, b Violation) int {
-		return cmp.Or(a.Time.Compare(b.Time), cmp.Compare(rank[clientKey{a.IP, a.UserAgent}], rank[clientKey{b.IP, b.UserAgent}]))
+		return cmp.Or(a.Time.Compare(b.Time), cmp.Compare(rank(a.IP, a.UserAgent), rank(b.IP, b.UserAgent)))
 	})
 	return out
 }
 
 // MergeIncidents combines incidents lists, worst first as a single run
-// orders them (ties by start, then by the client's place in clients).
-func MergeIncidents(parts [][]Incident, clients []Verdict) []Incident {
-	rank := make(map[clientKey]int, len(clients))
-	for i := range clients {
-		rank[clientKey{clients[i].IP, clients[i].UserAgent}] = i
-	}
+// orders them (ties by start, then by the client's rank).
+func MergeIncidents(parts [][]Incident, rank func(ip, ua string) int) []Incident {
 	out := []Incident{}
 	for _, p := range parts {
 		out = append(out, p...)
 	}
 	slices.SortStableFunc(out, func(a, b Incident) int {
 		return cmp.Or(cmp.Compare(b.Severity, a.Severity), a.Start.Compare(b.Start),
-			cmp.Compare(rank[clientKey{a.IP, a.UserAgent}], rank[clientKey{b.IP, b.UserAgent}]))
+			cmp.Compare(rank(a.IP, a.UserAgent), rank(b.IP, b.UserAgent)))
 	})
 	return out
 }

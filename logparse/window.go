@@ -154,14 +154,20 @@ func (c *Clip) Resolve(last time.Time) {
 
 // Keep reports whether rec is inside the window, and counts it when not.
 func (c *Clip) Keep(rec *Record) bool {
-	if !c.resolved && !rec.Time.IsZero() {
-		c.Resolve(rec.Time)
-	}
-	if c.Window.Contains(rec.Time) {
+	if c.In(rec) {
 		return true
 	}
 	c.Outside++
 	return false
+}
+
+// In reports whether rec is inside the window, without counting it: a
+// record another shard counts (--shard).
+func (c *Clip) In(rec *Record) bool {
+	if !c.resolved && !rec.Time.IsZero() {
+		c.Resolve(rec.Time)
+	}
+	return c.Window.Contains(rec.Time)
 }
 
 func resolveBound(b TimeBound, last time.Time) time.Time {

@@ -262,6 +262,8 @@ func (j *jsonStream) row(v any, prefix string) bool {
 		j.buf, ok = appendVerdict(j.buf[:0], v, prefix)
 	case *detect.NetworkSummary:
 		j.buf, ok = appendNetwork(j.buf[:0], v, prefix)
+	case *detect.Violation:
+		j.buf, ok = appendViolation(j.buf[:0], v, prefix)
 	}
 	if ok {
 		_, j.err = j.w.Write(j.buf)

@@ -9,7 +9,7 @@ import (
 	"github.com/robowatch/robowatch/detect"
 )
 
-// The clients and networks lists are most of a busy site's JSON report
+// The clients, violations and networks lists are most of a busy site's JSON report
 // (hundreds of thousands of rows), and encoding/json spends most of its
 // time there on reflection and on re-indenting what it wrote. Their rows
 // are appended here by hand, byte for byte as json.Encoder with a two-space
@@ -153,6 +153,27 @@ func appendVerdict(b []byte, v *detect.Verdict, prefix string) ([]byte, bool) {
 			w.str(m.key, m.val)
 		}
 	}
+	w.b = append(w.b, '\n')
+	w.b = append(w.b, prefix...)
+	return append(w.b, '}'), true
+}
+
+// appendViolation appends v as a violations row at prefix.
+func appendViolation(b []byte, v *detect.Violation, prefix string) ([]byte, bool) {
+	if !exactTime(v.Time) {
+		return b, false
+	}
+	w := rowWriter{b: append(b, '{'), indent: prefix + "  "}
+	w.str("ip", v.IP)
+	w.str("user_agent", v.UserAgent)
+	w.str("name", v.Name)
+	w.time("time", v.Time)
+	w.str("method", v.Method)
+	w.str("path", v.Path)
+	w.int("status", int64(v.Status))
+	w.str("group", v.Group)
+	w.str("rule", v.Rule)
+	w.int("line", int64(v.Line))
 	w.b = append(w.b, '\n')
 	w.b = append(w.b, prefix...)
 	return append(w.b, '}'), true

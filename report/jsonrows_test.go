@@ -57,6 +57,15 @@ func TestRowsAsEncodingJSON(t *testing.T) {
 		}
 	}
 
+	for i, s := range append(hostile, "Disallow: /admin/") {
+		v := detect.Violation{IP: s, UserAgent: s, Name: s, Time: zoned.Add(time.Duration(i) * time.Millisecond), Method: s, Path: s,
+			Status: 404 + i, Group: s, Rule: s, Line: i}
+		want, _ := json.MarshalIndent(&v, "    ", "  ")
+		got, ok := appendViolation(nil, &v, "    ")
+		if !ok || string(got) != string(want) {
+			t.Errorf("violation %d:\n got %s\nwant %s", i, got, want)
+		}
+	}
 	for i, n := range []detect.NetworkSummary{
 		{},
 		{Network: "203.0.0.0/24", Clients: 13844, Robots: 2313, Requests: 16234, UserAgents: 10000},

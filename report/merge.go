@@ -239,8 +239,9 @@ func mergeParts(parts []*jsonPart) *Report {
 	}
 	res.RobotCount += int(res.Other.Robots)
 	res.Robots = detect.MergeRobots(robotLists, prefixes, res.ViolationsChecked)
-	res.Violations = detect.ViolationListOf(detect.MergeViolations(violations, merged))
-	res.Incidents = detect.MergeIncidents(incidents, merged)
+	rank := detect.RankOf(merged)
+	res.Violations = detect.ViolationListOf(detect.MergeViolations(violations, rank))
+	res.Incidents = detect.MergeIncidents(incidents, rank)
 	res.Timeline, res.RobotBuckets = detect.MergeTimelines(timelines, buckets, res.Robots)
 	res.Networks = detect.MergeNetworks(networks)
 	return rep

@@ -1,0 +1,290 @@
+package detect
+
+import (
+	"cmp"
+	"maps"
+	"net/netip"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/robowatch/robowatch/logparse"
+)
+
+// A Pool judges clients on several goroutines, as --shard does on several
+// machines: each worker is a Detector that keeps the clients of its share
+// of the networks (the verdicts look at what an address and a network did
+// together, so a network is never split), and sees every other record
+// through Pass, so that its log clock is the whole log's. Result merges the
+// workers' results into the one a single Detector makes: the same clients,
+// verdicts, lists and timeline, byte for byte in every report, while no
+// worker folds clients into "other" (each caps at its share of
+// Config.MaxClients).
+//
+// Records come in batches from one goroutine (Add); each worker goes
+// through every batch, so a batch is handed over without copying and given
+// back (release) once all are done with it.
+type Pool struct {
+	dets  []*Detector
+	in    []chan *poolBatch
+	wg    sync.WaitGroup
+	close sync.Once
+	res   *Result
+}
+
+// Record owners that are no worker.
+const (
+	ownerNone  = 0xFF // not for the detectors: outside the --since/--until window
+	ownerPass  = 0xFE // another machine's shard: a clock tick for every worker
+	maxWorkers = 64
+)
+
+type poolBatch struct {
+	recs    []logparse.Record
+	owner   []uint8
+	left    atomic.Int32 // workers not done with it
+	release func()
+}
+
+// NewPool returns a Pool of workers Detectors with cfg (MaxClients shared
+// out among them); workers is at least 1 and at most 64. cfg.Events must be
+// nil: a live run judges on one goroutine.
+func NewPool(cfg Config, workers int) *Pool {
+	workers = min(max(workers, 1), maxWorkers)
+	p := &Pool{}
+	per := cfg
+	if cfg.MaxClients > 0 {
+		per.MaxClients = (cfg.MaxClients + workers - 1) / workers
+	}
+	for range workers {
+		d := New(per)
+		in := make(chan *poolBatch, 4)
+		p.dets, p.in = append(p.dets, d), append(p.in, in)
+		p.wg.Add(1)
+		go p.work(len(p.dets)-1, d, in)
+	}
+	return p
+}
+
+func (p *Pool) work(k int, d *Detector, in <-chan *poolBatch) {
+	defer p.wg.Done()
+	me := uint8(k)
+	for b := range in {
+		for i := range b.recs {
+			switch b.owner[i] {
+			case me:
+				d.Add(&b.recs[i])
+			case ownerNone:
+			default:
+				d.Pass(&b.recs[i])
+			}
+		}
+		if b.left.Add(-1) == 0 && b.release != nil {
+			b.release()
+		}
+	}
+}
+
+// Workers is how many detectors the pool runs.
+func (p *Pool) Workers() int { return len(p.dets) }
+
+// Add hands records to the workers: keep[i] false leaves record i out (the
+// caller's window), mine[i] false makes it another shard's (--shard): a
+// clock tick only. nil slices keep every record. release, if not nil, is
+// called once every worker is done with the records; until then they must
+// not change.
+func (p *Pool) Add(recs []logparse.Record, keep, mine []bool, release func()) {
+	if len(recs) == 0 {
+		if release != nil {
+			release()
+		}
+		return
+	}
+	b := &poolBatch{recs: recs, owner: make([]uint8, len(recs)), release: release}
+	w := uint32(len(p.dets))
+	for i := range recs {
+		switch {
+		case keep != nil && !keep[i]:
+			b.owner[i] = ownerNone
+		case mine != nil && !mine[i]:
+			b.owner[i] = ownerPass
+		default:
+			b.owner[i] = uint8(routeOf(recs[i].Client) % w)
+		}
+	}
+	b.left.Store(int32(len(p.dets)))
+	for _, in := range p.in {
+		in <- b
+	}
+}
+
+// routeOf hashes the network of a client address for the workers: any
+// function of the network would do; this one reads the text of an IPv4
+// address (its first three numbers) without parsing it or allocating.
+func routeOf(addr string) uint32 {
+	if dot := strings.LastIndexByte(addr, '.'); dot > 0 && strings.IndexByte(addr, ':') < 0 {
+		return fnv32(addr[:dot])
+	}
+	a, err := netip.ParseAddr(addr)
+	if err != nil {
+		return fnv32(addr)
+	}
+	if a = a.Unmap(); a.Is4() {
+		// "::ffff:192.0.2.1" is in 192.0.2.1's network (networkOf unmaps).
+		txt := a.String()
+		return fnv32(txt[:strings.LastIndexByte(txt, '.')])
+	}
+	b := a.As16()
+	return fnv32(string(b[:6])) // the /48
+}
+
+// fnv32 is FNV-1a (32 bits) of s.
+func fnv32(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
+	}
+	return h
+}
+
+// Close stops the workers once they are done with the records handed to
+// them; a run that ends without a report (--strict) closes its Pool so that
+// no goroutine is left behind. Add must not be called after.
+func (p *Pool) Close() {
+	p.close.Do(func() {
+		for _, in := range p.in {
+			close(in)
+		}
+	})
+	p.wg.Wait()
+}
+
+// Result waits for the workers and merges their results; Add must not be
+// called after.
+func (p *Pool) Result() *Result {
+	if p.res != nil {
+		return p.res
+	}
+	p.Close()
+	rs := make([]*Result, len(p.dets))
+	var wg sync.WaitGroup
+	for i, d := range p.dets {
+		wg.Add(1)
+		go func() { defer wg.Done(); rs[i] = d.Result() }()
+	}
+	wg.Wait()
+	p.res = mergeResults(rs)
+	return p.res
+}
+
+// mergeResults is the Result of one Detector over the records of all of
+// rs, whose clients are disjoint by network.
+func mergeResults(rs []*Result) *Result {
+	if len(rs) == 1 {
+		return rs[0]
+	}
+	out := &Result{}
+	env := &verdictEnv{addrs: map[string]*addressStats{}}
+	var (
+		clients    []*client
+		sources    []violationSource
+		incidents  [][]Incident
+		robots     [][]RobotSummary
+		prefixes   []map[string][]PrefixCount
+		timelines  []Timeline
+		buckets    [][]RobotBuckets
+		networks   [][]NetworkSummary
+		estimated  bool
+		violations int
+	)
+	for _, r := range rs {
+		if !r.First.IsZero() && (out.First.IsZero() || r.First.Before(out.First)) {
+			out.First = r.First
+		}
+		if r.Last.After(out.Last) {
+			out.Last = r.Last
+		}
+		out.Records += r.Records
+		out.RobotCount += r.RobotCount
+		out.DistinctClients += r.DistinctClients
+		estimated = estimated || r.ClientsEstimated
+		out.LateRecords += r.LateRecords
+		out.FutureRecords += r.FutureRecords
+		out.ViolationsChecked = out.ViolationsChecked || r.ViolationsChecked
+		out.Unchecked += r.Unchecked
+		out.ViolationCount += r.ViolationCount
+		out.ViolationsDropped += r.ViolationsDropped
+		out.IncidentCount += r.IncidentCount
+		out.IncidentsDropped += r.IncidentsDropped
+		out.Other.Clients += r.Other.Clients
+		out.Other.Requests += r.Other.Requests
+		out.Other.Bytes = addBytes(out.Other.Bytes, r.Other.Bytes)
+		out.Other.Robots += r.Other.Robots
+		out.Other.Violations += r.Other.Violations
+		out.Other.Incidents += r.Other.Incidents
+		out.JunkConnections += r.JunkConnections
+		out.JunkAddresses += r.JunkAddresses
+		out.RobotRequests += r.RobotRequests
+		out.RobotBytes = addBytes(out.RobotBytes, r.RobotBytes)
+		out.BytesSaturated = out.BytesSaturated || r.BytesSaturated
+		out.Watched = append(out.Watched, r.Watched...)
+		out.WatchDropped += r.WatchDropped
+		out.DNSChecked += r.DNSChecked
+		out.Ranges = r.Ranges
+		if e := r.Clients.env; e != nil {
+			if env.loc == nil {
+				env.loc = e.loc
+			}
+			env.lt, env.cfg = e.lt, e.cfg
+			maps.Copy(env.addrs, e.addrs)
+			if e.dns != nil {
+				if env.dns == nil {
+					env.dns = maps.Clone(e.dns)
+				} else {
+					maps.Copy(env.dns, e.dns)
+				}
+			}
+		}
+		clients = append(clients, r.Clients.clients...)
+		sources = append(sources, r.Violations.sources...)
+		violations += r.Violations.n
+		incidents = append(incidents, r.Incidents)
+		robots = append(robots, r.Robots)
+		pre := map[string][]PrefixCount{}
+		for _, s := range r.Robots {
+			if s.AllPrefixes != nil {
+				pre[s.Name] = s.AllPrefixes
+			}
+		}
+		prefixes = append(prefixes, pre)
+		timelines = append(timelines, r.Timeline)
+		buckets = append(buckets, r.RobotBuckets)
+		networks = append(networks, r.Networks)
+	}
+	out.ClientsEstimated = estimated
+	slices.SortFunc(clients, func(a, b *client) int {
+		if a.requests != b.requests {
+			return cmp.Compare(b.requests, a.requests)
+		}
+		return cmp.Or(strings.Compare(a.ip, b.ip), strings.Compare(a.ua.ua, b.ua.ua))
+	})
+	out.Clients = ClientList{clients: clients, env: env, index: new(clientIndex)}
+	rank := make(map[clientKey]int, len(clients))
+	for i, c := range clients {
+		rank[clientKey{c.ip, c.ua.ua}] = i
+	}
+	rankOf := func(ip, ua string) int { return rank[clientKey{ip, ua}] }
+	slices.SortFunc(sources, func(a, b violationSource) int { return cmp.Compare(rankOf(a.ip, a.ua), rankOf(b.ip, b.ua)) })
+	out.Violations = ViolationList{sources: sources, n: violations, index: new(clientIndex)}
+	out.Incidents = MergeIncidents(incidents, rankOf)
+	out.Robots = MergeRobots(robots, prefixes, out.ViolationsChecked)
+	out.Timeline, out.RobotBuckets = MergeTimelines(timelines, buckets, out.Robots)
+	out.Networks = MergeNetworks(networks)
+	slices.SortFunc(out.Watched, func(a, b ClientTimeline) int {
+		return cmp.Or(strings.Compare(a.IP, b.IP), strings.Compare(a.UserAgent, b.UserAgent))
+	})
+	out.Watched = nonNil(out.Watched)
+	return out
+}

@@ -1,0 +1,102 @@
+package logparse
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestReadBatchAsRead: the batches hold the records and malformed lines Read
+// returns, in the same order, with the same Stats, for logs read in blocks,
+// W3C logs (read in order) and inputs shorter than format detection reads.
+func TestReadBatchAsRead(t *testing.T) {
+	var mixed strings.Builder
+	for i := range 20000 {
+		if i%997 == 5 {
+			mixed.WriteString("garbage line\n")
+			continue
+		}
+		fmt.Fprintf(&mixed, "192.0.2.%d - - [10/Mar/2024:00:%02d:%02d +0000] \"GET /p%d HTTP/1.1\" 200 %d \"-\" \"UA %d\"\n", i%250, i/60%60, i%60, i, i, i%7)
+	}
+	iis, err := os.ReadFile("../testdata/formats/iis.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, log := range map[string]string{
+		"combined": mixed.String(), "w3c": string(iis), "short": "192.0.2.1 - - [10/Mar/2024:00:00:00 +0000] \"GET / HTTP/1.1\" 200 1\n",
+		"empty": "", "no-newline": strings.TrimSuffix(mixed.String()[:5000], "\n"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			want, wantStats := readLines(t, log, false)
+			got, gotStats := readLines(t, log, true)
+			if got != want {
+				t.Errorf("batches differ from Read:\n got %.300s\nwant %.300s", got, want)
+			}
+			if fmt.Sprint(gotStats.Lines, gotStats.Records, gotStats.Malformed, gotStats.Directives) !=
+				fmt.Sprint(wantStats.Lines, wantStats.Records, wantStats.Malformed, wantStats.Directives) {
+				t.Errorf("stats %+v, Read's %+v", gotStats, wantStats)
+			}
+		})
+	}
+}
+
+// readLines lists what a ParallelReader (small blocks, ReuseRecord) gives,
+// one line of text per record or malformed line.
+func readLines(t *testing.T, log string, batches bool) (string, Stats) {
+	t.Helper()
+	r := NewParallelReader(strings.NewReader(log), "x.log", nil)
+	r.ReuseRecord, r.block, r.Workers = true, 4096, 3
+	defer r.Close()
+	var out bytes.Buffer
+	if !batches {
+		for {
+			var rec Record
+			err := r.Read(&rec)
+			var pe *ParseError
+			switch {
+			case err == nil:
+				fmt.Fprintf(&out, "%d %s %s %s\n", rec.Line, rec.Client, rec.Target, rec.UserAgent)
+			case errors.As(err, &pe):
+				fmt.Fprintf(&out, "%d malformed\n", pe.Line)
+			case err == io.EOF:
+				return out.String(), r.Stats()
+			default:
+				t.Fatal(err)
+			}
+		}
+	}
+	var held []*Batch
+	for {
+		b, err := r.ReadBatch()
+		if err == io.EOF {
+			for _, b := range held {
+				r.Release(b)
+			}
+			return out.String(), r.Stats()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		ri, ei := 0, 0
+		for ri < len(b.Records) || ei < len(b.Errors) {
+			if ei == len(b.Errors) || ri < len(b.Records) && b.Records[ri].Line < b.Errors[ei].Line {
+				rec := &b.Records[ri]
+				fmt.Fprintf(&out, "%d %s %s %s\n", rec.Line, rec.Client, rec.Target, rec.UserAgent)
+				ri++
+			} else {
+				fmt.Fprintf(&out, "%d malformed\n", b.Errors[ei].Line)
+				ei++
+			}
+		}
+		// Hold two batches at a time, as a consumer whose goroutines are
+		// still at work on the one before does.
+		held = append(held, b)
+		if len(held) > 2 {
+			r.Release(held[0])
+			held = held[1:]
+		}
+	}
+}
