@@ -48,7 +48,11 @@ var (
 // browserRelease returns the browser and major version a User-agent names
 // and when that version came out; ok is false for anything else.
 func browserRelease(ua string) (name string, released time.Time, ok bool) {
-	lower := strings.ToLower(ua)
+	return browserReleaseLower(strings.ToLower(ua))
+}
+
+// browserReleaseLower is browserRelease of a lower-cased User-agent.
+func browserReleaseLower(lower string) (name string, released time.Time, ok bool) {
 	var table []release
 	var v int
 	switch {
@@ -96,7 +100,14 @@ func Ancient(ua string, at time.Time) string {
 		return ""
 	}
 	name, released, ok := browserRelease(ua)
-	if !ok || at.Sub(released) < ancientAge {
+	if !ok {
+		return ""
+	}
+	return ancient(name, released, at)
+}
+
+func ancient(name string, released, at time.Time) string {
+	if at.IsZero() || at.Sub(released) < ancientAge {
 		return ""
 	}
 	years := int(at.Sub(released).Hours() / 24 / 365)

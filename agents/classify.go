@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ua-parser/uap-go/uaparser"
 )
@@ -42,6 +43,20 @@ type Agent struct {
 	Name   string // robot name (product token: "Googlebot", "python-requests", "(empty)") or browser family
 	Kind   Kind   // what sort of software it is
 	Reason string // why it was classed so; "" for ordinary browsers
+
+	// For a browser whose version robowatch knows the release of: "Chrome
+	// 47" and when it came out (see Ancient), found once per User-agent.
+	Release  string
+	Released time.Time
+}
+
+// Ancient returns why a's browser version was ancient at time at (when the
+// log was written), or "" when it was not, is unknown, or at is zero.
+func (a Agent) Ancient(at time.Time) string {
+	if a.Release == "" {
+		return ""
+	}
+	return ancient(a.Release, a.Released, at)
 }
 
 // Limits that keep attacker-chosen User-agents from costing unbounded time or
@@ -158,6 +173,7 @@ func (c *Classifier) classify(ua string) Agent {
 	if a.Kind != Browser {
 		return a
 	}
+	a.Release, a.Released, _ = browserReleaseLower(lower)
 	switch {
 	case long:
 		a.Kind, a.Reason = Suspicious, "User-agent longer than 1 KiB"

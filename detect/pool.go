@@ -189,6 +189,7 @@ func mergeResults(rs []*Result) *Result {
 	env := &verdictEnv{addrs: map[string]*addressStats{}}
 	var (
 		clients    []*client
+		lists      [][]*client
 		sources    []violationSource
 		incidents  [][]Incident
 		robots     [][]RobotSummary
@@ -226,6 +227,8 @@ func mergeResults(rs []*Result) *Result {
 		out.Other.Incidents += r.Other.Incidents
 		out.JunkConnections += r.JunkConnections
 		out.JunkAddresses += r.JunkAddresses
+		out.ClientBytes = addBytes(out.ClientBytes, r.ClientBytes)
+		out.Scanners += r.Scanners
 		out.RobotRequests += r.RobotRequests
 		out.RobotBytes = addBytes(out.RobotBytes, r.RobotBytes)
 		out.BytesSaturated = out.BytesSaturated || r.BytesSaturated
@@ -248,6 +251,7 @@ func mergeResults(rs []*Result) *Result {
 			}
 		}
 		clients = append(clients, r.Clients.clients...)
+		lists = append(lists, r.Clients.clients)
 		sources = append(sources, r.Violations.sources...)
 		violations += r.Violations.n
 		incidents = append(incidents, r.Incidents)
@@ -264,16 +268,16 @@ func mergeResults(rs []*Result) *Result {
 		networks = append(networks, r.Networks)
 	}
 	out.ClientsEstimated = estimated
-	slices.SortFunc(clients, func(a, b *client) int {
-		if a.requests != b.requests {
-			return cmp.Compare(b.requests, a.requests)
-		}
-		return cmp.Or(strings.Compare(a.ip, b.ip), strings.Compare(a.ua.ua, b.ua.ua))
-	})
+	clients = mergeSorted(lists, len(clients))
 	out.Clients = ClientList{clients: clients, env: env, index: new(clientIndex)}
 	rank := make(map[clientKey]int, len(clients))
 	for i, c := range clients {
 		rank[clientKey{c.ip, c.ua.ua}] = i
+	}
+	for _, r := range rs {
+		if c := r.firstScanner; c != nil && (out.firstScanner == nil || rank[clientKey{c.ip, c.ua.ua}] < rank[clientKey{out.firstScanner.ip, out.firstScanner.ua.ua}]) {
+			out.firstScanner, out.FirstScanner = c, c.ip
+		}
 	}
 	rankOf := func(ip, ua string) int { return rank[clientKey{ip, ua}] }
 	slices.SortFunc(sources, func(a, b violationSource) int { return cmp.Compare(rankOf(a.ip, a.ua), rankOf(b.ip, b.ua)) })
@@ -286,5 +290,31 @@ func mergeResults(rs []*Result) *Result {
 		return cmp.Or(strings.Compare(a.IP, b.IP), strings.Compare(a.UserAgent, b.UserAgent))
 	})
 	out.Watched = nonNil(out.Watched)
+	return out
+}
+
+// clientBefore is the clients list's order: most requests first, then by
+// address and User-agent.
+func clientBefore(a, b *client) bool {
+	if a.requests != b.requests {
+		return a.requests > b.requests
+	}
+	return cmp.Or(strings.Compare(a.ip, b.ip), strings.Compare(a.ua.ua, b.ua.ua)) < 0
+}
+
+// mergeSorted merges lists, each in the clients' order, into one of n.
+func mergeSorted(lists [][]*client, n int) []*client {
+	out := make([]*client, 0, n)
+	at := make([]int, len(lists))
+	for len(out) < n {
+		best := -1
+		for k, l := range lists {
+			if at[k] < len(l) && (best < 0 || clientBefore(l[at[k]], lists[best][at[best]])) {
+				best = k
+			}
+		}
+		out = append(out, lists[best][at[best]])
+		at[best]++
+	}
 	return out
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/robowatch/robowatch/agents"
@@ -70,6 +69,15 @@ type Result struct {
 	WatchDropped int64            `json:"watch_dropped"`     // clients Config.Watch picked past the first 1,000, tracked without a drill-down
 
 	Timeline Timeline `json:"timeline"` // requests over time, robots and humans
+	// What the headline says of all tracked clients, found as Result
+	// judges them, so that a report need not judge them all again: their
+	// bytes, and the clients of kind scanner with the first (most
+	// requests) of them.
+	ClientBytes  int64  `json:"-"`
+	Scanners     int    `json:"-"`
+	FirstScanner string `json:"-"`
+	firstScanner *client
+
 	// RobotBuckets is every robot name's timeline (Timeline.ByRobot shows
 	// the top ones): the JSON report's state, for a merge.
 	RobotBuckets []RobotBuckets `json:"-"`
@@ -281,10 +289,13 @@ func (d *Detector) Result() *Result {
 		sorted = append(sorted, c)
 	}
 	slices.SortFunc(sorted, func(a, b *client) int {
-		if a.requests != b.requests {
-			return cmp.Compare(b.requests, a.requests)
+		switch {
+		case a == b:
+			return 0
+		case clientBefore(a, b):
+			return -1
 		}
-		return cmp.Or(strings.Compare(a.ip, b.ip), strings.Compare(a.ua.ua, b.ua.ua))
+		return 1 // two clients' keys differ
 	})
 
 	if d.cfg.Watch != nil {
@@ -314,6 +325,12 @@ func (d *Detector) Result() *Result {
 		}
 		v := env.verdict(c)
 		nets.add(&v)
+		res.ClientBytes = addBytes(res.ClientBytes, max(v.Bytes, 0))
+		if v.Kind == KindScanner {
+			if res.Scanners++; res.Scanners == 1 {
+				res.FirstScanner, res.firstScanner = v.IP, c
+			}
+		}
 		if v.Robot {
 			res.RobotRequests += v.Requests
 			res.RobotBytes = addBytes(res.RobotBytes, v.Bytes)

@@ -159,7 +159,7 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 	case agents.Unknown:
 		j.add(ReasonUserAgent, pointsUnknownUA, "User-agent of no known browser"+because(a.Reason))
 	case agents.Browser:
-		if why := agents.Ancient(c.ua.ua, c.first); why != "" {
+		if why := a.Ancient(c.first); why != "" {
 			j.add(ReasonUserAgent, pointsAncientUA, "ancient browser: "+why)
 		}
 	}

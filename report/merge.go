@@ -229,6 +229,12 @@ func mergeParts(parts []*jsonPart) *Report {
 			res.RobotRequests += v.Requests
 			res.RobotBytes = saturatingAdd(res.RobotBytes, v.Bytes)
 		}
+		res.ClientBytes = saturatingAdd(res.ClientBytes, max(v.Bytes, 0))
+		if v.Kind == detect.KindScanner {
+			if res.Scanners++; res.Scanners == 1 {
+				res.FirstScanner = v.IP
+			}
+		}
 		if v.Kind == detect.KindJunk {
 			res.JunkConnections += v.Requests
 			if !junk[v.IP] {

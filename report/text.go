@@ -632,10 +632,7 @@ func headlineSection(r *Report, opt Options) *section {
 		add("Robots", "no records were read")
 		return s
 	}
-	var bytes int64
-	for v := range res.Clients.All() {
-		bytes += max(v.Bytes, 0)
-	}
+	bytes := res.ClientBytes
 	robots := int64(res.RobotCount)
 	if robots == 0 {
 		add("Robots", "none: no client of the "+Exact(records)+noun(records, " request", " requests")+" was judged a robot")
@@ -682,16 +679,7 @@ func headlineSection(r *Report, opt Options) *section {
 		add("Impostors", strings.Join(impostorNames, ", ")+": crawler names from addresses their operators do not publish; see Robots")
 		s.paint(len(s.rows)-1, 1, toneImpostor)
 	}
-	var scanners int64
-	first := ""
-	for v := range res.Clients.All() {
-		if v.Kind == detect.KindScanner {
-			if scanners == 0 {
-				first = v.IP
-			}
-			scanners++
-		}
-	}
+	scanners, first := int64(res.Scanners), res.FirstScanner
 	if scanners > 0 {
 		add("Scanners", fmt.Sprintf("%s probed for weaknesses (first %s); see Clients, kind scanner",
 			Exact(scanners)+noun(scanners, " client", " clients"), Escape(first)))
