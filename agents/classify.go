@@ -97,13 +97,23 @@ type Classifier struct {
 }
 
 // Classify returns what ua says about its sender.
-func (c *Classifier) Classify(ua string) Agent {
+func (c *Classifier) Classify(ua string) Agent { return c.classifyKeep(ua, false) }
+
+// ClassifyOwned is Classify for a string the caller keeps unchanged: the
+// cache holds it, not a copy (a log of a million distinct User-agents
+// would otherwise hold each twice).
+func (c *Classifier) ClassifyOwned(ua string) Agent { return c.classifyKeep(ua, true) }
+
+func (c *Classifier) classifyKeep(ua string, owned bool) Agent {
 	ua = strings.Trim(ua, " \t")
 	key := agentKey(ua)
 	if a, ok := c.cache[key]; ok {
 		return a
 	}
 	a := c.classify(ua)
+	if !owned {
+		key = strings.Clone(key) // ua may be a slice of a much larger line the caller reuses
+	}
 	c.remember(key, a)
 	return a
 }
@@ -116,7 +126,7 @@ func (c *Classifier) ClassifyBytes(ua []byte) Agent {
 			return a
 		}
 	}
-	return c.Classify(string(ua))
+	return c.ClassifyOwned(string(ua)) // string(ua) is a copy of its own
 }
 
 // agentKey is the cache key of ua: the answer depends only on the first
@@ -141,8 +151,7 @@ func (c *Classifier) remember(key string, a Agent) {
 			break
 		}
 	}
-	// Clone: ua may be a slice of a much larger line the caller reuses.
-	c.cache[strings.Clone(key)] = a
+	c.cache[key] = a
 }
 
 // uapParser is uap-go's parser, built once per process on first need: building

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"cmp"
+	"hash/maphash"
 	"net/netip"
 	"slices"
 
@@ -37,19 +38,16 @@ func (a *addressStats) rotating() bool {
 }
 
 // addressesOf gathers the clients of each address.
-func addressesOf(clients map[clientKey]*client) map[string]*addressStats {
-	out := make(map[string]*addressStats)
+func addressesOf(clients map[clientKey]*client) map[string]addressStats {
+	out := make(map[string]addressStats)
 	for k, c := range clients {
 		a := out[k.ip]
-		if a == nil {
-			a = &addressStats{}
-			out[k.ip] = a
-		}
 		a.agents++
 		a.requests += c.requests
 		if c.requests <= 2 && c.assets == 0 {
 			a.fleeting++
 		}
+		out[k.ip] = a
 	}
 	return out
 }
@@ -66,8 +64,41 @@ type NetworkSummary struct {
 	Violations int64  `json:"violations"`
 	Incidents  int    `json:"incidents"`
 
-	agents map[string]struct{}
+	agents agentSet
 }
+
+// agentSet is a set of User-agents by hash: most networks have one or
+// two, and a map each would cost more than the rest of the summary.
+type agentSet struct {
+	few  []uint64
+	many map[uint64]struct{}
+}
+
+// seedAgents seeds the hashes of agentSet; collisions among a network's
+// User-agents (one in 2^64 a pair) would undercount by one.
+var seedAgents = maphash.MakeSeed()
+
+func (s *agentSet) add(ua string) {
+	h := maphash.String(seedAgents, ua)
+	if s.many != nil {
+		s.many[h] = struct{}{}
+		return
+	}
+	if slices.Contains(s.few, h) {
+		return
+	}
+	if len(s.few) < 16 {
+		s.few = append(s.few, h)
+		return
+	}
+	s.many = make(map[uint64]struct{}, 32)
+	for _, x := range s.few {
+		s.many[x] = struct{}{}
+	}
+	s.many[h], s.few = struct{}{}, nil
+}
+
+func (s *agentSet) len() int { return len(s.few) + len(s.many) }
 
 // maxNetworkAgents bounds the User-agents counted per network: past it the
 // count is a lower bound, and memory stays that of the clients.
@@ -98,7 +129,7 @@ func (n networks) add(v *Verdict) {
 	}
 	s := n[p]
 	if s == nil {
-		s = &NetworkSummary{Network: p.String(), agents: map[string]struct{}{}}
+		s = &NetworkSummary{Network: p.String()}
 		n[p] = s
 	}
 	s.Clients++
@@ -111,16 +142,16 @@ func (n networks) add(v *Verdict) {
 	if v.Identity == agents.IdentityVerified && s.Operator == "" {
 		s.Operator = v.Operator
 	}
-	if len(s.agents) < maxNetworkAgents {
-		s.agents[v.UserAgent] = struct{}{}
+	if s.agents.len() < maxNetworkAgents {
+		s.agents.add(v.UserAgent)
 	}
 }
 
 func (n networks) list() []NetworkSummary {
 	out := make([]NetworkSummary, 0, len(n))
 	for _, s := range n {
-		s.UserAgents = len(s.agents)
-		s.agents = nil
+		s.UserAgents = s.agents.len()
+		s.agents = agentSet{}
 		out = append(out, *s)
 	}
 	slices.SortFunc(out, func(a, b NetworkSummary) int {

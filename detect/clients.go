@@ -43,7 +43,7 @@ type verdictEnv struct {
 	lt    logTraits
 	cfg   Config
 	loc   *time.Location              // the log's zone, for peak times
-	addrs map[string]*addressStats    // what the clients of each address did together (address.go)
+	addrs map[string]addressStats     // what the clients of each address did together (address.go)
 	dns   map[string]agents.DNSResult // what DNS said of addresses whose claim the ranges could not settle
 }
 
@@ -143,7 +143,7 @@ func marshalSeq[T any](seq iter.Seq[T]) ([]byte, error) {
 // verdict judges c.
 func (e *verdictEnv) verdict(c *client) Verdict {
 	j := judge(c, e.lt, &e.cfg)
-	if a := e.addrs[c.ip]; a != nil && a.rotating() && c.assets == 0 && j.kind == "" {
+	if a, ok := e.addrs[c.ip]; ok && a.rotating() && c.assets == 0 && j.kind == "" {
 		j.add(ReasonBehaviour, pointsRotating, fmt.Sprintf("one of %d User-agents from this address, %d of them used at most twice and never for an asset: a rotating User-agent", a.agents, a.fleeting))
 	}
 	var delay time.Duration

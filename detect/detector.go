@@ -415,7 +415,7 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua string) *client {
 			// value, a copy (its answer holds views of what it is given).
 			whole = strings.Clone(r.UserAgent[:min(len(r.UserAgent), agents.MaxLen+1)])
 		}
-		ai = &agentInfo{ua: ua, agent: d.agents.Classify(whole)}
+		ai = &agentInfo{ua: ua, agent: d.agents.ClassifyOwned(whole)}
 		d.uas[ua] = ai
 	}
 	ai.refs++

@@ -216,7 +216,7 @@ func (d *Detector) Advance(quiet time.Duration) {
 	// A rotating User-agent is seen per address, not per client: its
 	// clients are idle after a request or two, so look at them all.
 	for k, c := range d.clients {
-		if a := env.addrs[k.ip]; a != nil && a.rotating() && !c.announced {
+		if a, ok := env.addrs[k.ip]; ok && a.rotating() && !c.announced {
 			d.announce(c, env)
 		}
 	}

@@ -186,7 +186,7 @@ func mergeResults(rs []*Result) *Result {
 		return rs[0]
 	}
 	out := &Result{}
-	env := &verdictEnv{addrs: map[string]*addressStats{}}
+	env := &verdictEnv{addrs: map[string]addressStats{}}
 	var (
 		clients    []*client
 		lists      [][]*client
