@@ -2,7 +2,7 @@
 # Throughput and peak memory of robowatch against the tools an admin already
 # has, measured side by side on one generated Combined log.
 #
-#   bash bench/run.sh [LINES] [--ips N] [--seed N] [--runs N] [--no-goaccess]
+#   bash bench/run.sh [LINES] [--ips N] [--seed N] [--runs N] [--no-goaccess] [--churn]
 #
 # LINES defaults to 1,000,000. The log is made by ../shared/tools/genlog.py
 # (seeded, so the same arguments give the same bytes; through bench/genlog.py,
@@ -13,8 +13,17 @@
 # faster robowatch on the plain file is than that row (for the .gz row: how
 # many times slower .gz is than plain).
 #
+# --churn makes the log with bench/churnlog.py instead: every line its own
+# client (address and User-agent), as a botnet, a CDN edge or a rotating
+# scraper writes, and no robots.txt.
+#
+# Rows: robowatch -o json on all cores, the same on one core (GOMAXPROCS=1:
+# the 1-vs-N-core scaling), the terminal report, the .gz, and GoAccess.
+#
 # The peak-memory target (< 200 MB for 10M lines / 100k clients):
 #   bash bench/run.sh 10000000 --ips 100000 --runs 1 --no-goaccess
+# The high-churn target (issue 19):
+#   bash bench/run.sh 300000 --churn
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,13 +37,15 @@ ips=5000
 seed=1
 runs=3
 goaccess=yes
+churn=no
 while [ $# -gt 0 ]; do
 	case $1 in
 	--ips) ips=$2; shift 2 ;;
 	--seed) seed=$2; shift 2 ;;
 	--runs) runs=$2; shift 2 ;;
 	--no-goaccess) goaccess=no; shift ;;
-	-h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--churn) churn=yes; shift ;;
+	-h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "bench/run.sh: unknown flag $1" >&2; exit 2 ;;
 	*) lines=$1; shift ;;
 	esac
@@ -50,12 +61,24 @@ if [ ! -f "${GENLOG:-$repo/../shared/tools/genlog.py}" ]; then
 fi
 
 mkdir -p "$dir"
-base=$dir/combined-$lines-ips$ips-seed$seed
-log=$base.log
-if [ ! -s "$log" ] || [ ! -s "$base.robots.txt" ]; then
-	echo "generating $log ..." >&2
-	python3 "$genlog" "$lines" "$log.tmp" --seed "$seed" --ips "$ips" --robots-out "$base.robots.txt"
-	mv "$log.tmp" "$log"
+if [ $churn = yes ]; then
+	base=$dir/churn-$lines-seed$seed
+	log=$base.log
+	robots=()
+	if [ ! -s "$log" ]; then
+		echo "generating $log ..." >&2
+		python3 "$repo/bench/churnlog.py" "$lines" "$log.tmp" --seed "$seed"
+		mv "$log.tmp" "$log"
+	fi
+else
+	base=$dir/combined-$lines-ips$ips-seed$seed
+	log=$base.log
+	robots=(--robots "$base.robots.txt")
+	if [ ! -s "$log" ] || [ ! -s "$base.robots.txt" ]; then
+		echo "generating $log ..." >&2
+		python3 "$genlog" "$lines" "$log.tmp" --seed "$seed" --ips "$ips" --robots-out "$base.robots.txt"
+		mv "$log.tmp" "$log"
+	fi
 fi
 if [ ! -s "$log.gz" ]; then
 	echo "compressing $log.gz (gzip -6, as logrotate does) ..." >&2
@@ -99,18 +122,25 @@ measure() {
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $runs run(s) each, fastest shown" >&2
 measure "cat > /dev/null" cat "$log"
 measure "wc -l" wc -l "$log"
-measure "robowatch" "$bin" --robots "$base.robots.txt" -o json "$log"
-measure "robowatch .gz" "$bin" --robots "$base.robots.txt" -o json "$log.gz"
+measure "robowatch" "$bin" "${robots[@]}" -o json "$log"
+measure "robowatch, 1 core" env GOMAXPROCS=1 "$bin" "${robots[@]}" -o json "$log"
+measure "robowatch table" "$bin" "${robots[@]}" --width 100 "$log"
+measure "robowatch .gz" "$bin" "${robots[@]}" -o json "$log.gz"
 if [ $goaccess = yes ] && command -v goaccess > /dev/null; then
 	measure "goaccess" goaccess "$log" --log-format=COMBINED -o "$dir/goaccess.json"
 elif [ $goaccess = yes ]; then
 	echo "goaccess is not installed (apt-get install -y goaccess): row skipped" >&2
 fi
 
-printf '\n%s lines, %d MB (.gz %d MB), %s client addresses, robots.txt from the generator\n\n' \
-	"$nlines" $((size / 1000000)) $((gzsize / 1000000)) "$ips"
-printf '| %-16s | %9s | %12s | %9s | %-22s |\n' tool seconds lines/s "peak RSS" "robowatch vs this"
-printf '|%s|%s|%s|%s|%s|\n' ------------------ ----------- -------------- ----------- ------------------------
+if [ $churn = yes ]; then
+	printf '\n%s lines, %d MB (.gz %d MB), every line its own client (bench/churnlog.py), no robots.txt\n\n' \
+		"$nlines" $((size / 1000000)) $((gzsize / 1000000))
+else
+	printf '\n%s lines, %d MB (.gz %d MB), %s client addresses, robots.txt from the generator\n\n' \
+		"$nlines" $((size / 1000000)) $((gzsize / 1000000)) "$ips"
+fi
+printf '| %-18s | %9s | %12s | %9s | %-22s |\n' tool seconds lines/s "peak RSS" "robowatch vs this"
+printf '|%s|%s|%s|%s|%s|\n' -------------------- ----------- -------------- ----------- ------------------------
 rw=${secs[robowatch]}
 for name in "${order[@]}"; do
 	ns=${secs[$name]}
@@ -120,7 +150,7 @@ for name in "${order[@]}"; do
 	robowatch) ratio="-" ;;
 	"robowatch .gz") ratio=$(awk -v a="$ns" -v b="$rw" 'BEGIN { printf ".gz takes %.2fx plain", a / b }') ;;
 	esac
-	printf '| %-16s | %9.3f | %12s | %6d MB | %-22s |\n' "$name" \
+	printf '| %-18s | %9.3f | %12s | %6d MB | %-22s |\n' "$name" \
 		"$(awk -v n="$ns" 'BEGIN { print n / 1e9 }')" \
 		"$(awk -v l="$nlines" -v n="$ns" 'BEGIN { printf "%d", l / (n / 1e9) }')" \
 		$((${rss[$name]} / 1024)) "$ratio"
