@@ -154,6 +154,12 @@ func (c *Classifier) remember(key string, a Agent) {
 	c.cache[key] = a
 }
 
+// WarmUp starts building uap-go's parser in the background, for a run that
+// will classify User-agents: the tens of milliseconds it takes then overlap
+// the reading of the first lines instead of stalling the first browser
+// string uap-go must place.
+func WarmUp() { go uapParser() }
+
 // uapParser is uap-go's parser, built once per process on first need: building
 // it compiles about a thousand regular expressions (tens of milliseconds).
 // Its own cache is kept tiny, since Classifier caches the answers.

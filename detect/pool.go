@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/robowatch/robowatch/agents"
 	"github.com/robowatch/robowatch/logparse"
 )
 
@@ -52,6 +53,7 @@ type poolBatch struct {
 // nil: a live run judges on one goroutine.
 func NewPool(cfg Config, workers int) *Pool {
 	workers = min(max(workers, 1), maxWorkers)
+	agents.WarmUp()
 	p := &Pool{}
 	per := cfg
 	if cfg.MaxClients > 0 {
