@@ -227,3 +227,37 @@ func TestWorkersGiveTheSameReport(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeHostileParts: a report edited into nonsense (a bucket width no
+// run writes, a timeline too long, broken JSON) is refused with a reason,
+// never a hang or a panic.
+func TestMergeHostileParts(t *testing.T) {
+	dir := t.TempDir()
+	_, good, _ := runCLI(t, nil, "-o", "json", "--robots", "testdata/sample.robots.txt", "testdata/sample.log.gz")
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(good), &doc); err != nil {
+		t.Fatal(err)
+	}
+	edit := func(name string, change func(tl map[string]any)) string {
+		var d map[string]any
+		json.Unmarshal([]byte(good), &d)
+		change(d["timeline"].(map[string]any))
+		b, _ := json.Marshal(d)
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, b, 0o644)
+		return p
+	}
+	huge := edit("huge-width.json", func(tl map[string]any) { tl["bucket_seconds"] = float64(1 << 62) })
+	odd := edit("odd-width.json", func(tl map[string]any) { tl["bucket_seconds"] = float64(7) })
+	long := edit("long.json", func(tl map[string]any) { tl["requests"] = make([]any, 5000) })
+	broken := filepath.Join(dir, "broken.json")
+	os.WriteFile(broken, []byte(good[:len(good)/2]), 0o644)
+	for _, tc := range []struct{ part, say string }{
+		{huge, "no width robowatch uses"}, {odd, "no width robowatch uses"}, {long, "5000 buckets"}, {broken, "not a robowatch JSON report"},
+	} {
+		code, _, errOut := runCLI(t, nil, "merge", tc.part)
+		if code != cli.ExitError || !strings.Contains(errOut, tc.say) {
+			t.Errorf("merge %s: exit %d, %q; want exit 1 saying %q", filepath.Base(tc.part), code, errOut, tc.say)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"cmp"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -263,6 +264,32 @@ func MergeNetworks(parts [][]NetworkSummary) []NetworkSummary {
 		return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Network, b.Network))
 	})
 	return nonNil(out)
+}
+
+// Check reports what makes t, read back from a JSON report, unfit to
+// merge: a bucket width off the ladder robowatch uses, more buckets than
+// a timeline has, series of different lengths.
+func (t *Timeline) Check() error {
+	if len(t.Requests) == 0 {
+		return nil
+	}
+	ok := false
+	for i := 0; i < len(binWidths)+32 && !ok; i++ {
+		ok = ladderWidth(i) == t.BucketSeconds
+	}
+	n := len(t.Requests)
+	switch {
+	case !ok:
+		return fmt.Errorf("timeline bucket_seconds %d is no width robowatch uses", t.BucketSeconds)
+	case n > maxBins || len(t.Robots) > n || len(t.Humans) > n || len(t.Other) > n:
+		return fmt.Errorf("timeline has %d buckets (at most %d, its series as long as requests)", n, maxBins)
+	}
+	for _, r := range t.ByRobot {
+		if len(r.Requests) > n {
+			return fmt.Errorf("timeline of %q is longer than the timeline", r.Name)
+		}
+	}
+	return nil
 }
 
 // MergeTimelines puts timelines (with each part's robot buckets) on the

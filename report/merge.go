@@ -68,6 +68,8 @@ func readPart(name string, r io.Reader) (*jsonPart, error) {
 		return nil, fmt.Errorf("%s: JSON report version %d; this robowatch merges version %d", name, p.Version, Version)
 	case p.State == nil || p.State.Version != StateVersion:
 		return nil, fmt.Errorf("%s: no state (version %d) to merge by: write the parts with this robowatch's -o json", name, StateVersion)
+	case p.Timeline.Check() != nil:
+		return nil, fmt.Errorf("%s: %w", name, p.Timeline.Check())
 	case p.State.Clients != len(p.Clients) || p.State.Networks != len(p.Networks):
 		return nil, fmt.Errorf("%s: %d of %d clients and %d of %d networks listed: write the parts with -o json --top 0 and no --section",
 			name, len(p.Clients), p.State.Clients, len(p.Networks), p.State.Networks)
