@@ -272,9 +272,19 @@ func mergeResults(rs []*Result) *Result {
 	out.ClientsEstimated = estimated
 	clients = mergeSorted(lists, len(clients))
 	out.Clients = ClientList{clients: clients, env: env, index: new(clientIndex)}
-	rank := make(map[clientKey]int, len(clients))
+	// Ranks are needed to order violations and incidents: only the
+	// clients that have some.
+	scanners := map[*client]bool{}
+	for _, r := range rs {
+		if r.firstScanner != nil {
+			scanners[r.firstScanner] = true
+		}
+	}
+	rank := map[clientKey]int{}
 	for i, c := range clients {
-		rank[clientKey{c.ip, c.ua.ua}] = i
+		if c.viol != nil || len(c.rate.incidents) > 0 || scanners[c] {
+			rank[clientKey{c.ip, c.ua.ua}] = i
+		}
 	}
 	for _, r := range rs {
 		if c := r.firstScanner; c != nil && (out.firstScanner == nil || rank[clientKey{c.ip, c.ua.ua}] < rank[clientKey{out.firstScanner.ip, out.firstScanner.ua.ua}]) {
@@ -287,7 +297,7 @@ func mergeResults(rs []*Result) *Result {
 	out.Incidents = MergeIncidents(incidents, rankOf)
 	out.Robots = MergeRobots(robots, prefixes, out.ViolationsChecked)
 	out.Timeline, out.RobotBuckets = MergeTimelines(timelines, buckets, out.Robots)
-	out.Networks = MergeNetworks(networks)
+	out.Networks = mergeDisjointNetworks(networks)
 	slices.SortFunc(out.Watched, func(a, b ClientTimeline) int {
 		return cmp.Or(strings.Compare(a.IP, b.IP), strings.Compare(a.UserAgent, b.UserAgent))
 	})
@@ -316,6 +326,34 @@ func mergeSorted(lists [][]*client, n int) []*client {
 			}
 		}
 		out = append(out, lists[best][at[best]])
+		at[best]++
+	}
+	return out
+}
+
+// mergeDisjointNetworks merges the networks lists of workers, which never
+// share a network, each in the list's order (most requests first).
+func mergeDisjointNetworks(parts [][]NetworkSummary) []NetworkSummary {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out := make([]NetworkSummary, 0, n)
+	at := make([]int, len(parts))
+	before := func(a, b *NetworkSummary) bool {
+		if a.Requests != b.Requests {
+			return a.Requests > b.Requests
+		}
+		return a.Network < b.Network
+	}
+	for len(out) < n {
+		best := -1
+		for k, p := range parts {
+			if at[k] < len(p) && (best < 0 || before(&p[at[k]], &parts[best][at[best]])) {
+				best = k
+			}
+		}
+		out = append(out, parts[best][at[best]])
 		at[best]++
 	}
 	return out
