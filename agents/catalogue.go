@@ -110,15 +110,27 @@ var catalogueTokens = sync.OnceValue(func() (idx [256][]string) {
 // ',', and followed by the end, '/', a blank, ';', ')' or ','. So the
 // catalogue feeds the User-agent signal: a robot robowatch knows by name
 // is a robot whether or not its string has "bot" or a URL in it.
+// nameStart and nameEnd are the bytes a catalogued name may follow and be
+// followed by in a User-agent, as tables: this runs on every byte of every
+// new User-agent.
+var nameStart, nameEnd = byteSet(" (;+,"), byteSet("/ ;),")
+
+func byteSet(s string) (t [256]bool) {
+	for i := 0; i < len(s); i++ {
+		t[s[i]] = true
+	}
+	return t
+}
+
 func catalogued(lower string) (CatalogueEntry, bool) {
 	idx := catalogueTokens()
 	for i := 0; i < len(lower); i++ {
-		if i > 0 && !strings.ContainsRune(" (;+,", rune(lower[i-1])) {
+		if i > 0 && !nameStart[lower[i-1]] {
 			continue
 		}
 		for _, name := range idx[lower[i]] {
 			end := i + len(name)
-			if strings.HasPrefix(lower[i:], name) && (end == len(lower) || strings.ContainsRune("/ ;),", rune(lower[end]))) {
+			if strings.HasPrefix(lower[i:], name) && (end == len(lower) || nameEnd[lower[end]]) {
 				return catalogue()[name], true
 			}
 		}

@@ -222,37 +222,12 @@ func declaredAgent(ua, lower string) (Agent, bool) {
 		}
 		return Agent{Name: e.Name, Kind: Crawler, Reason: "catalogued robot " + e.Name + " (" + e.Purpose + ")"}, true
 	}
-	for _, w := range agentRoleWords {
-		for from := 0; ; {
-			i := strings.Index(lower[from:], w.word)
-			if i < 0 {
-				break
-			}
-			i += from
-			from = i + 1
-			end := i + len(w.word)
-			if w.atWordStart && i > 0 && uaLetter(lower[i-1]) ||
-				w.atWordEnd && end < len(lower) && (uaLetter(lower[end]) || uaDigit(lower[end])) ||
-				w.word == "bot" && i >= 2 && lower[i-2:i] == "cu" || // CUBOT, a phone maker
-				inAddress(lower, i) {
-				continue
-			}
-			name := productName(ua, i, end)
-			if w.word == "http" && (strings.EqualFold(name, "http") || strings.EqualFold(name, "https")) {
-				continue // "(HTTPS)" in a phone browser's comment, not a product
-			}
-			if strings.HasPrefix(strings.ToLower(name), w.word) {
-				// "Superfeedr bot/2.0", "(compatible; Yahoo Ad monitoring; …)": the
-				// role word is not the name; the product before it is.
-				if n := robotName(ua, lower); n != "(unknown)" && n != "Mozilla" {
-					name = n
-				}
-			}
-			if w.kind == Crawler {
-				return Agent{Name: name, Kind: Crawler, Reason: "declared crawler token " + name + ` ("` + w.word + `")`}, true
-			}
-			return Agent{Name: name, Kind: Tool, Reason: "tool token " + name + ` ("` + w.word + `")`}, true
+	if k, _, name := roleWord(ua, lower); k >= 0 {
+		w := &agentRoleWords[k]
+		if w.kind == Crawler {
+			return Agent{Name: name, Kind: Crawler, Reason: "declared crawler token " + name + ` ("` + w.word + `")`}, true
 		}
+		return Agent{Name: name, Kind: Tool, Reason: "tool token " + name + ` ("` + w.word + `")`}, true
 	}
 	if what := contactAddress(lower); what != "" {
 		return Agent{Name: robotName(ua, lower), Kind: Crawler, Reason: "contact " + what + " in User-agent"}, true
@@ -274,6 +249,53 @@ var tokensByFirstByte = func() (idx [256][]*agentToken) {
 // findToken returns the table token found earliest in lower at a word start,
 // the longest one when several start at the same byte; a language runtime's
 // token only when nothing else matches.
+// roleWord finds the first of agentRoleWords (in table order) that lower
+// holds as a word that names the product, and its first such place; k is
+// -1 when none does. One pass over lower, with the words indexed by their
+// first byte: a word searched for in turn was a third of the time spent on
+// a new User-agent.
+func roleWord(ua, lower string) (k, at int, name string) {
+	k = -1
+	idx := roleWordsByFirstByte()
+	for i := 0; i < len(lower); i++ {
+		for _, j := range idx[lower[i]] {
+			if k >= 0 && j >= k {
+				continue // an earlier word in the table already matched
+			}
+			w := &agentRoleWords[j]
+			end := i + len(w.word)
+			if !strings.HasPrefix(lower[i:], w.word) ||
+				w.atWordStart && i > 0 && uaLetter(lower[i-1]) ||
+				w.atWordEnd && end < len(lower) && (uaLetter(lower[end]) || uaDigit(lower[end])) ||
+				w.word == "bot" && i >= 2 && lower[i-2:i] == "cu" || // CUBOT, a phone maker
+				inAddress(lower, i) {
+				continue
+			}
+			n := productName(ua, i, end)
+			if w.word == "http" && (strings.EqualFold(n, "http") || strings.EqualFold(n, "https")) {
+				continue // "(HTTPS)" in a phone browser's comment, not a product
+			}
+			if strings.HasPrefix(strings.ToLower(n), w.word) {
+				// "Superfeedr bot/2.0", "(compatible; Yahoo Ad monitoring; …)": the
+				// role word is not the name; the product before it is.
+				if r := robotName(ua, lower); r != "(unknown)" && r != "Mozilla" {
+					n = r
+				}
+			}
+			k, at, name = j, i, n
+		}
+	}
+	return k, at, name
+}
+
+// roleWordsByFirstByte indexes agentRoleWords by their first byte.
+var roleWordsByFirstByte = sync.OnceValue(func() (idx [256][]int) {
+	for j, w := range agentRoleWords {
+		idx[w.word[0]] = append(idx[w.word[0]], j)
+	}
+	return idx
+})
+
 func findToken(lower string) (*agentToken, int) {
 	var runtime *agentToken
 	runtimeAt := 0
