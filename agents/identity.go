@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/netip"
 	"path"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -49,6 +51,11 @@ type RangeFile struct {
 type Ranges struct {
 	Files []RangeFile
 	nets  map[string][]netip.Prefix // operator → its prefixes
+
+	// advisory are networks an operator's crawlers come from but that
+	// hold its other machines too (a whole autonomous system): an
+	// address outside them is an impostor, one inside is not proven.
+	advisory map[string][]netip.Prefix
 }
 
 // rangeOperators says whose addresses a range file holds, by its name.
@@ -71,8 +78,13 @@ func LoadRanges(fsys fs.FS) (*Ranges, error) {
 		return nil, err
 	}
 	slices.Sort(names)
-	r := &Ranges{nets: map[string][]netip.Prefix{}}
+	r := &Ranges{nets: map[string][]netip.Prefix{}, advisory: map[string][]netip.Prefix{}}
+	var collections []string
 	for _, name := range names {
+		if path.Base(name) == collectionFile {
+			collections = append(collections, name)
+			continue
+		}
 		op, ok := rangeOperators[path.Base(name)]
 		if !ok {
 			continue
@@ -104,7 +116,84 @@ func LoadRanges(fsys fs.FS) (*Ranges, error) {
 		}
 		r.Files = append(r.Files, RangeFile{File: path.Base(name), Operator: op, Created: doc.CreationTime, Prefixes: len(doc.Prefixes)})
 	}
+	// The collection after the operators' own files: an operator whose
+	// own file was read keeps it alone.
+	own := map[string]bool{}
+	for op := range r.nets {
+		own[op] = true
+	}
+	for _, name := range collections {
+		if err := r.loadCollection(fsys, name, own); err != nil {
+			return nil, err
+		}
+	}
 	return r, nil
+}
+
+// collectionFile is the name of a collection of many operators' published
+// ranges in ipverse's bot-ip-blocks shape (agents/ranges/NOTICE.md).
+const collectionFile = "ipverse-crawlers.json"
+
+// loadCollection reads a collection: {"services": {NAME: {"source_url",
+// "last_changed_at", "user_agent_patterns", "ip_list_authoritative",
+// "ipv4", "ipv6"}}}. A service counts for the operator its User-agent
+// patterns claim (services of robots robowatch does not know are
+// skipped); a list that is not authoritative (a whole autonomous system)
+// is advisory.
+func (r *Ranges) loadCollection(fsys fs.FS, name string, own map[string]bool) error {
+	b, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return err
+	}
+	var doc struct {
+		Services map[string]struct {
+			Source        string   `json:"source_url"`
+			Changed       string   `json:"last_changed_at"`
+			Agents        []string `json:"user_agent_patterns"`
+			Authoritative *bool    `json:"ip_list_authoritative"`
+			IPv4          []string `json:"ipv4"`
+			IPv6          []string `json:"ipv6"`
+		} `json:"services"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return fmt.Errorf("range file %s: %w", name, err)
+	}
+	if len(doc.Services) == 0 {
+		return fmt.Errorf("range file %s: no services", name)
+	}
+	for _, svc := range slices.Sorted(maps.Keys(doc.Services)) {
+		e := doc.Services[svc]
+		op := ""
+		for _, p := range e.Agents {
+			if op = Operator(strings.Trim(p, "*")); op != "" {
+				break
+			}
+		}
+		n := len(e.IPv4) + len(e.IPv6)
+		switch {
+		case op == "" || own[op] || n == 0:
+			continue // a robot robowatch does not know, one whose operator's own file was read, or a fetch that failed upstream
+		case n > maxRangePrefixes || e.Authoritative == nil:
+			return fmt.Errorf("range file %s: service %q: %d prefixes (want at most %d) and ip_list_authoritative %v", name, svc, n, maxRangePrefixes, e.Authoritative)
+		}
+		into := r.nets
+		if !*e.Authoritative {
+			into = r.advisory
+		}
+		for i, p := range append(slices.Clip(e.IPv4), e.IPv6...) {
+			pfx, err := netip.ParsePrefix(p)
+			if err != nil {
+				return fmt.Errorf("range file %s: service %q: prefix %d: %q is not a CIDR network", name, svc, i+1, p)
+			}
+			into[op] = append(into[op], pfx.Masked())
+		}
+		file := path.Base(name) + "#" + svc
+		if !*e.Authoritative {
+			file += " (advisory: the operator's whole network)"
+		}
+		r.Files = append(r.Files, RangeFile{File: file, Operator: op, Created: e.Changed, Prefixes: n})
+	}
+	return nil
 }
 
 // DefaultRanges are the range files built into robowatch (ranges/, with
@@ -177,8 +266,8 @@ func (r *Ranges) Identify(name, addr string) (operator, identity, verifiedBy str
 	if operator == "" {
 		return "", "", ""
 	}
-	nets := r.nets[operator]
-	if len(nets) == 0 {
+	nets, advisory := r.nets[operator], r.advisory[operator]
+	if len(nets) == 0 && len(advisory) == 0 {
 		return operator, IdentityUnverified, ""
 	}
 	a, err := netip.ParseAddr(addr)
@@ -191,6 +280,13 @@ func (r *Ranges) Identify(name, addr string) (operator, identity, verifiedBy str
 	for _, p := range nets {
 		if p.Contains(a) {
 			return operator, IdentityVerified, VerifiedByRange
+		}
+	}
+	for _, p := range advisory {
+		if p.Contains(a) {
+			// The operator's network, not proven its crawler's: DNS may
+			// tell (--verify-dns).
+			return operator, IdentityUnverified, ""
 		}
 	}
 	return operator, IdentityImpostor, ""

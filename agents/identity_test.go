@@ -21,8 +21,23 @@ func TestIdentify(t *testing.T) {
 		{"Googlebot", "203.0.113.50", "Google", IdentityImpostor, ""},
 		{"Googlebot", "::ffff:66.249.66.1", "Google", IdentityVerified, VerifiedByRange},
 		{"Googlebot", "crawl-66-249-66-1.googlebot.com", "Google", IdentityUnverified, ""},
-		{"bingbot", "157.55.39.10", "Microsoft", IdentityUnverified, ""},
-		{"GPTBot", "203.0.113.50", "OpenAI", IdentityUnverified, ""},
+		// From the ipverse collection (ranges/ipverse-crawlers.json).
+		{"bingbot", "157.55.39.10", "Microsoft", IdentityVerified, VerifiedByRange},
+		{"bingbot", "203.0.113.50", "Microsoft", IdentityImpostor, ""},
+		{"BingPreview", "40.77.167.5", "Microsoft", IdentityVerified, VerifiedByRange},
+		{"Applebot", "17.241.75.9", "Apple", IdentityVerified, VerifiedByRange},
+		{"Applebot", "198.51.100.7", "Apple", IdentityImpostor, ""},
+		{"GPTBot", "203.0.113.50", "OpenAI", IdentityImpostor, ""},
+		{"OAI-SearchBot", "51.8.102.20", "OpenAI", IdentityVerified, VerifiedByRange},
+		{"ClaudeBot", "203.0.113.50", "Anthropic", IdentityImpostor, ""},
+		// Advisory (a whole autonomous system): outside it an impostor,
+		// inside it not proven.
+		{"facebookexternalhit", "69.171.250.10", "Meta", IdentityUnverified, ""},
+		{"facebookexternalhit", "203.0.113.50", "Meta", IdentityImpostor, ""},
+		{"YandexBot", "5.255.231.70", "Yandex", IdentityUnverified, ""},
+		{"YandexBot", "203.0.113.50", "Yandex", IdentityImpostor, ""},
+		// No ranges held: unverified whatever the address.
+		{"Baiduspider", "203.0.113.50", "Baidu", IdentityUnverified, ""},
 		{"Chrome", "66.249.66.1", "", "", ""},
 		{"python-requests", "203.0.113.50", "", "", ""},
 	}
@@ -32,8 +47,13 @@ func TestIdentify(t *testing.T) {
 			t.Errorf("Identify(%q, %q) = %q, %q, %q; want %q, %q, %q", tt.name, tt.addr, op, id, by, tt.operator, tt.identity, tt.verifiedBy)
 		}
 	}
-	if len(r.Files) != 3 || r.Files[0].Created == "" {
+	if len(r.Files) < 10 || r.Files[0].Created == "" {
 		t.Errorf("built-in range files %+v", r.Files)
+	}
+	for _, f := range r.Files {
+		if f.Operator == "Google" && strings.HasPrefix(f.File, "ipverse") {
+			t.Errorf("%s read though Google's own files were: the operator's own list wins", f.File)
+		}
 	}
 }
 
@@ -55,7 +75,33 @@ func TestLoadRangesBad(t *testing.T) {
 			t.Errorf("LoadRanges(%.40q): %v, want %q", tt.body, err, tt.want)
 		}
 	}
-	r, err := LoadRanges(fstest.MapFS{"googlebot.json": {Data: []byte(`{"creationTime":"2026-01-01T00:00:00","prefixes":[{"ipv4Prefix":"192.0.2.0/24"}]}`)}})
+	for _, tt := range []struct{ body, want string }{
+		{`not json`, "range file ipverse-crawlers.json"},
+		{`{"services":{}}`, "no services"},
+		{`{"services":{"Bingbot":{"user_agent_patterns":["*bingbot*"],"ip_list_authoritative":true,"ipv4":["157.55.39.0/33"]}}}`, `service "Bingbot": prefix 1: "157.55.39.0/33"`},
+		{`{"services":{"Bingbot":{"user_agent_patterns":["*bingbot*"],"ipv4":["157.55.39.0/24"]}}}`, "ip_list_authoritative <nil>"},
+	} {
+		_, err := LoadRanges(fstest.MapFS{"ipverse-crawlers.json": {Data: []byte(tt.body)}})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("LoadRanges(collection %.50q): %v, want %q", tt.body, err, tt.want)
+		}
+	}
+	// A collection's services of unknown robots, and services whose upstream
+	// fetch failed (empty lists), are skipped.
+	r, err := LoadRanges(fstest.MapFS{"ipverse-crawlers.json": {Data: []byte(`{"services":{
+		"Bingbot":{"user_agent_patterns":["*bingbot*"],"ip_list_authoritative":true,"ipv4":["192.0.2.0/24"],"last_changed_at":"2026-01-02T00:00:00Z"},
+		"Applebot":{"user_agent_patterns":["*Applebot*"],"ip_list_authoritative":true,"ipv4":[]},
+		"Nobody":{"user_agent_patterns":["*NobodyBot*"],"ip_list_authoritative":true,"ipv4":["bad"]}}}`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, id, _ := r.Identify("bingbot", "192.0.2.9"); id != IdentityVerified || len(r.Files) != 1 || r.Files[0].Created != "2026-01-02T00:00:00Z" {
+		t.Errorf("collection: bingbot %q, files %+v", id, r.Files)
+	}
+	if _, id, _ := r.Identify("Applebot", "17.241.75.9"); id != IdentityUnverified {
+		t.Errorf("a service with no prefixes: Applebot %q, want unverified", id)
+	}
+	r, err = LoadRanges(fstest.MapFS{"googlebot.json": {Data: []byte(`{"creationTime":"2026-01-01T00:00:00","prefixes":[{"ipv4Prefix":"192.0.2.0/24"}]}`)}})
 	if err != nil {
 		t.Fatal(err)
 	}

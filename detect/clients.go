@@ -185,7 +185,11 @@ func (e *verdictEnv) verdict(c *client) Verdict {
 		v.Name = unnamed(c.ip)
 	}
 	v.Operator, v.Identity, v.VerifiedBy = e.cfg.ranges().Identify(v.Name, c.ip)
-	if r, ok := e.dns[c.ip]; ok && v.Identity == agents.IdentityUnverified && r.Identity != agents.IdentityUnverified {
+	// DNS settles what the ranges could not, and overrules a range file
+	// that calls the operator's own crawler an impostor: the file is a
+	// copy of a day's list, the operator's DNS says today's.
+	if r, ok := e.dns[c.ip]; ok && (v.Identity == agents.IdentityUnverified && r.Identity != agents.IdentityUnverified ||
+		v.Identity == agents.IdentityImpostor && r.Identity == agents.IdentityVerified) {
 		v.Identity = r.Identity
 		if r.Identity == agents.IdentityVerified {
 			v.VerifiedBy = agents.VerifiedByDNS

@@ -148,7 +148,7 @@ func TestOffendersIdentity(t *testing.T) {
 	for i, q := range []struct{ ip, ua, path string }{
 		{"66.249.66.1", gb, "/private/x"}, // the real Googlebot, breaking robots.txt
 		{"203.0.113.50", gb, "/news"},     // an impostor, breaking nothing
-		{"198.51.100.9", gpt, "/news"},
+		{"20.171.206.9", gpt, "/news"},    // GPTBot from OpenAI's published range
 	} {
 		d.Add(&logparse.Record{Client: q.ip, UserAgent: q.ua, Method: "GET", Target: q.path, Status: 200, Time: t0.Add(time.Duration(i) * time.Second)})
 	}
@@ -156,7 +156,7 @@ func TestOffendersIdentity(t *testing.T) {
 	for _, tt := range []struct{ sel, want string }{
 		{"impostors,violators,scanners,incidents", "203.0.113.50"},
 		{"name:googlebot", "203.0.113.50 66.249.66.1"},
-		{"purpose:ai-training", "198.51.100.9"},
+		{"purpose:ai-training", "20.171.206.9"},
 	} {
 		sel, err := ParseSelection(tt.sel)
 		if err != nil {

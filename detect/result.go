@@ -547,7 +547,7 @@ func (d *Detector) verifyDNS() (map[string]agents.DNSResult, int) {
 	var all []claim
 	for k, c := range d.clients {
 		op, id, _ := d.cfg.ranges().Identify(c.ua.agent.Name, k.ip)
-		if id == agents.IdentityUnverified && agents.HasDNS(op) {
+		if (id == agents.IdentityUnverified || id == agents.IdentityImpostor) && agents.HasDNS(op) {
 			all = append(all, claim{k.ip, op, c.requests})
 		}
 	}

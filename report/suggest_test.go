@@ -23,9 +23,11 @@ func TestSuggestedRobotsTxt(t *testing.T) {
 	d := detect.New(detect.Config{Robots: site})
 	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
 	for i, q := range []struct{ ip, ua, path string }{
-		{"198.51.100.9", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)", "/news"},
-		{"198.51.100.10", "CCBot/2.0 (https://commoncrawl.org/faq/)", "/news"},
-		{"198.51.100.11", "ClaudeBot/1.0; +claudebot@anthropic.com", "/news"},
+		// The crawlers from their operators' published ranges: impostors
+		// are not what a robots.txt group is for.
+		{"20.171.206.9", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)", "/news"},
+		{"18.97.9.170", "CCBot/2.0 (https://commoncrawl.org/faq/)", "/news"},
+		{"20.64.57.209", "ClaudeBot/1.0; +claudebot@anthropic.com", "/news"},
 		{"198.51.100.12", "python-requests/2.31\n#injected", "/private/y"},
 	} {
 		d.Add(&logparse.Record{Client: q.ip, UserAgent: q.ua, Method: "GET", Target: q.path, Status: 200, Time: t0.Add(time.Duration(i) * time.Second)})
