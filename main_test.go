@@ -43,6 +43,9 @@ func TestJSONContract(t *testing.T) {
 		"incidents":  {"ip", "user_agent", "start", "end", "requests", "peak_per_second", "paths"},
 		"malformed":  {"file", "line", "reason"},
 		"watched":    {"ip", "per_minute"},
+		"networks":   {"network", "clients", "robots", "requests", "user_agents", "violations", "incidents"},
+		"operators":  {"operator", "networks", "clients", "robots", "requests", "user_agents", "violations", "incidents"},
+		"state":      {"version", "clients", "networks", "by_robot", "prefixes", "operators"},
 	}
 	for key, fields := range need {
 		v, ok := doc[key]

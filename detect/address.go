@@ -3,6 +3,7 @@ package detect
 import (
 	"cmp"
 	"hash/maphash"
+	"maps"
 	"net/netip"
 	"slices"
 
@@ -168,4 +169,114 @@ func unnamed(ip string) string {
 		return "unnamed (" + p.String() + ")"
 	}
 	return "unnamed (" + ip + ")"
+}
+
+// OperatorSummary is what the verified crawlers of one operator did, over
+// all of their networks: the view for "how hard does Google hit us".
+type OperatorSummary struct {
+	Operator   string `json:"operator"`
+	Networks   int    `json:"networks"` // distinct /24 and /48 networks its verified crawlers came from
+	Clients    int    `json:"clients"`
+	Robots     int    `json:"robots"`
+	Requests   int64  `json:"requests"`
+	UserAgents int    `json:"user_agents"` // distinct User-agents (up to maxNetworkAgents)
+	Violations int64  `json:"violations"`
+	Incidents  int    `json:"incidents"`
+
+	// The sets behind Networks and UserAgents, kept for merging (the JSON
+	// report's state): network texts, and FNV-1a hashes of User-agents.
+	NetworkSet []string `json:"-"`
+	AgentSet   []uint64 `json:"-"`
+}
+
+// operators sums the verified clients by operator.
+type operators map[string]*operatorSets
+
+type operatorSets struct {
+	s      OperatorSummary
+	nets   map[string]struct{}
+	agents map[uint64]struct{}
+}
+
+func (o operators) add(v *Verdict) {
+	if v.Identity != IdentityVerified || v.Operator == "" {
+		return
+	}
+	e := o[v.Operator]
+	if e == nil {
+		e = &operatorSets{s: OperatorSummary{Operator: v.Operator}, nets: map[string]struct{}{}, agents: map[uint64]struct{}{}}
+		o[v.Operator] = e
+	}
+	e.s.Clients++
+	e.s.Requests += v.Requests
+	e.s.Violations += v.Violations
+	e.s.Incidents += v.Incidents
+	if v.Robot {
+		e.s.Robots++
+	}
+	if v.Network != "" {
+		e.nets[v.Network] = struct{}{}
+	}
+	if len(e.agents) < maxNetworkAgents {
+		e.agents[agentHash(v.UserAgent)] = struct{}{}
+	}
+}
+
+// agentHash is FNV-1a (64 bits) of a User-agent: the same in every run,
+// so that merged reports can take the union of their sets.
+func agentHash(ua string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(ua); i++ {
+		h ^= uint64(ua[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+func (o operators) list() []OperatorSummary {
+	out := make([]OperatorSummary, 0, len(o))
+	for _, e := range o {
+		s := e.s
+		s.NetworkSet = slices.Sorted(maps.Keys(e.nets))
+		s.AgentSet = slices.Sorted(maps.Keys(e.agents))
+		s.Networks, s.UserAgents = len(s.NetworkSet), len(s.AgentSet)
+		out = append(out, s)
+	}
+	sortOperators(out)
+	return out
+}
+
+func sortOperators(out []OperatorSummary) {
+	slices.SortFunc(out, func(a, b OperatorSummary) int {
+		return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Operator, b.Operator))
+	})
+}
+
+// MergeOperators combines operators lists: counts add up, networks and
+// User-agents are the union of the parts' sets.
+func MergeOperators(parts [][]OperatorSummary) []OperatorSummary {
+	o := operators{}
+	for _, p := range parts {
+		for _, s := range p {
+			e := o[s.Operator]
+			if e == nil {
+				e = &operatorSets{s: OperatorSummary{Operator: s.Operator}, nets: map[string]struct{}{}, agents: map[uint64]struct{}{}}
+				o[s.Operator] = e
+			}
+			e.s.Clients += s.Clients
+			e.s.Robots += s.Robots
+			e.s.Requests += s.Requests
+			e.s.Violations += s.Violations
+			e.s.Incidents += s.Incidents
+			for _, n := range s.NetworkSet {
+				e.nets[n] = struct{}{}
+			}
+			for _, a := range s.AgentSet {
+				if len(e.agents) < maxNetworkAgents {
+					e.agents[a] = struct{}{}
+				}
+			}
+		}
+	}
+	return o.list()
 }

@@ -199,6 +199,7 @@ func mergeResults(rs []*Result) *Result {
 		timelines  []Timeline
 		buckets    [][]RobotBuckets
 		networks   [][]NetworkSummary
+		operators  [][]OperatorSummary
 		estimated  bool
 		violations int
 	)
@@ -268,6 +269,7 @@ func mergeResults(rs []*Result) *Result {
 		timelines = append(timelines, r.Timeline)
 		buckets = append(buckets, r.RobotBuckets)
 		networks = append(networks, r.Networks)
+		operators = append(operators, r.Operators)
 	}
 	out.ClientsEstimated = estimated
 	clients = mergeSorted(lists, len(clients))
@@ -298,6 +300,7 @@ func mergeResults(rs []*Result) *Result {
 	out.Robots = MergeRobots(robots, prefixes, out.ViolationsChecked)
 	out.Timeline, out.RobotBuckets = MergeTimelines(timelines, buckets, out.Robots)
 	out.Networks = mergeDisjointNetworks(networks)
+	out.Operators = MergeOperators(operators)
 	slices.SortFunc(out.Watched, func(a, b ClientTimeline) int {
 		return cmp.Or(strings.Compare(a.IP, b.IP), strings.Compare(a.UserAgent, b.UserAgent))
 	})

@@ -86,6 +86,8 @@ type Result struct {
 
 	Networks []NetworkSummary `json:"networks"` // the clients by /24 (IPv4) and /48 (IPv6), most requests first
 
+	Operators []OperatorSummary `json:"operators"` // the verified crawlers by operator, most requests first
+
 	DNSChecked int `json:"dns_checked"` // addresses whose claim was checked by DNS (Config.DNS)
 }
 
@@ -309,7 +311,7 @@ func (d *Detector) Result() *Result {
 	if d.cfg.DNS != nil {
 		env.dns, res.DNSChecked = d.verifyDNS()
 	}
-	nets := networks{}
+	nets, ops := networks{}, operators{}
 	res.Clients = ClientList{clients: sorted, env: env, index: new(clientIndex)}
 	res.Violations.index = new(clientIndex)
 	byName := map[string]*RobotSummary{}
@@ -325,6 +327,7 @@ func (d *Detector) Result() *Result {
 		}
 		v := env.verdict(c)
 		nets.add(&v)
+		ops.add(&v)
 		res.ClientBytes = addBytes(res.ClientBytes, max(v.Bytes, 0))
 		if v.Kind == KindScanner {
 			if res.Scanners++; res.Scanners == 1 {
@@ -422,6 +425,7 @@ func (d *Detector) Result() *Result {
 	})
 	res.Incidents = nonNil(res.Incidents)
 	res.Networks = nets.list()
+	res.Operators = ops.list()
 	res.Robots = nonNil(res.Robots)
 	res.Timeline, res.RobotBuckets = d.timelineResult(robotClients, res.Robots)
 	d.result = res

@@ -27,6 +27,7 @@ type jsonReport struct {
 	Errors     []string                 `json:"errors"`
 	Timeline   detect.Timeline          `json:"timeline"`          // requests over time, robots and humans stacked
 	Networks   []detect.NetworkSummary  `json:"networks"`          // clients by /24 and /48, most requests first
+	Operators  []detect.OperatorSummary `json:"operators"`         // verified crawlers by operator, most requests first
 	Watched    []detect.ClientTimeline  `json:"watched,omitempty"` // drill-downs of the --client clients
 	State      *jsonState               `json:"state"`             // what robowatch merge needs (merge.go)
 }
@@ -103,6 +104,7 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 		Errors:     nonNil(r.Errors),
 		Timeline:   res.Timeline,
 		Networks:   nonNil(res.Networks[:opt.top(len(res.Networks))]),
+		Operators:  nonNil(res.Operators),
 		Watched:    res.Watched,
 		State:      stateOf(r),
 	}
@@ -179,6 +181,7 @@ func streamJSON(w io.Writer, out *jsonReport) error {
 	writeSeq(j, "errors", slices.Values(out.Errors))
 	j.value("timeline", out.Timeline)
 	writeSeq(j, "networks", slices.Values(out.Networks))
+	writeSeq(j, "operators", slices.Values(out.Operators))
 	if len(out.Watched) > 0 {
 		writeSeq(j, "watched", slices.Values(out.Watched))
 	}

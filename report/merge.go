@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/robowatch/robowatch/detect"
@@ -24,6 +25,16 @@ type jsonState struct {
 	Networks int                             `json:"networks"` // rows in networks, likewise
 	ByRobot  []detect.RobotBuckets           `json:"by_robot"` // every robot name's timeline, sparse
 	Prefixes map[string][]detect.PrefixCount `json:"prefixes"` // violations by prefix of the robots whose list prefixes cuts
+
+	// Operators are the sets behind operators[]' counts: its networks, and
+	// its User-agents as FNV-1a hashes (16 hex digits).
+	Operators []jsonOperatorSets `json:"operators"`
+}
+
+type jsonOperatorSets struct {
+	Operator   string   `json:"operator"`
+	Networks   []string `json:"networks"`
+	UserAgents []string `json:"user_agents"`
 }
 
 func stateOf(r *Report) *jsonState {
@@ -35,23 +46,32 @@ func stateOf(r *Report) *jsonState {
 			s.Prefixes[rs.Name] = rs.AllPrefixes
 		}
 	}
+	s.Operators = []jsonOperatorSets{}
+	for _, o := range res.Operators {
+		j := jsonOperatorSets{Operator: o.Operator, Networks: nonNil(o.NetworkSet), UserAgents: make([]string, len(o.AgentSet))}
+		for i, h := range o.AgentSet {
+			j.UserAgents[i] = fmt.Sprintf("%016x", h)
+		}
+		s.Operators = append(s.Operators, j)
+	}
 	return s
 }
 
 // jsonPart is a JSON report read back.
 type jsonPart struct {
-	Version    int                     `json:"version"`
-	Summary    *jsonSummary            `json:"summary"`
-	Clients    []detect.Verdict        `json:"clients"`
-	Robots     []detect.RobotSummary   `json:"robots"`
-	Violations []detect.Violation      `json:"violations"`
-	Incidents  []detect.Incident       `json:"incidents"`
-	Malformed  []jsonMalformed         `json:"malformed"`
-	Errors     []string                `json:"errors"`
-	Timeline   detect.Timeline         `json:"timeline"`
-	Networks   []detect.NetworkSummary `json:"networks"`
-	Watched    []detect.ClientTimeline `json:"watched"`
-	State      *jsonState              `json:"state"`
+	Version    int                      `json:"version"`
+	Summary    *jsonSummary             `json:"summary"`
+	Clients    []detect.Verdict         `json:"clients"`
+	Robots     []detect.RobotSummary    `json:"robots"`
+	Violations []detect.Violation       `json:"violations"`
+	Incidents  []detect.Incident        `json:"incidents"`
+	Malformed  []jsonMalformed          `json:"malformed"`
+	Errors     []string                 `json:"errors"`
+	Timeline   detect.Timeline          `json:"timeline"`
+	Networks   []detect.NetworkSummary  `json:"networks"`
+	Operators  []detect.OperatorSummary `json:"operators"`
+	Watched    []detect.ClientTimeline  `json:"watched"`
+	State      *jsonState               `json:"state"`
 }
 
 // readPart reads one JSON report and checks that it is whole: written by
@@ -68,6 +88,8 @@ func readPart(name string, r io.Reader) (*jsonPart, error) {
 		return nil, fmt.Errorf("%s: JSON report version %d; this robowatch merges version %d", name, p.Version, Version)
 	case p.State == nil || p.State.Version != StateVersion:
 		return nil, fmt.Errorf("%s: no state (version %d) to merge by: write the parts with this robowatch's -o json", name, StateVersion)
+	case attachOperatorSets(&p) != nil:
+		return nil, fmt.Errorf("%s: %w", name, attachOperatorSets(&p))
 	case p.Timeline.Check() != nil:
 		return nil, fmt.Errorf("%s: %w", name, p.Timeline.Check())
 	case p.State.Clients != len(p.Clients) || p.State.Networks != len(p.Networks):
@@ -75,6 +97,30 @@ func readPart(name string, r io.Reader) (*jsonPart, error) {
 			name, len(p.Clients), p.State.Clients, len(p.Networks), p.State.Networks)
 	}
 	return &p, nil
+}
+
+// attachOperatorSets puts the state's sets behind each operators[] row.
+func attachOperatorSets(p *jsonPart) error {
+	sets := map[string]jsonOperatorSets{}
+	for _, o := range p.State.Operators {
+		sets[o.Operator] = o
+	}
+	for i := range p.Operators {
+		o := &p.Operators[i]
+		set, ok := sets[o.Operator]
+		if !ok {
+			return fmt.Errorf("operator %q has no sets in the state", o.Operator)
+		}
+		o.NetworkSet, o.AgentSet = set.Networks, make([]uint64, len(set.UserAgents))
+		for k, h := range set.UserAgents {
+			v, err := strconv.ParseUint(h, 16, 64)
+			if err != nil {
+				return fmt.Errorf("operator %q: user agent hash %q: %w", o.Operator, h, err)
+			}
+			o.AgentSet[k] = v
+		}
+	}
+	return nil
 }
 
 // Merge reads the JSON reports of runs over parts of the traffic (the
@@ -133,6 +179,7 @@ func mergeParts(parts []*jsonPart) *Report {
 		timelines  []detect.Timeline
 		buckets    [][]detect.RobotBuckets
 		networks   [][]detect.NetworkSummary
+		operators  [][]detect.OperatorSummary
 		estimated  bool
 		estimate   int64
 		windows    []string
@@ -208,6 +255,7 @@ func mergeParts(parts []*jsonPart) *Report {
 		timelines = append(timelines, p.Timeline)
 		buckets = append(buckets, p.State.ByRobot)
 		networks = append(networks, p.Networks)
+		operators = append(operators, p.Operators)
 	}
 	rep.Window = strings.Join(windows, "; ")
 	slices.SortStableFunc(rep.Stats.Samples, func(a, b *logparse.ParseError) int {
@@ -252,6 +300,7 @@ func mergeParts(parts []*jsonPart) *Report {
 	res.Incidents = detect.MergeIncidents(incidents, rank)
 	res.Timeline, res.RobotBuckets = detect.MergeTimelines(timelines, buckets, res.Robots)
 	res.Networks = detect.MergeNetworks(networks)
+	res.Operators = detect.MergeOperators(operators)
 	return rep
 }
 
