@@ -40,6 +40,8 @@ type Detector struct {
 	withReferer  int64 // likewise for the Referer
 	started      bool
 	maxSec       int64     // latest second seen
+	ticked       bool      // other shards' records moved the clock before the first of ours (Pass)
+	tickMax      int64     // to this second
 	first, last  time.Time // earliest and latest record time
 	loc          *time.Location
 	sinceSweep   int
@@ -168,8 +170,21 @@ func (d *Detector) Pass(r *logparse.Record) {
 	if r.Referer != "" {
 		d.withReferer++
 	}
-	if sec := r.Time.Unix(); !r.Time.IsZero() && !d.ahead(sec) && d.started {
+	if sec := r.Time.Unix(); !r.Time.IsZero() && !d.ahead(sec) {
+		d.tick(sec)
+	}
+}
+
+// tick moves the log's clock to sec, a second other records reached: the
+// first record of this detector's own then starts from it, as it would
+// in one pass over all of them.
+func (d *Detector) tick(sec int64) {
+	if d.started {
 		d.maxSec = max(d.maxSec, sec)
+		return
+	}
+	if !d.ticked || sec > d.tickMax {
+		d.ticked, d.tickMax = true, sec
 	}
 }
 
@@ -196,6 +211,9 @@ func (d *Detector) Add(r *logparse.Record) {
 	} else if !d.started {
 		d.started = true
 		d.maxSec = sec
+		if d.ticked {
+			d.maxSec = max(sec, d.tickMax)
+		}
 		d.first, d.last = r.Time, r.Time
 		d.loc = r.Time.Location()
 	} else {

@@ -3,6 +3,7 @@ package detect
 import (
 	"cmp"
 	"maps"
+	"math"
 	"net/netip"
 	"slices"
 	"strings"
@@ -27,6 +28,7 @@ import (
 // through every batch, so a batch is handed over without copying and given
 // back (release) once all are done with it.
 type Pool struct {
+	clock int64 // the log's clock: the latest second of the records handed over
 	dets  []*Detector
 	in    []chan *poolBatch
 	wg    sync.WaitGroup
@@ -42,10 +44,17 @@ const (
 )
 
 type poolBatch struct {
-	recs    []logparse.Record
-	owner   []uint8
-	left    atomic.Int32 // workers not done with it
-	release func()
+	recs  []logparse.Record
+	owner []uint8
+	// clock[i] is the latest second of the records before record i that
+	// move the log's clock (none: math.MinInt64), so that a worker sees
+	// the clock a single pass would without going through the other
+	// workers' records; withUA and withReferer count the User-agent and
+	// Referer fields of all of them, for the log's traits.
+	clock               []int64
+	withUA, withReferer int64
+	left                atomic.Int32 // workers not done with it
+	release             func()
 }
 
 // NewPool returns a Pool of workers Detectors with cfg (MaxClients shared
@@ -54,7 +63,7 @@ type poolBatch struct {
 func NewPool(cfg Config, workers int) *Pool {
 	workers = min(max(workers, 1), maxWorkers)
 	agents.WarmUp()
-	p := &Pool{}
+	p := &Pool{clock: math.MinInt64}
 	per := cfg
 	if cfg.MaxClients > 0 {
 		per.MaxClients = (cfg.MaxClients + workers - 1) / workers
@@ -73,15 +82,25 @@ func (p *Pool) work(k int, d *Detector, in <-chan *poolBatch) {
 	defer p.wg.Done()
 	me := uint8(k)
 	for b := range in {
-		for i := range b.recs {
-			switch b.owner[i] {
-			case me:
-				d.Add(&b.recs[i])
-			case ownerNone:
-			default:
-				d.Pass(&b.recs[i])
+		var ua, ref int64 // of this worker's own records, which Add counts
+		for i, o := range b.owner {
+			if o != me {
+				continue
+			}
+			if c := b.clock[i]; c != math.MinInt64 {
+				d.tick(c)
+			}
+			r := &b.recs[i]
+			d.Add(r)
+			if r.UserAgent != "" {
+				ua++
+			}
+			if r.Referer != "" {
+				ref++
 			}
 		}
+		d.withUA += b.withUA - ua
+		d.withReferer += b.withReferer - ref
 		if b.left.Add(-1) == 0 && b.release != nil {
 			b.release()
 		}
@@ -103,16 +122,29 @@ func (p *Pool) Add(recs []logparse.Record, keep, mine []bool, release func()) {
 		}
 		return
 	}
-	b := &poolBatch{recs: recs, owner: make([]uint8, len(recs)), release: release}
+	b := &poolBatch{recs: recs, owner: make([]uint8, len(recs)), clock: make([]int64, len(recs)), release: release}
 	w := uint32(len(p.dets))
+	horizon := p.dets[0].horizon
 	for i := range recs {
+		r := &recs[i]
+		b.clock[i] = p.clock
 		switch {
 		case keep != nil && !keep[i]:
 			b.owner[i] = ownerNone
+			continue
 		case mine != nil && !mine[i]:
 			b.owner[i] = ownerPass
 		default:
-			b.owner[i] = uint8(routeOf(recs[i].Client) % w)
+			b.owner[i] = uint8(routeOf(r.Client) % w)
+		}
+		if r.UserAgent != "" {
+			b.withUA++
+		}
+		if r.Referer != "" {
+			b.withReferer++
+		}
+		if sec := r.Time.Unix(); !r.Time.IsZero() && sec <= horizon && sec > p.clock {
+			p.clock = sec
 		}
 	}
 	b.left.Store(int32(len(p.dets)))
