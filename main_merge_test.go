@@ -46,8 +46,8 @@ func TestShardsMergeToTheWholeRun(t *testing.T) {
 					parts = append(parts, part)
 				}
 				code, merged, errOut := runCLI(t, nil, parts...)
-				if code != cli.ExitOK {
-					t.Fatalf("merge: exit %d: %s", code, errOut)
+				if code != wholeCode {
+					t.Fatalf("merge: exit %d, the whole run %d: %s", code, wholeCode, errOut)
 				}
 				if merged != whole {
 					t.Errorf("merged report differs from the whole run's at %s", firstDiff(merged, whole))
@@ -160,7 +160,7 @@ func TestMergeRefusesWhatItCannotMergeExactly(t *testing.T) {
 		{[]string{s1, s1}, cli.ExitError, "both shard 1/3"},
 		{[]string{s1, other}, cli.ExitError, "split 2 ways"},
 		{[]string{"testdata/sample.robots.txt"}, cli.ExitError, "not a robowatch JSON report"},
-		{[]string{s1, s2}, cli.ExitOK, "shards missing from the merge: 3/3"},
+		{[]string{s1, s2}, cli.ExitError, "shards missing from the merge: 3/3"},
 		{nil, cli.ExitUsage, "give the JSON reports"},
 	} {
 		code, _, errOut := runCLI(t, nil, append([]string{"merge", "-o", "json"}, tc.parts...)...)

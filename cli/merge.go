@@ -24,8 +24,9 @@ consecutive logs (seven days into a week: counts add up, each client's
 peaks are the highest of the parts). Each part must be a whole -o json
 report (--top 0, no --section); a part may be gzip-compressed.
 
-Exit status: 0 merged, 1 a part could not be read or merged, 2 usage error,
-3 a --fail-on condition was found.
+Exit status: 0 merged, 1 a part could not be read or merged, or the report
+is incomplete (a part names an input it could not read, or shards are
+missing), 2 usage error, 3 a --fail-on condition was found.
 
 Examples:
   robowatch merge part-*.json
@@ -116,6 +117,11 @@ func (m *Merge) Run(ctx context.Context, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		return Status(stderr, fmt.Errorf("robowatch merge: writing the report: %w", err))
+	}
+	if len(rep.Errors) > 0 {
+		// As a single run over the same inputs: an input that could not be
+		// read, or shards missing, make the report incomplete.
+		return ExitError
 	}
 	a := Analyse{FailOn: m.FailOn}
 	return a.Status(rep.Result, stderr)
