@@ -19,14 +19,14 @@ import (
 // directives, robots.txt violations, incidents and impostors.
 func TestShardsMergeToTheWholeRun(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		args []string
+		name, robots string // robots: the site's robots.txt, for merge --robots
+		args         []string
 	}{
-		{"sample", []string{"--robots", "testdata/sample.robots.txt", "testdata/sample.log.gz"}},
-		{"site", []string{"--robots", "testdata/scenarios/site/robots.txt", "testdata/scenarios/site/site.log"}},
-		{"iis-directives", []string{"testdata/formats/iis.log"}},
-		{"malformed-and-rotated", []string{"testdata/logs/nasa-401-1000.log", "testdata/logs/basjes-1-300.log", "testdata/scenarios/server-formats/notes.txt"}},
-		{"elastic", []string{"testdata/logs/elastic-8801-9000.log", "testdata/logs/elastic-5801-5900.log"}},
+		{"sample", "testdata/sample.robots.txt", []string{"--robots", "testdata/sample.robots.txt", "testdata/sample.log.gz"}},
+		{"site", "testdata/scenarios/site/robots.txt", []string{"--robots", "testdata/scenarios/site/robots.txt", "testdata/scenarios/site/site.log"}},
+		{"iis-directives", "", []string{"testdata/formats/iis.log"}},
+		{"malformed-and-rotated", "", []string{"testdata/logs/nasa-401-1000.log", "testdata/logs/basjes-1-300.log", "testdata/scenarios/server-formats/notes.txt"}},
+		{"elastic", "", []string{"testdata/logs/elastic-8801-9000.log", "testdata/logs/elastic-5801-5900.log"}},
 	} {
 		for _, n := range []int{2, 3, 7} {
 			t.Run(fmt.Sprintf("%s/%d", tc.name, n), func(t *testing.T) {
@@ -55,6 +55,13 @@ func TestShardsMergeToTheWholeRun(t *testing.T) {
 				table := append([]string{"merge", "--width", "120"}, parts[3:]...)
 				if _, mergedTable, _ := runCLI(t, nil, table...); mergedTable != wholeTable {
 					t.Errorf("merged table differs from the whole run's at %s", firstDiff(mergedTable, wholeTable))
+				}
+				if tc.robots != "" {
+					_, wholeSuggest, _ := runCLI(t, nil, append([]string{"-o", "robots.txt"}, tc.args...)...)
+					_, mergedSuggest, _ := runCLI(t, nil, append([]string{"merge", "-o", "robots.txt", "--robots", tc.robots}, parts[3:]...)...)
+					if mergedSuggest != wholeSuggest {
+						t.Errorf("merged suggested robots.txt differs from the whole run's at %s", firstDiff(mergedSuggest, wholeSuggest))
+					}
 				}
 				_, wholeBlock, _ := runCLI(t, nil, append([]string{"-o", "nginx"}, tc.args...)...)
 				if _, mergedBlock, _ := runCLI(t, nil, append([]string{"merge", "-o", "nginx"}, parts[3:]...)...); mergedBlock != wholeBlock {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/robowatch/robowatch/input"
 	"github.com/robowatch/robowatch/report"
+	"github.com/robowatch/robowatch/robots"
 )
 
 const mergeUsage = `Usage:
@@ -31,6 +32,7 @@ missing), 2 usage error, 3 a --fail-on condition was found.
 Examples:
   robowatch merge part-*.json
   robowatch merge -o json --top 0 mon.json tue.json wed.json > week.json
+  robowatch merge -o robots.txt --robots /var/www/html/robots.txt part-*.json
 
 Flags:
 `
@@ -39,6 +41,7 @@ Flags:
 // the traffic.
 type Merge struct {
 	Parts  []string // the JSON reports
+	Robots string   // --robots: the site's robots.txt, which -o robots.txt starts from
 	Output string   // one of report.Formats, or a block list format
 	Report report.Options
 	Block  report.BlockOptions
@@ -55,6 +58,7 @@ func parseMerge(args []string, stdout, stderr io.Writer) (*Merge, error) {
 	fs.StringSliceVar(&m.FailOn, "fail-on", nil, "exit 3 when the merged report has: "+strings.Join(FailConditions, ", "))
 	block := fs.StringSlice("block", nil, "block lists take: impostors, violators, scanners, incidents, robots, purpose:P, name:N (default impostors,violators,scanners,incidents)")
 	allow := fs.StringArray("allow", nil, "never put this address or CIDR network in a block list (repeatable)")
+	fs.StringVar(&m.Robots, "robots", "", "the site's robots.txt (FILE or URL), for -o robots.txt to start from")
 	cols := fs.Int("width", 0, "fit tables to N columns (default: the terminal's width, else $COLUMNS, else 100)")
 	if ok, err := parseFlags(fs, "robowatch merge", mergeUsage, args, stdout, stderr); !ok {
 		return nil, err
@@ -106,6 +110,16 @@ func (m *Merge) Run(ctx context.Context, stdout, stderr io.Writer) int {
 	rep, err := report.Merge(m.Parts, readers)
 	if err != nil {
 		return Status(stderr, fmt.Errorf("robowatch merge: %w", err))
+	}
+	if m.Robots != "" {
+		r, warnings, err := robots.Load(ctx, m.Robots, nil)
+		for _, w := range warnings {
+			Warnf(stderr, "robowatch merge: %s\n", w)
+		}
+		if err != nil {
+			return Status(stderr, &UsageError{"robowatch merge", fmt.Sprintf("--robots %s: %v", robots.Redact(m.Robots), err)})
+		}
+		rep.SiteRobots = r
 	}
 	for _, e := range rep.Errors {
 		Warnf(stderr, "robowatch merge: warning: %s\n", e)
