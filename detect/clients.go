@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"runtime"
 	"sync"
 	"time"
 
@@ -58,11 +59,76 @@ func (l ClientList) At(i int) Verdict {
 	return l.env.verdict(l.clients[i])
 }
 
-// All yields the verdicts in order.
+// All yields the verdicts in order. A long list is judged on every core a
+// little ahead of the reader: a JSON report of 250,000 clients otherwise
+// spends a second judging them one by one after the pass.
 func (l ClientList) All() iter.Seq[Verdict] {
 	return func(yield func(Verdict) bool) {
-		for i := range l.Len() {
-			if !yield(l.At(i)) {
+		workers := verdictWorkers()
+		if l.verdicts != nil || l.Len() < 4*verdictChunk || workers < 2 {
+			for i := range l.Len() {
+				if !yield(l.At(i)) {
+					return
+				}
+			}
+			return
+		}
+		l.allParallel(workers, yield)
+	}
+}
+
+// verdictWorkers is how many goroutines All judges on (tests set more).
+var verdictWorkers = func() int { return runtime.GOMAXPROCS(0) }
+
+// verdictChunk is how many verdicts a worker of All makes at a time.
+const verdictChunk = 1024
+
+// verdictJob is a chunk of the list, judged by one of All's workers.
+type verdictJob struct {
+	lo   int
+	out  []Verdict
+	done chan struct{}
+}
+
+func (l ClientList) allParallel(workers int, yield func(Verdict) bool) {
+	n := l.Len()
+	order := make(chan *verdictJob, 2*workers) // chunks in list order, for the reader
+	work := make(chan *verdictJob, 2*workers)  // the same chunks, for the workers
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer close(work)
+		defer close(order)
+		for lo := 0; lo < n; lo += verdictChunk {
+			j := &verdictJob{lo: lo, done: make(chan struct{})}
+			select {
+			case order <- j:
+			case <-stop:
+				return
+			}
+			select {
+			case work <- j:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	for range workers {
+		go func() {
+			for j := range work {
+				hi := min(j.lo+verdictChunk, n)
+				j.out = make([]Verdict, 0, hi-j.lo)
+				for i := j.lo; i < hi; i++ {
+					j.out = append(j.out, l.env.verdict(l.clients[i]))
+				}
+				close(j.done)
+			}
+		}()
+	}
+	for j := range order {
+		<-j.done
+		for _, v := range j.out {
+			if !yield(v) {
 				return
 			}
 		}
