@@ -465,3 +465,28 @@ func FuzzClassifyAgent(f *testing.F) {
 		}
 	})
 }
+
+// TestAgentAnswersOutliveTheScratch checks that no answer keeps a slice of
+// the buffer the next User-agent is lower-cased into: every labelled string
+// classified once, then the whole corpus again through the same classifier
+// (whose cache hands back the first answers), must give what a classifier
+// of its own gives each string.
+func TestAgentAnswersOutliveTheScratch(t *testing.T) {
+	bots, browsers := loadLabelledAgents(t)
+	all := append(append([]string{}, bots...), browsers...)
+	var shared Classifier
+	first := make([]Agent, len(all))
+	for i, ua := range all {
+		first[i] = shared.Classify(ua)
+	}
+	for i, ua := range all {
+		var own Classifier
+		want := own.Classify(ua)
+		if first[i] != want {
+			t.Errorf("%q: kept answer %+v, a fresh classifier's %+v", ua, first[i], want)
+		}
+		if got := shared.Classify(ua); got != want {
+			t.Errorf("%q: cached answer %+v, a fresh classifier's %+v", ua, got, want)
+		}
+	}
+}
