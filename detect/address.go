@@ -29,7 +29,6 @@ const (
 type addressStats struct {
 	agents   int // distinct User-agents (tracked clients)
 	fleeting int // of them, used at most twice and never for an asset
-	requests int64
 }
 
 // rotating reports whether the address sends a fresh User-agent with most
@@ -38,13 +37,26 @@ func (a *addressStats) rotating() bool {
 	return a.agents >= rotatingMinAgents && float64(a.fleeting) >= rotatingShare*float64(a.agents)
 }
 
-// addressesOf gathers the clients of each address.
+// seedAddresses seeds addressesOf's count of User-agents per address.
+var seedAddresses = maphash.MakeSeed()
+
+// addressesOf gathers the clients of each address that has at least
+// rotatingMinAgents of them: no other can be rotating. The count runs over
+// hashes of the addresses, so a log of a million addresses, each with a
+// client or two, costs a map of integers and not one keyed and valued by
+// strings (two addresses sharing a hash, one pair in 2^64, would add up).
 func addressesOf(clients map[clientKey]*client) map[string]addressStats {
+	counts := make(map[uint64]uint32)
+	for k := range clients {
+		counts[maphash.String(seedAddresses, k.ip)]++
+	}
 	out := make(map[string]addressStats)
 	for k, c := range clients {
+		if counts[maphash.String(seedAddresses, k.ip)] < rotatingMinAgents {
+			continue
+		}
 		a := out[k.ip]
 		a.agents++
-		a.requests += c.requests
 		if c.requests <= 2 && c.assets == 0 {
 			a.fleeting++
 		}

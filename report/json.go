@@ -301,7 +301,11 @@ func limit[T any](seq iter.Seq[T], n int) iter.Seq[T] {
 func writeSeq[T any](j *jsonStream, name string, items iter.Seq[T]) {
 	j.key(name)
 	n := 0
+	// One variable for every row: the row writers take a pointer, which made
+	// each loop variable escape, a heap copy of every verdict.
+	var cur T
 	for v := range items {
+		cur = v
 		if n == 0 {
 			j.raw("[\n")
 		} else {
@@ -309,8 +313,8 @@ func writeSeq[T any](j *jsonStream, name string, items iter.Seq[T]) {
 		}
 		n++
 		j.raw("    ")
-		if !j.row(&v, "    ") {
-			j.marshal(&v, "    ")
+		if !j.row(&cur, "    ") {
+			j.marshal(&cur, "    ")
 		}
 		if j.err != nil {
 			return
