@@ -340,6 +340,49 @@ func mergeResults(rs []*Result) *Result {
 	return out
 }
 
+// sortKey is a client with what clientBefore compares first at hand: on a
+// log where most clients made one request, comparing the addresses'
+// leading bytes in the key, not behind two pointers, is most of a sort of
+// the clients that took a tenth of the run.
+type sortKey struct {
+	requests int64
+	lead     uint64 // the address's first 8 bytes, big-endian, zero-padded
+	c        *client
+}
+
+// sortClients returns the clients in clientBefore's order.
+func sortClients(clients map[clientKey]*client) []*client {
+	keys := make([]sortKey, 0, len(clients))
+	for k, c := range clients {
+		var lead uint64
+		for i := range 8 {
+			lead <<= 8
+			if i < len(k.ip) {
+				lead |= uint64(k.ip[i])
+			}
+		}
+		keys = append(keys, sortKey{c.requests, lead, c})
+	}
+	slices.SortFunc(keys, func(a, b sortKey) int {
+		switch {
+		case a.requests != b.requests:
+			return cmp.Compare(b.requests, a.requests)
+		case a.lead != b.lead:
+			return cmp.Compare(a.lead, b.lead)
+		case a.c == b.c:
+			return 0
+		case clientBefore(a.c, b.c):
+			return -1
+		}
+		return 1 // two clients' keys differ
+	})
+	sorted := make([]*client, len(keys))
+	for i, k := range keys {
+		sorted[i] = k.c
+	}
+	return sorted
+}
+
 // clientBefore is the clients list's order: most requests first, then by
 // address and User-agent.
 func clientBefore(a, b *client) bool {
