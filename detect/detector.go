@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/robowatch/robowatch/agents"
@@ -83,25 +84,31 @@ type agentInfo struct {
 type client struct {
 	ip          string
 	ua          *agentInfo
-	first, last time.Time
+	first, last stamp
 
-	requests  int64
-	bytes     int64
-	pages     int64
-	assets    int64
-	head      int64
-	errors    int64 // 4xx and 5xx answers
-	notFound  int64
-	referers  int64 // requests that carried a Referer
-	posts     int64
-	fastForms int64  // forms POSTed within FastForm of fetching them
-	formHash  uint64 // the last page fetched with GET, and when
-	formSec   int64
-	viewHash  uint64 // the last page it viewed (not one a page pulled in), and when
-	viewSec   int64
-	robotsTxt int64          // fetches of /robots.txt
-	fetches   *robotsFetches // nil until the first fetch of /robots.txt: most clients never ask
-	scan      scannerTraits  // what it did that scanners do (scanner.go)
+	requests int64
+	bytes    int64
+	// Counts of kinds of requests: 32 bits, stopping at the top (inc32),
+	// as no client makes 4 billion requests of a log robowatch reads whole,
+	// and a client record is what a log of a million clients is made of.
+	pages     uint32
+	assets    uint32
+	head      uint32
+	errors    uint32 // 4xx and 5xx answers
+	notFound  uint32
+	referers  uint32 // requests that carried a Referer
+	posts     uint32
+	fastForms uint32 // forms POSTed within FastForm of fetching them
+	robotsTxt uint32 // fetches of /robots.txt
+	announced bool   // Config.Events was told it is a robot (events.go)
+
+	// The last page fetched with GET and the last one viewed (not one a
+	// page pulled in), as pathHash folded to 32 bits (a false match is one
+	// in four billion), and when.
+	formHash, viewHash uint32
+	formSec, viewSec   int64
+	fetches            *robotsFetches // nil until the first fetch of /robots.txt: most clients never ask
+	scan               scannerTraits  // what it did that scanners do (scanner.go)
 
 	rate    rate
 	robots  *robots.Robots    // the robots.txt of the client's last request
@@ -110,8 +117,62 @@ type client struct {
 	watch   *watch            // drill-down state; nil unless Config.Watch picks the client
 	bins    clientBins        // its requests on the timeline
 	evict   evictSlot         // its place among the clients Config.MaxClients caps
+}
 
-	announced bool // Config.Events was told it is a robot (events.go)
+// stamp is a record's time as a client keeps it: 16 bytes and no pointer,
+// where a time.Time takes 24 with a pointer to its zone, and a client keeps
+// two. The zone is kept as its offset, which is all robowatch writes of it.
+type stamp struct {
+	sec  int64 // Unix seconds
+	nsec int32
+	off  int32 // seconds east of UTC
+}
+
+func stampOf(t time.Time) stamp {
+	_, off := t.Zone()
+	return stamp{t.Unix(), int32(t.Nanosecond()), int32(off)}
+}
+
+func (s stamp) before(u stamp) bool {
+	return s.sec < u.sec || s.sec == u.sec && s.nsec < u.nsec
+}
+
+// time returns the time again, in a zone of the same offset; the zero
+// stamp of a zero time.Time gives it back.
+func (s stamp) time() time.Time {
+	t := time.Unix(s.sec, int64(s.nsec))
+	if s.off == 0 {
+		return t.UTC()
+	}
+	return t.In(fixedZone(s.off))
+}
+
+// fixedZones holds a zone per offset seen, shared by every stamp.
+var fixedZones sync.Map // int32 -> *time.Location
+
+func fixedZone(off int32) *time.Location {
+	if l, ok := fixedZones.Load(off); ok {
+		return l.(*time.Location)
+	}
+	l, _ := fixedZones.LoadOrStore(off, time.FixedZone(zoneName(off), int(off)))
+	return l.(*time.Location)
+}
+
+// zoneName names a zone by its offset, "+0530", as logparse does.
+func zoneName(off int32) string {
+	sign := byte('+')
+	if off < 0 {
+		sign, off = '-', -off
+	}
+	h, m := off/3600, off%3600/60
+	return string([]byte{sign, byte('0' + h/10%10), byte('0' + h%10), byte('0' + m/10), byte('0' + m%10)})
+}
+
+// inc32 adds one to a count, which stops at its largest value.
+func inc32(n *uint32) {
+	if *n < math.MaxUint32 {
+		*n++
+	}
 }
 
 // robotsFetches is how a client's fetches of /robots.txt went.
@@ -253,32 +314,33 @@ func (d *Detector) Add(r *logparse.Record) {
 
 	c.requests++
 	d.touched(c)
-	if c.requests == 1 || r.Time.Before(c.first) {
-		c.first = r.Time
-	}
-	if c.requests == 1 || r.Time.After(c.last) {
-		c.last = r.Time
+	if t := stampOf(r.Time); c.requests == 1 {
+		c.first, c.last = t, t
+	} else if t.before(c.first) {
+		c.first = t
+	} else if c.last.before(t) {
+		c.last = t
 	}
 	if r.Bytes > 0 {
 		c.bytes = addBytes(c.bytes, r.Bytes)
 	}
 	if r.Method == "HEAD" {
-		c.head++
+		inc32(&c.head)
 	}
 	if r.Status >= 400 && r.Status < 600 {
-		c.errors++
+		inc32(&c.errors)
 		if r.Status == 404 {
-			c.notFound++
+			inc32(&c.notFound)
 		}
 	}
 	if r.Referer != "" {
-		c.referers++
+		inc32(&c.referers)
 	}
 	path := r.Path()
 	res := classify(path)
 	pageLike := res == resourcePage
 	if pageLike && (r.Method == "GET" || r.Method == "HEAD") && c.viewHash != 0 && r.Referer != "" && !r.Time.IsZero() &&
-		sec >= c.viewSec && sec-c.viewSec <= pageViewSeconds && pathHash(refererPath(r.Referer)) == c.viewHash {
+		sec >= c.viewSec && sec-c.viewSec <= pageViewSeconds && pathHash32(refererPath(r.Referer)) == c.viewHash {
 		// Asked for by the page this client fetched a moment ago: an
 		// image or a script served from a URL without an extension
 		// (/image/1234, /thumb?id=9), or a link followed at once. It is
@@ -289,15 +351,15 @@ func (d *Detector) Add(r *logparse.Record) {
 	c.scan.add(r.Method, r.Target, path, r.VHost, r.Status, c.requests == 1)
 	switch res {
 	case resourcePage:
-		c.pages++
+		inc32(&c.pages)
 	case resourceAsset:
 		// A browser asks for the favicon by itself, page or no page; a
 		// scanner's fingerprint run asks for it too: it shows nothing.
 		if fingerprintOf(path) != fpFavicon {
-			c.assets++
+			inc32(&c.assets)
 		}
 	case resourceRobotsTxt:
-		c.robotsTxt++
+		inc32(&c.robotsTxt)
 		if c.fetches == nil {
 			c.fetches = &robotsFetches{first: r.Time}
 		}
@@ -312,18 +374,19 @@ func (d *Detector) Add(r *logparse.Record) {
 	}
 
 	ph := pathHash(path)
+	ph32 := uint32(ph ^ ph>>32) // pathHash32
 	switch r.Method {
 	case "GET":
 		if pageLike {
-			c.formHash, c.formSec = ph, sec
+			c.formHash, c.formSec = ph32, sec
 		}
 		if res == resourcePage {
-			c.viewHash, c.viewSec = ph, sec
+			c.viewHash, c.viewSec = ph32, sec
 		}
 	case "POST":
-		c.posts++
-		if ph == c.formHash && sec >= c.formSec && sec-c.formSec <= int64(d.cfg.FastForm/time.Second) {
-			c.fastForms++
+		inc32(&c.posts)
+		if ph32 == c.formHash && sec >= c.formSec && sec-c.formSec <= int64(d.cfg.FastForm/time.Second) {
+			inc32(&c.fastForms)
 		}
 	}
 

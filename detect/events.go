@@ -248,7 +248,7 @@ func (d *Detector) expire(quiet int64) {
 	d.live.expireAt = now + expireEvery
 	cut := time.Unix(now, 0).Add(-d.cfg.Expire)
 	for _, c := range d.clients {
-		if c.watch != nil || !c.last.Before(cut) || c.rate.window != nil {
+		if c.watch != nil || !c.last.time().Before(cut) || c.rate.window != nil {
 			continue
 		}
 		if c.evict.at >= 0 {
@@ -384,7 +384,7 @@ func (d *Detector) TopRobots(n int) []LiveRobot {
 		if c.viol != nil {
 			r.Violations += c.viol.n
 		}
-		r.Incidents += len(c.rate.incidents) + c.rate.dropped
+		r.Incidents += len(c.rate.incidents) + int(c.rate.dropped)
 		if c.rate.open != nil || c.rate.early {
 			r.Incidents++
 		}

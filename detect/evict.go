@@ -97,10 +97,10 @@ func (d *Detector) foldClient(c *client) {
 			tl.other[j] += int64(e.n)
 		}
 	}
-	if c.bins.spill > 0 && !c.last.IsZero() {
+	if c.bins.spill > 0 && !c.last.time().IsZero() {
 		// Spilled requests were never placed; the client's last bucket is
 		// as good a guess as any, and keeps other <= total.
-		if j := floorDiv(c.last.Unix()+tl.zone, tl.width) - tl.base; j >= 0 && j < int64(tl.n) {
+		if j := floorDiv(c.last.sec+tl.zone, tl.width) - tl.base; j >= 0 && j < int64(tl.n) {
 			tl.other[j] = min(tl.total[j], tl.other[j]+c.bins.spill)
 		}
 	}
@@ -173,7 +173,7 @@ func (d *Detector) leaveActive(c *client) {
 func plainBrowser(c *client, cfg *Config) bool {
 	return c.ua.agent.Kind == agents.Browser && c.robotsTxt == 0 && c.fastForms == 0 &&
 		len(c.rate.incidents) == 0 && c.rate.dropped == 0 &&
-		c.requests < int64(cfg.MinRequests) && c.pages < int64(cfg.MinPages)
+		c.requests < int64(cfg.MinRequests) && int64(c.pages) < int64(cfg.MinPages)
 }
 
 // less orders the heap: lighter first; among equals the one with fewer

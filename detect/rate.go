@@ -53,11 +53,11 @@ type rate struct {
 	fin            int64 // seconds up to fin are final
 	peak1          uint32
 	peak10, peak60 uint32
+	dropped        int32 // incidents beyond the per-client bound (at most MaxIncidentsPerClient are kept)
 	at1            int64 // second of the 1 s peak
 	at10, at60     int64 // first second with traffic of the peak windows
 	open           *openIncident
 	incidents      []incident
-	dropped        int  // incidents beyond the per-client bound
 	early          bool // Events was told of an incident its seconds will open (see crossing)
 }
 

@@ -85,6 +85,12 @@ func pathHash(p string) uint64 {
 	return h
 }
 
+// pathHash32 is pathHash folded to 32 bits.
+func pathHash32(p string) uint32 {
+	h := pathHash(p)
+	return uint32(h ^ h>>32)
+}
+
 // pageViewSeconds is how long after a page its sub-resources come: a
 // browser asks for them as it parses the page, within a second or two.
 const pageViewSeconds = 2

@@ -332,7 +332,7 @@ func (d *Detector) Result() *Result {
 			junkIPs[c.ip]++
 		}
 		res.IncidentCount += v.Incidents
-		res.IncidentsDropped += c.rate.dropped
+		res.IncidentsDropped += int(c.rate.dropped)
 		for _, in := range c.rate.incidents {
 			res.Incidents = append(res.Incidents, d.incident(c, in, v.Name))
 		}

@@ -123,13 +123,13 @@ func fingerprintOf(path string) uint8 {
 
 // scannerTraits are what a client did that scanners do.
 type scannerTraits struct {
-	strong     uint32 // requests for probe paths no person asks for
-	weakFailed uint32 // requests for application paths that the site answered with an error
-	proxy      uint32 // CONNECT, or an absolute URL to a server that is not a proxy
-	junk       uint32 // requests without method and target: TLS handshakes, binary or empty request lines
-	fpMask     uint8  // which of favicon, robots.txt and sitemap.xml it asked for
-	fpOnly     bool   // and never anything else
-	first      string // its first probe, capped, for the evidence
+	strong     uint32  // requests for probe paths no person asks for
+	weakFailed uint32  // requests for application paths that the site answered with an error
+	proxy      uint32  // CONNECT, or an absolute URL to a server that is not a proxy
+	junk       uint32  // requests without method and target: TLS handshakes, binary or empty request lines
+	fpMask     uint8   // which of favicon, robots.txt and sitemap.xml it asked for
+	fpOnly     bool    // and never anything else
+	first      *string // its first probe, capped, for the evidence (a pointer: few clients probe, and every client has these traits)
 }
 
 // add counts one request. target is as sent, path its origin form.
@@ -173,10 +173,19 @@ func (s *scannerTraits) add(method, target, path, vhost string, status int, firs
 }
 
 func (s *scannerTraits) note(what string) {
-	if s.first == "" {
+	if s.first == nil {
 		// A copy: what is a view of a record the reader reuses.
-		s.first = strings.Clone(capText(what, 80))
+		first := strings.Clone(capText(what, 80))
+		s.first = &first
 	}
+}
+
+// firstProbe is the first probe noted, "" if none was.
+func (s *scannerTraits) firstProbe() string {
+	if s.first == nil {
+		return ""
+	}
+	return *s.first
 }
 
 // scanner says, in words, why the client is a scanner; "" if it is not.
@@ -186,11 +195,11 @@ func (s *scannerTraits) note(what string) {
 func (s *scannerTraits) scanner(browserLike bool) string {
 	switch {
 	case s.strong > 0:
-		return "asked " + times(int64(s.strong)) + " for paths scanners probe, first " + s.first
+		return "asked " + times(int64(s.strong)) + " for paths scanners probe, first " + s.firstProbe()
 	case s.weakFailed >= 2:
-		return "asked " + times(int64(s.weakFailed)) + " for application paths the site does not have, first " + s.first
+		return "asked " + times(int64(s.weakFailed)) + " for application paths the site does not have, first " + s.firstProbe()
 	case s.proxy > 0:
-		return "used the server as a proxy " + times(int64(s.proxy)) + ", first " + s.first
+		return "used the server as a proxy " + times(int64(s.proxy)) + ", first " + s.firstProbe()
 	case browserLike && s.fpOnly && s.fpMask&(s.fpMask-1) != 0:
 		return "asked for nothing but favicon.ico, robots.txt and sitemap.xml: a fingerprinting run"
 	}

@@ -235,7 +235,7 @@ func (d *Detector) widenTimeline(idx int64) {
 type robotBins struct {
 	name        string
 	bins        clientBins
-	first, last time.Time
+	first, last stamp
 }
 
 // timelineResult builds the Timeline from the clients judged robots, in the
@@ -319,8 +319,8 @@ func (d *Detector) timelineResult(robotClients []robotBins, robots []RobotSummar
 // robots there, and returns how many it placed.
 func (d *Detector) spreadSpill(c *robotBins, robots, byName []int64) int64 {
 	tl := &d.tl
-	lo := max(0, int(floorDiv(c.first.Unix()+tl.zone, tl.width)-tl.base))
-	hi := min(tl.n-1, int(floorDiv(c.last.Unix()+tl.zone, tl.width)-tl.base))
+	lo := max(0, int(floorDiv(c.first.sec+tl.zone, tl.width)-tl.base))
+	hi := min(tl.n-1, int(floorDiv(c.last.sec+tl.zone, tl.width)-tl.base))
 	var room int64
 	for i := lo; i <= hi; i++ {
 		room += max(0, tl.total[i]-tl.other[i]-robots[i])

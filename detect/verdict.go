@@ -129,17 +129,17 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 	}
 
 	if c.robotsTxt > 0 {
-		fetched := fmt.Sprintf("fetched /robots.txt %s (%s)", times(c.robotsTxt), c.robotsStatuses())
+		fetched := fmt.Sprintf("fetched /robots.txt %s (%s)", times(int64(c.robotsTxt)), c.robotsStatuses())
 		// Like a browser: besides robots.txt it opened documents (pages,
 		// feeds) and the assets that come with them.
-		if a.Kind == agents.Browser && c.assets > 0 && c.requests-c.assets-c.robotsTxt > 0 {
+		if a.Kind == agents.Browser && c.assets > 0 && c.requests-int64(c.assets)-int64(c.robotsTxt) > 0 {
 			j.add(ReasonRobotsTxt, pointsRobotsTxtPerson, fetched+" with a browser that also loads pages and assets")
 		} else {
 			j.add(ReasonRobotsTxt, pointsRobotsTxt, fetched)
 		}
 	}
 
-	if n := len(c.rate.incidents) + c.rate.dropped; n > 0 {
+	if n := len(c.rate.incidents) + int(c.rate.dropped); n > 0 {
 		detail := fmt.Sprintf("%d rapid-fire incident%s; peaks %d/1 s, %d/10 s, %d/60 s",
 			n, plural(n), c.rate.peak1, c.rate.peak10, c.rate.peak60)
 		j.add(ReasonRate, pointsIncident, detail)
@@ -159,17 +159,17 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 	case agents.Unknown:
 		j.add(ReasonUserAgent, pointsUnknownUA, "User-agent of no known browser"+because(a.Reason))
 	case agents.Browser:
-		if why := a.Ancient(c.first); why != "" {
+		if why := a.Ancient(c.first.time()); why != "" {
 			j.add(ReasonUserAgent, pointsAncientUA, "ancient browser: "+why)
 		}
 	}
 
 	if c.requests >= int64(cfg.MinRequests) && float64(c.head) >= cfg.HeadShare*float64(c.requests) {
-		j.add(ReasonBehaviour, pointsMostlyHead, fmt.Sprintf("%s of %d requests are HEAD", percent(c.head, c.requests), c.requests))
+		j.add(ReasonBehaviour, pointsMostlyHead, fmt.Sprintf("%s of %d requests are HEAD", percent(int64(c.head), c.requests), c.requests))
 	}
 	if c.requests >= int64(cfg.MinRequests) && float64(c.errors) >= cfg.ErrorShare*float64(c.requests) {
 		j.add(ReasonBehaviour, pointsMostlyErrors, fmt.Sprintf("%s of %d requests answered 4xx/5xx (%d × 404)",
-			percent(c.errors, c.requests), c.requests, c.notFound))
+			percent(int64(c.errors), c.requests), c.requests, c.notFound))
 	}
 	if c.fastForms > 0 {
 		detail := fmt.Sprintf("%d of %d form posts within %v of fetching the form", c.fastForms, c.posts, cfg.FastForm)
@@ -179,10 +179,10 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 			j.add(ReasonBehaviour, pointsFastFormAssets, detail)
 		}
 	}
-	if c.pages >= int64(cfg.MinPages) && c.assets == 0 {
+	if int64(c.pages) >= int64(cfg.MinPages) && c.assets == 0 {
 		j.add(ReasonBehaviour, pointsNoAssets, fmt.Sprintf("%d pages and no image, CSS, JS or font", c.pages))
 	}
-	if lt.hasReferer && c.pages >= int64(cfg.MinPages) && c.referers == 0 {
+	if lt.hasReferer && int64(c.pages) >= int64(cfg.MinPages) && c.referers == 0 {
 		j.add(ReasonBehaviour, pointsNoReferer, fmt.Sprintf("%d pages and never a Referer", c.pages))
 	}
 	return j
