@@ -45,22 +45,22 @@ var seedAddresses = maphash.MakeSeed()
 // hashes of the addresses, so a log of a million addresses, each with a
 // client or two, costs a map of integers and not one keyed and valued by
 // strings (two addresses sharing a hash, one pair in 2^64, would add up).
-func addressesOf(clients map[clientKey]*client) map[string]addressStats {
+func addressesOf(clients *clientTable) map[string]addressStats {
 	counts := make(map[uint64]uint32)
-	for k := range clients {
-		counts[maphash.String(seedAddresses, k.ip)]++
+	for c := range clients.all() {
+		counts[maphash.String(seedAddresses, c.ip)]++
 	}
 	out := make(map[string]addressStats)
-	for k, c := range clients {
-		if counts[maphash.String(seedAddresses, k.ip)] < rotatingMinAgents {
+	for c := range clients.all() {
+		if counts[maphash.String(seedAddresses, c.ip)] < rotatingMinAgents {
 			continue
 		}
-		a := out[k.ip]
+		a := out[c.ip]
 		a.agents++
 		if c.requests <= 2 && c.assets == 0 {
 			a.fleeting++
 		}
-		out[k.ip] = a
+		out[c.ip] = a
 	}
 	return out
 }

@@ -84,8 +84,8 @@ func TestMemoryFollowsClients(t *testing.T) {
 		runtime.GC()
 		var after runtime.MemStats
 		runtime.ReadMemStats(&after)
-		if len(d.clients) != n {
-			t.Errorf("%d-byte User-agents: %d clients, want %d: values that differ at the end were merged", size, len(d.clients), n)
+		if d.clients.len() != n {
+			t.Errorf("%d-byte User-agents: %d clients, want %d: values that differ at the end were merged", size, d.clients.len(), n)
 		}
 		runtime.KeepAlive(d)
 		runtime.KeepAlive(ua)

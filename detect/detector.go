@@ -27,7 +27,7 @@ type Detector struct {
 	th      thresholds
 	agents  agents.Classifier
 	uas     map[string]*agentInfo // interned User-agent values with their class
-	clients map[clientKey]*client
+	clients clientTable
 	recent  *client // the client of the last record, if still in clients
 
 	records      int64
@@ -205,7 +205,7 @@ func New(cfg Config) *Detector {
 			pool:         new(windowPool),
 		},
 		uas:          make(map[string]*agentInfo),
-		clients:      make(map[clientKey]*client),
+		clients:      newClientTable(),
 		watchMinutes: maxWatchMinutesAll,
 	}
 	d.checker.init(&d.cfg)
@@ -295,7 +295,7 @@ func (d *Detector) Add(r *logparse.Record) {
 	}
 	c := d.recent
 	if c == nil || c.ip != ip || c.ua.ua != ua {
-		c = d.clients[clientKey{ip, ua}]
+		c = d.clients.get(ip, ua)
 		if c == nil {
 			var floor int64
 			if d.capped() {
@@ -511,7 +511,7 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua string) *client {
 			d.watchDropped++
 		}
 	}
-	d.clients[clientKey{c.ip, ai.ua}] = c
+	d.clients.put(c)
 	return c
 }
 

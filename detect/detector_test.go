@@ -524,11 +524,11 @@ func TestIdleClientsReleaseTheirBuffers(t *testing.T) {
 		d.Add(q.record())
 	}
 	d.sweep()
-	c := d.clients[clientKey{"10.9.0.1", chromeUA}]
+	c := d.clients.get("10.9.0.1", chromeUA)
 	if c.rate.window != nil {
 		t.Errorf("idle client keeps its window: %d seconds and %d paths", len(c.rate.secs), len(c.rate.paths))
 	}
-	busy := d.clients[clientKey{"10.9.0.2", chromeUA}]
+	busy := d.clients.get("10.9.0.2", chromeUA)
 	if n := len(busy.rate.secs); n > 130 {
 		t.Errorf("busy client keeps %d seconds, want those of the last two minutes", n)
 	}

@@ -207,7 +207,7 @@ func (d *Detector) Advance(quiet time.Duration) {
 		return
 	}
 	env := d.streamEnv()
-	env.addrs = addressesOf(d.clients)
+	env.addrs = addressesOf(&d.clients)
 	for _, c := range d.active {
 		if !c.announced {
 			d.announce(c, env)
@@ -215,8 +215,8 @@ func (d *Detector) Advance(quiet time.Duration) {
 	}
 	// A rotating User-agent is seen per address, not per client: its
 	// clients are idle after a request or two, so look at them all.
-	for k, c := range d.clients {
-		if a, ok := env.addrs[k.ip]; ok && a.rotating() && !c.announced {
+	for c := range d.clients.all() {
+		if a, ok := env.addrs[c.ip]; ok && a.rotating() && !c.announced {
 			d.announce(c, env)
 		}
 	}
@@ -225,12 +225,12 @@ func (d *Detector) Advance(quiet time.Duration) {
 // Live returns the running counts; see Live.
 func (d *Detector) Live() Live {
 	l := Live{
-		Time: d.last, Records: d.records, Clients: int64(len(d.clients)) + d.foldedClients(),
+		Time: d.last, Records: d.records, Clients: int64(d.clients.len()) + d.foldedClients(),
 		Robots: d.live.robots, Violations: d.live.violations, Incidents: d.live.incidents,
 		OpenIncidents: d.live.open, Expired: d.live.expired,
 	}
 	if d.other.Requests == 0 {
-		l.Clients = int64(len(d.clients))
+		l.Clients = int64(d.clients.len())
 	}
 	return l
 }
@@ -247,7 +247,7 @@ func (d *Detector) expire(quiet int64) {
 	}
 	d.live.expireAt = now + expireEvery
 	cut := time.Unix(now, 0).Add(-d.cfg.Expire)
-	for _, c := range d.clients {
+	for c := range d.clients.all() {
 		if c.watch != nil || !c.last.time().Before(cut) || c.rate.window != nil {
 			continue
 		}
@@ -361,12 +361,12 @@ func (d *Detector) TopRobots(n int) []LiveRobot {
 		return nil
 	}
 	byName := map[string]*LiveRobot{}
-	for k, c := range d.clients {
+	for c := range d.clients.all() {
 		if !c.announced {
 			continue
 		}
 		name := eventName(c)
-		op, id, _ := d.cfg.ranges().Identify(name, k.ip)
+		op, id, _ := d.cfg.ranges().Identify(name, c.ip)
 		key := name
 		if id == agents.IdentityImpostor {
 			key += " (impostor)"

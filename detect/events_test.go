@@ -149,7 +149,7 @@ func TestExpireFoldsIdleClients(t *testing.T) {
 	}
 	d.Add(req{ip: "10.0.3.1", ua: chromeUA, sec: 2 * 3600, path: "/"}.record())
 	d.Advance(0)
-	if n := len(d.clients); n != 1 {
+	if n := d.clients.len(); n != 1 {
 		t.Fatalf("%d clients tracked after two idle hours, want 1", n)
 	}
 	for i := range 10 {

@@ -44,7 +44,7 @@ func (c *client) weight() int64 { return c.requests + c.evict.floor }
 
 // capped reports whether a new client must take an old one's place.
 func (d *Detector) capped() bool {
-	return d.cfg.MaxClients > 0 && len(d.clients) >= d.cfg.MaxClients && len(d.heap) > 0
+	return d.cfg.MaxClients > 0 && d.clients.len() >= d.cfg.MaxClients && len(d.heap) > 0
 }
 
 // admit puts a new client in the eviction heap with the weight it inherits.
@@ -141,7 +141,7 @@ func (d *Detector) foldClient(c *client) {
 	c.rate.release(d.th.pool)
 	c.rate.incidents, c.rate.open = nil, nil
 
-	delete(d.clients, clientKey{c.ip, c.ua.ua})
+	d.clients.remove(c)
 	if d.recent == c {
 		d.recent = nil
 	}

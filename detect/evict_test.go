@@ -131,8 +131,8 @@ func TestMaxClientsAccounting(t *testing.T) {
 	if _, ok := d.uas["c/1"]; ok {
 		t.Error("the User-agent of an evicted client is still interned")
 	}
-	if len(d.uas) != len(d.clients) {
-		t.Errorf("%d User-agents interned for %d clients", len(d.uas), len(d.clients))
+	if len(d.uas) != d.clients.len() {
+		t.Errorf("%d User-agents interned for %d clients", len(d.uas), d.clients.len())
 	}
 	res := d.Result()
 	got := map[string]int64{}
@@ -179,8 +179,8 @@ func TestMaxClientsFloodMemory(t *testing.T) {
 	feed(total/4, total)
 	end := heapInUse()
 	runtime.KeepAlive(d)
-	if len(d.clients) > maxClients || len(d.uas) > maxClients {
-		t.Errorf("%d clients, %d User-agents held; cap %d", len(d.clients), len(d.uas), maxClients)
+	if d.clients.len() > maxClients || len(d.uas) > maxClients {
+		t.Errorf("%d clients, %d User-agents held; cap %d", d.clients.len(), len(d.uas), maxClients)
 	}
 	if grown := end - mid; grown > 4<<20 {
 		t.Errorf("heap grew by %d bytes over %d more clients (from %d to %d)", grown, total*3/4, mid, end)

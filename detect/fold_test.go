@@ -117,12 +117,12 @@ func TestFoldLetsGoAtOnce(t *testing.T) {
 		d.Add(&logparse.Record{Client: "192.0.2.1", UserAgent: "BadBot/1.0", Time: t0.Add(time.Duration(k) * 100 * time.Millisecond),
 			Method: "GET", Target: fmt.Sprintf("/private/%d", k), Status: 200})
 	}
-	c := d.clients[clientKey{"192.0.2.1", "BadBot/1.0"}]
+	c := d.clients.get("192.0.2.1", "BadBot/1.0")
 	if c == nil || c.viol == nil || c.fetches == nil || c.rate.window == nil || d.sinceSweep == 0 {
 		t.Fatal("the fixture holds no state to let go of, or was swept")
 	}
 	d.Add(&logparse.Record{Client: "192.0.2.2", UserAgent: firefoxUA, Time: t0.Add(5 * time.Second), Method: "GET", Target: "/", Status: 200})
-	if d.clients[clientKey{"192.0.2.1", "BadBot/1.0"}] != nil {
+	if d.clients.get("192.0.2.1", "BadBot/1.0") != nil {
 		t.Fatal("the fixture should fold the robot")
 	}
 	if c.viol != nil || c.fetches != nil || c.rate.window != nil || c.rate.open != nil || c.rate.incidents != nil || c.bins.bins != nil {
@@ -150,7 +150,7 @@ func TestPlainBrowserIsNoRobot(t *testing.T) {
 	for i := 0; i < cfg.MinRequests-1; i++ {
 		d.Add(&logparse.Record{Client: "192.0.2.1", UserAgent: ancient, Time: t0.Add(time.Duration(i) * time.Second), Method: "HEAD", Target: fmt.Sprintf("/p%d.html", i), Status: 404})
 	}
-	c := d.clients[clientKey{"192.0.2.1", ancient}]
+	c := d.clients.get("192.0.2.1", ancient)
 	if c == nil || !plainBrowser(c, &d.cfg) {
 		t.Fatal("the fixture is not what plainBrowser skips")
 	}

@@ -351,14 +351,14 @@ type sortKey struct {
 }
 
 // sortClients returns the clients in clientBefore's order.
-func sortClients(clients map[clientKey]*client) []*client {
-	keys := make([]sortKey, 0, len(clients))
-	for k, c := range clients {
+func sortClients(clients *clientTable) []*client {
+	keys := make([]sortKey, 0, clients.len())
+	for c := range clients.all() {
 		var lead uint64
 		for i := range 8 {
 			lead <<= 8
-			if i < len(k.ip) {
-				lead |= uint64(k.ip[i])
+			if i < len(c.ip) {
+				lead |= uint64(c.ip[i])
 			}
 		}
 		keys = append(keys, sortKey{c.requests, lead, c})

@@ -272,7 +272,7 @@ func (d *Detector) Result() *Result {
 	res.BytesSaturated = d.other.Bytes == math.MaxInt64
 	res.WatchDropped = d.watchDropped
 	// A client folded and seen again is one client, not two.
-	res.DistinctClients = int64(len(d.clients))
+	res.DistinctClients = int64(d.clients.len())
 	if d.other.Requests > 0 {
 		res.DistinctClients, res.ClientsEstimated = max(d.seenClients.estimate(), res.DistinctClients), true
 	}
@@ -284,7 +284,7 @@ func (d *Detector) Result() *Result {
 	res.IncidentsDropped += int(d.unlisted.incidents)
 	lt := logTraits{hasUA: d.withUA > 0, hasReferer: d.withReferer > 0}
 
-	sorted := sortClients(d.clients)
+	sorted := sortClients(&d.clients)
 
 	if d.cfg.Watch != nil {
 		res.Watched = d.timelines()
@@ -293,7 +293,7 @@ func (d *Detector) Result() *Result {
 	// The verdicts are built from the clients when the report reads them
 	// (see ClientList); here each client is judged once for the summaries,
 	// and what only the pass needed is let go.
-	env := &verdictEnv{lt: lt, cfg: d.cfg, loc: d.loc, addrs: addressesOf(d.clients)}
+	env := &verdictEnv{lt: lt, cfg: d.cfg, loc: d.loc, addrs: addressesOf(&d.clients)}
 	if d.cfg.DNS != nil {
 		env.dns, res.DNSChecked = d.verifyDNS()
 	}
@@ -387,7 +387,7 @@ func (d *Detector) Result() *Result {
 		robotClients = append(robotClients, robotBins{key, c.bins, c.first, c.last})
 		c.bins = clientBins{}
 	}
-	d.clients, d.uas, d.recent, d.heap, d.th.pool = nil, nil, nil, nil, nil
+	d.clients, d.uas, d.recent, d.heap, d.th.pool = clientTable{}, nil, nil, nil, nil
 
 	for name, s := range byName {
 		s.Compliance = ComplianceUnchecked
@@ -535,10 +535,10 @@ func (d *Detector) verifyDNS() (map[string]agents.DNSResult, int) {
 		requests int64
 	}
 	var all []claim
-	for k, c := range d.clients {
-		op, id, _ := d.cfg.ranges().Identify(c.ua.agent.Name, k.ip)
+	for c := range d.clients.all() {
+		op, id, _ := d.cfg.ranges().Identify(c.ua.agent.Name, c.ip)
 		if (id == agents.IdentityUnverified || id == agents.IdentityImpostor) && agents.HasDNS(op) {
-			all = append(all, claim{k.ip, op, c.requests})
+			all = append(all, claim{c.ip, op, c.requests})
 		}
 	}
 	slices.SortFunc(all, func(a, b claim) int {

@@ -214,7 +214,7 @@ func (d *Detector) widenTimeline(idx int64) {
 	}
 	tl.total, tl.other, tl.n, tl.base = total, other, n, newBase
 	newEpoch := floorDiv(tl.epoch, k)
-	for _, c := range d.clients {
+	for c := range d.clients.all() {
 		b := c.bins.bins
 		out := b[:0]
 		for _, e := range b {

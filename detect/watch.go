@@ -139,7 +139,7 @@ func (w *watch) timeline(c *client, loc *time.Location) ClientTimeline {
 // Result.Clients is.
 func (d *Detector) timelines() []ClientTimeline {
 	var out []ClientTimeline
-	for _, c := range d.clients {
+	for c := range d.clients.all() {
 		if c.watch != nil {
 			out = append(out, c.watch.timeline(c, d.loc))
 		}
