@@ -294,6 +294,10 @@ func (d *Detector) Result() *Result {
 	// (see ClientList); here each client is judged once for the summaries,
 	// and what only the pass needed is let go.
 	env := &verdictEnv{lt: lt, cfg: d.cfg, loc: d.loc, addrs: addressesOf(&d.clients)}
+	// The pass has read its last record: what only reading needed (the
+	// User-agent interning, the classifier's cache) goes before the
+	// verdicts are built, not after, so the two are never held together.
+	d.uas, d.agents = nil, agents.Classifier{}
 	if d.cfg.DNS != nil {
 		env.dns, res.DNSChecked = d.verifyDNS()
 	}
