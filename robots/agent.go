@@ -87,7 +87,11 @@ func (r *Robots) prepare() {
 //     [A-Za-z0-9_-] of each name, lower-cased.
 //  2. The header's words: URLs and e-mail addresses dropped, the rest split
 //     at every byte outside [A-Za-z0-9_-], lower-cased, words without a
-//     letter dropped.
+//     letter dropped, and the words of browsers' and platforms' vocabulary
+//     ("Mozilla", "compatible", "KHTML", "like", "Safari", "Windows" …)
+//     dropped: they are no robot's product token, and a crawler matches
+//     groups by its own token (RFC 9309 2.2.1), so a group named
+//     "Mozilla/4.0 (compatible; …)" is not Googlebot's.
 //  3. Every group with a token equal to a word applies; they are merged.
 //  4. If none does, every group whose token is a prefix of a word ending at a
 //     '-' or '_' of that word applies ("Googlebot-Image" -> "googlebot").
@@ -106,6 +110,9 @@ func (r *Robots) Agent(userAgent string) *Matcher {
 	var low [64]byte
 	forEachWord(userAgent, func(w string) {
 		lw := lowerInto(low[:0], w)
+		if browserWord(lw) {
+			return
+		}
 		if id, ok := ix.tokenID[string(lw)]; ok && !slices.Contains(exact, id) {
 			exact = append(exact, id)
 		}
@@ -154,6 +161,27 @@ func (r *Robots) Agent(userAgent string) *Matcher {
 	}
 	r.cacheMu.Unlock()
 	return m
+}
+
+// browserWord reports the lower-case words that browsers' and platforms'
+// User-agent headers carry around a crawler's own token: every header has
+// "Mozilla" and "compatible", most "AppleWebKit (KHTML, like Gecko)". Read
+// as names they would put Googlebot in a group written for
+// "Mozilla/4.0 (compatible; MSIE 6.0; …)". A switch on string(b) does not
+// allocate.
+func browserWord(w []byte) bool {
+	switch string(w) {
+	case "mozilla", "compatible", "applewebkit", "webkit", "khtml", "like", "gecko",
+		"chrome", "chromium", "headlesschrome", "crios", "fxios", "safari", "mobile",
+		"firefox", "msie", "trident", "edg", "edge", "edga", "edgios", "opr", "opera",
+		"presto", "version", "samsungbrowser", "yabrowser", "ucbrowser",
+		"windows", "nt", "win64", "win32", "wow64", "x64", "x86_64", "amd64", "i686",
+		"x11", "linux", "ubuntu", "android", "iphone", "ipad", "ipod", "cpu", "os",
+		"mac", "macintosh", "intel", "u", "rv", "build", "wv", "k", "tablet", "touch",
+		"slcc2", "net", "clr", "infopath", "http", "https", "www":
+		return true
+	}
+	return false
 }
 
 // newMatcher merges the groups named by the token ids (starID: the "*" groups).

@@ -129,6 +129,10 @@ func lintGroups(r *Robots, add func(int, Severity, string, string, string)) {
 				continue
 			}
 			firstGroup[tok] = g
+			if browserWord([]byte(tok)) {
+				add(g.Line, Notice, "browser-word", fmt.Sprintf("User-agent %q names %q, a word of every browser's header, not a robot's product token: crawlers match groups by their own token (RFC 9309), so this group applies to no robot, and robowatch applies it to none", a, tok),
+					"name the robot by the product token before its /version (\"Googlebot\"), or use \"*\"")
+			}
 			if tok == "*" {
 				for _, rule := range g.Rules {
 					if !rule.Allow && rule.Pattern != "" {

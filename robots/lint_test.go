@@ -51,6 +51,9 @@ func TestLint(t *testing.T) {
 		{"bad user-agent", "User-agent: (foo)\nDisallow: /x\n", "bad-user-agent@1", "names no robot"},
 		{"agent wildcard", "User-agent: Mediapartners-Google*\nDisallow: /\n", "agent-wildcard@1", `"Mediapartners-Google"`},
 		{"agent not token", "User-agent: Twitterbot/1.0\nDisallow: /\n", "agent-not-token@1", `"Twitterbot"`},
+		// A browser's word names no robot: the group applies to none.
+		{"browser word", "User-agent: Safari\nDisallow: /s/\n", "browser-word@1", "applies to no robot"},
+		{"browser word, whole header", "User-agent: Mozilla/4.0 (compatible; MSIE 6.0; MS Search 6.0 Robot)\nDisallow: /\n", "several-agents@1 agent-not-token@1 browser-word@1", "several words"},
 		// A dotted name is cut to its first word, but writing that word would
 		// widen the group: no such suggestion.
 		{"dotted agent not token", "User-agent: Mail.RU_Bot\nDisallow: /\n", "agent-not-token@1", "every other robot called \"Mail\""},

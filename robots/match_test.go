@@ -445,6 +445,14 @@ Disallow: /star/
 		{"leading digits", google, "Mozilla/5.0 (Windows NT 6.1; 360Spider)", "/360/x", false, "Disallow: /360/"},
 		{"browser gets *", google, "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36", "/star/x", false, "Disallow: /star/"},
 		{"empty gets *", google, "", "/star/x", false, "Disallow: /star/"},
+		// The words of a browser's header are no robot's name: a group
+		// written for a whole header (as Microsoft's answers site does)
+		// or for "Safari" is not Googlebot's, nor GPTBot's.
+		{"header group not googlebot", "User-agent: Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; MS Search 6.0 Robot)\nDisallow: /\n\nUser-agent: *\nDisallow: /star/\n", gbot, "/x", true, ""},
+		{"header group: star for googlebot", "User-agent: Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; MS Search 6.0 Robot)\nDisallow: /\n\nUser-agent: *\nDisallow: /star/\n", gbot, "/star/x", false, "Disallow: /star/"},
+		{"browser words name no group", "User-agent: compatible\nDisallow: /c/\nUser-agent: KHTML\nDisallow: /k/\nUser-agent: like\nDisallow: /l/\nUser-agent: Safari\nDisallow: /s/\n", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot) Safari/537.36", "/s/x", true, ""},
+		{"browser words, own token", "User-agent: Safari\nDisallow: /s/\n\nUser-agent: GPTBot\nDisallow: /g/\n", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot) Safari/537.36", "/g/x", false, "Disallow: /g/"},
+		{"browser words, own token only", "User-agent: Safari\nDisallow: /s/\n\nUser-agent: GPTBot\nDisallow: /g/\n", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot) Safari/537.36", "/s/x", true, ""},
 		{"dash gets *", google, "-", "/star/x", false, "Disallow: /star/"},
 		// A line names one product token, its first word (RFC 9309, as
 		// Google's parser reads it): "Sogou web spider" is not "web".
