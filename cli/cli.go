@@ -18,7 +18,9 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
@@ -48,16 +50,46 @@ func (e *UsageError) Error() string {
 
 // InterruptContext is a context that Ctrl-C (SIGINT) or SIGTERM cancels,
 // so that the run ends with the report of what was read, marked partial,
-// and leaves nothing behind. Only the first signal is caught: a second one,
-// should the report take too long, kills as usual. Call stop when done.
+// and leaves nothing behind. A second signal, should the report take too
+// long, exits at once with status 130 — but only one that comes a second or
+// more after the first: timeout(1) and a kill of the process group deliver
+// the same signal twice within microseconds, and that second copy must not
+// cut the report the first one asked for. Call stop when done.
 func InterruptContext() (ctx context.Context, stop context.CancelFunc) {
-	ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
 	go func() {
-		<-ctx.Done()
-		stop()
+		var first time.Time
+		for {
+			select {
+			case <-done:
+				return
+			case <-sigs:
+			}
+			switch {
+			case first.IsZero():
+				first = time.Now()
+				cancel()
+			case time.Since(first) >= interruptGrace:
+				os.Exit(ExitInterrupted)
+			}
+		}
 	}()
-	return ctx, stop
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() {
+			signal.Stop(sigs)
+			close(done)
+			cancel()
+		})
+	}
 }
+
+// interruptGrace is how long after the first signal a second one is taken
+// for a copy of it rather than the user's insistence.
+const interruptGrace = time.Second
 
 // Parse reads robowatch's command line and returns the command it asks
 // for: *Analyse or *Check. Help, when asked for, is written to stdout and
