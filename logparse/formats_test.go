@@ -294,3 +294,27 @@ func TestProxies(t *testing.T) {
 		t.Errorf("no --trust-proxy: %s", rec.Client)
 	}
 }
+
+// TestNoRequest: lines that record a connection without an HTTP request —
+// AWS's "- - - " for a TCP listener or a request the balancer could not
+// read, nginx's "-" for a connection closed before its request line — are
+// records with no method and no target (detect counts them as junk), not a
+// request for the path "- - " by method "-".
+func TestNoRequest(t *testing.T) {
+	tests := []struct{ name, line string }{
+		{"elb tcp", `2015-05-13T23:39:43.945958Z my-loadbalancer 192.168.131.39:2817 10.0.0.1:80 0.001069 0.000028 0.000041 - - 82 305 "- - - " "-" - -`},
+		{"alb unreadable", `http 2018-07-02T22:22:48.364000Z app/my-loadbalancer/50dc6c495c0c9188 192.168.131.39:2817 - -1 -1 -1 400 - 0 0 "- - - " "-" - - - "-" "-" "-" 2018-07-02T22:22:48.364000Z "-" "-" "-" "-" "-" "-" "-"`},
+		{"combined dash", `192.168.131.39 - - [06/May/2024:07:00:01 +0000] "-" 400 0 "-" "-"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			recs, st := readText(t, tt.line+"\n", nil)
+			if st.Records != 1 || st.Malformed != 0 {
+				t.Fatalf("%d records, %d malformed (%v); want the line as one record", st.Records, st.Malformed, st.Samples)
+			}
+			if r := recs[0]; r.Method != "" || r.Target != "" || r.Client != "192.168.131.39" {
+				t.Errorf("method %q, target %q, client %q; want no request from 192.168.131.39", r.Method, r.Target, r.Client)
+			}
+		})
+	}
+}

@@ -401,7 +401,9 @@ func parseUint(b []byte, maxDigits int) (int64, bool) {
 // the raw Request, since the server did receive and log it.
 func splitRequest(req string, rec *Record) {
 	sp := strings.IndexByte(req, ' ')
-	if sp <= 0 || !isToken(req[:sp]) {
+	if sp <= 0 || !isToken(req[:sp]) || req[:sp] == "-" {
+		// "- - - " is how AWS's load balancers write a TCP connection or a
+		// request they could not read: no method, no request.
 		return
 	}
 	rest := strings.TrimLeft(req[sp+1:], " ")
