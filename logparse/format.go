@@ -435,7 +435,10 @@ func ParseNginxFormat(spec string) (*Format, error) {
 }
 
 // nginxUnquote turns nginx.conf syntax ('a' 'b' or escape=json 'a') into the
-// format text; anything else is returned unchanged.
+// format text, with nginx's escapes decoded as nginx decodes them in any
+// token, quoted or not: \t, \r and \n are a tab, CR and LF, \", \' and \\
+// the character itself. Text that is not nginx.conf syntax is the format
+// itself and has its escapes decoded alike: -f '$remote_addr\t$status'.
 func nginxUnquote(s string) string {
 	t := strings.TrimSpace(s)
 	if strings.HasPrefix(t, "escape=") {
@@ -444,8 +447,10 @@ func nginxUnquote(s string) string {
 		}
 	}
 	t = strings.TrimSuffix(t, ";")
+	// Only single quotes: a format given raw often starts with a '"' of its
+	// own ("$request" "$http_user_agent"), which is no nginx.conf quoting.
 	if len(t) < 2 || t[0] != '\'' {
-		return s
+		return nginxUnescape(s)
 	}
 	var b strings.Builder
 	for len(t) > 0 {
@@ -454,14 +459,50 @@ func nginxUnquote(s string) string {
 			break
 		}
 		if t[0] != '\'' {
-			return s
+			return nginxUnescape(s)
 		}
-		end := strings.IndexByte(t[1:], '\'')
-		if end < 0 {
-			return s
+		end := 1
+		for end < len(t) && t[end] != '\'' {
+			if t[end] == '\\' {
+				end++ // an escaped quote does not end the piece
+			}
+			end++
 		}
-		b.WriteString(t[1 : 1+end])
-		t = t[2+end:]
+		if end >= len(t) {
+			return nginxUnescape(s)
+		}
+		b.WriteString(nginxUnescape(t[1:end]))
+		t = t[end+1:]
+	}
+	return b.String()
+}
+
+// nginxUnescape decodes the backslash escapes nginx's configuration reader
+// knows; any other backslash stays as written.
+func nginxUnescape(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '"', '\'', '\\':
+				c = s[i+1]
+				i++
+			case 't':
+				c = '\t'
+				i++
+			case 'r':
+				c = '\r'
+				i++
+			case 'n':
+				c = '\n'
+				i++
+			}
+		}
+		b.WriteByte(c)
 	}
 	return b.String()
 }

@@ -127,6 +127,21 @@ func TestParseNginxFormat(t *testing.T) {
 				Status: 200, Bytes: -1, Path: "/x?y=1"},
 		},
 		{
+			// nginx decodes \t, \n, \" in its configuration: as written in
+			// nginx.conf, and raw on the command line alike.
+			name: "escapes as written in nginx.conf",
+			spec: `'$remote_addr\t$status\t"$http_user_agent" \'$request\'';`,
+			line: "192.0.2.1\t404\t\"curl/8.0\" 'GET / HTTP/1.1'",
+			want: want{Client: "192.0.2.1", Status: 404, Bytes: -1, UserAgent: "curl/8.0", Method: "GET", Target: "/", Protocol: "HTTP/1.1",
+				Req: "GET / HTTP/1.1", Path: "/"},
+		},
+		{
+			name: "escapes raw",
+			spec: `$remote_addr\t$status \"$http_user_agent\"`,
+			line: "192.0.2.1\t200 \"Wget/1.21\"",
+			want: want{Client: "192.0.2.1", Status: 200, Bytes: -1, UserAgent: "Wget/1.21"},
+		},
+		{
 			name: "a lone $ is literal",
 			spec: `$remote_addr $ $status`,
 			line: `192.0.2.1 $ 204`,
