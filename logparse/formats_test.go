@@ -288,6 +288,15 @@ func TestProxies(t *testing.T) {
 			t.Errorf("client %s, X-Forwarded-For %q: %s, want %s", tt.client, tt.xff, rec.Client, tt.want)
 		}
 	}
+	// IIS writes the header's spaces as '+', as in any free-text field.
+	iis := "#Fields: date time c-ip cs-method cs-uri-stem sc-status x-forwarded-for\n2024-05-06 07:00:01 10.0.0.1 GET / 200 198.51.100.9,+10.0.0.5\n"
+	recs, _ := readText(t, iis, nil)
+	if len(recs) != 1 || recs[0].Forwarded != "198.51.100.9, 10.0.0.5" {
+		t.Fatalf("IIS x-forwarded-for: %+v", recs)
+	}
+	if p.Resolve(&recs[0]); recs[0].Client != "198.51.100.9" {
+		t.Errorf("IIS x-forwarded-for %q behind 10.0.0.0/8: client %s, want 198.51.100.9", recs[0].Forwarded, recs[0].Client)
+	}
 	var none Proxies
 	rec := Record{Client: "10.0.0.5", Forwarded: "1.2.3.4"}
 	if none.Resolve(&rec); rec.Client != "10.0.0.5" {

@@ -176,7 +176,7 @@ func (l *w3cLayout) parse(line []byte, rec *Record, alias bool) error {
 		case w3cVersion:
 			rec.Protocol = v
 		case w3cForwarded:
-			rec.Forwarded = l.decode(v, 1)
+			rec.Forwarded = l.text(v, 1) // IIS: "198.51.100.9,+10.0.0.5"
 		}
 		n++
 		pos = end + 1
