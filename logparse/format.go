@@ -34,6 +34,7 @@ const (
 	unitSec  = 1
 	unitMsec = 1000
 	unitUsec = 1000000
+	unitNsec = 1000000000
 )
 
 // field is one compiled directive: where its value ends and what follows it.

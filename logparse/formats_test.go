@@ -169,6 +169,37 @@ func TestJSONBadLines(t *testing.T) {
 	}
 }
 
+// TestJSONTimes: the times JSON logs write. One with no zone is UTC.
+func TestJSONTimes(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`"2024-05-06T07:00:01+02:00"`, "2024-05-06T05:00:01Z"},
+		{`"2024-05-06T07:00:01"`, "2024-05-06T07:00:01Z"},
+		{`"2024-05-06 07:00:01"`, "2024-05-06T07:00:01Z"},
+		{`"2024-05-06 07:00:01.250"`, "2024-05-06T07:00:01.25Z"},
+		{`"2024-05-06T07:00:01,123456789"`, "2024-05-06T07:00:01.123456789Z"},
+		{`"06/May/2024:07:00:01 +0000"`, "2024-05-06T07:00:01Z"},
+		{`1714978801`, "2024-05-06T07:00:01Z"},
+		{`1714978801.5`, "2024-05-06T07:00:01.5Z"},
+		{`1714978801500`, "2024-05-06T07:00:01.5Z"},
+		{`1714978801500000`, "2024-05-06T07:00:01.5Z"},
+		{`1714978801500000000`, "2024-05-06T07:00:01.5Z"}, // Cloudflare Logpush
+		{`"1714978801"`, "2024-05-06T07:00:01Z"},
+		{`"2024-05-06T07:00"`, ""},
+		{`"2024-05-06T07:00:01 garbage"`, ""},
+		{`9999999999999999999`, ""},
+	}
+	for _, tt := range tests {
+		line := `{"remote_addr":"192.0.2.1","time":` + tt.in + `,"request":"GET / HTTP/1.1","status":200}` + "\n"
+		recs, st := readText(t, line, JSONFormat)
+		switch {
+		case tt.want == "" && st.Malformed != 1:
+			t.Errorf("time %s: %d malformed, want the line malformed (%+v)", tt.in, st.Malformed, recs)
+		case tt.want != "" && (len(recs) != 1 || recs[0].Time.UTC().Format(time.RFC3339Nano) != tt.want):
+			t.Errorf("time %s: %+v (%v), want %s", tt.in, recs, st.Samples, tt.want)
+		}
+	}
+}
+
 // TestJSONFields: --json-fields names the keys of a log robowatch does not
 // know, nested ones by their dotted path.
 func TestJSONFields(t *testing.T) {

@@ -512,12 +512,24 @@ func hostOfHostPort(v string) string {
 	return v
 }
 
-// parseAnyTime reads a time as JSON logs write it: ISO 8601, CLF, or
-// seconds since 1970 (a number or a string of one; milliseconds and
-// microseconds too, told by their size).
+// parseAnyTime reads a time as JSON logs write it: ISO 8601 (a time with
+// no zone, as Python's logging and many frameworks write it, is read as
+// UTC, as robowatch reads HAProxy's and W3C's zone-less times), CLF, or
+// seconds since 1970 (a number or a string of one; milliseconds,
+// microseconds and nanoseconds too, told by their size: Cloudflare's
+// Logpush writes nanoseconds).
 func parseAnyTime(b []byte) (time.Time, bool) {
 	if t, ok := parseISOTime(b); ok {
 		return t, true
+	}
+	if len(b) >= 19 && len(b) <= 29 && b[4] == '-' {
+		// No zone: append one, in a buffer on the stack.
+		var buf [32]byte
+		n := copy(buf[:], b)
+		buf[n] = 'Z'
+		if t, ok := parseISOTime(buf[:n+1]); ok {
+			return t, true
+		}
 	}
 	if t, ok := parseCLFTime(b); ok {
 		return t, true
@@ -527,6 +539,8 @@ func parseAnyTime(b []byte) (time.Time, bool) {
 		digits++
 	}
 	switch {
+	case digits >= 19 && digits == len(b):
+		return parseEpochTime(b, unitNsec)
 	case digits >= 16 && digits == len(b):
 		return parseEpochTime(b, unitUsec)
 	case digits >= 13 && digits == len(b):

@@ -1,6 +1,7 @@
 package logparse
 
 import (
+	"math"
 	"sync/atomic"
 	"time"
 )
@@ -222,6 +223,9 @@ func parseEpochTime(b []byte, unit int) (time.Time, bool) {
 	i := 0
 	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
 		if i >= 19 {
+			return time.Time{}, false
+		}
+		if whole > (math.MaxInt64-9)/10 {
 			return time.Time{}, false
 		}
 		whole = whole*10 + int64(b[i]-'0')
