@@ -200,6 +200,40 @@ func TestJSONTimes(t *testing.T) {
 	}
 }
 
+// TestCloudJSON: the JSON logs of CDNs and cloud load balancers are read
+// under their own key names, without --json-fields: Cloudflare Logpush
+// (nanosecond timestamps), Google Cloud's load balancers (httpRequest) and
+// Azure Front Door (properties). Lines modelled on each one's documentation.
+func TestCloudJSON(t *testing.T) {
+	b, err := os.ReadFile("../testdata/formats/cloud.json.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, st := readText(t, string(b), nil)
+	if st.Format != "json" || st.Malformed != 0 || len(recs) != 3 {
+		t.Fatalf("format %q: %d records, %d malformed (%v)", st.Format, len(recs), st.Malformed, st.Samples)
+	}
+	want := []struct {
+		client, method, target, ua, host, time string
+		status                                 int
+		bytes                                  int64
+	}{
+		{"203.0.113.10", "GET", "/index.html?a=1", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "www.example.com", "2024-05-06T07:00:01.5Z", 200, 5120},
+		{"198.51.100.7", "GET", "https://www.example.com/private/x", "curl/8.5.0", "www.example.com", "2024-05-06T07:00:02.123456Z", 404, 512},
+		{"192.0.2.44", "GET", "https://www.example.com:443/a", "python-requests/2.31", "www.example.com", "2024-05-06T07:00:03Z", 200, 999},
+	}
+	for i, w := range want {
+		r := recs[i]
+		got := []any{r.Client, r.Method, r.Target, r.UserAgent, r.VHost, r.Time.UTC().Format(time.RFC3339Nano), r.Status, r.Bytes}
+		exp := []any{w.client, w.method, w.target, w.ua, w.host, w.time, w.status, w.bytes}
+		for k := range got {
+			if got[k] != exp[k] {
+				t.Errorf("line %d, field %d: got %v, want %v", i+1, k, got[k], exp[k])
+			}
+		}
+	}
+}
+
 // TestJSONFields: --json-fields names the keys of a log robowatch does not
 // know, nested ones by their dotted path.
 func TestJSONFields(t *testing.T) {

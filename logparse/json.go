@@ -36,23 +36,35 @@ var jsonKeys = []struct {
 	{"request.remote_ip", kindClient}, {"remote_ip", kindClient}, {"clienthost", kindClient},
 	{"clientip", kindClient}, {"client", kindClient}, {"ip", kindClient}, {"c-ip", kindClient},
 	{"clientaddr", kindClientPort}, {"client_addr", kindClientPort},
+	// Google Cloud's load balancers (httpRequest), Azure Front Door and
+	// Application Gateway (properties), Cloudflare Logpush (ClientIP, above).
+	{"httprequest.remoteip", kindClient}, {"properties.clientip", kindClient},
 	// The time: nginx $time_iso8601 or $time_local or $msec, Caddy's ts,
 	// Traefik's StartUTC, logstash's @timestamp.
 	{"time_iso8601", kindTimeAny}, {"time_local", kindTimeAny}, {"msec", kindTimeAny}, {"ts", kindTimeAny},
 	{"startutc", kindTimeAny}, {"startlocal", kindTimeAny}, {"@timestamp", kindTimeAny}, {"timestamp", kindTimeAny},
 	{"time", kindTimeAny}, {"datetime", kindTimeAny}, {"date", kindTimeAny},
+	{"edgestarttimestamp", kindTimeAny}, {"receivetimestamp", kindTimeAny},
 	// The request.
 	{"request", kindRequest}, {"request_line", kindRequest},
 	{"request.method", kindMethod}, {"request_method", kindMethod}, {"requestmethod", kindMethod}, {"method", kindMethod},
 	{"request.uri", kindTarget}, {"request_uri", kindTarget}, {"requestpath", kindTarget}, {"uri", kindTarget},
 	{"path", kindTarget}, {"url", kindTarget},
+	{"httprequest.requestmethod", kindMethod}, {"properties.httpmethod", kindMethod}, {"clientrequestmethod", kindMethod},
+	{"httprequest.requesturl", kindTargetURL}, {"properties.requesturi", kindTargetURL}, {"clientrequesturi", kindTarget},
+	{"httprequest.protocol", kindProtocol}, {"properties.httpversion", kindProtocol}, {"clientrequestprotocol", kindProtocol},
 	{"request.proto", kindProtocol}, {"server_protocol", kindProtocol}, {"requestprotocol", kindProtocol}, {"protocol", kindProtocol},
 	// The answer.
 	{"status", kindStatus}, {"downstreamstatus", kindStatus}, {"status_code", kindStatus}, {"response_status", kindStatus},
+	{"httprequest.status", kindStatus}, {"properties.httpstatuscode", kindStatus}, {"properties.httpstatus", kindStatus}, {"edgeresponsestatus", kindStatus},
+	{"httprequest.responsesize", kindBytes}, {"properties.responsebytes", kindBytes}, {"properties.sentbytes", kindBytes}, {"edgeresponsebytes", kindBytes},
 	{"body_bytes_sent", kindBytes}, {"size", kindBytes}, {"downstreamcontentsize", kindBytes}, {"bytes_sent", kindBytes}, {"bytes", kindBytes},
 	// Headers.
 	{"http_referer", kindReferer}, {"request.headers.referer", kindReferer}, {"request_referer", kindReferer},
 	{"referer", kindReferer}, {"referrer", kindReferer},
+	{"httprequest.referer", kindReferer}, {"properties.referer", kindReferer}, {"properties.referrer", kindReferer}, {"clientrequestreferer", kindReferer},
+	{"httprequest.useragent", kindUserAgent}, {"properties.useragent", kindUserAgent}, {"clientrequestuseragent", kindUserAgent},
+	{"properties.hostname", kindVHost}, {"properties.host", kindVHost}, {"clientrequesthost", kindVHost},
 	{"http_user_agent", kindUserAgent}, {"request.headers.user-agent", kindUserAgent}, {"request_user-agent", kindUserAgent},
 	{"user_agent", kindUserAgent}, {"useragent", kindUserAgent}, {"agent", kindUserAgent},
 	{"host", kindVHost}, {"request.host", kindVHost}, {"requesthost", kindVHost}, {"http_host", kindVHost}, {"server_name", kindVHost},
@@ -65,6 +77,7 @@ const (
 	kindTimeAny    fieldKind = 100 + iota // a time written as ISO 8601, CLF or seconds since 1970 (a string or a number)
 	kindClientPort                        // "address:port" or "[v6]:port"
 	kindForwarded                         // X-Forwarded-For
+	kindTargetURL                         // a balancer's absolute URL: its host is the virtual host, not a proxy probe's
 )
 
 // jsonKey is one key path of a layout: the field it fills and its rank
@@ -112,7 +125,7 @@ func newJSONFormat(name string, extra map[fieldKind][]string) *Format {
 			}
 		}
 	}
-	for _, kind := range []fieldKind{kindClient, kindTimeAny, kindRequest, kindMethod, kindTarget, kindProtocol, kindStatus, kindBytes, kindReferer, kindUserAgent, kindVHost, kindForwarded} {
+	for _, kind := range []fieldKind{kindClient, kindTimeAny, kindRequest, kindMethod, kindTarget, kindTargetURL, kindProtocol, kindStatus, kindBytes, kindReferer, kindUserAgent, kindVHost, kindForwarded} {
 		for _, p := range extra[kind] {
 			add(p, kind)
 		}
@@ -450,6 +463,11 @@ func (sc *jsonScan) store(start, end int, esc bool) error {
 		rec.Method = v
 	case kindTarget:
 		rec.Target = v
+	case kindTargetURL:
+		rec.Target = v
+		if rec.VHost == "" {
+			rec.VHost = hostOfURL(v)
+		}
 	case kindProtocol:
 		rec.Protocol = v
 	case kindStatus:
@@ -484,8 +502,11 @@ func (sc *jsonScan) key() string { return string(sc.path[:sc.plen]) }
 // slotOf is the Record field a kind fills: an address with its port fills
 // the client's, and ranks with its keys.
 func slotOf(k fieldKind) fieldKind {
-	if k == kindClientPort {
+	switch k {
+	case kindClientPort:
 		return kindClient
+	case kindTargetURL:
+		return kindTarget
 	}
 	return k
 }
