@@ -155,6 +155,7 @@ func TestJSONBadLines(t *testing.T) {
 		`{"remote_addr":"192.0.2.2"} trailing`,                              // text after
 		`{"remote_addr":"192.0.2.2","time_iso8601":"yesterday"}`,            // time
 		`{"remote_addr":"192.0.2.2","http_user_agent":"bad \q escape"}`,     // escape
+		`{"remote_addr":"192.0.2.2","status":200,"http_user_agent":"curl/8"}`, // no time, no request: keys not known
 		`not json at all`,
 	}
 	text := good + "\n" + strings.Join(bad, "\n") + "\n" + good + "\n"
@@ -258,6 +259,10 @@ func TestJSONFields(t *testing.T) {
 func TestNothingRead(t *testing.T) {
 	if err := (Stats{Lines: 3, Malformed: 3, Format: "combined"}).NothingRead("a.log", true); err == nil || !strings.Contains(err.Error(), "a.log: none of its 3 lines") || !strings.Contains(err.Error(), "--format") {
 		t.Errorf("nothing parsed: %v", err)
+	}
+	js := Stats{Lines: 1, Malformed: 1, Samples: []*ParseError{{Line: 1, Text: `{"ClientAddr":"192.0.2.1"}`}}}
+	if err := js.NothingRead("a.json", true); err == nil || !strings.Contains(err.Error(), "--json-fields") {
+		t.Errorf("JSON of unknown keys: %v, want a pointer to --json-fields", err)
 	}
 	if err := (Stats{Lines: 3, Records: 1, Malformed: 2}).NothingRead("a.log", true); err != nil {
 		t.Errorf("some parsed: %v", err)

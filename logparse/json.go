@@ -208,6 +208,12 @@ func (l *jsonLayout) parse(line []byte, rec *Record, alias bool) error {
 	if rec.Client == "" {
 		return newParseError(line, 1, fmt.Errorf("%w: no client address (give its key with --json-fields ip=KEY)", ErrMismatch))
 	}
+	if rec.Time.IsZero() && rec.Request == "" && rec.Method == "" && rec.Target == "" {
+		// A JSON log of keys robowatch does not know: an address alone is
+		// no request to judge, and reading it as one would report a log
+		// with no times and no paths as all clear.
+		return newParseError(line, 1, fmt.Errorf("%w: no time and no request (give their keys with --json-fields time=KEY,uri=KEY)", ErrMismatch))
+	}
 	return nil
 }
 

@@ -74,7 +74,11 @@ func (s Stats) NothingRead(name string, detected bool) error {
 		name = "standard input"
 	}
 	if detected {
-		return fmt.Errorf("%s: none of its %d lines is an access-log line of a known format (tried %s); give its format with --format", name, malformed, strings.Join(FormatNames[:len(FormatNames)-1], ", "))
+		hint := "give its format with --format"
+		if len(s.Samples) > 0 && strings.HasPrefix(s.Samples[0].Text, "{") {
+			hint = "it looks like JSON: name its keys with --json-fields ip=KEY,time=KEY,uri=KEY,ua=KEY"
+		}
+		return fmt.Errorf("%s: none of its %d lines is an access-log line of a known format (tried %s); %s", name, malformed, strings.Join(FormatNames[:len(FormatNames)-1], ", "), hint)
 	}
 	return fmt.Errorf("%s: none of its %d lines is a %s log line; is it an access log, and in that format (see --format)?", name, malformed, s.Format)
 }
