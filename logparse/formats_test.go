@@ -146,15 +146,15 @@ func TestCloudFrontDecoding(t *testing.T) {
 func TestJSONBadLines(t *testing.T) {
 	good := `{"remote_addr":"192.0.2.1","request":"GET / HTTP/1.1","status":200,"http_user_agent":"curl/8"}`
 	bad := []string{
-		`{"remote_addr":"192.0.2.2","status":{"code":200}}`,                 // status an object
-		`{"remote_addr":"192.0.2.2","status":"OK"}`,                         // status not a number
-		`{"request":"GET / HTTP/1.1","status":200}`,                         // no client
-		`{"remote_addr":"192.0.2.2","remote_addr":"192.0.2.3"}`,             // duplicate key
-		`{"remote_addr":"192.0.2.2","x":` + strings.Repeat("[", 5000) + `}`, // nesting
-		`{"remote_addr":"192.0.2.2",`,                                       // cut
-		`{"remote_addr":"192.0.2.2"} trailing`,                              // text after
-		`{"remote_addr":"192.0.2.2","time_iso8601":"yesterday"}`,            // time
-		`{"remote_addr":"192.0.2.2","http_user_agent":"bad \q escape"}`,     // escape
+		`{"remote_addr":"192.0.2.2","status":{"code":200}}`,                   // status an object
+		`{"remote_addr":"192.0.2.2","status":"OK"}`,                           // status not a number
+		`{"request":"GET / HTTP/1.1","status":200}`,                           // no client
+		`{"remote_addr":"192.0.2.2","remote_addr":"192.0.2.3"}`,               // duplicate key
+		`{"remote_addr":"192.0.2.2","x":` + strings.Repeat("[", 5000) + `}`,   // nesting
+		`{"remote_addr":"192.0.2.2",`,                                         // cut
+		`{"remote_addr":"192.0.2.2"} trailing`,                                // text after
+		`{"remote_addr":"192.0.2.2","time_iso8601":"yesterday"}`,              // time
+		`{"remote_addr":"192.0.2.2","http_user_agent":"bad \q escape"}`,       // escape
 		`{"remote_addr":"192.0.2.2","status":200,"http_user_agent":"curl/8"}`, // no time, no request: keys not known
 		`not json at all`,
 	}
