@@ -2,6 +2,7 @@ package detect
 
 import (
 	"cmp"
+	"encoding/json"
 	"maps"
 	"math"
 	"slices"
@@ -393,4 +394,37 @@ func perSecond(curve []uint32) []int {
 		out[i] = int(n)
 	}
 	return out
+}
+
+// timelineFields is Timeline without its methods, for its JSON.
+type timelineFields Timeline
+
+// timelineJSON writes Start as null when there is no bucket (an input
+// without timed records), not as the year 1; the outer Start hides the
+// embedded one, and comes first as before.
+type timelineJSON struct {
+	Start *time.Time `json:"start"`
+	*timelineFields
+}
+
+// MarshalJSON writes the timeline; "start" is null when it has no bucket.
+func (t Timeline) MarshalJSON() ([]byte, error) {
+	out := timelineJSON{timelineFields: (*timelineFields)(&t)}
+	if !t.Start.IsZero() {
+		out.Start = &t.Start
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote, "start": null included.
+func (t *Timeline) UnmarshalJSON(b []byte) error {
+	in := timelineJSON{timelineFields: (*timelineFields)(t)}
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	t.Start = time.Time{}
+	if in.Start != nil {
+		t.Start = *in.Start
+	}
+	return nil
 }

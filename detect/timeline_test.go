@@ -1,9 +1,11 @@
 package detect
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -250,6 +252,25 @@ func TestTimelineEmpty(t *testing.T) {
 	tl := New(Config{}).Result().Timeline
 	if tl.Requests == nil || len(tl.Requests) != 0 || tl.ByRobot == nil || tl.BucketSeconds != 0 {
 		t.Errorf("empty timeline = %+v", tl)
+	}
+	// Its start is null in JSON, not the year 1, and reads back as zero.
+	b, err := json.Marshal(tl)
+	if err != nil || !strings.HasPrefix(string(b), `{"start":null,"bucket_seconds":0,`) {
+		t.Errorf("empty timeline JSON = %s, %v", b, err)
+	}
+	back := Timeline{Start: time.Unix(1, 0)}
+	if err := json.Unmarshal(b, &back); err != nil || !back.Start.IsZero() {
+		t.Errorf("read back: %+v, %v", back, err)
+	}
+	// A timeline with buckets keeps its start, first, and reads back equal.
+	full := Timeline{Start: time.Date(2024, 5, 6, 7, 0, 0, 0, time.UTC), BucketSeconds: 60, Requests: []int64{3}, Robots: []int64{1}, Humans: []int64{2}, ByRobot: []RobotTimeline{}}
+	b, _ = json.Marshal(full)
+	if !strings.HasPrefix(string(b), `{"start":"2024-05-06T07:00:00Z","bucket_seconds":60,`) {
+		t.Errorf("timeline JSON = %s", b)
+	}
+	back = Timeline{}
+	if err := json.Unmarshal(b, &back); err != nil || !back.Start.Equal(full.Start) || back.BucketSeconds != 60 || len(back.Requests) != 1 {
+		t.Errorf("read back: %+v, %v", back, err)
 	}
 }
 

@@ -107,8 +107,20 @@ func (e *EventWriter) Err() error {
 // fields come first; "time" here wins over a "time" of the embedded
 // finding (a violation's own time, which is the same).
 type head struct {
-	Event string    `json:"event"`
-	Time  time.Time `json:"time"`
+	Event string  `json:"event"`
+	Time  logTime `json:"time"`
+}
+
+// logTime is an event's log time: null before the log gave one (the final
+// summary of an empty input), not the year 1.
+type logTime time.Time
+
+// MarshalJSON writes the time as RFC 3339, or null for the zero time.
+func (t logTime) MarshalJSON() ([]byte, error) {
+	if time.Time(t).IsZero() {
+		return []byte("null"), nil
+	}
+	return time.Time(t).MarshalJSON()
 }
 
 func (e *EventWriter) write(v any) {
@@ -132,7 +144,7 @@ func (e *EventWriter) Robot(v detect.Verdict) {
 	e.write(struct {
 		head
 		detect.Verdict
-	}{head{EventRobot, v.Last}, v})
+	}{head{EventRobot, logTime(v.Last)}, v})
 }
 
 // Violation writes a violation event.
@@ -149,7 +161,7 @@ func (e *EventWriter) Incident(in detect.Incident) {
 	e.write(struct {
 		head
 		detect.Incident
-	}{head{EventIncident, in.End}, in})
+	}{head{EventIncident, logTime(in.End)}, in})
 }
 
 // IncidentEnd writes an incident_end event; its time is the incident's
@@ -158,7 +170,7 @@ func (e *EventWriter) IncidentEnd(in detect.Incident) {
 	e.write(struct {
 		head
 		detect.Incident
-	}{head{EventIncidentEnd, in.End}, in})
+	}{head{EventIncidentEnd, logTime(in.End)}, in})
 }
 
 // liveSummary is a summary event while reading.
@@ -192,7 +204,7 @@ func (e *EventWriter) Final(r *Report) error {
 		Final bool `json:"final"`
 		jsonSummary
 		Errors []string `json:"errors"`
-	}{head{EventSummary, t}, true, s, nonNil(r.Errors)})
+	}{head{EventSummary, logTime(t)}, true, s, nonNil(r.Errors)})
 	return e.Flush()
 }
 
@@ -210,13 +222,13 @@ type fileEvent struct {
 // File writes a file event: kind is what happened to it (rotated,
 // truncated, removed, returned). t is the log's clock.
 func (e *EventWriter) File(t time.Time, kind, file string) {
-	e.write(fileEvent{head: head{EventFile, t}, Kind: kind, File: file})
+	e.write(fileEvent{head: head{EventFile, logTime(t)}, Kind: kind, File: file})
 }
 
 // Error writes an error event: kind says what failed ("read", "open"),
 // message how. The run goes on.
 func (e *EventWriter) Error(t time.Time, kind, file, message string) {
-	e.write(fileEvent{head: head{EventError, t}, Kind: kind, File: file, Message: message})
+	e.write(fileEvent{head: head{EventError, logTime(t)}, Kind: kind, File: file, Message: message})
 }
 
 // Malformed writes an error event of kind malformed for a line that did
@@ -230,7 +242,7 @@ func (e *EventWriter) Malformed(t time.Time, pe *logparse.ParseError) {
 	if n >= maxMalformedEvents {
 		return
 	}
-	ev := fileEvent{head: head{EventError, t}, Kind: "malformed", File: pe.File, Line: pe.Line, Reason: reason(pe), Text: pe.Text}
+	ev := fileEvent{head: head{EventError, logTime(t)}, Kind: "malformed", File: pe.File, Line: pe.Line, Reason: reason(pe), Text: pe.Text}
 	if n == maxMalformedEvents-1 {
 		ev.Message = "later malformed lines of this file are counted in the summary, not each told"
 	}
