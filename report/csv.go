@@ -69,6 +69,12 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 		} {
 			write(kv.key, kv.value)
 		}
+		// What went wrong while reading (a corrupt gzip, a file that
+		// vanished): the counts above cover only what came before it, and
+		// a script reading this section alone must be able to tell.
+		for _, e := range r.Errors {
+			write("error", e)
+		}
 	case "robots":
 		write("name", "clients", "requests", "violations", "fetched_robots_txt", "finding", "incidents")
 		for _, b := range res.Robots[:opt.top(len(res.Robots))] {
