@@ -85,7 +85,7 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 		}
 		rep.Stats.Merge(stats)
 		rep.FileFormats = append(rep.FileFormats, report.FileFormat{File: name, Format: stats.Format})
-		if w := stats.Warning(name); w != "" {
+		if w := stats.Warning(name); w != "" && !opt.Strict { // --strict stops at the first instead
 			cli.Warnf(stderr, "robowatch: warning: %s\n", w)
 		}
 		if err != nil {
