@@ -95,7 +95,12 @@ func (r *Robots) prepare() {
 //  3. Every group with a token equal to a word applies; they are merged.
 //  4. If none does, every group whose token is a prefix of a word ending at a
 //     '-' or '_' of that word applies ("Googlebot-Image" -> "googlebot").
-//  5. If none does, the "*" groups apply; if there are none, all is allowed.
+//  5. If none does, the operator's own documented fallback applies: a
+//     "yandex" group to every Yandex robot (YandexBot, YandexImages …: Yandex
+//     says "User-agent: Yandex" is for all its robots), a "googlebot" group
+//     to Applebot (Apple says Applebot follows Googlebot's rules when none
+//     name Applebot).
+//  6. If none does, the "*" groups apply; if there are none, all is allowed.
 //
 // Agent never returns nil. It is safe for concurrent use.
 func (r *Robots) Agent(userAgent string) *Matcher {
@@ -133,6 +138,9 @@ func (r *Robots) Agent(userAgent string) *Matcher {
 		ids = prefix
 	}
 	if len(ids) == 0 {
+		ids = ix.family(userAgent, ids)
+	}
+	if len(ids) == 0 {
 		if len(ix.star) == 0 {
 			return allowAll
 		}
@@ -161,6 +169,33 @@ func (r *Robots) Agent(userAgent string) *Matcher {
 	}
 	r.cacheMu.Unlock()
 	return m
+}
+
+// family returns, appended to ids, the group a robot falls back to by its
+// operator's documented rule when no group names it (rule 5 of Agent).
+func (ix *agentIndex) family(userAgent string, ids []int32) []int32 {
+	yandex, hasYandex := ix.tokenID["yandex"]
+	googlebot, hasGooglebot := ix.tokenID["googlebot"]
+	if !hasYandex && !hasGooglebot {
+		return ids
+	}
+	var low [64]byte
+	forEachWord(userAgent, func(w string) {
+		lw := lowerInto(low[:0], w)
+		var id int32
+		switch {
+		case hasYandex && len(lw) > len("yandex") && string(lw[:len("yandex")]) == "yandex":
+			id = yandex
+		case hasGooglebot && string(lw) == "applebot":
+			id = googlebot
+		default:
+			return
+		}
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	})
+	return ids
 }
 
 // browserWord reports the lower-case words that browsers' and platforms'

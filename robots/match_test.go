@@ -445,6 +445,17 @@ Disallow: /star/
 		{"leading digits", google, "Mozilla/5.0 (Windows NT 6.1; 360Spider)", "/360/x", false, "Disallow: /360/"},
 		{"browser gets *", google, "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36", "/star/x", false, "Disallow: /star/"},
 		{"empty gets *", google, "", "/star/x", false, "Disallow: /star/"},
+		// Operators' documented fallbacks: "User-agent: Yandex" is for all
+		// Yandex robots, unless one has its own group; Applebot follows
+		// Googlebot's group when none names Applebot.
+		{"yandex family", "User-agent: YandexBot\nDisallow: /yb/\n\nUser-agent: Yandex\nDisallow: /y/\n\nUser-agent: *\nDisallow: /star/\n", "Mozilla/5.0 (compatible; YandexImages/3.0; +http://yandex.com/bots)", "/y/x", false, "Disallow: /y/"},
+		{"yandex family not star", "User-agent: YandexBot\nDisallow: /yb/\n\nUser-agent: Yandex\nDisallow: /y/\n\nUser-agent: *\nDisallow: /star/\n", "Mozilla/5.0 (compatible; YandexImages/3.0; +http://yandex.com/bots)", "/star/x", true, ""},
+		{"yandexbot own group", "User-agent: YandexBot\nDisallow: /yb/\n\nUser-agent: Yandex\nDisallow: /y/\n", "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)", "/y/x", true, ""},
+		{"yandexbot without own group", "User-agent: Yandex\nDisallow: /y/\n", "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)", "/y/x", false, "Disallow: /y/"},
+		{"applebot follows googlebot", "User-agent: Googlebot\nDisallow: /g/\n\nUser-agent: *\nDisallow: /star/\n", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)", "/g/x", false, "Disallow: /g/"},
+		{"applebot own group", "User-agent: Googlebot\nDisallow: /g/\n\nUser-agent: Applebot\nDisallow: /a/\n", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)", "/g/x", true, ""},
+		{"not yandex", "User-agent: Yandex\nDisallow: /y/\n", "Yandex/1.0", "/y/x", false, "Disallow: /y/"},
+		{"yandexish word", "User-agent: Yandex\nDisallow: /y/\n\nUser-agent: *\nDisallow: /star/\n", "SomeBot/1.0", "/y/x", true, ""},
 		// The words of a browser's header are no robot's name: a group
 		// written for a whole header (as Microsoft's answers site does)
 		// or for "Safari" is not Googlebot's, nor GPTBot's.
