@@ -148,8 +148,10 @@ var (
 	SquidFormat   = &Format{name: "squid", spec: "squid", tok: &tokenLayout{min: 7, read: readSquid}}
 )
 
-// tokenFormats are tried by detection when no text format fits.
-var tokenFormats = []*Format{ALBFormat, ELBFormat, S3Format, HAProxyFormat, SquidFormat}
+// tokenFormats are tried by detection when no text format fits; CloudFront
+// last, with its documented fields, for a log whose #Fields lines were cut
+// off.
+var tokenFormats = []*Format{ALBFormat, ELBFormat, S3Format, HAProxyFormat, SquidFormat, CloudFrontFormat}
 
 // readBalancer reads the fields ALB and Classic ELB share, from token at
 // (the client:port) on: status at+5, sizes at+7, request at+8, User-agent at+9.

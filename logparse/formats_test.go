@@ -235,6 +235,47 @@ func TestCloudJSON(t *testing.T) {
 	}
 }
 
+// TestCloudFrontWithoutFields: a CloudFront log whose #Fields lines were
+// cut off (a file split, or several concatenated) is read by the fields
+// CloudFront documents, detected or named with -f cloudfront; a line of
+// today's 33 fields or an older one of 24 or 26, not one cut shorter.
+func TestCloudFrontWithoutFields(t *testing.T) {
+	b, err := os.ReadFile("../testdata/formats/cloudfront.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	for l := range strings.SplitSeq(string(b), "\n") {
+		if l != "" && l[0] != '#' {
+			line = l
+			break
+		}
+	}
+	all := strings.Split(line, "\t")
+	if len(all) != 33 {
+		t.Fatalf("the sample line has %d fields, want 33", len(all))
+	}
+	for _, tt := range []struct {
+		fields int
+		ok     bool
+	}{{33, true}, {26, true}, {24, true}, {20, false}} {
+		text := strings.Join(all[:tt.fields], "\t") + "\n"
+		for _, f := range []*Format{nil, CloudFrontFormat} {
+			recs, st := readText(t, text, f)
+			if !tt.ok {
+				if len(recs) != 0 {
+					t.Errorf("%d fields, format %v: read as %+v, want malformed", tt.fields, f, recs)
+				}
+				continue
+			}
+			if st.Format != "cloudfront" || len(recs) != 1 || recs[0].Client != "203.0.113.10" || recs[0].Target != "/index.html" ||
+				recs[0].UserAgent != "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0" {
+				t.Errorf("%d fields, format %v: format %q, %+v (%v)", tt.fields, f, st.Format, recs, st.Samples)
+			}
+		}
+	}
+}
+
 // TestJSONFields: --json-fields names the keys of a log robowatch does not
 // know, nested ones by their dotted path.
 func TestJSONFields(t *testing.T) {

@@ -58,6 +58,10 @@ type w3cLayout struct {
 	// percent: values are percent-encoded (CloudFront), and the
 	// User-agent, which CloudFront encodes twice, is decoded twice.
 	percent bool
+	// minFields > 0: a default layout (no #Fields line seen) of a log that
+	// only ever appends fields, so a line may stop after any of them from
+	// the minFields-th on: CloudFront wrote 24 fields, later 26, now 33.
+	minFields int
 }
 
 func compileW3C(fields string, percent bool) *w3cLayout {
@@ -73,8 +77,17 @@ func compileW3C(fields string, percent bool) *w3cLayout {
 // own #Fields lines.
 var (
 	W3CFormat        = newW3CFormat("w3c", iisDefaultFields, false)
-	CloudFrontFormat = newW3CFormat("cloudfront", "date time x-edge-location sc-bytes c-ip cs-method cs(Host) cs-uri-stem sc-status cs(Referer) cs(User-Agent) cs-uri-query cs(Cookie) x-edge-result-type x-edge-request-id x-host-header cs-protocol cs-bytes time-taken x-forwarded-for ssl-protocol ssl-cipher x-edge-response-result-type cs-protocol-version", true)
+	CloudFrontFormat = newW3CFormat("cloudfront", cloudFrontFields, true)
 )
+
+// cloudFrontFields are the fields of CloudFront's standard logs, in order,
+// for a log whose #Fields lines were cut off (a file split or concatenated):
+// the 33 of today; older logs end after the 24th or the 26th.
+const cloudFrontFields = "date time x-edge-location sc-bytes c-ip cs-method cs(Host) cs-uri-stem sc-status cs(Referer) cs(User-Agent) cs-uri-query cs(Cookie) x-edge-result-type x-edge-request-id x-host-header cs-protocol cs-bytes time-taken x-forwarded-for ssl-protocol ssl-cipher x-edge-response-result-type cs-protocol-version fle-status fle-encrypted-fields c-port time-to-first-byte x-edge-detailed-result-type sc-content-type sc-content-len sc-range-start sc-range-end"
+
+func init() {
+	CloudFrontFormat.w3c.minFields = 24
+}
 
 func newW3CFormat(name, fields string, percent bool) *Format {
 	return &Format{name: name, spec: name, w3c: compileW3C(fields, percent)}
@@ -181,7 +194,7 @@ func (l *w3cLayout) parse(line []byte, rec *Record, alias bool) error {
 		n++
 		pos = end + 1
 	}
-	if n != len(l.fields) {
+	if n != len(l.fields) && (l.minFields == 0 || n < l.minFields) {
 		return newParseError(line, len(line), fmt.Errorf("%w: %d fields where #Fields names %d", ErrMismatch, n, len(l.fields)))
 	}
 	if rec.Client == "" {
