@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -63,7 +62,7 @@ func WriteCheck(w io.Writer, format string, results []robots.Decision) error {
 		// Groups, rules and patterns come from a robots.txt, which may be
 		// anyone's (--robots https://…): the cells are written as the
 		// report's CSV writes the log's text (see csvCell).
-		cw := csv.NewWriter(w)
+		cw := newCSVWriter(w)
 		cw.Write([]string{"path", "allowed", "group", "rule", "line", "pattern"})
 		for _, d := range results {
 			rule, line, pattern := "", 0, ""
@@ -139,7 +138,7 @@ func WriteLint(w io.Writer, format, source string, problems []robots.Problem) er
 		}
 		return encodeJSON(w, rows)
 	case "csv":
-		cw := csv.NewWriter(w)
+		cw := newCSVWriter(w)
 		cw.Write([]string{"line", "severity", "code", "message", "suggestion"})
 		for _, p := range problems {
 			// Messages and suggestions quote the robots.txt (see WriteCheck).

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"strconv"
@@ -22,7 +21,7 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 	default:
 		return fmt.Errorf("csv writes one section; choose one with --section (%s)", strings.Join(Sections, ", "))
 	}
-	cw := csv.NewWriter(w)
+	cw := newCSVWriter(w)
 	// Cells keep their types up to here, so that csvCell can tell text,
 	// which may come from the log and is neutralised, from robowatch's own
 	// numbers, which are not.
