@@ -70,7 +70,7 @@ func refMatch(pattern, path string) bool {
 func refDecide(rules []*Rule, path string) int32 {
 	best := int32(-1)
 	for _, r := range rules {
-		if r.Pattern != "" && refMatch(r.Pattern, path) && priority(r) > best {
+		if r.Pattern != "" && refMatch(refResolvePattern(r.Pattern), path) && priority(r) > best {
 			best = priority(r)
 		}
 	}
@@ -103,6 +103,45 @@ func refResolve(p string) string {
 		}
 	}
 	r := "/" + strings.Join(out, "/")
+	if hasQuery {
+		r += "?" + query
+	}
+	return r
+}
+
+// refResolvePattern is a rule's pattern read as paths are (see
+// resolvePattern), written the slow, obvious way: before the query, slashes
+// merged; before the first '*', "." and ".." segments that are not the
+// last removed. The priority stays that of the pattern as written.
+func refResolvePattern(p string) string {
+	path, query, hasQuery := strings.Cut(p, "?")
+	pre, post := path, ""
+	if i := strings.IndexByte(path, '*'); i >= 0 {
+		pre, post = path[:i], path[i:]
+	}
+	segs := strings.Split(pre, "/")
+	var out []string
+	for i, s := range segs {
+		last := i == len(segs)-1
+		switch {
+		case i > 0 && s == "" && !last:
+		case s == "." && !last:
+		case s == ".." && !last:
+			if len(out) > 1 {
+				out = out[:len(out)-1]
+			}
+		default:
+			out = append(out, s)
+		}
+	}
+	r := strings.Join(out, "/")
+	if strings.HasSuffix(r, "//") {
+		r = r[:len(r)-1]
+	}
+	r += post
+	for strings.Contains(r, "//") {
+		r = strings.ReplaceAll(r, "//", "/")
+	}
 	if hasQuery {
 		r += "?" + query
 	}
@@ -152,7 +191,7 @@ func usablePattern(p string) bool {
 // small alphabet, so that rules overlap and collide a lot.
 func TestMatchRandomAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 9))
-	alpha := "ab/*$%2A"
+	alpha := "ab/*$%2A."
 	randStr := func(n int, withStars bool) string {
 		var b strings.Builder
 		for range n {

@@ -168,6 +168,7 @@ func compileRule(r *Rule) *compiledRule {
 		c.end = true
 		pat = pat[:len(pat)-1]
 	}
+	pat = resolvePattern(pat)
 	parts := strings.Split(pat, "*")
 	c.first = canonString(parts[0])
 	if len(parts) > 1 {
@@ -467,6 +468,51 @@ func (m *Matcher) Allowed(path string) (bool, *Rule) {
 // serves the file: /x/../private and //private are /private to nginx and
 // Apache (RFC 3986 §5.2.4; both servers merge slashes by default), so they
 // are /private to robots.txt too.
+// resolvePattern writes a rule's path as Allowed reads a request's: a
+// request path is matched with its empty segments merged and its dot
+// segments removed, so a rule written with them ("Disallow: //private",
+// "/proxy/http://", "/a/./b", "/a/../b") would otherwise never match
+// anything, not even the path written the same way. Only what is
+// unambiguous is resolved: repeated slashes anywhere before the query, and
+// "." and ".." segments that a '/' ends before the first '*'. A pattern
+// that ends in "/.." or "/." is a prefix ("/a/.." also matches
+// "/a/..hidden"), and a ".." after a '*' has no segment to remove that a
+// wildcard could not have matched: those stay as written.
+func resolvePattern(pat string) string {
+	q := strings.IndexByte(pat, '?')
+	if q < 0 {
+		q = len(pat)
+	}
+	if !strings.Contains(pat[:q], "//") && !strings.Contains(pat[:q], "/./") && !strings.Contains(pat[:q], "/../") {
+		return pat
+	}
+	out := make([]byte, 0, len(pat))
+	star := false
+	for i := 0; i < q; i++ {
+		c := pat[i]
+		if c == '*' {
+			star = true
+		}
+		if c != '/' || len(out) == 0 || out[len(out)-1] != '/' {
+			out = append(out, c)
+		}
+		if c != '/' || star {
+			continue
+		}
+		// out ends in '/': look for "./" or "../" after it.
+		switch rest := pat[i+1 : q]; {
+		case strings.HasPrefix(rest, "./"):
+			i++ // skip ".", the next '/' merges
+		case strings.HasPrefix(rest, "../"):
+			i += 2
+			if j := strings.LastIndexByte(string(out[:len(out)-1]), '/'); j >= 0 {
+				out = out[:j+1]
+			}
+		}
+	}
+	return string(out) + pat[q:]
+}
+
 func needsResolve(p string) bool {
 	for i := 0; i < len(p) && p[i] != '?'; i++ {
 		if p[i] != '/' || i+1 == len(p) {

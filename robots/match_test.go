@@ -596,6 +596,32 @@ func TestDotSegments(t *testing.T) {
 			t.Errorf("Allowed(%q) = %v, want %v", tt.path, got, tt.allowed)
 		}
 	}
+	// Rules are read as the paths are: a rule written with "//" or a dot
+	// segment matches the path written the same way (Google's matcher
+	// compares both as written). What is ambiguous stays as written.
+	rules := []struct {
+		rule, path string
+		allowed    bool
+	}{
+		{"Disallow: //private", "//private/x", false},
+		{"Disallow: //private", "/private/x", false},
+		{"Disallow: /proxy/http://", "/proxy/http://example.com/", false},
+		{"Disallow: /a/./b/", "/a/./b/c", false},
+		{"Disallow: /a/./b/", "/a/b/c", false},
+		{"Disallow: /a/../c/", "/c/x", false},
+		{"Disallow: /a/../c/", "/a/c/x", true},
+		{"Disallow: /a/..", "/a/..hidden", false}, // a prefix: "/a/.." is no segment here
+		{"Disallow: /a/..", "/b", true},
+		{"Disallow: /x/*/../y", "/x/q/y", true}, // after '*': as written
+		{"Disallow: /p?next=//a", "/p?next=//a", false}, // the query as written
+		{"Disallow: /p?next=//a", "/p?next=/a", true},
+	}
+	for _, tt := range rules {
+		got, _ := ParseBytes([]byte("User-agent: *\n"+tt.rule+"\n")).Allowed("bot", tt.path)
+		if got != tt.allowed {
+			t.Errorf("%q, path %q: allowed %v, want %v", tt.rule, tt.path, got, tt.allowed)
+		}
+	}
 	for _, tt := range []struct{ in, want string }{
 		{"/a/b/../c", "/a/c"}, {"/a/..", "/"}, {"/..", "/"}, {"/a/.", "/a/"}, {"/a//b", "/a/b"}, {"//", "/"},
 		{"/a/", "/a/"}, {"/./a?x=/../y", "/a?x=/../y"}, {"/a/b/..", "/a/"},
