@@ -612,7 +612,7 @@ func TestDotSegments(t *testing.T) {
 		{"Disallow: /a/../c/", "/a/c/x", true},
 		{"Disallow: /a/..", "/a/..hidden", false}, // a prefix: "/a/.." is no segment here
 		{"Disallow: /a/..", "/b", true},
-		{"Disallow: /x/*/../y", "/x/q/y", true}, // after '*': as written
+		{"Disallow: /x/*/../y", "/x/q/y", true},         // after '*': as written
 		{"Disallow: /p?next=//a", "/p?next=//a", false}, // the query as written
 		{"Disallow: /p?next=//a", "/p?next=/a", true},
 	}
