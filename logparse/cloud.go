@@ -3,6 +3,7 @@ package logparse
 import (
 	"bytes"
 	"fmt"
+	"net/netip"
 	"strings"
 	"time"
 	"unsafe"
@@ -164,6 +165,12 @@ func readBalancer(t *tokens, line []byte, s string, rec *Record, timeAt, at int)
 	rec.Time = tm
 	client, _ := tokenAt(t, line, s, at)
 	rec.Client = addressOfClientPort(client)
+	if _, err := netip.ParseAddr(rec.Client); err != nil {
+		// The balancers always write the client as address:port; without
+		// this check other ISO-timed logs (Envoy's default) fit the token
+		// layout, with a status code for the client.
+		return fmt.Errorf("%w: want the client as address:port, not %q", ErrMismatch, client)
+	}
 	_, st := tokenAt(t, line, s, at+5)
 	n, ok := parseUint(st, 9)
 	if !ok {

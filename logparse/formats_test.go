@@ -1,6 +1,7 @@
 package logparse
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"net/netip"
@@ -412,6 +413,27 @@ func TestProxies(t *testing.T) {
 	rec := Record{Client: "10.0.0.5", Forwarded: "1.2.3.4"}
 	if none.Resolve(&rec); rec.Client != "10.0.0.5" {
 		t.Errorf("no --trust-proxy: %s", rec.Client)
+	}
+}
+
+// TestEnvoyIsNoBalancer: Envoy's default access log has an ISO time and
+// the token count of AWS's Classic ELB log, with a status code where ELB
+// has the client. It must not be read as ELB (every client "200", every
+// request junk: a log of robots reported all clear), but refused.
+func TestEnvoyIsNoBalancer(t *testing.T) {
+	b, err := os.ReadFile("../testdata/formats/envoy-default.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, st := readText(t, string(b), nil)
+	if len(recs) != 0 || st.Malformed != 3 {
+		t.Errorf("format %q: %d records (%+v), %d malformed; want every line malformed", st.Format, len(recs), recs, st.Malformed)
+	}
+	for _, f := range []*Format{ELBFormat, ALBFormat} {
+		var rec Record
+		if err := f.Parse(b[:bytes.IndexByte(b, '\n')+1], &rec); err == nil {
+			t.Errorf("%s read an Envoy line: client %q", f.Name(), rec.Client)
+		}
 	}
 }
 
