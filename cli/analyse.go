@@ -286,6 +286,9 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 	if a.Block, err = blockOptions(*block, *allow, *allowFile, *aggregate, *aggAt, *nftTable, *nftHook); err != nil {
 		return nil, &UsageError{"robowatch", err.Error()}
 	}
+	// A trusted proxy is never blocked: when its log gives no client to
+	// credit, its requests stay its own, and denying it denies everyone.
+	a.Block.Allow = append(a.Block.Allow, a.Proxies...)
 	for _, s := range *sections {
 		if !slices.Contains(report.Sections, s) {
 			return usage("--section %q: want some of %s", s, strings.Join(report.Sections, ","))

@@ -81,6 +81,9 @@ const (
 	CommonSpec        = `%h %l %u %t "%r" %>s %b`
 	CombinedSpec      = `%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i"`
 	VHostCombinedSpec = `%v:%p %h %l %u %t "%r" %>s %O "%{Referer}i" "%{User-Agent}i"`
+	// CombinedXFFSpec is combined with the X-Forwarded-For header after the
+	// User-agent: the "main" log_format nginx's packages ship.
+	CombinedXFFSpec = `%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i" "%{X-Forwarded-For}i"`
 )
 
 // Built-in formats. nginx's default "combined" log_format is the same layout
@@ -93,11 +96,14 @@ var (
 	Common        = mustBuiltin("common", CommonSpec, Combined)
 	Combined      = mustBuiltin("combined", CombinedSpec, nil)
 	VHostCombined = mustBuiltin("vhost_combined", VHostCombinedSpec, nil)
+	CombinedXFF   = mustBuiltin("combined_xff", CombinedXFFSpec, nil)
 )
 
 // builtins lists the built-in formats from the richest to the plainest, the
-// order auto-detection prefers them in.
-var builtins = []*Format{VHostCombined, Combined, Common}
+// order auto-detection prefers them in. combined_xff before combined: a
+// combined line with one more quoted field is nginx's "main", whose last
+// field --trust-proxy needs.
+var builtins = []*Format{VHostCombined, CombinedXFF, Combined, Common}
 
 func mustBuiltin(name, spec string, richer *Format) *Format {
 	f, err := ParseApacheFormat(spec)
@@ -109,7 +115,7 @@ func mustBuiltin(name, spec string, richer *Format) *Format {
 }
 
 // FormatNames lists the names FormatByName accepts, "auto" last.
-var FormatNames = []string{"common", "combined", "vhost_combined", "json", "w3c", "cloudfront", "alb", "elb", "s3", "haproxy", "squid", "auto"}
+var FormatNames = []string{"common", "combined", "combined_xff", "vhost_combined", "json", "w3c", "cloudfront", "alb", "elb", "s3", "haproxy", "squid", "auto"}
 
 // FormatByName returns the built-in format called name ("common" or "clf",
 // "combined", "vhost_combined"), or nil for "auto": a nil *Format asks
@@ -122,6 +128,8 @@ func FormatByName(name string) (*Format, error) {
 		return Combined, nil
 	case "vhost_combined", "vcombined":
 		return VHostCombined, nil
+	case "combined_xff", "main":
+		return CombinedXFF, nil
 	case "json", "caddy", "traefik":
 		return JSONFormat, nil
 	case "w3c", "iis":
@@ -329,6 +337,8 @@ func ParseApacheFormat(spec string) (*Format, error) {
 				fd.kind = kindUserAgent
 			case "host":
 				fd.kind = kindVHost
+			case "x-forwarded-for":
+				fd.kind = kindForwarded
 			}
 		}
 		parts = append(parts, part{isField: true, f: fd})
@@ -356,24 +366,25 @@ var apacheDirectives = map[string]bool{
 // nginxVars maps nginx variables to the Record fields they fill; any other
 // variable is an opaque field.
 var nginxVars = map[string]fieldKind{
-	"remote_addr":        kindClient,
-	"realip_remote_addr": kindClient,
-	"remote_user":        kindUser,
-	"time_local":         kindTimeCLF,
-	"time_iso8601":       kindTimeISO,
-	"msec":               kindTimeEpoch,
-	"request":            kindRequest,
-	"request_method":     kindMethod,
-	"request_uri":        kindTarget,
-	"server_protocol":    kindProtocol,
-	"status":             kindStatus,
-	"body_bytes_sent":    kindBytes,
-	"bytes_sent":         kindBytes,
-	"http_referer":       kindReferer,
-	"http_user_agent":    kindUserAgent,
-	"host":               kindVHost,
-	"http_host":          kindVHost,
-	"server_name":        kindVHost,
+	"remote_addr":          kindClient,
+	"realip_remote_addr":   kindClient,
+	"remote_user":          kindUser,
+	"time_local":           kindTimeCLF,
+	"time_iso8601":         kindTimeISO,
+	"msec":                 kindTimeEpoch,
+	"request":              kindRequest,
+	"request_method":       kindMethod,
+	"request_uri":          kindTarget,
+	"server_protocol":      kindProtocol,
+	"status":               kindStatus,
+	"body_bytes_sent":      kindBytes,
+	"bytes_sent":           kindBytes,
+	"http_referer":         kindReferer,
+	"http_x_forwarded_for": kindForwarded,
+	"http_user_agent":      kindUserAgent,
+	"host":                 kindVHost,
+	"http_host":            kindVHost,
+	"server_name":          kindVHost,
 }
 
 // ParseNginxFormat compiles an nginx log_format string such as

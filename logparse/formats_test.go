@@ -409,6 +409,22 @@ func TestProxies(t *testing.T) {
 	if p.Resolve(&recs[0]); recs[0].Client != "198.51.100.9" {
 		t.Errorf("IIS x-forwarded-for %q behind 10.0.0.0/8: client %s, want 198.51.100.9", recs[0].Forwarded, recs[0].Client)
 	}
+	// Text formats carry the header too: nginx's "main" (detected as
+	// combined_xff), an nginx log_format and an Apache LogFormat naming it.
+	line := `10.0.0.5 - - [10/Mar/2024:08:00:00 +0000] "GET / HTTP/1.1" 200 5 "-" "curl/8.5.0" "203.0.113.9, 10.0.0.7"`
+	for _, f := range []*Format{nil, CombinedXFF, mustFormat(`$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" "$http_x_forwarded_for"`),
+		mustFormat(`%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i" "%{X-Forwarded-For}i"`)} {
+		recs, st := readText(t, line+"\n", f)
+		if len(recs) != 1 || recs[0].Forwarded != "203.0.113.9, 10.0.0.7" {
+			t.Fatalf("format %v (%s): %+v", f, st.Format, recs)
+		}
+		if f == nil && st.Format != "combined_xff" {
+			t.Errorf("detected %s, want combined_xff", st.Format)
+		}
+		if p.Resolve(&recs[0]); recs[0].Client != "203.0.113.9" {
+			t.Errorf("format %v: client %s, want 203.0.113.9", f, recs[0].Client)
+		}
+	}
 	var none Proxies
 	rec := Record{Client: "10.0.0.5", Forwarded: "1.2.3.4"}
 	if none.Resolve(&rec); rec.Client != "10.0.0.5" {
@@ -460,3 +476,4 @@ func TestNoRequest(t *testing.T) {
 		})
 	}
 }
+

@@ -364,6 +364,8 @@ func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *
 		rec.UserAgent = v
 	case kindVHost:
 		setFirst(&rec.VHost, v)
+	case kindForwarded:
+		rec.Forwarded = v
 	}
 	return nil
 }

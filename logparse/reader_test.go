@@ -382,7 +382,7 @@ func TestDetect(t *testing.T) {
 			}
 			return comb(i)
 		}, 100, Combined},
-		{"combined with X-Forwarded-For appended", func(i int) string { return comb(i) + ` "203.0.113.1"` }, 100, Combined},
+		{"combined with X-Forwarded-For appended", func(i int) string { return comb(i) + ` "203.0.113.1"` }, 100, CombinedXFF},
 		{"mostly common, a few combined", func(i int) string {
 			if i%10 == 0 {
 				return comb(i)
