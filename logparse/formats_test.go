@@ -476,4 +476,3 @@ func TestNoRequest(t *testing.T) {
 		})
 	}
 }
-
