@@ -101,6 +101,10 @@ type client struct {
 	fastForms uint32 // forms POSTed within FastForm of fetching them
 	robotsTxt uint32 // fetches of /robots.txt
 	announced bool   // Config.Events was told it is a robot (events.go)
+	// agentField: some request of it came from a line whose layout logs
+	// the User-agent and Referer; a client seen only in Common Log Format
+	// lines cannot be blamed for sending neither.
+	agentField bool
 
 	// The last page fetched with GET and the last one viewed (not one a
 	// page pulled in), as pathHash folded to 32 bits (a false match is one
@@ -335,6 +339,9 @@ func (d *Detector) Add(r *logparse.Record) {
 	}
 	if r.Referer != "" {
 		inc32(&c.referers)
+	}
+	if !r.NoAgentField {
+		c.agentField = true
 	}
 	path := r.Path()
 	res := classify(path)

@@ -395,21 +395,23 @@ func TestJudgeUserAgentKinds(t *testing.T) {
 	// The classifier's kinds, each alone on a client that otherwise
 	// behaves like a person.
 	cases := []struct {
-		kind  agents.Kind
-		hasUA bool
-		robot bool
-		score int
+		kind   agents.Kind
+		hasUA  bool
+		common bool // the client's lines were Common Log Format: no User-agent field
+		robot  bool
+		score  int
 	}{
-		{agents.Browser, true, false, 0},
-		{agents.Unknown, true, true, pointsUnknownUA},
-		{agents.Suspicious, true, true, pointsSuspiciousUA},
-		{agents.Empty, true, true, pointsEmptyUA},
-		{agents.Empty, false, false, 0}, // a log without User-agents says nothing
-		{agents.Tool, true, true, pointsDeclared},
-		{agents.Crawler, true, true, pointsDeclared},
+		{agents.Browser, true, false, false, 0},
+		{agents.Unknown, true, false, true, pointsUnknownUA},
+		{agents.Suspicious, true, false, true, pointsSuspiciousUA},
+		{agents.Empty, true, false, true, pointsEmptyUA},
+		{agents.Empty, false, false, false, 0}, // a log without User-agents says nothing
+		{agents.Empty, true, true, false, 0},   // nor do its Common lines in a log that switched to combined
+		{agents.Tool, true, false, true, pointsDeclared},
+		{agents.Crawler, true, false, true, pointsDeclared},
 	}
 	for _, tc := range cases {
-		c := &client{ua: &agentInfo{agent: agents.Agent{Name: "x", Kind: tc.kind}}, requests: 3, pages: 1, assets: 2, referers: 3}
+		c := &client{ua: &agentInfo{agent: agents.Agent{Name: "x", Kind: tc.kind}}, requests: 3, pages: 1, assets: 2, referers: 3, agentField: !tc.common}
 		cfg := Config{}.withDefaults()
 		j := judge(c, logTraits{hasUA: tc.hasUA, hasReferer: true}, &cfg)
 		if j.robot() != tc.robot || j.score != tc.score {

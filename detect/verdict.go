@@ -151,7 +151,7 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 	case agents.Tool:
 		j.add(ReasonUserAgent, pointsDeclared, "HTTP library or tool"+because(a.Reason))
 	case agents.Empty:
-		if lt.hasUA {
+		if lt.hasUA && c.agentField {
 			j.add(ReasonUserAgent, pointsEmptyUA, "empty User-agent")
 		}
 	case agents.Suspicious:
@@ -182,7 +182,7 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 	if int64(c.pages) >= int64(cfg.MinPages) && c.assets == 0 {
 		j.add(ReasonBehaviour, pointsNoAssets, fmt.Sprintf("%d pages and no image, CSS, JS or font", c.pages))
 	}
-	if lt.hasReferer && int64(c.pages) >= int64(cfg.MinPages) && c.referers == 0 {
+	if lt.hasReferer && c.agentField && int64(c.pages) >= int64(cfg.MinPages) && c.referers == 0 {
 		j.add(ReasonBehaviour, pointsNoReferer, fmt.Sprintf("%d pages and never a Referer", c.pages))
 	}
 	return j

@@ -58,6 +58,10 @@ type Format struct {
 	prefix []byte  // literal text before the first field
 	fields []field // in line order
 	strf   bool    // some field is kindTimeStrf: Parse gathers timeParts
+	// noAgent: the layout has no User-agent field (common): its records
+	// say NoAgentField, so that an empty User-agent is not taken for one
+	// the client left out when other lines of the log have them.
+	noAgent bool
 	// richer is a format that continues this one with more fields
 	// (Combined for Common): a line with a quoted field after this
 	// format's last one is parsed with it when it fits.
@@ -577,8 +581,12 @@ func compile(parts []part) (*Format, error) {
 		fields[i].name = EscapeText([]byte(fields[i].name), 64)
 	}
 	f.prefix = []byte(lits[0])
+	f.noAgent = true
 	for i := range fields {
 		fd := &fields[i]
+		if fd.kind == kindUserAgent {
+			f.noAgent = false
+		}
 		fd.after = []byte(lits[i+1])
 		fd.last = i+1 == len(fields)
 		if fd.kind == kindTimeStrf {

@@ -476,3 +476,28 @@ func TestNoRequest(t *testing.T) {
 		})
 	}
 }
+
+// TestNoAgentField: a Common Log Format line says it has no User-agent
+// field, a combined one (also one that Common hands to Combined) does not.
+func TestNoAgentField(t *testing.T) {
+	tests := []struct {
+		format *Format
+		line   string
+		want   bool
+	}{
+		{Common, `192.0.2.1 - - [10/Mar/2024:08:00:00 +0000] "GET / HTTP/1.1" 200 5`, true},
+		{Common, `192.0.2.1 - - [10/Mar/2024:08:00:00 +0000] "GET / HTTP/1.1" 200 5 "-" "-"`, false},
+		{Combined, `192.0.2.1 - - [10/Mar/2024:08:00:00 +0000] "GET / HTTP/1.1" 200 5 "-" "-"`, false},
+		{mustFormat(`%h %t "%r" %>s`), `192.0.2.1 [10/Mar/2024:08:00:00 +0000] "GET / HTTP/1.1" 200`, true},
+		{JSONFormat, `{"remote_addr":"192.0.2.1","request":"GET / HTTP/1.1"}`, false},
+	}
+	for _, tt := range tests {
+		var rec Record
+		if err := tt.format.Parse([]byte(tt.line), &rec); err != nil {
+			t.Fatalf("%s: %v", tt.line, err)
+		}
+		if rec.NoAgentField != tt.want {
+			t.Errorf("%s %q: NoAgentField %v, want %v", tt.format.Name(), tt.line, rec.NoAgentField, tt.want)
+		}
+	}
+}

@@ -214,6 +214,7 @@ func (f *Format) parse(line []byte, rec *Record, alias bool) error {
 	if f.strf && !rec.Time.IsZero() && !timeInRange(rec.Time) { // zero: a layout without a date
 		return newParseError(line, 0, errYearRange(rec.Time))
 	}
+	rec.NoAgentField = f.noAgent
 	if f.richer != nil && pos+1 < len(line) && line[pos+1] == '"' {
 		// Fields after the last one were about to be dropped: a richer
 		// layout that reads them (combined after common) takes the line.

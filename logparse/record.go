@@ -27,8 +27,11 @@ type Record struct {
 	UserAgent string    // "" when "-" or absent
 	VHost     string    // %v / $host / $server_name, "" when the format has none
 	Forwarded string    // X-Forwarded-For, where the format carries it (JSON, CloudFront): for --trust-proxy
-	File      string    // source file name ("-" or "(stdin)" for standard input)
-	Line      int64     // 1-based line number in File
+	// NoAgentField: the line's layout logs no User-agent and no Referer (a
+	// Common Log Format line), so their absence says nothing of the client.
+	NoAgentField bool
+	File         string // source file name ("-" or "(stdin)" for standard input)
+	Line         int64  // 1-based line number in File
 }
 
 // Path returns the request target as a path and query for matching against
