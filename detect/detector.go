@@ -32,13 +32,12 @@ type Detector struct {
 
 	records      int64
 	late         int64
-	future       int64 // records dated far ahead of the log's clock (see ahead)
-	horizon      int64 // the latest second a record may be dated (see FutureTolerance)
-	watched      int   // clients with a drill-down, at most maxWatched
-	watchDropped int64 // clients Config.Watch picked past maxWatched, tracked without one
-	watchMinutes int   // per-minute counts all drill-downs may still add (maxWatchMinutesAll)
-	withUA       int64 // records with a User-agent: a log without any has no UA signal
-	withReferer  int64 // likewise for the Referer
+	future       int64     // records dated far ahead of the log's clock (see ahead)
+	horizon      int64     // the latest second a record may be dated (see FutureTolerance)
+	watched      int       // clients with a drill-down, at most maxWatched
+	watchDropped int64     // clients Config.Watch picked past maxWatched, tracked without one
+	watchMinutes int       // per-minute counts all drill-downs may still add (maxWatchMinutesAll)
+	counts       logCounts // of every record of the log, for its traits
 	started      bool
 	maxSec       int64     // latest second seen
 	ticked       bool      // other shards' records moved the clock before the first of ours (Pass)
@@ -229,12 +228,7 @@ func (d *Detector) Pass(r *logparse.Record) {
 	if d.result != nil {
 		return
 	}
-	if r.UserAgent != "" {
-		d.withUA++
-	}
-	if r.Referer != "" {
-		d.withReferer++
-	}
+	d.counts.count(r)
 	if sec := r.Time.Unix(); !r.Time.IsZero() && !d.ahead(sec) {
 		d.tick(sec)
 	}
@@ -261,12 +255,7 @@ func (d *Detector) Add(r *logparse.Record) {
 		return
 	}
 	d.records++
-	if r.UserAgent != "" {
-		d.withUA++
-	}
-	if r.Referer != "" {
-		d.withReferer++
-	}
+	d.counts.count(r)
 	sec := r.Time.Unix()
 	future := !r.Time.IsZero() && d.ahead(sec)
 	if future {

@@ -129,7 +129,7 @@ func (d *Detector) stream(c *client, sec int64, untimed, robotsTxt, violated boo
 
 // streamEnv is the verdict environment of a verdict while reading.
 func (d *Detector) streamEnv() *verdictEnv {
-	return &verdictEnv{lt: logTraits{hasUA: d.withUA > 0, hasReferer: d.withReferer > 0}, cfg: d.cfg, loc: d.loc}
+	return &verdictEnv{lt: d.counts.traits(), cfg: d.cfg, loc: d.loc}
 }
 
 // announce judges c and, if it is a robot, tells Events so, and of the

@@ -116,7 +116,7 @@ func (d *Detector) foldClient(c *client) {
 	d.unlisted.incidents += incidents
 	if plainBrowser(c, &d.cfg) {
 		// Not a robot, and the common case in a flood: no judging.
-	} else if j := judge(c, logTraits{hasUA: d.withUA > 0, hasReferer: d.withReferer > 0}, &d.cfg); j.robot() {
+	} else if j := judge(c, d.counts.traits(), &d.cfg); j.robot() {
 		d.other.Robots++
 		if c.viol != nil {
 			d.other.Violations += c.viol.n

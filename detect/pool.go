@@ -49,12 +49,11 @@ type poolBatch struct {
 	// clock[i] is the latest second of the records before record i that
 	// move the log's clock (none: math.MinInt64), so that a worker sees
 	// the clock a single pass would without going through the other
-	// workers' records; withUA and withReferer count the User-agent and
-	// Referer fields of all of them, for the log's traits.
-	clock               []int64
-	withUA, withReferer int64
-	left                atomic.Int32 // workers not done with it
-	release             func()
+	// workers' records; counts counts all of them, for the log's traits.
+	clock   []int64
+	counts  logCounts
+	left    atomic.Int32 // workers not done with it
+	release func()
 }
 
 // NewPool returns a Pool of workers Detectors with cfg (MaxClients shared
@@ -82,7 +81,7 @@ func (p *Pool) work(k int, d *Detector, in <-chan *poolBatch) {
 	defer p.wg.Done()
 	me := uint8(k)
 	for b := range in {
-		var ua, ref int64 // of this worker's own records, which Add counts
+		var own logCounts // of this worker's own records, which Add counts
 		for i, o := range b.owner {
 			if o != me {
 				continue
@@ -92,15 +91,9 @@ func (p *Pool) work(k int, d *Detector, in <-chan *poolBatch) {
 			}
 			r := &b.recs[i]
 			d.Add(r)
-			if r.UserAgent != "" {
-				ua++
-			}
-			if r.Referer != "" {
-				ref++
-			}
+			own.count(r)
 		}
-		d.withUA += b.withUA - ua
-		d.withReferer += b.withReferer - ref
+		d.counts = d.counts.plus(b.counts, own)
 		if b.left.Add(-1) == 0 && b.release != nil {
 			b.release()
 		}
@@ -137,12 +130,7 @@ func (p *Pool) Add(recs []logparse.Record, keep, mine []bool, release func()) {
 		default:
 			b.owner[i] = uint8(routeOf(r.Client) % w)
 		}
-		if r.UserAgent != "" {
-			b.withUA++
-		}
-		if r.Referer != "" {
-			b.withReferer++
-		}
+		b.counts.count(r)
 		if sec := r.Time.Unix(); !r.Time.IsZero() && sec <= horizon && sec > p.clock {
 			p.clock = sec
 		}

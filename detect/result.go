@@ -282,7 +282,7 @@ func (d *Detector) Result() *Result {
 	res.IncidentCount += int(d.other.Incidents)
 	res.ViolationsDropped += d.unlisted.violations
 	res.IncidentsDropped += int(d.unlisted.incidents)
-	lt := logTraits{hasUA: d.withUA > 0, hasReferer: d.withReferer > 0}
+	lt := d.counts.traits()
 
 	sorted := sortClients(&d.clients)
 

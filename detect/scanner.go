@@ -125,7 +125,8 @@ func fingerprintOf(path string) uint8 {
 type scannerTraits struct {
 	strong     uint32  // requests for probe paths no person asks for
 	weakFailed uint32  // requests for application paths that the site answered with an error
-	proxy      uint32  // CONNECT, or an absolute URL to a server that is not a proxy
+	proxy      uint32  // CONNECT
+	absolute   uint32  // absolute URLs with no virtual host: probes for an open proxy, unless the log is a proxy's
 	junk       uint32  // requests without method and target: TLS handshakes, binary or empty request lines
 	fpMask     uint8   // which of favicon, robots.txt and sitemap.xml it asked for
 	fpOnly     bool    // and never anything else
@@ -152,11 +153,13 @@ func (s *scannerTraits) add(method, target, path, vhost string, status int, firs
 		s.proxy++
 		s.note(method + " " + target)
 		return
-	case vhost == "" && (strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://")):
+	case absoluteTarget(target, vhost):
 		// An absolute URL to a server that is not a proxy: a probe for an
-		// open one. (Proxies and load balancers log absolute URLs of
-		// their own; their formats give the host, and so vhost.)
-		s.proxy++
+		// open one. (Load balancers log absolute URLs of their own and
+		// their formats give the host, so vhost; Varnish and a reverse
+		// proxy Squid write every request so: scanner sees the log's
+		// traits.)
+		s.absolute++
 		s.note(method + " " + target)
 		return
 	}
@@ -192,14 +195,18 @@ func (s *scannerTraits) firstProbe() string {
 // kind is the kind of its User-agent: the favicon, robots.txt and sitemap
 // run is a scanner's only under a browser's (or no) name; a declared
 // crawler fetching robots.txt and the sitemap is doing its job.
-func (s *scannerTraits) scanner(browserLike bool) string {
+func (s *scannerTraits) scanner(browserLike, proxyLog bool) string {
+	proxied := s.proxy
+	if !proxyLog {
+		proxied += s.absolute
+	}
 	switch {
 	case s.strong > 0:
 		return "asked " + times(int64(s.strong)) + " for paths scanners probe, first " + s.firstProbe()
 	case s.weakFailed >= 2:
 		return "asked " + times(int64(s.weakFailed)) + " for application paths the site does not have, first " + s.firstProbe()
-	case s.proxy > 0:
-		return "used the server as a proxy " + times(int64(s.proxy)) + ", first " + s.firstProbe()
+	case proxied > 0:
+		return "used the server as a proxy " + times(int64(proxied)) + ", first " + s.firstProbe()
 	case browserLike && s.fpOnly && s.fpMask&(s.fpMask-1) != 0:
 		return "asked for nothing but favicon.ico, robots.txt and sitemap.xml: a fingerprinting run"
 	}
@@ -208,3 +215,9 @@ func (s *scannerTraits) scanner(browserLike bool) string {
 
 // junkOnly reports whether none of c's requests was an HTTP request.
 func (c *client) junkOnly() bool { return int64(c.scan.junk) == c.requests }
+
+// absoluteTarget reports a request for an absolute URL ("GET http://…")
+// from a log that names no virtual host for it.
+func absoluteTarget(target, vhost string) bool {
+	return vhost == "" && (strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://"))
+}

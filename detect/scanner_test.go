@@ -100,3 +100,39 @@ func TestJunkConnections(t *testing.T) {
 		t.Errorf("junk and a probe: %+v", v)
 	}
 }
+
+// TestProxyLogs: an absolute URL is a probe for an open proxy in an origin
+// server's log, but Varnish's varnishncsa and a reverse-proxy Squid write
+// every request so: where absolute URLs are most of the log, browsing is
+// not scanning (every visitor of a Varnish site was a scanner in the block
+// list). CONNECT stays a probe either way.
+func TestProxyLogs(t *testing.T) {
+	const chrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+	browse := func(ip, prefix string) []req {
+		var out []req
+		for i, p := range []string{"/", "/site.css", "/logo.png", "/about"} {
+			out = append(out, req{ip: ip, ua: chrome, sec: i, path: prefix + p})
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		reqs    []req
+		ip      string
+		scanner bool
+	}{
+		{"origin log: an absolute URL is a probe", append(browse("203.0.113.1", ""), req{ip: "192.0.2.9", ua: chrome, path: "http://proxy-judge.example/azenv.php"}), "192.0.2.9", true},
+		{"origin log: the person is not", append(browse("203.0.113.1", ""), req{ip: "192.0.2.9", ua: chrome, path: "http://proxy-judge.example/azenv.php"}), "203.0.113.1", false},
+		{"varnish log: browsing is not scanning", append(browse("203.0.113.1", "http://www.example.com"), browse("203.0.113.2", "http://www.example.com")...), "203.0.113.1", false},
+		{"varnish log: CONNECT still is", append(browse("203.0.113.1", "http://www.example.com"), req{ip: "192.0.2.9", ua: chrome, method: "CONNECT", path: "www.example.com:443", status: 400}), "192.0.2.9", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := run(Config{}, tt.reqs)
+			v := verdictOf(t, res, tt.ip, chrome)
+			if got := slices.Contains(v.Reasons, ReasonScanner); got != tt.scanner {
+				t.Errorf("scanner %v (reasons %v, details %q); want %v", got, v.Reasons, v.Details, tt.scanner)
+			}
+		})
+	}
+}

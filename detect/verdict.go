@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/robowatch/robowatch/agents"
+	"github.com/robowatch/robowatch/logparse"
 )
 
 // The four reasons a verdict may give, as the JSON contract spells them.
@@ -89,6 +90,46 @@ const (
 // log has no User-agent and no Referer, and their absence says nothing.
 type logTraits struct {
 	hasUA, hasReferer bool
+	// proxyLog: most requests name an absolute URL with no virtual host,
+	// as Varnish's varnishncsa and a reverse-proxy Squid write every
+	// request: there, an absolute URL is no probe for an open proxy.
+	proxyLog bool
+}
+
+// logCounts are what the log's traits are made of, counted over every
+// record of the log (Add and Pass; a Pool adds the other workers').
+type logCounts struct {
+	seen        int64
+	withUA      int64 // records with a User-agent: a log without any has no UA signal
+	withReferer int64 // likewise for the Referer
+	absolute    int64 // records whose target is an absolute URL and that name no virtual host
+}
+
+func (n *logCounts) count(r *logparse.Record) {
+	n.seen++
+	if r.UserAgent != "" {
+		n.withUA++
+	}
+	if r.Referer != "" {
+		n.withReferer++
+	}
+	if absoluteTarget(r.Target, r.VHost) {
+		n.absolute++
+	}
+}
+
+// plus returns n with o's counts added and sub's taken away.
+func (n logCounts) plus(o, sub logCounts) logCounts {
+	return logCounts{
+		seen:        n.seen + o.seen - sub.seen,
+		withUA:      n.withUA + o.withUA - sub.withUA,
+		withReferer: n.withReferer + o.withReferer - sub.withReferer,
+		absolute:    n.absolute + o.absolute - sub.absolute,
+	}
+}
+
+func (n logCounts) traits() logTraits {
+	return logTraits{hasUA: n.withUA > 0, hasReferer: n.withReferer > 0, proxyLog: n.absolute > 0 && n.absolute*2 >= n.seen}
 }
 
 // judgement is the verdict on one client.
@@ -123,7 +164,7 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		return j
 	}
 	browserLike := a.Kind == agents.Browser || a.Kind == agents.Empty || a.Kind == agents.Unknown
-	if why := c.scan.scanner(browserLike); why != "" {
+	if why := c.scan.scanner(browserLike, lt.proxyLog); why != "" {
 		j.add(ReasonScanner, pointsScanner, why)
 		j.kind = KindScanner
 	}
