@@ -241,6 +241,15 @@ func readHAProxy(t *tokens, line []byte, s string, rec *Record) error {
 			break
 		}
 	}
+	if first == 0 && len(line) > 0 && line[0] == '<' {
+		// RFC 5424 ("<134>1 2024-… lb1 haproxy 14389 - - "): no tag
+		// with a colon; the header is the tokens before the message.
+		if n := syslogHeaderLen(line); n > 0 {
+			for first < t.n && t.span[first][0] < n {
+				first++
+			}
+		}
+	}
 	if t.n < first+12 {
 		return fmt.Errorf("%w: too few fields for httplog", ErrMismatch)
 	}

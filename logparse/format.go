@@ -69,6 +69,7 @@ type Format struct {
 	json   *jsonLayout  // a JSON log: key paths instead of fields
 	w3c    *w3cLayout   // a W3C extended log: its default fields, until a #Fields line says otherwise
 	tok    *tokenLayout // a load balancer's, S3's, HAProxy's or Squid's fixed layout (cloud.go)
+	syslog *Format      // a text format behind a syslog header (syslog.go)
 }
 
 // Name returns the built-in name ("combined") or, for a custom format, its format string.
@@ -125,6 +126,14 @@ var FormatNames = []string{"common", "combined", "combined_xff", "vhost_combined
 // "combined", "vhost_combined"), or nil for "auto": a nil *Format asks
 // NewReader to detect the format from the first lines.
 func FormatByName(name string) (*Format, error) {
+	if inner, ok := strings.CutPrefix(strings.ToLower(name), "syslog+"); ok {
+		// As the summary names a log read behind syslog headers.
+		f, err := FormatByName(inner)
+		if err != nil || f == nil || f.json != nil || f.w3c != nil || f.tok != nil {
+			return nil, fmt.Errorf("format %q: syslog+ takes common, combined, combined_xff or vhost_combined", name)
+		}
+		return syslogFormat(f), nil
+	}
 	switch strings.ToLower(name) {
 	case "common", "clf", "ncsa":
 		return Common, nil

@@ -12,7 +12,7 @@ import (
 
 // fuzzFormats are the formats FuzzParseLine picks from.
 var fuzzFormats = []*Format{
-	Combined, Common, VHostCombined,
+	Combined, Common, VHostCombined, CombinedXFF, syslogFormat(Combined), HAProxyFormat,
 	mustFormat(`$host $remote_addr [$time_iso8601] "$request" $status $bytes_sent "$http_user_agent" rt=$request_time`),
 	mustFormat(`%a %l %u %t "%m %U%q %H" %>s %B %D "%{Referer}i" "%{User-Agent}i"`),
 	mustFormat(`$msec $remote_addr "$request" $status`),

@@ -129,6 +129,8 @@ func (f *Format) parse(line []byte, rec *Record, alias bool) error {
 		return f.w3c.parse(line, rec, alias)
 	case f.tok != nil:
 		return f.tok.parse(line, rec, alias)
+	case f.syslog != nil:
+		return f.parseSyslog(line, rec, alias)
 	}
 	file, lineNo := rec.File, rec.Line
 	*rec = Record{Bytes: -1, File: file, Line: lineNo}

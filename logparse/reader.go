@@ -407,21 +407,13 @@ func Detect(lines [][]byte) *Format {
 	if f := detectStructured(lines); f != nil {
 		return f
 	}
-	counts := make([]int, len(builtins))
-	best := 0
-	var rec Record
-	for i, f := range builtins {
-		for _, l := range lines {
-			if f.Parse(l, &rec) == nil {
-				counts[i]++
-			}
-		}
-		best = max(best, counts[i])
-	}
+	f, best := detectBuiltin(lines)
 	if best*2 < len(lines) {
 		// Most lines are no Apache or nginx text line: a load balancer's,
-		// S3's, HAProxy's or Squid's layout may fit them better.
+		// S3's, HAProxy's or Squid's layout may fit them better, or a
+		// text format behind syslog headers.
 		var pick *Format
+		var rec Record
 		for _, f := range tokenFormats {
 			n := 0
 			for _, l := range lines {
@@ -436,16 +428,43 @@ func Detect(lines [][]byte) *Format {
 		if pick != nil {
 			return pick
 		}
+		if s := detectSyslog(lines); s != nil {
+			return s
+		}
+	}
+	return f
+}
+
+// detectText chooses among the built-in text formats (Combined when none
+// reads a line).
+func detectText(lines [][]byte) *Format {
+	f, _ := detectBuiltin(lines)
+	return f
+}
+
+// detectBuiltin returns the richest built-in text format that reads all but
+// 10% of what the best one reads, and how many lines the best one reads.
+func detectBuiltin(lines [][]byte) (*Format, int) {
+	counts := make([]int, len(builtins))
+	best := 0
+	var rec Record
+	for i, f := range builtins {
+		for _, l := range lines {
+			if f.Parse(l, &rec) == nil {
+				counts[i]++
+			}
+		}
+		best = max(best, counts[i])
 	}
 	if best == 0 {
-		return Combined
+		return Combined, 0
 	}
 	for i, f := range builtins {
 		if counts[i] > 0 && counts[i] >= best-max(1, best/10) {
-			return f
+			return f, best
 		}
 	}
-	return Combined
+	return Combined, best
 }
 
 // detectStructured recognises the logs whose lines say what they are: W3C
