@@ -150,9 +150,9 @@ var (
 )
 
 // tokenFormats are tried by detection when no text format fits; CloudFront
-// last, with its documented fields, for a log whose #Fields lines were cut
-// off.
-var tokenFormats = []*Format{ALBFormat, ELBFormat, S3Format, HAProxyFormat, SquidFormat, CloudFrontFormat}
+// and IIS last, with their documented fields, for a log whose #Fields
+// lines were cut off.
+var tokenFormats = []*Format{ALBFormat, ELBFormat, S3Format, HAProxyFormat, SquidFormat, CloudFrontFormat, W3CFormat}
 
 // readBalancer reads the fields ALB and Classic ELB share, from token at
 // (the client:port) on: status at+5, sizes at+7, request at+8, User-agent at+9.

@@ -164,6 +164,12 @@ func TestJSONBadLines(t *testing.T) {
 	if len(recs) != 2 || st.Malformed != int64(len(bad)) {
 		t.Errorf("%d records, %d malformed; want 2 and %d: %v", len(recs), st.Malformed, len(bad), st.Samples)
 	}
+	// nginx's default escaping in a JSON-shaped log_format without
+	// escape=json: \x22 for '"'.
+	recs, _ = readText(t, `{"remote_addr":"192.0.2.1","request":"GET / HTTP/1.1","http_user_agent":"say \x22hi\x22"}`+"\n", JSONFormat)
+	if len(recs) != 1 || recs[0].UserAgent != `say "hi"` {
+		t.Errorf("\\x22: %+v", recs)
+	}
 	// Escapes: nginx's \u0022 and a surrogate pair.
 	recs, _ = readText(t, `{"remote_addr":"192.0.2.1","request_uri":"/a?q=\u0022x\u0022","http_user_agent":"bot \ud83e\udd16/1.0"}`+"\n", JSONFormat)
 	if len(recs) != 1 || recs[0].Target != `/a?q="x"` || recs[0].UserAgent != "bot 🤖/1.0" {
@@ -499,5 +505,27 @@ func TestNoAgentField(t *testing.T) {
 		if rec.NoAgentField != tt.want {
 			t.Errorf("%s %q: NoAgentField %v, want %v", tt.format.Name(), tt.line, rec.NoAgentField, tt.want)
 		}
+	}
+}
+
+// TestIISText: IIS writes a space as '+' and a '+' as '+'; a '+' before
+// "http" is read as a literal one, so crawlers' User-agents read as other
+// logs write them. A log whose #Fields line was cut off is read by IIS's
+// default fields, detected.
+func TestIISText(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"Mozilla/5.0+(compatible;+Googlebot/2.1;++http://www.google.com/bot.html)", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"},
+		{"Mozilla/5.0+(Windows+NT+10.0;+Win64;+x64)", "Mozilla/5.0 (Windows NT 10.0; Win64; x64)"},
+		{"curl/8.5.0", "curl/8.5.0"},
+		{"a+", "a "},
+	} {
+		if got := iisSpaces(tt.in); got != tt.want {
+			t.Errorf("iisSpaces(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	const line = "2024-05-06 07:00:01 10.0.0.1 GET /index.html - 80 - 203.0.113.10 Mozilla/5.0+(compatible;+bingbot/2.0;++http://www.bing.com/bingbot.htm) - 200 0 0 15\r\n"
+	recs, st := readText(t, strings.Repeat(line, 3), nil)
+	if st.Format != "w3c" || len(recs) != 3 || recs[0].Client != "203.0.113.10" || recs[0].UserAgent != "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)" {
+		t.Errorf("IIS without #Fields: format %q, %+v (%v)", st.Format, recs, st.Samples)
 	}
 }

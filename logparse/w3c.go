@@ -229,9 +229,24 @@ func (l *w3cLayout) text(v string, times int) string {
 		return l.decode(v, times)
 	}
 	if strings.IndexByte(v, '+') >= 0 {
-		return strings.ReplaceAll(v, "+", " ")
+		return iisSpaces(v)
 	}
 	return v
+}
+
+// iisSpaces turns IIS's '+' back into spaces. IIS writes a literal '+' as
+// '+' too, so the two cannot be told apart; a '+' before "http" is taken for
+// a literal one, as crawlers write their URL ("Googlebot/2.1; +http://…",
+// logged ";++http://…"), so that their User-agent reads as other logs have
+// it.
+func iisSpaces(v string) string {
+	b := []byte(v)
+	for i, c := range b {
+		if c == '+' && !strings.HasPrefix(v[i+1:], "http") {
+			b[i] = ' '
+		}
+	}
+	return string(b)
 }
 
 // decode percent-decodes v up to times times, when the layout is
