@@ -70,6 +70,10 @@ type Format struct {
 	w3c    *w3cLayout   // a W3C extended log: its default fields, until a #Fields line says otherwise
 	tok    *tokenLayout // a load balancer's, S3's, HAProxy's or Squid's fixed layout (cloud.go)
 	syslog *Format      // a text format behind a syslog header (syslog.go)
+	// fallback are the formats a line that f cannot read is tried with:
+	// set on a detected format (withFallbacks), never on one given by name.
+	fallback []*Format
+	base     *Format // the format fallback was added to, which Reader.Format returns
 }
 
 // Name returns the built-in name ("combined") or, for a custom format, its format string.
@@ -631,4 +635,33 @@ func (f *Format) richness() int {
 		}
 	}
 	return n
+}
+
+// withFallbacks returns the detected format f, reading a line it cannot
+// read with the other built-in text formats and JSON: a log whose format
+// changed after the lines detection saw (a LogFormat change and a reload:
+// combined to vhost_combined, nginx to escape=json), or two servers' logs
+// concatenated, loses no line that a known format reads. Common is no
+// fallback: a combined line cut short reads as Common, and a cut line is
+// malformed. Structured layouts (W3C, the balancers') keep their own.
+func withFallbacks(f *Format) *Format {
+	if f == nil || f.w3c != nil || f.tok != nil || f.syslog != nil {
+		return f
+	}
+	g := *f
+	g.base = f
+	for _, alt := range []*Format{VHostCombined, CombinedXFF, Combined, JSONFormat} {
+		if alt != f {
+			g.fallback = append(g.fallback, alt)
+		}
+	}
+	return &g
+}
+
+// own returns the format itself, without the fallbacks detection added.
+func (f *Format) own() *Format {
+	if f != nil && f.base != nil {
+		return f.base
+	}
+	return f
 }

@@ -83,7 +83,7 @@ func NewParallelReader(r io.Reader, name string, f *Format) *ParallelReader {
 }
 
 // Format is as Reader.Format.
-func (r *ParallelReader) Format() *Format { return r.seq.format }
+func (r *ParallelReader) Format() *Format { return r.seq.format.own() }
 
 // Stats returns the counts of the lines Read has returned so far.
 func (r *ParallelReader) Stats() Stats {

@@ -122,6 +122,20 @@ func (f *Format) Parse(line []byte, rec *Record) error {
 // rather than of a copy (ParallelReader.ReuseRecord), so that a line costs
 // no allocation and the caller must not change line while they are in use.
 func (f *Format) parse(line []byte, rec *Record, alias bool) error {
+	err := f.parseOwn(line, rec, alias)
+	if err == nil || f.fallback == nil {
+		return err
+	}
+	for _, alt := range f.fallback {
+		if alt.parseOwn(line, rec, alias) == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// parseOwn parses line with f's own layout.
+func (f *Format) parseOwn(line []byte, rec *Record, alias bool) error {
 	switch {
 	case f.json != nil:
 		return f.json.parse(line, rec, alias)

@@ -426,3 +426,69 @@ func ExampleFirstTime() {
 	fmt.Println(names)
 	// Output: [access.log.2 access.log.1 access.log]
 }
+
+// TestFormatChangeMidFile: a detected format reads a line it cannot with
+// the other built-in text formats and JSON, so a log whose format changed
+// after the lines detection saw (or two servers' logs concatenated) loses
+// no line; a combined line cut short stays malformed (Common is no
+// fallback), and a format given by name has no fallbacks.
+func TestFormatChangeMidFile(t *testing.T) {
+	comb := func(i int) string {
+		return fmt.Sprintf(`192.0.2.%d - - [10/Mar/2024:08:00:00 +0000] "GET /%d HTTP/1.1" 200 5 "-" "curl/8.5.0"`, i%250+1, i)
+	}
+	vhost := func(i int) string { return "www.example.com:443 " + comb(i) }
+	js := func(i int) string {
+		return fmt.Sprintf(`{"remote_addr":"192.0.2.%d","time_iso8601":"2024-03-10T08:00:00+00:00","request":"GET /%d HTTP/1.1","status":200,"http_user_agent":"curl/8.5.0"}`, i%250+1, i)
+	}
+	cut := `192.0.2.1 - - [10/Mar/2024:08:00:00 +0000] "GET / HTTP/1.1" 200 5`
+	lines := func(first func(int) string, n int, then func(int) string, m int) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(first(i) + "\n")
+		}
+		for i := range m {
+			b.WriteString(then(n+i) + "\n")
+		}
+		return b.String()
+	}
+	tests := []struct {
+		name      string
+		text      string
+		format    *Format
+		want      string
+		records   int64
+		malformed int64
+	}{
+		{"combined then vhost_combined", lines(comb, 150, vhost, 40), nil, "combined", 190, 0},
+		{"combined then JSON", lines(comb, 150, js, 40), nil, "combined", 190, 0},
+		{"JSON then combined", lines(js, 150, comb, 40), nil, "json", 190, 0},
+		{"interleaved", lines(comb, 1, js, 1) + lines(comb, 1, js, 1), nil, "json", 4, 0},
+		{"combined with a cut line", lines(comb, 150, func(int) string { return cut }, 1), nil, "combined", 150, 1},
+		{"given by name: no fallback", lines(comb, 150, js, 40), Combined, "combined", 150, 40},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, parallel := range []bool{false, true} {
+				var st Stats
+				if parallel {
+					r := NewParallelReader(strings.NewReader(tt.text), "t.log", tt.format)
+					for {
+						var rec Record
+						if err := r.Read(&rec); err == io.EOF {
+							break
+						}
+					}
+					st = r.Stats()
+					r.Close()
+				} else {
+					r := NewReader(strings.NewReader(tt.text), "t.log", tt.format)
+					readAll(r)
+					st = r.Stats()
+				}
+				if st.Format != tt.want || st.Records != tt.records || st.Malformed != tt.malformed {
+					t.Errorf("parallel %v: format %q, %d records, %d malformed; want %q, %d, %d", parallel, st.Format, st.Records, st.Malformed, tt.want, tt.records, tt.malformed)
+				}
+			}
+		})
+	}
+}

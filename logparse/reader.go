@@ -199,7 +199,7 @@ func NewReader(r io.Reader, name string, f *Format) *Reader {
 
 // Format returns the format in use: the one given to NewReader, or with
 // auto-detection the one chosen (nil until the first Read, or for an empty input).
-func (r *Reader) Format() *Format { return r.format }
+func (r *Reader) Format() *Format { return r.format.own() }
 
 // Stats returns the counts so far. The Samples slice is shared with the Reader.
 func (r *Reader) Stats() Stats { return r.stats }
@@ -391,7 +391,7 @@ func (r *Reader) detect() {
 	if len(r.pending) == 0 {
 		return // empty input: nothing to detect, nothing to parse
 	}
-	r.format = Detect(sample)
+	r.format = withFallbacks(Detect(sample))
 	r.stats.Format = r.format.Name()
 }
 
