@@ -27,6 +27,7 @@ const (
 	kindReferer                    // %{Referer}i $http_referer
 	kindUserAgent                  // %{User-Agent}i $http_user_agent
 	kindVHost                      // %v %V $host $server_name
+	kindClientList                 // Envoy's default log: the client is X-Forwarded-For's right-most address
 )
 
 // epoch units for kindTimeEpoch, kept in field.unit.
@@ -95,6 +96,34 @@ const (
 	CombinedXFFSpec = `%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i" "%{X-Forwarded-For}i"`
 )
 
+// EnvoySpec is Envoy's default access log format, and IstioSpec Istio's,
+// in Apache's terms; envoyFormat and istioFormat give their client fields
+// their meaning.
+const (
+	EnvoySpec = `[%{%Y-%m-%dT%H:%M:%S}t.%{msec_frac}tZ] "%r" %>s %{RESPONSE_FLAGS}e %I %O %D %{X-Envoy-Upstream-Service-Time}o "%{X-Forwarded-For}i" "%{User-Agent}i" "%{X-Request-Id}i" "%{Host}i" "%{UPSTREAM_HOST}e"`
+	IstioSpec = `[%{%Y-%m-%dT%H:%M:%S}t.%{msec_frac}tZ] "%r" %>s %{RESPONSE_FLAGS}e %{RESPONSE_CODE_DETAILS}e %{CONNECTION_TERMINATION_DETAILS}e "%{UPSTREAM_TRANSPORT_FAILURE_REASON}e" %I %O %D %{X-Envoy-Upstream-Service-Time}o "%{X-Forwarded-For}i" "%{User-Agent}i" "%{X-Request-Id}i" "%{Host}i" "%{UPSTREAM_HOST}e" %{UPSTREAM_CLUSTER}e %{UPSTREAM_LOCAL_ADDRESS}e %{DOWNSTREAM_LOCAL_ADDRESS}e %a %{REQUESTED_SERVER_NAME}e %{ROUTE_NAME}e`
+)
+
+// Envoy's default log has no peer address: the client is the right-most
+// X-Forwarded-For entry, which Envoy appends when it is the edge (and
+// --trust-proxy may walk further left). Istio's logs the peer as
+// DOWNSTREAM_REMOTE_ADDRESS, with its port.
+var (
+	EnvoyFormat = withKind(mustBuiltin("envoy", EnvoySpec, nil), "%{X-Forwarded-For}i", kindClientList)
+	IstioFormat = withKind(mustBuiltin("istio", IstioSpec, nil), "%a", kindClientPort)
+)
+
+// withKind gives the field written name the kind k.
+func withKind(f *Format, name string, k fieldKind) *Format {
+	for i := range f.fields {
+		if f.fields[i].name == name {
+			f.fields[i].kind = k
+			return f
+		}
+	}
+	panic("logparse: built-in format " + f.name + " has no field " + name)
+}
+
 // Built-in formats. nginx's default "combined" log_format is the same layout
 // as Apache's. Common also reads a line that goes on with a quoted referer
 // and user agent as Combined does: a log that switched from common to
@@ -112,7 +141,7 @@ var (
 // order auto-detection prefers them in. combined_xff before combined: a
 // combined line with one more quoted field is nginx's "main", whose last
 // field --trust-proxy needs.
-var builtins = []*Format{VHostCombined, CombinedXFF, Combined, Common}
+var builtins = []*Format{VHostCombined, CombinedXFF, Combined, Common, IstioFormat, EnvoyFormat}
 
 func mustBuiltin(name, spec string, richer *Format) *Format {
 	f, err := ParseApacheFormat(spec)
@@ -124,7 +153,7 @@ func mustBuiltin(name, spec string, richer *Format) *Format {
 }
 
 // FormatNames lists the names FormatByName accepts, "auto" last.
-var FormatNames = []string{"common", "combined", "combined_xff", "vhost_combined", "json", "w3c", "cloudfront", "alb", "elb", "s3", "haproxy", "squid", "auto"}
+var FormatNames = []string{"common", "combined", "combined_xff", "vhost_combined", "envoy", "istio", "json", "w3c", "cloudfront", "alb", "elb", "s3", "haproxy", "squid", "auto"}
 
 // FormatByName returns the built-in format called name ("common" or "clf",
 // "combined", "vhost_combined"), or nil for "auto": a nil *Format asks
@@ -147,6 +176,10 @@ func FormatByName(name string) (*Format, error) {
 		return VHostCombined, nil
 	case "combined_xff", "main":
 		return CombinedXFF, nil
+	case "envoy":
+		return EnvoyFormat, nil
+	case "istio":
+		return IstioFormat, nil
 	case "json", "caddy", "traefik":
 		return JSONFormat, nil
 	case "w3c", "iis":

@@ -441,15 +441,32 @@ func TestProxies(t *testing.T) {
 // TestEnvoyIsNoBalancer: Envoy's default access log has an ISO time and
 // the token count of AWS's Classic ELB log, with a status code where ELB
 // has the client. It must not be read as ELB (every client "200", every
-// request junk: a log of robots reported all clear), but refused.
+// request junk: a log of robots reported all clear), but as Envoy's, the
+// client X-Forwarded-For's right-most address; Istio's by its peer.
 func TestEnvoyIsNoBalancer(t *testing.T) {
 	b, err := os.ReadFile("../testdata/formats/envoy-default.log")
 	if err != nil {
 		t.Fatal(err)
 	}
 	recs, st := readText(t, string(b), nil)
-	if len(recs) != 0 || st.Malformed != 3 {
-		t.Errorf("format %q: %d records (%+v), %d malformed; want every line malformed", st.Format, len(recs), recs, st.Malformed)
+	if st.Format != "envoy" || len(recs) != 3 || st.Malformed != 0 {
+		t.Fatalf("format %q: %d records, %d malformed (%v); want envoy, 3, 0", st.Format, len(recs), st.Malformed, st.Samples)
+	}
+	if r := recs[0]; r.Client != "66.249.66.1" || r.Target != "/robots.txt" || r.Status != 200 || r.Bytes != 312 || r.VHost != "www.example.com" ||
+		!strings.HasPrefix(r.UserAgent, "Mozilla/5.0 (compatible; Googlebot/2.1") || r.Time.UTC().Format(time.RFC3339Nano) != "2024-03-10T08:00:00Z" {
+		t.Errorf("envoy record %+v", r)
+	}
+	chain := `[2024-03-10T08:00:00.000Z] "GET / HTTP/1.1" 200 - 0 5 1 1 "203.0.113.9, 198.51.100.7" "curl/8.5.0" "id" "www.example.com" "10.0.3.7:8080"`
+	if recs, _ := readText(t, chain+"\n", EnvoyFormat); len(recs) != 1 || recs[0].Client != "198.51.100.7" || recs[0].Forwarded != "203.0.113.9, 198.51.100.7" {
+		t.Errorf("envoy with an X-Forwarded-For chain: %+v", recs)
+	}
+	noXFF := `[2024-03-10T08:00:00.000Z] "GET / HTTP/1.1" 200 - 0 5 1 1 "-" "curl/8.5.0" "id" "www.example.com" "10.0.3.7:8080"`
+	if recs, st := readText(t, noXFF+"\n", EnvoyFormat); len(recs) != 0 || st.Malformed != 1 {
+		t.Errorf("envoy without a client: %+v", recs)
+	}
+	istio := `[2024-03-10T08:00:00.012Z] "GET /robots.txt HTTP/1.1" 200 - via_upstream - "-" 0 312 4 3 "-" "curl/8.5.0" "id" "www.example.com" "10.244.1.7:8080" outbound|8080||web.default.svc.cluster.local 10.244.1.5:41234 10.244.1.5:8080 66.249.66.1:50123 - default`
+	if recs, st := readText(t, istio+"\n", nil); st.Format != "istio" || len(recs) != 1 || recs[0].Client != "66.249.66.1" || recs[0].UserAgent != "curl/8.5.0" {
+		t.Errorf("istio: format %q, %+v (%v)", st.Format, recs, st.Samples)
 	}
 	for _, f := range []*Format{ELBFormat, ALBFormat} {
 		var rec Record

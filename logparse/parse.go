@@ -383,6 +383,15 @@ func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *
 		setFirst(&rec.VHost, v)
 	case kindForwarded:
 		rec.Forwarded = v
+	case kindClientPort:
+		setFirst(&rec.Client, hostOfHostPort(v))
+	case kindClientList:
+		rec.Forwarded = v
+		last := strings.TrimSpace(v[strings.LastIndexByte(v, ',')+1:])
+		if last == "" {
+			return fmt.Errorf("%w: no client (this format names it only in X-Forwarded-For, which the request did not carry)", ErrMismatch)
+		}
+		setFirst(&rec.Client, last)
 	}
 	return nil
 }
