@@ -10,24 +10,24 @@ import (
 type fieldKind uint8
 
 const (
-	kindSkip      fieldKind = iota // parsed for its extent, then ignored
-	kindClient                     // %h %a $remote_addr
-	kindIdent                      // %l
-	kindUser                       // %u $remote_user
-	kindTimeCLF                    // the inside of [%t], $time_local
-	kindTimeISO                    // $time_iso8601
-	kindTimeEpoch                  // $msec, %{sec}t, %{msec}t, %{usec}t: seconds, milliseconds or microseconds since 1970
-	kindTimeStrf                   // %{strftime format}t, %{msec_frac}t, %{usec_frac}t: parts of a time, field.strf
-	kindRequest                    // %r $request
-	kindMethod                     // %m $request_method
-	kindTarget                     // %U, %U%q, $request_uri
-	kindProtocol                   // %H $server_protocol
-	kindStatus                     // %>s $status
-	kindBytes                      // %b %B %O $body_bytes_sent $bytes_sent
-	kindReferer                    // %{Referer}i $http_referer
-	kindUserAgent                  // %{User-Agent}i $http_user_agent
-	kindVHost                      // %v %V $host $server_name
-	kindClientList                 // Envoy's default log: the client is X-Forwarded-For's right-most address
+	kindSkip       fieldKind = iota // parsed for its extent, then ignored
+	kindClient                      // %h %a $remote_addr
+	kindIdent                       // %l
+	kindUser                        // %u $remote_user
+	kindTimeCLF                     // the inside of [%t], $time_local
+	kindTimeISO                     // $time_iso8601
+	kindTimeEpoch                   // $msec, %{sec}t, %{msec}t, %{usec}t: seconds, milliseconds or microseconds since 1970
+	kindTimeStrf                    // %{strftime format}t, %{msec_frac}t, %{usec_frac}t: parts of a time, field.strf
+	kindRequest                     // %r $request
+	kindMethod                      // %m $request_method
+	kindTarget                      // %U, %U%q, $request_uri
+	kindProtocol                    // %H $server_protocol
+	kindStatus                      // %>s $status
+	kindBytes                       // %b %B %O $body_bytes_sent $bytes_sent
+	kindReferer                     // %{Referer}i $http_referer
+	kindUserAgent                   // %{User-Agent}i $http_user_agent
+	kindVHost                       // %v %V $host $server_name
+	kindClientList                  // Envoy's default log: the client is X-Forwarded-For's right-most address
 )
 
 // epoch units for kindTimeEpoch, kept in field.unit.
