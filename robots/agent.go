@@ -99,7 +99,8 @@ func (r *Robots) prepare() {
 //     "yandex" group to every Yandex robot (YandexBot, YandexImages …: Yandex
 //     says "User-agent: Yandex" is for all its robots), a "googlebot" group
 //     to Applebot (Apple says Applebot follows Googlebot's rules when none
-//     name Applebot).
+//     name Applebot), an "msnbot" group to bingbot (Bing said so when
+//     bingbot replaced msnbot).
 //  6. If none does, the "*" groups apply; if there are none, all is allowed.
 //
 // Agent never returns nil. It is safe for concurrent use.
@@ -176,7 +177,8 @@ func (r *Robots) Agent(userAgent string) *Matcher {
 func (ix *agentIndex) family(userAgent string, ids []int32) []int32 {
 	yandex, hasYandex := ix.tokenID["yandex"]
 	googlebot, hasGooglebot := ix.tokenID["googlebot"]
-	if !hasYandex && !hasGooglebot {
+	msnbot, hasMsnbot := ix.tokenID["msnbot"]
+	if !hasYandex && !hasGooglebot && !hasMsnbot {
 		return ids
 	}
 	var low [64]byte
@@ -188,6 +190,8 @@ func (ix *agentIndex) family(userAgent string, ids []int32) []int32 {
 			id = yandex
 		case hasGooglebot && string(lw) == "applebot":
 			id = googlebot
+		case hasMsnbot && string(lw) == "bingbot":
+			id = msnbot
 		default:
 			return
 		}
