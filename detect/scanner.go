@@ -19,8 +19,12 @@ const (
 	probeStrong       // no person's browser asks for this
 )
 
-// probePaths are the paths scanners ask for, matched as a prefix of the
-// path (lower case, query cut off). Where they come from:
+// probePaths are the paths scanners ask for, matched without regard to case
+// against the path (query cut off): dotfiles (/.env.local, /.git/config)
+// and phpMyAdmin's numbered copies as prefixes, the rest as whole path
+// segments, so that /shell, /shell.php and /sdk/ are probes while a
+// person's /shellfish-recipes/, /sdk-reference/ or /actuators/ are not.
+// Where they come from:
 //   - OWASP Web Security Testing Guide, "Review Old Backup and Unreferenced
 //     Files" and "Enumerate Infrastructure and Application Admin
 //     Interfaces": version-control and environment files, admin consoles.
@@ -81,7 +85,7 @@ func probeOf(path string) probe {
 	// case, and nothing is copied.
 	if len(p) > 1 {
 		for _, e := range probeIndex[lowerByte(p[1])] {
-			if len(p) >= len(e.prefix) && strings.EqualFold(p[:len(e.prefix)], e.prefix) {
+			if len(p) >= len(e.prefix) && strings.EqualFold(p[:len(e.prefix)], e.prefix) && probeEnds(e.prefix, p[len(e.prefix):]) {
 				return e.probe
 			}
 		}
@@ -94,7 +98,7 @@ func probeOf(path string) probe {
 	if strings.IndexByte(path, '%') >= 0 && (strings.Contains(path, "%2e%2e") || strings.Contains(path, "%2E%2E")) {
 		return probeStrong
 	}
-	if strings.Contains(path, "/etc/passwd") {
+	if i := strings.Index(path, "/etc/passwd"); i >= 0 && segmentEnds(path[i+len("/etc/passwd"):]) {
 		return probeStrong
 	}
 	return probeNone
@@ -220,4 +224,32 @@ func (c *client) junkOnly() bool { return int64(c.scan.junk) == c.requests }
 // from a log that names no virtual host for it.
 func absoluteTarget(target, vhost string) bool {
 	return vhost == "" && (strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://"))
+}
+
+// probeEnds reports whether a path that starts with the probe prefix is
+// that probe: rest is what follows the prefix.
+func probeEnds(prefix, rest string) bool {
+	switch {
+	case strings.HasPrefix(prefix, "/.") || strings.HasSuffix(prefix, "/") || prefix == "/phpmyadmin":
+		return true
+	case prefix == "/sdk":
+		// VMware vCenter's web-services endpoint, which scanners ask for
+		// bare or as /sdk/vimService…; many sites have an /sdk/ section.
+		return rest == "" || rest[0] == '?' || len(rest) >= 4 && strings.EqualFold(rest[:4], "/vim")
+	}
+	return segmentEnds(rest)
+}
+
+// segmentEnds reports whether rest starts where a path segment or a file
+// name ends: nothing, '/', a file extension, a query or parameters, or an
+// encoded byte (%00 after /etc/passwd).
+func segmentEnds(rest string) bool {
+	if rest == "" {
+		return true
+	}
+	switch rest[0] {
+	case '/', '.', '?', ';', '&', '%':
+		return true
+	}
+	return false
 }

@@ -24,6 +24,25 @@ func TestProbeOf(t *testing.T) {
 		{"/", probeNone},
 		{"/blog/.environment-friendly-tips", probeNone},
 		{"/envelope", probeNone},
+		// Probes are whole segments or file names: a person's pages that
+		// merely start like one are not.
+		{"/shell", probeStrong},
+		{"/shell.php", probeStrong},
+		{"/shell?cmd=id", probeStrong},
+		{"/sdk", probeStrong},
+		{"/actuator/health", probeStrong},
+		{"/phpmyadmin2/", probeStrong},
+		{"/.env.local", probeStrong},
+		{"/shellfish-recipes/", probeNone},
+		{"/shell-scripting/intro.html", probeNone},
+		{"/sdk/install.html", probeNone}, // a developer site's SDK pages
+		{"/sdk-reference/api.html", probeNone},
+		{"/actuators/linear.html", probeNone},
+		{"/myadministration/", probeNone},
+		{"/tutorials/linux/etc/passwd-explained.html", probeNone},
+		{"/download.php?file=/etc/passwd", probeStrong},
+		{"/view?f=/etc/passwd%00", probeStrong},
+		{"/sdk/vimServiceVersions.xml", probeStrong}, // VMware vCenter's, the /sdk scanners want
 	}
 	for _, tt := range tests {
 		if got := probeOf(tt.path); got != tt.want {
