@@ -211,7 +211,10 @@ func (s *scannerTraits) scanner(browserLike, proxyLog bool) string {
 		return "asked " + times(int64(s.weakFailed)) + " for application paths the site does not have, first " + s.firstProbe()
 	case proxied > 0:
 		return "used the server as a proxy " + times(int64(proxied)) + ", first " + s.firstProbe()
-	case browserLike && s.fpOnly && s.fpMask&(s.fpMask-1) != 0:
+	case browserLike && s.fpOnly && s.fpMask == fpFavicon|fpRobotsTxt|fpSitemap:
+		// All three: a browser shown /robots.txt asks for /favicon.ico
+		// by itself, so those two are the site's administrator checking
+		// the file as often as a scanner.
 		return "asked for nothing but favicon.ico, robots.txt and sitemap.xml: a fingerprinting run"
 	}
 	return ""

@@ -76,6 +76,7 @@ func TestScanners(t *testing.T) {
 		{"CONNECT probe", seq("192.0.2.4", "", "CONNECT", []string{"www.example.com:443"}, 400), true, KindScanner},
 		{"Googlebot: robots.txt and sitemap", seq("66.249.66.1", googlebot, "GET", []string{"/robots.txt", "/sitemap.xml"}, 200), false, "crawler"},
 		{"a WordPress admin logging in", seq("203.0.113.5", oldChrome, "POST", []string{"/wp-login.php"}, 302), false, "browser"},
+		{"an admin opening robots.txt in a browser (favicon comes along)", seq("203.0.113.7", oldChrome, "GET", []string{"/robots.txt", "/favicon.ico"}, 200), false, "browser"},
 		{"a person: page, favicon, style", seq("203.0.113.6", oldChrome, "GET", []string{"/", "/favicon.ico", "/site.css"}, 200), false, "browser"},
 	}
 	for _, tt := range tests {
