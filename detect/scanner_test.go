@@ -156,3 +156,43 @@ func TestProxyLogs(t *testing.T) {
 		})
 	}
 }
+
+// TestIncidentWhileBrowsing: a rapid-fire incident by a browser that loads
+// the pages' assets and sends Referers (people behind one carrier's
+// address, many tabs opened at once) weighs half: it is listed, but does
+// not make a robot alone (it put a mobile carrier's address in the block
+// list). The same pace without assets does.
+func TestIncidentWhileBrowsing(t *testing.T) {
+	const iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+	tabs := func(ip string, assets bool) []req {
+		var out []req
+		for i := range 40 {
+			sec := i / 4
+			page := fmt.Sprintf("/forum/thread-%d", i)
+			out = append(out, req{ip: ip, ua: iphone, sec: sec, path: page, referer: "https://www.example.com/forum/latest"})
+			if assets {
+				for _, a := range []string{"/static/forum.css", "/static/forum.js"} {
+					out = append(out, req{ip: ip, ua: iphone, sec: sec, path: a, referer: "https://www.example.com" + page})
+				}
+			}
+		}
+		return out
+	}
+	tests := []struct {
+		name   string
+		assets bool
+		robot  bool
+	}{
+		{"browsing: assets and Referers", true, false},
+		{"pages only", false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := run(Config{}, tabs("198.51.100.7", tt.assets))
+			v := verdictOf(t, res, "198.51.100.7", iphone)
+			if v.Incidents == 0 || v.Robot != tt.robot {
+				t.Errorf("incidents %d, robot %v (score %d, %q); want an incident and robot %v", v.Incidents, v.Robot, v.Score, v.Details, tt.robot)
+			}
+		})
+	}
+}
