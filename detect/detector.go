@@ -104,6 +104,10 @@ type client struct {
 	// the User-agent and Referer; a client seen only in Common Log Format
 	// lines cannot be blamed for sending neither.
 	agentField bool
+	// subHash: the last request taken for part of a page view (see add),
+	// as pathHash folded to 16 bits; a later request that came from it
+	// shows it was a page after all.
+	subHash uint16
 
 	// The last page fetched with GET and the last one viewed (not one a
 	// page pulled in), as pathHash folded to 32 bits (a false match is one
@@ -335,14 +339,29 @@ func (d *Detector) Add(r *logparse.Record) {
 	path := r.Path()
 	res := classify(path)
 	pageLike := res == resourcePage
-	if pageLike && (r.Method == "GET" || r.Method == "HEAD") && c.viewHash != 0 && r.Referer != "" && !r.Time.IsZero() &&
-		sec >= c.viewSec && sec-c.viewSec <= pageViewSeconds && pathHash32(refererPath(r.Referer)) == c.viewHash {
-		// Asked for by the page this client fetched a moment ago: an
-		// image or a script served from a URL without an extension
-		// (/image/1234, /thumb?id=9), or a link followed at once. It is
-		// part of that page view, not a page of its own: no page count, no
-		// rate hit; nor an asset, as it may be a link a robot followed.
-		res = resourceSubrequest
+	var hits uint32 // rate hits: this request's, and one for a page found late
+	if pageLike && (r.Method == "GET" || r.Method == "HEAD") && r.Referer != "" {
+		ref := pathHash32(refererPath(r.Referer))
+		if c.viewHash != 0 && !r.Time.IsZero() && sec >= c.viewSec && sec-c.viewSec <= pageViewSeconds && ref == c.viewHash {
+			// Asked for by the page this client fetched a moment ago: an
+			// image or a script served from a URL without an extension
+			// (/image/1234, /thumb?id=9), or a link followed at once. It
+			// is part of that page view, not a page of its own: no page
+			// count, no rate hit; nor an asset, as it may be a link a
+			// robot followed.
+			res = resourceSubrequest
+			p := pathHash32(path)
+			c.subHash = uint16(p ^ p>>16)
+		} else if c.subHash != 0 && uint16(ref^ref>>16) == c.subHash {
+			// Coming from what was taken for part of a page view: that
+			// was a page, followed on (a robot walking links, each
+			// request's Referer the one before, would otherwise count
+			// every other page only, and stay under the rate threshold
+			// at twice its pace).
+			inc32(&c.pages)
+			hits++
+			c.subHash = 0
+		}
 	}
 	c.scan.add(r.Method, r.Target, path, r.VHost, r.Status, c.requests == 1)
 	switch res {
@@ -389,7 +408,9 @@ func (d *Detector) Add(r *logparse.Record) {
 	// An asset fetched with a Referer is a browser pulling in what a page
 	// needs: dozens in a second are normal and do not count against the rate
 	// threshold (the peaks still count every request).
-	hit := !(res == resourceAsset && r.Referer != "") && res != resourceSubrequest
+	if !(res == resourceAsset && r.Referer != "") && res != resourceSubrequest {
+		hits++
+	}
 	// A log format without times has no rates: every record would fall
 	// into one second of the year 1.
 	if !future {
@@ -398,7 +419,7 @@ func (d *Detector) Add(r *logparse.Record) {
 	if !r.Time.IsZero() && !future {
 		d.advance(c, d.watermark())
 		idle := c.rate.window == nil
-		if !c.rate.add(sec, hit, r.Bytes, r.Status, ph, d.th.pool) {
+		if !c.rate.add(sec, hits, r.Bytes, r.Status, ph, d.th.pool) {
 			d.late++
 		}
 		if idle && c.rate.window != nil {

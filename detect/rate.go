@@ -142,9 +142,10 @@ func (p *windowPool) put(w *window) {
 
 func newRate() rate { return rate{fin: math.MinInt64} }
 
-// add counts one request at second sec. It reports false, counting nothing,
-// when sec is already final (the record came too late).
-func (r *rate) add(sec int64, hit bool, bytes int64, status int, path uint64, pool *windowPool) bool {
+// add counts one request at second sec, and hits page requests against the
+// threshold (0, 1, or 2 with a page found late). It reports false,
+// counting nothing, when sec is already final (the record came too late).
+func (r *rate) add(sec int64, hits uint32, bytes int64, status int, path uint64, pool *windowPool) bool {
 	if sec <= r.fin {
 		return false
 	}
@@ -176,9 +177,7 @@ func (r *rate) add(sec int64, hit bool, bytes int64, status int, path uint64, po
 	if e.n < math.MaxUint32 {
 		e.n++
 	}
-	if hit && e.hits < math.MaxUint32 {
-		e.hits++
-	}
+	e.hits = uint32(min(uint64(e.hits)+uint64(hits), math.MaxUint32))
 	if bytes > 0 {
 		e.bytes = addBytes(e.bytes, bytes)
 	}

@@ -196,3 +196,35 @@ func TestIncidentWhileBrowsing(t *testing.T) {
 		})
 	}
 }
+
+// TestChainedWalker: a robot that walks links fast, each request's
+// Referer the page before, with no assets: each page is a page (the
+// "part of the page view" allowance took every other one for a
+// subrequest, halving its pages and its pace), so it crosses the rate
+// threshold and is a robot. A gallery of extension-less images a page
+// pulls in stays part of its page view.
+func TestChainedWalker(t *testing.T) {
+	const chrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+	var walk []req
+	ref := ""
+	for i := range 300 {
+		page := fmt.Sprintf("/wiki/article-%d", i)
+		walk = append(walk, req{ip: "203.0.113.41", ua: chrome, sec: i * 2 / 3, path: page, referer: ref})
+		ref = "https://www.example.com" + page
+	}
+	res := run(Config{}, walk)
+	v := verdictOf(t, res, "203.0.113.41", chrome)
+	// The last link followed counts once something came from it: 299.
+	if v.Pages < 299 || v.Incidents == 0 || !v.Robot {
+		t.Errorf("walker: %d pages, %d incidents, robot %v (%q); want 299+ pages, an incident, a robot", v.Pages, v.Incidents, v.Robot, v.Details)
+	}
+	gallery := []req{{ip: "203.0.113.50", ua: chrome, sec: 0, path: "/gallery", referer: "https://www.example.com/"}}
+	for i := range 40 {
+		gallery = append(gallery, req{ip: "203.0.113.50", ua: chrome, sec: i / 20, path: fmt.Sprintf("/image/%d", i), referer: "https://www.example.com/gallery"})
+	}
+	gallery = append(gallery, req{ip: "203.0.113.50", ua: chrome, sec: 2, path: "/static/site.css", referer: "https://www.example.com/gallery"})
+	res = run(Config{}, gallery)
+	if v := verdictOf(t, res, "203.0.113.50", chrome); v.Pages != 1 || v.Incidents != 0 || v.Robot {
+		t.Errorf("gallery: %d pages, %d incidents, robot %v (%q); want 1 page, no incident, no robot", v.Pages, v.Incidents, v.Robot, v.Details)
+	}
+}
