@@ -283,7 +283,7 @@ func roleWord(ua, lower string) (k, at int, name string) {
 				w.atWordStart && i > 0 && uaLetter(lower[i-1]) ||
 				w.atWordEnd && end < len(lower) && (uaLetter(lower[end]) || uaDigit(lower[end])) ||
 				w.word == "bot" && i >= 2 && lower[i-2:i] == "cu" || // CUBOT, a phone maker
-				inAddress(lower, i) {
+				inAddress(lower, i) || compared(lower, i) {
 				continue
 			}
 			n := productName(ua, i, end)
@@ -311,6 +311,16 @@ var roleWordsByFirstByte = sync.OnceValue(func() (idx [256][]int) {
 	return idx
 })
 
+// compared reports whether the product around lower[i] follows "like " or
+// "not ": "like FeedFetcher-Google" (Feedly, Inoreader), "not Googlebot"
+// compare with a crawler, they do not claim to be it.
+func compared(lower string, i int) bool {
+	for i > 0 && (uaLetter(lower[i-1]) || uaDigit(lower[i-1]) || lower[i-1] == '-' || lower[i-1] == '_' || lower[i-1] == '.') {
+		i--
+	}
+	return strings.HasSuffix(lower[:i], "like ") || strings.HasSuffix(lower[:i], "not ")
+}
+
 func findToken(lower string) (*agentToken, int) {
 	var runtime *agentToken
 	runtimeAt := 0
@@ -326,6 +336,7 @@ func findToken(lower string) (*agentToken, int) {
 		}
 		switch {
 		case best == nil:
+		case compared(lower, i):
 		case best.what != runtimeClient:
 			return best, i
 		case runtime == nil:

@@ -96,6 +96,10 @@ func TestClassifyAgent(t *testing.T) {
 		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)", Crawler, "GPTBot"},
 		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)", Crawler, "ClaudeBot"},
 		{"CCBot/2.0 (https://commoncrawl.org/faq/)", Crawler, "CCBot"},
+		// Feed readers that compare themselves with Google's: their own
+		// names, not FeedFetcher-Google (whose identity they would fail).
+		{"Feedly/1.0 (+http://www.feedly.com/fetcher.html; 16 subscribers; like FeedFetcher-Google)", Crawler, "Feedly"},
+		{"Mozilla/5.0 (compatible; Inoreader/1.0; +http://www.inoreader.com/feed-fetcher; 3 subscribers; like FeedFetcher-Google)", Crawler, "Inoreader"},
 		{"Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)", Crawler, "YandexBot"},
 		{"Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)", Crawler, "Baiduspider"},
 		{"Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)", Crawler, "AhrefsBot"},
