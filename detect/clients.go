@@ -265,7 +265,11 @@ func (e *verdictEnv) verdict(c *client) Verdict {
 		// name millions of people. Its network says where it came from.
 		v.Name = unnamed(c.ip)
 	}
-	v.Operator, v.Identity, v.VerifiedBy = e.cfg.ranges().Identify(v.Name, c.ip)
+	if c.ua.agent.Kind != agents.Browser {
+		// A browser's name claims no crawler: "Yandex Browser" is people
+		// using Yandex's browser, not Yandex's robot from a wrong address.
+		v.Operator, v.Identity, v.VerifiedBy = e.cfg.ranges().Identify(v.Name, c.ip)
+	}
 	// DNS settles what the ranges could not, and overrules a range file
 	// that calls the operator's own crawler an impostor: the file is a
 	// copy of a day's list, the operator's DNS says today's.

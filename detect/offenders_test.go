@@ -173,3 +173,14 @@ func TestOffendersIdentity(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserClaimsNoCrawler: a browser's name claims no crawler: people
+// on Yandex Browser are no Yandex impostors, and have no operator.
+func TestBrowserClaimsNoCrawler(t *testing.T) {
+	const ya = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 YaBrowser/24.4.0.0 Safari/537.36"
+	reqs := browse("10.50.14.9", ya, 0, 3, 20)
+	v := verdictOf(t, run(Config{}, reqs), "10.50.14.9", ya)
+	if v.Name != "Yandex Browser" || v.Identity != "" || v.Operator != "" || v.Robot {
+		t.Errorf("name %q, identity %q, operator %q, robot %v; want Yandex Browser, no identity, no operator, no robot", v.Name, v.Identity, v.Operator, v.Robot)
+	}
+}

@@ -540,6 +540,9 @@ func (d *Detector) verifyDNS() (map[string]agents.DNSResult, int) {
 	}
 	var all []claim
 	for c := range d.clients.all() {
+		if c.ua.agent.Kind == agents.Browser {
+			continue // claims no crawler (see verdict)
+		}
 		op, id, _ := d.cfg.ranges().Identify(c.ua.agent.Name, c.ip)
 		if (id == agents.IdentityUnverified || id == agents.IdentityImpostor) && agents.HasDNS(op) {
 			all = append(all, claim{c.ip, op, c.requests})
