@@ -145,6 +145,12 @@ func (d *Detector) check(c *client, r *logparse.Record, path string, res resourc
 	if res == resourceRobotsTxt {
 		return false, nil
 	}
+	if c.fetches != nil && c.fetches.last >= 400 && c.fetches.last < 500 {
+		// The server told this robot there is no robots.txt: RFC 9309
+		// (2.3.1.3) lets it fetch anything then. What it asks for is no
+		// violation of a file it was not given, until a fetch finds one.
+		return false, nil
+	}
 	rb := d.checker.robotsFor(r.VHost)
 	if rb == nil {
 		// Only --robots HOST=FILE was given and this record's host (or the

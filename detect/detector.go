@@ -186,6 +186,7 @@ func inc32(n *uint32) {
 type robotsFetches struct {
 	first  time.Time      // the earliest
 	status [4]statusCount // the first four status codes answered, with counts
+	last   int32          // the status of the latest fetch
 }
 
 // statusCount is how often one status code was answered.
@@ -533,6 +534,7 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua string) *client {
 }
 
 func (f *robotsFetches) count(code int) {
+	f.last = int32(code)
 	for i := range f.status {
 		s := &f.status[i]
 		if s.n == 0 {

@@ -184,3 +184,36 @@ func TestBrowserClaimsNoCrawler(t *testing.T) {
 		t.Errorf("name %q, identity %q, operator %q, robot %v; want Yandex Browser, no identity, no operator, no robot", v.Name, v.Identity, v.Operator, v.Robot)
 	}
 }
+
+// TestRobotsTxtNotFound: a robot the server answered 404 for /robots.txt
+// was told there is none (RFC 9309: it may fetch anything); what it asks
+// for then is no violation. Once a fetch finds the file, it is held to it.
+func TestRobotsTxtNotFound(t *testing.T) {
+	rb, err := robots.Parse(strings.NewReader("User-agent: *\nDisallow: /private/\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := New(Config{Robots: rb})
+	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
+	const wget = "Wget/1.21.4"
+	for i, q := range []struct {
+		path   string
+		status int
+	}{
+		{"/robots.txt", 404},
+		{"/private/a", 200}, // told there is no robots.txt: allowed
+		{"/robots.txt", 200},
+		{"/private/b", 200}, // now it has the file: a violation
+	} {
+		d.Add(&logparse.Record{Client: "198.51.100.24", UserAgent: wget, Method: "GET", Target: q.path, Status: q.status, Time: t0.Add(time.Duration(i) * time.Minute)})
+	}
+	res := d.Result()
+	if res.ViolationCount != 1 || res.Violations.Len() != 1 {
+		t.Fatalf("%d violations, want 1 (after the file was found)", res.ViolationCount)
+	}
+	for v := range res.Violations.All() {
+		if v.Path != "/private/b" {
+			t.Errorf("violation %s, want /private/b", v.Path)
+		}
+	}
+}
