@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // A User-agent is a claim anyone can make: a scraper calls itself
@@ -290,4 +291,43 @@ func (r *Ranges) Identify(name, addr string) (operator, identity, verifiedBy str
 		}
 	}
 	return operator, IdentityImpostor, ""
+}
+
+// rangesOutlive is how much newer than a log the range files may be and
+// still prove an impostor: operators add networks and retire others, and
+// an address a crawler used years before the list was published is not
+// in it.
+const rangesOutlive = 3 * 365 * 24 * time.Hour
+
+// NewerThan reports whether the range files are all more than three years
+// newer than t (the log's last record): then an address outside them proves no
+// impostor, only that the lists cannot tell (a 2015 log read with 2026
+// lists made Microsoft's bingbot of 2015 impostors).
+func (r *Ranges) NewerThan(t time.Time) bool {
+	if r == nil || t.IsZero() || len(r.Files) == 0 {
+		return false
+	}
+	for _, f := range r.Files {
+		created, ok := parseCreated(f.Created)
+		if !ok || !created.After(t.Add(rangesOutlive)) {
+			return false
+		}
+	}
+	return true
+}
+
+// parseCreated reads a range file's date: RFC 3339, with or without a
+// fraction, or a bare date.
+func parseCreated(s string) (time.Time, bool) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	if len(s) >= 10 {
+		if t, err := time.Parse("2006-01-02", s[:10]); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
 }

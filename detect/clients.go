@@ -46,6 +46,9 @@ type verdictEnv struct {
 	loc   *time.Location              // the log's zone, for peak times
 	addrs map[string]addressStats     // what the clients of each address did together (address.go)
 	dns   map[string]agents.DNSResult // what DNS said of addresses whose claim the ranges could not settle
+	// oldLog: the range files are over three years newer than the log, so an
+	// address outside them proves no impostor (agents.Ranges.NewerThan).
+	oldLog bool
 }
 
 // Len is how many clients the list holds.
@@ -269,6 +272,9 @@ func (e *verdictEnv) verdict(c *client) Verdict {
 		// A browser's name claims no crawler: "Yandex Browser" is people
 		// using Yandex's browser, not Yandex's robot from a wrong address.
 		v.Operator, v.Identity, v.VerifiedBy = e.cfg.ranges().Identify(v.Name, c.ip)
+		if v.Identity == agents.IdentityImpostor && e.oldLog {
+			v.Identity = agents.IdentityUnverified
+		}
 	}
 	// DNS settles what the ranges could not, and overrules a range file
 	// that calls the operator's own crawler an impostor: the file is a

@@ -39,7 +39,9 @@ type Detector struct {
 	watchMinutes int       // per-minute counts all drill-downs may still add (maxWatchMinutesAll)
 	counts       logCounts // of every record of the log, for its traits
 	started      bool
-	maxSec       int64     // latest second seen
+	maxSec       int64 // latest second seen
+	logLast      int64 // a Pool's worker: the log's latest second, set before Result
+	logLastSet   bool
 	ticked       bool      // other shards' records moved the clock before the first of ours (Pass)
 	tickMax      int64     // to this second
 	first, last  time.Time // earliest and latest record time

@@ -129,7 +129,7 @@ func (d *Detector) stream(c *client, sec int64, untimed, robotsTxt, violated boo
 
 // streamEnv is the verdict environment of a verdict while reading.
 func (d *Detector) streamEnv() *verdictEnv {
-	return &verdictEnv{lt: d.counts.traits(), cfg: d.cfg, loc: d.loc}
+	return &verdictEnv{lt: d.counts.traits(), cfg: d.cfg, loc: d.loc, oldLog: d.oldLog()}
 }
 
 // announce judges c and, if it is a robot, tells Events so, and of the
@@ -361,12 +361,16 @@ func (d *Detector) TopRobots(n int) []LiveRobot {
 		return nil
 	}
 	byName := map[string]*LiveRobot{}
+	old := d.oldLog()
 	for c := range d.clients.all() {
 		if !c.announced {
 			continue
 		}
 		name := eventName(c)
 		op, id, _ := d.cfg.ranges().Identify(name, c.ip)
+		if id == agents.IdentityImpostor && old {
+			id = agents.IdentityUnverified
+		}
 		key := name
 		if id == agents.IdentityImpostor {
 			key += " (impostor)"

@@ -217,3 +217,24 @@ func TestRobotsTxtNotFound(t *testing.T) {
 		}
 	}
 }
+
+// TestOldLogImpostors: an address outside ranges published over three
+// years after the log proves no impostor (a 2015 log made Microsoft's
+// bingbot of 2015 impostors in the block list): unverified, said in
+// RangesNewer. A recent log's impostor stays one.
+func TestOldLogImpostors(t *testing.T) {
+	const gb = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+	for _, tt := range []struct {
+		year     int
+		identity string
+		newer    bool
+	}{{2015, "unverified", true}, {time.Now().Year(), "impostor", false}} {
+		d := New(Config{})
+		d.Add(&logparse.Record{Client: "203.0.113.50", UserAgent: gb, Method: "GET", Target: "/", Status: 200, Time: time.Date(tt.year, 5, 6, 9, 0, 0, 0, time.UTC)})
+		res := d.Result()
+		v := verdictOf(t, res, "203.0.113.50", gb)
+		if v.Identity != tt.identity || res.RangesNewer != tt.newer {
+			t.Errorf("%d: identity %q, ranges newer %v; want %q, %v", tt.year, v.Identity, res.RangesNewer, tt.identity, tt.newer)
+		}
+	}
+}

@@ -190,6 +190,11 @@ func (p *Pool) Result() *Result {
 		return p.res
 	}
 	p.Close()
+	if p.clock != math.MinInt64 {
+		for _, d := range p.dets {
+			d.logLast, d.logLastSet = p.clock, true
+		}
+	}
 	rs := make([]*Result, len(p.dets))
 	var wg sync.WaitGroup
 	for i, d := range p.dets {
@@ -259,6 +264,7 @@ func mergeResults(rs []*Result) *Result {
 		out.WatchDropped += r.WatchDropped
 		out.DNSChecked += r.DNSChecked
 		out.Ranges = r.Ranges
+		out.RangesNewer = out.RangesNewer || r.RangesNewer
 		if e := r.Clients.env; e != nil {
 			if env.loc == nil {
 				env.loc = e.loc

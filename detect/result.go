@@ -83,6 +83,9 @@ type Result struct {
 	RobotBuckets []RobotBuckets `json:"-"`
 
 	Ranges []agents.RangeFile `json:"ranges"` // the published range files identities were checked against, dated
+	// RangesNewer: the range files are over three years newer than the
+	// log, so addresses outside them are unverified, not impostors.
+	RangesNewer bool `json:"ranges_newer_than_log"`
 
 	Networks []NetworkSummary `json:"networks"` // the clients by /24 (IPv4) and /48 (IPv6), most requests first
 
@@ -266,6 +269,7 @@ func (d *Detector) Result() *Result {
 	}
 	res.Other.Clients = d.foldedClients()
 	res.Ranges = nonNil(d.cfg.ranges().Files)
+	res.RangesNewer = d.oldLog()
 	// A client's bytes bound those of its seconds and incidents, and a
 	// folded client's saturated total saturates Other's: these are all the
 	// totals to look at.
@@ -293,7 +297,7 @@ func (d *Detector) Result() *Result {
 	// The verdicts are built from the clients when the report reads them
 	// (see ClientList); here each client is judged once for the summaries,
 	// and what only the pass needed is let go.
-	env := &verdictEnv{lt: lt, cfg: d.cfg, loc: d.loc, addrs: addressesOf(&d.clients)}
+	env := &verdictEnv{lt: lt, cfg: d.cfg, loc: d.loc, addrs: addressesOf(&d.clients), oldLog: d.oldLog()}
 	// The pass has read its last record: what only reading needed (the
 	// User-agent interning, the classifier's cache) goes before the
 	// verdicts are built, not after, so the two are never held together.
@@ -569,4 +573,15 @@ func (d *Detector) verifyDNS() (map[string]agents.DNSResult, int) {
 	}
 	got := d.cfg.DNS.VerifyAll(ctx, claims)
 	return got, len(got)
+}
+
+// oldLog reports whether the range files are over three years newer than the
+// log's latest record (see verdictEnv.oldLog).
+func (d *Detector) oldLog() bool {
+	last, ok := d.maxSec, d.started
+	if d.logLastSet {
+		// A Pool's worker: the log's clock, not that of its own share.
+		last, ok = max(last, d.logLast), true
+	}
+	return ok && d.cfg.ranges().NewerThan(time.Unix(last, 0))
 }

@@ -46,25 +46,26 @@ type jsonSummary struct {
 	Last             *time.Time `json:"last"`
 	Format           string     `json:"format"`
 
-	RobotNames        int                `json:"robot_names"`        // distinct robot names
-	Files             []string           `json:"files"`              // inputs, in the order read (oldest first)
-	FileFormats       []FileFormat       `json:"file_formats"`       // the format each input was read in ("" when none fitted it), in the order read
-	Reordered         bool               `json:"files_reordered"`    // the files were read in time order, not as given
-	RobotsTxt         []string           `json:"robots_txt"`         // robots.txt sources checked against
-	RobotsTxtFailed   []string           `json:"robots_txt_failed"`  // sources that could not be fetched, with why: nothing was checked against them
-	ViolationsChecked bool               `json:"violations_checked"` // false: no robots.txt given, violations not computed
-	LateRecords       int64              `json:"late_records"`       // records too far out of time order for the rate windows
-	FutureRecords     int64              `json:"future_records"`     // records dated more than a day past the time robowatch ran: counted, not in rates or the span
-	Other             detect.Other       `json:"other"`              // clients beyond --max-clients, folded together
-	Partial           bool               `json:"partial"`            // the run was interrupted: counts cover what was read
-	Window            string             `json:"window,omitempty"`   // the --since/--until window
-	Outside           int64              `json:"outside"`            // records outside the window, left out of the verdicts
-	JunkConnections   int64              `json:"junk_connections"`   // requests that were no HTTP request (TLS handshakes, empty lines), of clients listed as kind junk, not robots
-	JunkAddresses     int                `json:"junk_addresses"`     // the addresses they came from
-	RobotRequests     int64              `json:"robot_requests"`     // requests of the robot clients (tracked ones)
-	RobotBytes        int64              `json:"robot_bytes"`        // bytes sent to them
-	Ranges            []agents.RangeFile `json:"ranges"`             // published crawler address ranges identities were checked against, with their dates
-	DNSChecked        int                `json:"dns_checked"`        // addresses whose claim --verify-dns checked
+	RobotNames        int                `json:"robot_names"`           // distinct robot names
+	Files             []string           `json:"files"`                 // inputs, in the order read (oldest first)
+	FileFormats       []FileFormat       `json:"file_formats"`          // the format each input was read in ("" when none fitted it), in the order read
+	Reordered         bool               `json:"files_reordered"`       // the files were read in time order, not as given
+	RobotsTxt         []string           `json:"robots_txt"`            // robots.txt sources checked against
+	RobotsTxtFailed   []string           `json:"robots_txt_failed"`     // sources that could not be fetched, with why: nothing was checked against them
+	ViolationsChecked bool               `json:"violations_checked"`    // false: no robots.txt given, violations not computed
+	LateRecords       int64              `json:"late_records"`          // records too far out of time order for the rate windows
+	FutureRecords     int64              `json:"future_records"`        // records dated more than a day past the time robowatch ran: counted, not in rates or the span
+	Other             detect.Other       `json:"other"`                 // clients beyond --max-clients, folded together
+	Partial           bool               `json:"partial"`               // the run was interrupted: counts cover what was read
+	Window            string             `json:"window,omitempty"`      // the --since/--until window
+	Outside           int64              `json:"outside"`               // records outside the window, left out of the verdicts
+	JunkConnections   int64              `json:"junk_connections"`      // requests that were no HTTP request (TLS handshakes, empty lines), of clients listed as kind junk, not robots
+	JunkAddresses     int                `json:"junk_addresses"`        // the addresses they came from
+	RobotRequests     int64              `json:"robot_requests"`        // requests of the robot clients (tracked ones)
+	RobotBytes        int64              `json:"robot_bytes"`           // bytes sent to them
+	Ranges            []agents.RangeFile `json:"ranges"`                // published crawler address ranges identities were checked against, with their dates
+	RangesNewer       bool               `json:"ranges_newer_than_log"` // the ranges are 3+ years newer than the log: addresses outside them are unverified, not impostors
+	DNSChecked        int                `json:"dns_checked"`           // addresses whose claim --verify-dns checked
 
 	// The violations list holds every violation of a robot unless the
 	// per-client or overall bounds of the detector were reached; then the
@@ -150,6 +151,7 @@ func summaryOf(r *Report) jsonSummary {
 		RobotRequests:     res.RobotRequests,
 		RobotBytes:        res.RobotBytes,
 		Ranges:            nonNil(res.Ranges),
+		RangesNewer:       res.RangesNewer,
 		DNSChecked:        res.DNSChecked,
 
 		ViolationsListed:   res.Violations.Len(),

@@ -240,6 +240,7 @@ func mergeParts(parts []*jsonPart) *Report {
 		res.BytesSaturated = res.BytesSaturated || s.BytesSaturated
 		res.WatchDropped += s.WatchDropped
 		res.DNSChecked += s.DNSChecked
+		res.RangesNewer = res.RangesNewer || s.RangesNewer
 		for _, rf := range s.Ranges {
 			if !slices.Contains(res.Ranges, rf) {
 				res.Ranges = append(res.Ranges, rf)

@@ -195,6 +195,9 @@ func summarySection(r *Report) *section {
 	if res.IncidentCount > 0 {
 		s.paint(len(s.rows)-1, 1, toneIncident)
 	}
+	if res.RangesNewer && slices.ContainsFunc(res.Robots, func(s detect.RobotSummary) bool { return s.Operator != "" }) {
+		add("Identity", "the crawlers' published address ranges are over three years newer than the log: an address outside them is unverified, not an impostor")
+	}
 	if res.FutureRecords > 0 {
 		add("Future records", Count(res.FutureRecords)+" dated after today (forged or corrupt?): counted, not in rates or the time span")
 	}
