@@ -327,12 +327,6 @@ func (d *Detector) Add(r *logparse.Record) {
 	if r.Method == "HEAD" {
 		inc32(&c.head)
 	}
-	if r.Status >= 400 && r.Status < 600 {
-		inc32(&c.errors)
-		if r.Status == 404 {
-			inc32(&c.notFound)
-		}
-	}
 	if r.Referer != "" {
 		inc32(&c.referers)
 	}
@@ -364,6 +358,15 @@ func (d *Detector) Add(r *logparse.Record) {
 			inc32(&c.pages)
 			hits++
 			c.subHash = 0
+		}
+	}
+	if r.Status >= 400 && r.Status < 600 && !((res == resourceAsset || res == resourceSubrequest) && r.Referer != "") {
+		// An asset a page pulled in that failed is the site's broken
+		// link, not the client's doing: a person on a site whose images
+		// 404 was "mostly errors" and, with an old browser, a robot.
+		inc32(&c.errors)
+		if r.Status == 404 {
+			inc32(&c.notFound)
 		}
 	}
 	c.scan.add(r.Method, r.Target, path, r.VHost, r.Status, c.requests == 1)

@@ -228,3 +228,29 @@ func TestChainedWalker(t *testing.T) {
 		t.Errorf("gallery: %d pages, %d incidents, robot %v (%q); want 1 page, no incident, no robot", v.Pages, v.Incidents, v.Robot, v.Details)
 	}
 }
+
+// TestBrokenAssets: a person on a site whose images 404 is not "mostly
+// errors": a failed asset a page pulled in (with the page as Referer) is
+// the site's broken link. A client whose own requests fail is.
+func TestBrokenAssets(t *testing.T) {
+	const chrome109 = "Mozilla/5.0 (Windows NT 6.1; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/109.0.0.0 Safari/537.36"
+	var person []req
+	for i := range 5 {
+		page := fmt.Sprintf("/news/%d", i)
+		person = append(person, req{ip: "10.23.23.23", ua: chrome109, sec: i * 30, path: page, referer: "https://www.example.com/"})
+		for k := range 3 {
+			person = append(person, req{ip: "10.23.23.23", ua: chrome109, sec: i*30 + 1, path: fmt.Sprintf("/img/%d-%d.jpg", i, k), status: 404, referer: "https://www.example.com" + page})
+		}
+	}
+	v := verdictOf(t, run(Config{}, person), "10.23.23.23", chrome109)
+	if slices.Contains(v.Reasons, ReasonBehaviour) || v.Robot {
+		t.Errorf("a person on a site with broken images: robot %v, %q", v.Robot, v.Details)
+	}
+	var spree []req
+	for i := range 20 {
+		spree = append(spree, req{ip: "10.24.24.24", ua: chrome109, sec: i, path: fmt.Sprintf("/old-page-%d.html", i), status: 404})
+	}
+	if v := verdictOf(t, run(Config{}, spree), "10.24.24.24", chrome109); !slices.Contains(v.Reasons, ReasonBehaviour) {
+		t.Errorf("a 404 spree: reasons %v, want behaviour (mostly errors)", v.Reasons)
+	}
+}
