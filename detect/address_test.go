@@ -54,3 +54,22 @@ func TestRotatingUserAgents(t *testing.T) {
 		t.Errorf("networks %q", nets)
 	}
 }
+
+// TestRotatingNeedsAssets: on a log with next to no assets (an origin
+// behind a CDN that serves them), many User-agents from one address "never
+// for an asset" are people behind a carrier's address, not a rotating
+// robot: twenty phones reading a shared article were twenty robots.
+func TestRotatingNeedsAssets(t *testing.T) {
+	d := New(Config{})
+	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
+	for i := range 20 {
+		ua := fmt.Sprintf("Mozilla/5.0 (Linux; Android 14; SM-S91%dB) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.%d.0 Mobile Safari/537.36", i%10, 6367+i)
+		d.Add(&logparse.Record{Client: "100.70.1.1", UserAgent: ua, Referer: "https://t.co/x", Method: "GET", Target: "/news/viral", Status: 200, Time: t0.Add(time.Duration(i*7) * time.Second)})
+	}
+	res := d.Result()
+	for v := range res.Clients.All() {
+		if v.Robot {
+			t.Errorf("%s %q: a robot (%q) on a log without assets", v.IP, v.UserAgent, v.Details)
+		}
+	}
+}

@@ -97,6 +97,11 @@ type logTraits struct {
 	// as Varnish's varnishncsa and a reverse-proxy Squid write every
 	// request: there, an absolute URL is no probe for an open proxy.
 	proxyLog bool
+	// hasAssets: at least one request in twenty is for an image, style,
+	// script or font. A log of an origin behind a CDN has next to none:
+	// there many User-agents from one address "never for an asset" are
+	// people behind a carrier's address, not a rotating robot.
+	hasAssets bool
 }
 
 // logCounts are what the log's traits are made of, counted over every
@@ -106,6 +111,7 @@ type logCounts struct {
 	withUA      int64 // records with a User-agent: a log without any has no UA signal
 	withReferer int64 // likewise for the Referer
 	absolute    int64 // records whose target is an absolute URL and that name no virtual host
+	assets      int64 // records for images, styles, scripts, fonts
 }
 
 func (n *logCounts) count(r *logparse.Record) {
@@ -119,6 +125,9 @@ func (n *logCounts) count(r *logparse.Record) {
 	if absoluteTarget(r.Target, r.VHost) {
 		n.absolute++
 	}
+	if classify(r.Path()) == resourceAsset {
+		n.assets++
+	}
 }
 
 // plus returns n with o's counts added and sub's taken away.
@@ -128,11 +137,13 @@ func (n logCounts) plus(o, sub logCounts) logCounts {
 		withUA:      n.withUA + o.withUA - sub.withUA,
 		withReferer: n.withReferer + o.withReferer - sub.withReferer,
 		absolute:    n.absolute + o.absolute - sub.absolute,
+		assets:      n.assets + o.assets - sub.assets,
 	}
 }
 
 func (n logCounts) traits() logTraits {
-	return logTraits{hasUA: n.withUA > 0, hasReferer: n.withReferer > 0, proxyLog: n.absolute > 0 && n.absolute*2 >= n.seen}
+	return logTraits{hasUA: n.withUA > 0, hasReferer: n.withReferer > 0, proxyLog: n.absolute > 0 && n.absolute*2 >= n.seen,
+		hasAssets: n.assets > 0 && n.assets*20 >= n.seen}
 }
 
 // judgement is the verdict on one client.
