@@ -254,3 +254,34 @@ func TestBrokenAssets(t *testing.T) {
 		t.Errorf("a 404 spree: reasons %v, want behaviour (mostly errors)", v.Reasons)
 	}
 }
+
+// TestFewAssetsFewReferers: one stylesheet fetched once, or a Referer on
+// the first request only, does not buy a page-only client a clean record
+// (both scored 0 or 50); a person whose browser cached the assets after
+// the first pages, and follows links, stays a person.
+func TestFewAssetsFewReferers(t *testing.T) {
+	const chrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+	scraper := []req{{ip: "203.0.113.13", ua: chrome, sec: 0, path: "/site.css", referer: "https://www.example.com/"}}
+	for i := range 200 {
+		scraper = append(scraper, req{ip: "203.0.113.13", ua: chrome, sec: 1 + i*10, path: fmt.Sprintf("/item/%d", i)})
+	}
+	var person []req
+	ref := "https://www.google.com/"
+	for i := range 40 {
+		page := fmt.Sprintf("/docs/page-%d", i)
+		person = append(person, req{ip: "10.1.1.1", ua: chrome, sec: i * 40, path: page, referer: ref})
+		if i < 3 { // cached after the first pages
+			for _, a := range []string{"/site.css", "/app.js"} {
+				person = append(person, req{ip: "10.1.1.1", ua: chrome, sec: i*40 + 1, path: a, referer: "https://www.example.com" + page})
+			}
+		}
+		ref = "https://www.example.com" + page
+	}
+	res := run(Config{}, append(scraper, person...))
+	if v := verdictOf(t, res, "203.0.113.13", chrome); !v.Robot {
+		t.Errorf("one stylesheet, no Referers, 200 pages: score %d (%q), want a robot", v.Score, v.Details)
+	}
+	if v := verdictOf(t, res, "10.1.1.1", chrome); v.Robot {
+		t.Errorf("a person with cached assets: a robot (%q)", v.Details)
+	}
+}

@@ -58,9 +58,11 @@ const RobotScore = 100
 //	            that fast on a page they did not see rendered               100
 //	            ... by a client that does load assets (password managers
 //	            submit logins fast)                                           50
-//	            >= MinPages HTML pages and no image, CSS, JS or font          50
+//	            >= MinPages HTML pages and no image, CSS, JS or font (or,
+//	            over 2*MinPages pages, fewer than one per 10 pages)           50
 //	            >= MinPages HTML pages and never a Referer (in a log that
-//	            records Referers)                                             50
+//	            records Referers; or, over 2*MinPages pages, on fewer than
+//	            one request per 10 pages)                                     50
 //	            one of many User-agents from one address, each used once or
 //	            twice without an asset: a rotating User-agent (address.go) 100
 //
@@ -162,6 +164,10 @@ func (j *judgement) add(reason string, points int, detail string) {
 	j.details = append(j.details, detail)
 }
 
+// fewPerPages: fewer than one asset (or Referer) per this many pages, over
+// at least twice MinPages pages, counts as none.
+const fewPerPages = 10
+
 // robot reports whether the evidence makes a robot.
 func (j *judgement) robot() bool { return j.score >= RobotScore }
 
@@ -242,11 +248,25 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 			j.add(ReasonBehaviour, pointsFastFormAssets, detail)
 		}
 	}
-	if int64(c.pages) >= int64(cfg.MinPages) && c.assets == 0 {
+	// None at all, or hardly any over many pages: one stylesheet fetched
+	// once, or a Referer sent on the first request only, must not buy a
+	// page-only client a clean record. A person's browser keeps pulling in
+	// assets (revalidated, or new images) and sends a Referer on every link
+	// followed.
+	pages := int64(c.pages)
+	switch {
+	case pages >= int64(cfg.MinPages) && c.assets == 0:
 		j.add(ReasonBehaviour, pointsNoAssets, fmt.Sprintf("%d pages and no image, CSS, JS or font", c.pages))
+	case pages >= 2*int64(cfg.MinPages) && int64(c.assets)*fewPerPages < pages:
+		j.add(ReasonBehaviour, pointsNoAssets, fmt.Sprintf("%d pages and only %d image, CSS, JS or font requests", c.pages, c.assets))
 	}
-	if lt.hasReferer && c.agentField && int64(c.pages) >= int64(cfg.MinPages) && c.referers == 0 {
-		j.add(ReasonBehaviour, pointsNoReferer, fmt.Sprintf("%d pages and never a Referer", c.pages))
+	if lt.hasReferer && c.agentField {
+		switch {
+		case pages >= int64(cfg.MinPages) && c.referers == 0:
+			j.add(ReasonBehaviour, pointsNoReferer, fmt.Sprintf("%d pages and never a Referer", c.pages))
+		case pages >= 2*int64(cfg.MinPages) && int64(c.referers)*fewPerPages < pages:
+			j.add(ReasonBehaviour, pointsNoReferer, fmt.Sprintf("%d pages and only %d requests with a Referer", c.pages, c.referers))
+		}
 	}
 	return j
 }
