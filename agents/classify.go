@@ -715,6 +715,7 @@ var platforms = [...]string{
 	"darwin", "cros ", "freebsd", "openbsd", "netbsd", "sunos", "blackberry", "bb10", "symbian",
 	"series40", "series60", "midp", "j2me", "webos", "web0s", "tizen", "kaios", "playstation",
 	"nintendo", "xbox", "smart-tv", "smarttv", "roku", "amiga", "morphos", "beos", "haiku", "os/2",
+	"maui", "wap browser", // MediaTek's feature phones ("WAP Browser/MAUI", "MAXX_MAUI WAP Browser")
 }
 
 // bareMozilla reports whether lower is only "mozilla/x (comment)", without
