@@ -262,7 +262,9 @@ func (d *Detector) Add(r *logparse.Record) {
 		return
 	}
 	d.records++
-	d.counts.count(r)
+	path := r.Path()
+	res := classify(path)
+	d.counts.countAs(r, res)
 	sec := r.Time.Unix()
 	future := !r.Time.IsZero() && d.ahead(sec)
 	if future {
@@ -333,8 +335,6 @@ func (d *Detector) Add(r *logparse.Record) {
 	if !r.NoAgentField {
 		c.agentField = true
 	}
-	path := r.Path()
-	res := classify(path)
 	pageLike := res == resourcePage
 	var hits uint32 // rate hits: this request's, and one for a page found late
 	if pageLike && (r.Method == "GET" || r.Method == "HEAD") && r.Referer != "" {

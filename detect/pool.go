@@ -81,7 +81,7 @@ func (p *Pool) work(k int, d *Detector, in <-chan *poolBatch) {
 	defer p.wg.Done()
 	me := uint8(k)
 	for b := range in {
-		var own logCounts // of this worker's own records, which Add counts
+		before := d.counts // Add counts this worker's own records; the batch counts all
 		for i, o := range b.owner {
 			if o != me {
 				continue
@@ -91,9 +91,8 @@ func (p *Pool) work(k int, d *Detector, in <-chan *poolBatch) {
 			}
 			r := &b.recs[i]
 			d.Add(r)
-			own.count(r)
 		}
-		d.counts = d.counts.plus(b.counts, own)
+		d.counts = before.plus(b.counts, logCounts{})
 		if b.left.Add(-1) == 0 && b.release != nil {
 			b.release()
 		}

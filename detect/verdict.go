@@ -117,6 +117,11 @@ type logCounts struct {
 }
 
 func (n *logCounts) count(r *logparse.Record) {
+	n.countAs(r, classify(r.Path()))
+}
+
+// countAs is count for a record whose resource class is known.
+func (n *logCounts) countAs(r *logparse.Record, res resource) {
 	n.seen++
 	if r.UserAgent != "" {
 		n.withUA++
@@ -127,7 +132,7 @@ func (n *logCounts) count(r *logparse.Record) {
 	if absoluteTarget(r.Target, r.VHost) {
 		n.absolute++
 	}
-	if classify(r.Path()) == resourceAsset {
+	if res == resourceAsset {
 		n.assets++
 	}
 }
