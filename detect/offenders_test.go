@@ -229,12 +229,18 @@ func TestOldLogImpostors(t *testing.T) {
 		identity string
 		newer    bool
 	}{{2015, "unverified", true}, {time.Now().Year(), "impostor", false}} {
-		d := New(Config{})
-		d.Add(&logparse.Record{Client: "203.0.113.50", UserAgent: gb, Method: "GET", Target: "/", Status: 200, Time: time.Date(tt.year, 5, 6, 9, 0, 0, 0, time.UTC)})
-		res := d.Result()
-		v := verdictOf(t, res, "203.0.113.50", gb)
-		if v.Identity != tt.identity || res.RangesNewer != tt.newer {
-			t.Errorf("%d: identity %q, ranges newer %v; want %q, %v", tt.year, v.Identity, res.RangesNewer, tt.identity, tt.newer)
+		var recs []logparse.Record
+		for i := range 8 { // several networks, so that a Pool's workers share them out
+			recs = append(recs, logparse.Record{Client: fmt.Sprintf("203.0.%d.50", 113+i), UserAgent: gb, Method: "GET", Target: "/", Status: 200, Time: time.Date(tt.year, 5, 6, 9, 0, i, 0, time.UTC)})
+		}
+		for _, workers := range []int{1, 3} {
+			p := NewPool(Config{}, workers)
+			p.Add(recs, nil, nil, nil)
+			res := p.Result()
+			v := verdictOf(t, res, "203.0.113.50", gb)
+			if v.Identity != tt.identity || res.RangesNewer != tt.newer {
+				t.Errorf("%d, %d workers: identity %q, ranges newer %v; want %q, %v", tt.year, workers, v.Identity, res.RangesNewer, tt.identity, tt.newer)
+			}
 		}
 	}
 }

@@ -269,6 +269,7 @@ func mergeResults(rs []*Result) *Result {
 				env.loc = e.loc
 			}
 			env.lt, env.cfg = e.lt, e.cfg
+			env.oldLog = env.oldLog || e.oldLog
 			maps.Copy(env.addrs, e.addrs)
 			if e.dns != nil {
 				if env.dns == nil {

@@ -211,7 +211,7 @@ func (ix *agentIndex) family(userAgent string, ids []int32) []int32 {
 func browserWord(w []byte) bool {
 	switch string(w) {
 	case "mozilla", "compatible", "applewebkit", "webkit", "khtml", "like", "gecko",
-		"chrome", "chromium", "headlesschrome", "crios", "fxios", "safari", "mobile",
+		"chrome", "chromium", "crios", "fxios", "safari", "mobile",
 		"firefox", "msie", "trident", "edg", "edge", "edga", "edgios", "opr", "opera",
 		"presto", "version", "samsungbrowser", "yabrowser", "ucbrowser",
 		"windows", "nt", "win64", "win32", "wow64", "x64", "x86_64", "amd64", "i686",

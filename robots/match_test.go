@@ -454,6 +454,7 @@ Disallow: /star/
 		{"yandexbot without own group", "User-agent: Yandex\nDisallow: /y/\n", "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)", "/y/x", false, "Disallow: /y/"},
 		{"applebot follows googlebot", "User-agent: Googlebot\nDisallow: /g/\n\nUser-agent: *\nDisallow: /star/\n", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)", "/g/x", false, "Disallow: /g/"},
 		{"applebot own group", "User-agent: Googlebot\nDisallow: /g/\n\nUser-agent: Applebot\nDisallow: /a/\n", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)", "/g/x", true, ""},
+		{"HeadlessChrome is a robot's name", "User-agent: HeadlessChrome\nDisallow: /\n", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36", "/x", false, "Disallow: /"},
 		{"bingbot follows msnbot", "User-agent: msnbot\nDisallow: /m/\n", "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "/m/x", false, "Disallow: /m/"},
 		{"bingbot own group", "User-agent: msnbot\nDisallow: /m/\n\nUser-agent: bingbot\nDisallow: /b/\n", "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "/m/x", true, ""},
 		{"not yandex", "User-agent: Yandex\nDisallow: /y/\n", "Yandex/1.0", "/y/x", false, "Disallow: /y/"},
