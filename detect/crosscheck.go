@@ -145,7 +145,7 @@ func (d *Detector) check(c *client, r *logparse.Record, path string, res resourc
 	if res == resourceRobotsTxt {
 		return false, nil
 	}
-	if c.fetches != nil && c.fetches.last >= 400 && c.fetches.last < 500 {
+	if c.fetches != nil && toldNone(c.fetches.last) {
 		// The server told this robot there is no robots.txt: RFC 9309
 		// (2.3.1.3) lets it fetch anything then. What it asks for is no
 		// violation of a file it was not given, until a fetch finds one.
@@ -234,4 +234,16 @@ func crawlDelay(c *client) (delay time.Duration, exceeded bool, detail string) {
 	}
 	return delay, true, fmt.Sprintf("faster than its Crawl-delay of %v: %d requests in 60 s (at most %d)",
 		delay, c.rate.peak60, allowed)
+}
+
+// toldNone reports whether a GET of /robots.txt answered status says there
+// is none: 404 or 410 (gone), or 401/403, which RFC 9309 reads as
+// "unavailable" too. Not an answer about the request itself (405, 416,
+// 429: "try later"), which says nothing of the file.
+func toldNone(status int32) bool {
+	switch status {
+	case 401, 403, 404, 410:
+		return true
+	}
+	return false
 }

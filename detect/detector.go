@@ -188,7 +188,7 @@ func inc32(n *uint32) {
 type robotsFetches struct {
 	first  time.Time      // the earliest
 	status [4]statusCount // the first four status codes answered, with counts
-	last   int32          // the status of the latest fetch
+	last   int32          // the status of the latest GET or HEAD of it
 }
 
 // statusCount is how often one status code was answered.
@@ -388,6 +388,9 @@ func (d *Detector) Add(r *logparse.Record) {
 			c.fetches.first = r.Time
 		}
 		c.fetches.count(r.Status)
+		if r.Method == "GET" || r.Method == "HEAD" {
+			c.fetches.last = int32(r.Status)
+		}
 	}
 
 	if c.watch != nil {
@@ -539,7 +542,6 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua string) *client {
 }
 
 func (f *robotsFetches) count(code int) {
-	f.last = int32(code)
 	for i := range f.status {
 		s := &f.status[i]
 		if s.n == 0 {

@@ -207,13 +207,22 @@ func TestRobotsTxtNotFound(t *testing.T) {
 	} {
 		d.Add(&logparse.Record{Client: "198.51.100.24", UserAgent: wget, Method: "GET", Target: q.path, Status: q.status, Time: t0.Add(time.Duration(i) * time.Minute)})
 	}
+	// A 4xx that answers the request, not the file (a POST refused, a
+	// range not satisfiable), tells nothing: the robot stays held to it.
+	for i, q := range []struct {
+		method string
+		status int
+	}{{"POST", 405}, {"GET", 416}, {"GET", 429}} {
+		d.Add(&logparse.Record{Client: "198.51.100.25", UserAgent: wget, Method: q.method, Target: "/robots.txt", Status: q.status, Time: t0.Add(time.Duration(10+2*i) * time.Minute)})
+		d.Add(&logparse.Record{Client: "198.51.100.25", UserAgent: wget, Method: "GET", Target: fmt.Sprintf("/private/c%d", i), Status: 200, Time: t0.Add(time.Duration(11+2*i) * time.Minute)})
+	}
 	res := d.Result()
-	if res.ViolationCount != 1 || res.Violations.Len() != 1 {
-		t.Fatalf("%d violations, want 1 (after the file was found)", res.ViolationCount)
+	if res.ViolationCount != 4 || res.Violations.Len() != 4 {
+		t.Fatalf("%d violations, want 4 (one after the file was found, three after answers about the request)", res.ViolationCount)
 	}
 	for v := range res.Violations.All() {
-		if v.Path != "/private/b" {
-			t.Errorf("violation %s, want /private/b", v.Path)
+		if v.Path == "/private/a" {
+			t.Errorf("violation %s after a 404 for robots.txt", v.Path)
 		}
 	}
 }
