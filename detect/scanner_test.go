@@ -285,3 +285,20 @@ func TestFewAssetsFewReferers(t *testing.T) {
 		t.Errorf("a person with cached assets: a robot (%q)", v.Details)
 	}
 }
+
+// TestIncidentFewAssets: a scraper with a browser's name, a made-up
+// Referer and one image per ten pages does not get the browsing discount:
+// its incident is a robot's.
+func TestIncidentFewAssets(t *testing.T) {
+	const chrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+	var reqs []req
+	for i := range 300 {
+		reqs = append(reqs, req{ip: "203.0.113.90", ua: chrome, sec: i / 10, path: fmt.Sprintf("/p/%d", i), referer: "https://www.example.com/"})
+		if i%10 == 0 {
+			reqs = append(reqs, req{ip: "203.0.113.90", ua: chrome, sec: i / 10, path: fmt.Sprintf("/img/%d.jpg", i), referer: "https://www.example.com/"})
+		}
+	}
+	if v := verdictOf(t, run(Config{}, reqs), "203.0.113.90", chrome); !v.Robot || v.Incidents == 0 {
+		t.Errorf("10 pages a second, an image per 10: robot %v, incidents %d (%q)", v.Robot, v.Incidents, v.Details)
+	}
+}

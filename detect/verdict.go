@@ -47,9 +47,9 @@ const RobotScore = 100
 //	rate        a rapid-fire incident: over BurstPer10s page requests in
 //	            10 s or SustainedPer60s in 60 s (the assets a page pulls
 //	            in are part of its page view: no rate hits)                  100
-//	            ... by a browser that loads assets and sends a Referer on
-//	            most requests (people behind one NAT address, a polling
-//	            single-page app, many tabs opened at once)                    50
+//	            ... by a browser that loads an asset per 4 pages or more and
+//	            sends a Referer on most requests (people behind one NAT
+//	            address, many tabs opened at once)                            50
 //	behaviour   mostly HEAD (HeadShare of >= MinRequests requests);
 //	            browsers do not send HEAD                                    100
 //	            mostly errors (ErrorShare of >= MinRequests: a 404 spree)     60
@@ -208,11 +208,13 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 	if n := len(c.rate.incidents) + int(c.rate.dropped); n > 0 {
 		detail := fmt.Sprintf("%d rapid-fire incident%s; peaks %d/1 s, %d/10 s, %d/60 s",
 			n, plural(n), c.rate.peak1, c.rate.peak10, c.rate.peak60)
-		if a.Kind == agents.Browser && c.assets > 0 && 2*int64(c.referers) >= c.requests {
-			// Browsing at that pace: people behind one carrier's address,
-			// a dashboard polling its panels, a reader opening 25 tabs. The
-			// pace alone does not make it a robot; with anything else that
-			// browsers do not do, it does.
+		if a.Kind == agents.Browser && c.assets > 0 && 4*int64(c.assets) >= int64(c.pages) && 2*int64(c.referers) >= c.requests {
+			// Browsing at that pace, with a browser's share of assets (at
+			// least one per four pages) and Referers: people behind one
+			// carrier's address, a reader opening 25 tabs. The pace alone
+			// does not make it a robot; with anything else that browsers do
+			// not do, it does. A scraper with a made-up Referer and an image
+			// now and then does not get the discount.
 			j.add(ReasonRate, pointsIncidentBrowsing, detail+", browsing (assets, Referers on most requests)")
 		} else {
 			j.add(ReasonRate, pointsIncident, detail)
