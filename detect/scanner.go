@@ -98,7 +98,7 @@ func probeOf(path string) probe {
 	if strings.IndexByte(path, '%') >= 0 && (strings.Contains(path, "%2e%2e") || strings.Contains(path, "%2E%2E")) {
 		return probeStrong
 	}
-	if i := strings.Index(path, "/etc/passwd"); i >= 0 && segmentEnds(path[i+len("/etc/passwd"):]) {
+	if i := strings.Index(path, "/etc/passwd"); i >= 0 && passwdEnds(path[i+len("/etc/passwd"):]) {
 		return probeStrong
 	}
 	return probeNone
@@ -235,6 +235,10 @@ func probeEnds(prefix, rest string) bool {
 	switch {
 	case strings.HasPrefix(prefix, "/.") || strings.HasSuffix(prefix, "/") || prefix == "/phpmyadmin":
 		return true
+	case strings.IndexByte(prefix[strings.LastIndexByte(prefix, '/'):], '.') >= 0:
+		// A file name (/wp-config.php, /web.config): its backup and editor
+		// copies (/wp-config.php~, .php_bak, .php-backup) are probes too.
+		return true
 	case prefix == "/sdk":
 		// VMware vCenter's web-services endpoint, which scanners ask for
 		// bare or as /sdk/vimService…; many sites have an /sdk/ section.
@@ -255,4 +259,15 @@ func segmentEnds(rest string) bool {
 		return true
 	}
 	return false
+}
+
+// passwdEnds reports whether what follows "/etc/passwd" ends the file name:
+// also its backup copies /etc/passwd- and /etc/passwd~, not a page named
+// /etc/passwd-explained.html.
+func passwdEnds(rest string) bool {
+	if len(rest) > 0 && (rest[0] == '-' || rest[0] == '~') {
+		rest = rest[1:]
+		return rest == "" || rest[0] == '?' || rest[0] == '&' || rest[0] == '%'
+	}
+	return segmentEnds(rest)
 }

@@ -42,6 +42,10 @@ func TestProbeOf(t *testing.T) {
 		{"/tutorials/linux/etc/passwd-explained.html", probeNone},
 		{"/download.php?file=/etc/passwd", probeStrong},
 		{"/view?f=/etc/passwd%00", probeStrong},
+		{"/wp-config.php~", probeStrong},
+		{"/wp-config.php_bak", probeStrong},
+		{"/web.config.old", probeStrong},
+		{"/view?f=/etc/passwd-", probeStrong},
 		{"/sdk/vimServiceVersions.xml", probeStrong}, // VMware vCenter's, the /sdk scanners want
 	}
 	for _, tt := range tests {

@@ -460,9 +460,15 @@ func TestEnvoyIsNoBalancer(t *testing.T) {
 	if recs, _ := readText(t, chain+"\n", EnvoyFormat); len(recs) != 1 || recs[0].Client != "198.51.100.7" || recs[0].Forwarded != "203.0.113.9, 198.51.100.7" {
 		t.Errorf("envoy with an X-Forwarded-For chain: %+v", recs)
 	}
-	noXFF := `[2024-03-10T08:00:00.000Z] "GET / HTTP/1.1" 200 - 0 5 1 1 "-" "curl/8.5.0" "id" "www.example.com" "10.0.3.7:8080"`
-	if recs, st := readText(t, noXFF+"\n", EnvoyFormat); len(recs) != 0 || st.Malformed != 1 {
-		t.Errorf("envoy without a client: %+v", recs)
+	for _, xff := range []string{"-", "unknown", "evil;deny", ", , ,"} {
+		line := `[2024-03-10T08:00:00.000Z] "GET / HTTP/1.1" 200 - 0 5 1 1 "` + xff + `" "curl/8.5.0" "id" "www.example.com" "10.0.3.7:8080"`
+		if recs, st := readText(t, line+"\n", EnvoyFormat); len(recs) != 0 || st.Malformed != 1 {
+			t.Errorf("envoy with X-Forwarded-For %q: %+v", xff, recs)
+		}
+	}
+	withPort := `[2024-03-10T08:00:00.000Z] "GET / HTTP/1.1" 200 - 0 5 1 1 "203.0.113.9:5555" "curl/8.5.0" "id" "www.example.com" "10.0.3.7:8080"`
+	if recs, _ := readText(t, withPort+"\n", EnvoyFormat); len(recs) != 1 || recs[0].Client != "203.0.113.9" {
+		t.Errorf("envoy with a port in X-Forwarded-For: %+v", recs)
 	}
 	istio := `[2024-03-10T08:00:00.012Z] "GET /robots.txt HTTP/1.1" 200 - via_upstream - "-" 0 312 4 3 "-" "curl/8.5.0" "id" "www.example.com" "10.244.1.7:8080" outbound|8080||web.default.svc.cluster.local 10.244.1.5:41234 10.244.1.5:8080 66.249.66.1:50123 - default`
 	if recs, st := readText(t, istio+"\n", nil); st.Format != "istio" || len(recs) != 1 || recs[0].Client != "66.249.66.1" || recs[0].UserAgent != "curl/8.5.0" {
@@ -535,6 +541,8 @@ func TestIISText(t *testing.T) {
 		{"Mozilla/5.0+(Windows+NT+10.0;+Win64;+x64)", "Mozilla/5.0 (Windows NT 10.0; Win64; x64)"},
 		{"curl/8.5.0", "curl/8.5.0"},
 		{"a+", "a "},
+		{"Mozilla/5.0+(compatible;+MJ12bot/v1.4.8;+http://mj12bot.com/)", "Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)"},
+		{"Baiduspider+(+http://www.baidu.com/search/spider.htm)", "Baiduspider (+http://www.baidu.com/search/spider.htm)"},
 	} {
 		if got := iisSpaces(tt.in); got != tt.want {
 			t.Errorf("iisSpaces(%q) = %q, want %q", tt.in, got, tt.want)

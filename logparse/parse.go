@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -387,9 +388,11 @@ func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *
 		setFirst(&rec.Client, hostOfHostPort(v))
 	case kindClientList:
 		rec.Forwarded = v
-		last := strings.TrimSpace(v[strings.LastIndexByte(v, ',')+1:])
-		if last == "" {
-			return fmt.Errorf("%w: no client (this format names it only in X-Forwarded-For, which the request did not carry)", ErrMismatch)
+		last := hostOfHostPort(strings.TrimSpace(v[strings.LastIndexByte(v, ',')+1:]))
+		if _, err := netip.ParseAddr(last); err != nil {
+			// Empty, "unknown", or text a client wrote: no address to
+			// credit (Proxies.Resolve trusts nothing such either).
+			return fmt.Errorf("%w: no client address (this format names it only in X-Forwarded-For, whose last entry is %q)", ErrMismatch, last)
 		}
 		setFirst(&rec.Client, last)
 	}

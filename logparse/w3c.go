@@ -235,14 +235,15 @@ func (l *w3cLayout) text(v string, times int) string {
 }
 
 // iisSpaces turns IIS's '+' back into spaces. IIS writes a literal '+' as
-// '+' too, so the two cannot be told apart; a '+' before "http" is taken for
-// a literal one, as crawlers write their URL ("Googlebot/2.1; +http://…",
-// logged ";++http://…"), so that their User-agent reads as other logs have
-// it.
+// '+' too, so the two cannot be told apart; a '+' before "http" after
+// another '+' or a '(' is taken for a literal one, as crawlers write their
+// URL ("Googlebot/2.1; +http://…", logged ";++http://…"; "(+http://…"), so
+// that their User-agent reads as other logs have it. MJ12bot's
+// "; http://…" (";+http://…") keeps its space.
 func iisSpaces(v string) string {
 	b := []byte(v)
 	for i, c := range b {
-		if c == '+' && !strings.HasPrefix(v[i+1:], "http") {
+		if c == '+' && !(i > 0 && (v[i-1] == '+' || v[i-1] == '(') && strings.HasPrefix(v[i+1:], "http")) {
 			b[i] = ' '
 		}
 	}

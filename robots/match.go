@@ -168,6 +168,11 @@ func compileRule(r *Rule) *compiledRule {
 		c.end = true
 		pat = pat[:len(pat)-1]
 	}
+	if strings.Contains(pat, "%2") {
+		// %2E is '.', as the canonical form below has it anyway, and as
+		// a request's path is before its dot segments are resolved.
+		pat = dotEscapes.Replace(pat)
+	}
 	pat = resolvePattern(pat)
 	parts := strings.Split(pat, "*")
 	c.first = canonString(parts[0])
@@ -468,6 +473,8 @@ func (m *Matcher) Allowed(path string) (bool, *Rule) {
 // serves the file: /x/../private and //private are /private to nginx and
 // Apache (RFC 3986 §5.2.4; both servers merge slashes by default), so they
 // are /private to robots.txt too.
+var dotEscapes = strings.NewReplacer("%2e", ".", "%2E", ".")
+
 // resolvePattern writes a rule's path as Allowed reads a request's: a
 // request path is matched with its empty segments merged and its dot
 // segments removed, so a rule written with them ("Disallow: //private",

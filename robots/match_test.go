@@ -618,6 +618,8 @@ func TestDotSegments(t *testing.T) {
 		{"Disallow: /x/*/../y", "/x/q/y", true},         // after '*': as written
 		{"Disallow: /p?next=//a", "/p?next=//a", false}, // the query as written
 		{"Disallow: /p?next=//a", "/p?next=/a", true},
+		{"Disallow: /a/%2E%2E/b", "/a/%2E%2E/b", false}, // both read as /b
+		{"Disallow: /a/%2E%2E/b", "/b", false},
 	}
 	for _, tt := range rules {
 		got, _ := ParseBytes([]byte("User-agent: *\n"+tt.rule+"\n")).Allowed("bot", tt.path)
