@@ -162,8 +162,8 @@ func FormatByName(name string) (*Format, error) {
 	if inner, ok := strings.CutPrefix(strings.ToLower(name), "syslog+"); ok {
 		// As the summary names a log read behind syslog headers.
 		f, err := FormatByName(inner)
-		if err != nil || f == nil || f.json != nil || f.w3c != nil || f.tok != nil {
-			return nil, fmt.Errorf("format %q: syslog+ takes common, combined, combined_xff or vhost_combined", name)
+		if err != nil || f == nil || f.json != nil || f.w3c != nil || f.tok != nil || f.syslog != nil {
+			return nil, fmt.Errorf("format %q: syslog+ takes a text format: common, combined, combined_xff, vhost_combined, envoy or istio", name)
 		}
 		return syslogFormat(f), nil
 	}

@@ -468,11 +468,7 @@ func (m *Matcher) Allowed(path string) (bool, *Rule) {
 	return m.decide(p)
 }
 
-// needsResolve reports whether the path part of p (before '?') has a dot
-// segment or an empty one ("//"), which the server resolves away before it
-// serves the file: /x/../private and //private are /private to nginx and
-// Apache (RFC 3986 §5.2.4; both servers merge slashes by default), so they
-// are /private to robots.txt too.
+// dotEscapes decodes %2E, an escaped dot, in a rule.
 var dotEscapes = strings.NewReplacer("%2e", ".", "%2E", ".")
 
 // resolvePattern writes a rule's path as Allowed reads a request's: a
@@ -520,6 +516,11 @@ func resolvePattern(pat string) string {
 	return string(out) + pat[q:]
 }
 
+// needsResolve reports whether the path part of p (before '?') has a dot
+// segment or an empty one ("//"), which the server resolves away before it
+// serves the file: /x/../private and //private are /private to nginx and
+// Apache (RFC 3986 §5.2.4; both servers merge slashes by default), so they
+// are /private to robots.txt too.
 func needsResolve(p string) bool {
 	for i := 0; i < len(p) && p[i] != '?'; i++ {
 		if p[i] != '/' || i+1 == len(p) {
