@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/netip"
 	"strings"
 	"time"
 )
@@ -461,10 +462,46 @@ func detectBuiltin(lines [][]byte) (*Format, int) {
 	}
 	for i, f := range builtins {
 		if counts[i] > 0 && counts[i] >= best-max(1, best/10) {
+			if f == CombinedXFF && !forwardedLists(lines) {
+				continue // another quoted field ("$host", "$http_cookie"): plain combined
+			}
 			return f, best
 		}
 	}
 	return Combined, best
+}
+
+// forwardedLists reports whether the field after the User-agent of the
+// sample's combined_xff lines holds X-Forwarded-For values: "-" or a list
+// whose entries are addresses, in nine lines of ten.
+func forwardedLists(lines [][]byte) bool {
+	var rec Record
+	n, ok := 0, 0
+	for _, l := range lines {
+		if CombinedXFF.Parse(l, &rec) != nil {
+			continue
+		}
+		n++
+		if rec.Forwarded == "" || isAddressList(rec.Forwarded) {
+			ok++
+		}
+	}
+	return n > 0 && ok*10 >= n*9
+}
+
+// isAddressList reports whether v is a comma-separated list of addresses
+// (with a port or "unknown" allowed, as proxies write them).
+func isAddressList(v string) bool {
+	for part := range strings.SplitSeq(v, ",") {
+		part = strings.TrimSpace(part)
+		if part == "unknown" {
+			continue
+		}
+		if _, err := netip.ParseAddr(hostOfHostPort(part)); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // detectStructured recognises the logs whose lines say what they are: W3C

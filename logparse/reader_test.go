@@ -383,6 +383,10 @@ func TestDetect(t *testing.T) {
 			return comb(i)
 		}, 100, Combined},
 		{"combined with X-Forwarded-For appended", func(i int) string { return comb(i) + ` "203.0.113.1"` }, 100, CombinedXFF},
+		{"combined with a list of hops or none", func(i int) string {
+			return comb(i) + []string{` "-"`, ` "203.0.113.1, 10.0.0.7"`, ` "unknown, 198.51.100.2:4431"`}[i%3]
+		}, 100, CombinedXFF},
+		{"combined with the host appended: no X-Forwarded-For", func(i int) string { return comb(i) + ` "www.example.com"` }, 100, Combined},
 		{"mostly common, a few combined", func(i int) string {
 			if i%10 == 0 {
 				return comb(i)
