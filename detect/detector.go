@@ -360,10 +360,13 @@ func (d *Detector) Add(r *logparse.Record) {
 			c.subHash = 0
 		}
 	}
-	if r.Status >= 400 && r.Status < 600 && !((res == resourceAsset || res == resourceSubrequest) && r.Referer != "") {
-		// An asset a page pulled in that failed is the site's broken
-		// link, not the client's doing: a person on a site whose images
-		// 404 was "mostly errors" and, with an old browser, a robot.
+	if r.Status >= 400 && r.Status < 600 && !((res == resourceAsset || res == resourceSubrequest) && r.Referer != "" &&
+		c.viewHash != 0 && pathHash32(refererPath(r.Referer)) == c.viewHash) {
+		// An asset that the page this client just viewed pulled in, and
+		// that failed, is the site's broken link, not the client's doing:
+		// a person on a site whose images 404 was "mostly errors" and,
+		// with an old browser, a robot. A Referer of some other page (a
+		// robot's made-up one) buys nothing.
 		inc32(&c.errors)
 		if r.Status == 404 {
 			inc32(&c.notFound)

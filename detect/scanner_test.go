@@ -306,3 +306,17 @@ func TestIncidentFewAssets(t *testing.T) {
 		t.Errorf("10 pages a second, an image per 10: robot %v, incidents %d (%q)", v.Robot, v.Incidents, v.Details)
 	}
 }
+
+// TestBrokenAssetsMadeUpReferer: the broken-asset allowance is for the
+// page the client viewed; a robot requesting asset URLs that 404, with a
+// fixed Referer of a page it never fetched, is "mostly errors".
+func TestBrokenAssetsMadeUpReferer(t *testing.T) {
+	const chrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+	var reqs []req
+	for i := range 20 {
+		reqs = append(reqs, req{ip: "203.0.113.77", ua: chrome, sec: i, path: fmt.Sprintf("/backup/site-%d.zip.js", i), status: 404, referer: "https://www.example.com/"})
+	}
+	if v := verdictOf(t, run(Config{}, reqs), "203.0.113.77", chrome); !slices.Contains(v.Reasons, ReasonBehaviour) {
+		t.Errorf("20 asset 404s under a made-up Referer: reasons %v, want behaviour (mostly errors)", v.Reasons)
+	}
+}
