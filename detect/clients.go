@@ -271,10 +271,7 @@ func (e *verdictEnv) verdict(c *client) Verdict {
 	if c.ua.agent.Kind != agents.Browser {
 		// A browser's name claims no crawler: "Yandex Browser" is people
 		// using Yandex's browser, not Yandex's robot from a wrong address.
-		v.Operator, v.Identity, v.VerifiedBy = e.cfg.ranges().Identify(v.Name, c.ip)
-		if v.Identity == agents.IdentityImpostor && e.oldLog {
-			v.Identity = agents.IdentityUnverified
-		}
+		v.Operator, v.Identity, v.VerifiedBy = identify(&e.cfg, v.Name, c.ip, e.oldLog)
 	}
 	// DNS settles what the ranges could not, and overrules a range file
 	// that calls the operator's own crawler an impostor: the file is a

@@ -367,10 +367,7 @@ func (d *Detector) TopRobots(n int) []LiveRobot {
 			continue
 		}
 		name := eventName(c)
-		op, id, _ := d.cfg.ranges().Identify(name, c.ip)
-		if id == agents.IdentityImpostor && old {
-			id = agents.IdentityUnverified
-		}
+		op, id, _ := identify(&d.cfg, name, c.ip, old)
 		key := name
 		if id == agents.IdentityImpostor {
 			key += " (impostor)"

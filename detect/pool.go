@@ -92,7 +92,7 @@ func (p *Pool) work(k int, d *Detector, in <-chan *poolBatch) {
 			r := &b.recs[i]
 			d.Add(r)
 		}
-		d.counts = before.plus(b.counts, logCounts{})
+		d.counts = before.plus(b.counts)
 		if b.left.Add(-1) == 0 && b.release != nil {
 			b.release()
 		}

@@ -585,3 +585,14 @@ func (d *Detector) oldLog() bool {
 	}
 	return ok && d.cfg.ranges().NewerThan(time.Unix(last, 0))
 }
+
+// identify checks the claim name makes against ip by the range files; on
+// an old log (see verdictEnv.oldLog) an address outside them is
+// unverified, not an impostor.
+func identify(cfg *Config, name, ip string, oldLog bool) (operator, identity, verifiedBy string) {
+	operator, identity, verifiedBy = cfg.ranges().Identify(name, ip)
+	if identity == agents.IdentityImpostor && oldLog {
+		identity = agents.IdentityUnverified
+	}
+	return operator, identity, verifiedBy
+}

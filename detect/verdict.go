@@ -137,14 +137,14 @@ func (n *logCounts) countAs(r *logparse.Record, res resource) {
 	}
 }
 
-// plus returns n with o's counts added and sub's taken away.
-func (n logCounts) plus(o, sub logCounts) logCounts {
+// plus returns n with o's counts added.
+func (n logCounts) plus(o logCounts) logCounts {
 	return logCounts{
-		seen:        n.seen + o.seen - sub.seen,
-		withUA:      n.withUA + o.withUA - sub.withUA,
-		withReferer: n.withReferer + o.withReferer - sub.withReferer,
-		absolute:    n.absolute + o.absolute - sub.absolute,
-		assets:      n.assets + o.assets - sub.assets,
+		seen:        n.seen + o.seen,
+		withUA:      n.withUA + o.withUA,
+		withReferer: n.withReferer + o.withReferer,
+		absolute:    n.absolute + o.absolute,
+		assets:      n.assets + o.assets,
 	}
 }
 
