@@ -97,7 +97,7 @@ const (
 )
 
 // EnvoySpec is Envoy's default access log format, and IstioSpec Istio's,
-// in Apache's terms; envoyFormat and istioFormat give their client fields
+// in Apache's terms; EnvoyFormat and IstioFormat give their client fields
 // their meaning.
 const (
 	EnvoySpec = `[%{%Y-%m-%dT%H:%M:%S}t.%{msec_frac}tZ] "%r" %>s %{RESPONSE_FLAGS}e %I %O %D %{X-Envoy-Upstream-Service-Time}o "%{X-Forwarded-For}i" "%{User-Agent}i" "%{X-Request-Id}i" "%{Host}i" "%{UPSTREAM_HOST}e"`

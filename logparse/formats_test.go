@@ -398,6 +398,7 @@ func TestProxies(t *testing.T) {
 		{"10.0.0.5", "1.2.3.4, not-an-address", "10.0.0.5"},
 		{"2001:db8:ffff::1", "2001:db8::42", "2001:db8::42"},
 		{"::ffff:10.0.0.5", "203.0.113.9", "203.0.113.9"},
+		{"10.0.0.5", "203.0.113.9:4431, 10.0.0.7:80", "203.0.113.9"}, // ports, as some proxies append them
 	}
 	for _, tt := range tests {
 		rec := Record{Client: tt.client, Forwarded: tt.xff}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -388,13 +387,14 @@ func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *
 		setFirst(&rec.Client, hostOfHostPort(v))
 	case kindClientList:
 		rec.Forwarded = v
-		last := hostOfHostPort(strings.TrimSpace(v[strings.LastIndexByte(v, ',')+1:]))
-		if _, err := netip.ParseAddr(last); err != nil {
+		last := v[strings.LastIndexByte(v, ',')+1:]
+		addr, ok := hopAddress(last)
+		if !ok {
 			// Empty, "unknown", or text a client wrote: no address to
 			// credit (Proxies.Resolve trusts nothing such either).
-			return fmt.Errorf("%w: no client address (this format names it only in X-Forwarded-For, whose last entry is %q)", ErrMismatch, last)
+			return fmt.Errorf("%w: no client address (this format names it only in X-Forwarded-For, whose last entry is %q)", ErrMismatch, strings.TrimSpace(last))
 		}
-		setFirst(&rec.Client, last)
+		setFirst(&rec.Client, addr)
 	}
 	return nil
 }

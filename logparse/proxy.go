@@ -44,12 +44,24 @@ func (p Proxies) Resolve(rec *Record) {
 		if hop == "" || hop == "unknown" {
 			continue
 		}
-		if _, err := netip.ParseAddr(hop); err != nil {
+		addr, ok := hopAddress(hop)
+		if !ok {
 			return // garbage where an address should be: trust nothing further left
 		}
-		rec.Client = hop
-		if !p.Trusts(hop) {
+		rec.Client = addr
+		if !p.Trusts(addr) {
 			return
 		}
 	}
+}
+
+// hopAddress returns the address one X-Forwarded-For entry names, without
+// the port some proxies add ("198.51.100.7:4431", "[2001:db8::1]:443");
+// ok is false for anything that is no address ("unknown", "", garbage).
+func hopAddress(entry string) (addr string, ok bool) {
+	h := hostOfHostPort(strings.TrimSpace(entry))
+	if _, err := netip.ParseAddr(h); err != nil {
+		return "", false
+	}
+	return h, true
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/netip"
 	"strings"
 	"time"
 )
@@ -436,13 +435,6 @@ func Detect(lines [][]byte) *Format {
 	return f
 }
 
-// detectText chooses among the built-in text formats (Combined when none
-// reads a line).
-func detectText(lines [][]byte) *Format {
-	f, _ := detectBuiltin(lines)
-	return f
-}
-
 // detectBuiltin returns the richest built-in text format that reads all but
 // 10% of what the best one reads, and how many lines the best one reads.
 func detectBuiltin(lines [][]byte) (*Format, int) {
@@ -493,11 +485,10 @@ func forwardedLists(lines [][]byte) bool {
 // (with a port or "unknown" allowed, as proxies write them).
 func isAddressList(v string) bool {
 	for part := range strings.SplitSeq(v, ",") {
-		part = strings.TrimSpace(part)
-		if part == "unknown" {
+		if strings.TrimSpace(part) == "unknown" {
 			continue
 		}
-		if _, err := netip.ParseAddr(hostOfHostPort(part)); err != nil {
+		if _, ok := hopAddress(part); !ok {
 			return false
 		}
 	}

@@ -92,15 +92,8 @@ func detectSyslog(lines [][]byte) *Format {
 	if len(inner) == 0 || len(inner)*2 < len(lines) {
 		return nil
 	}
-	f := detectText(inner)
-	var rec Record
-	ok := 0
-	for _, l := range inner {
-		if f.Parse(l, &rec) == nil {
-			ok++
-		}
-	}
-	if ok*2 < len(lines) {
+	f, read := detectBuiltin(inner)
+	if read*2 < len(lines) {
 		return nil
 	}
 	return syslogFormat(f)
