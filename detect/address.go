@@ -2,8 +2,10 @@ package detect
 
 import (
 	"cmp"
+	"encoding/binary"
 	"hash/maphash"
 	"maps"
+	"math"
 	"net/netip"
 	"slices"
 
@@ -42,17 +44,33 @@ var seedAddresses = maphash.MakeSeed()
 
 // addressesOf gathers the clients of each address that has at least
 // rotatingMinAgents of them: no other can be rotating. The count runs over
-// hashes of the addresses, so a log of a million addresses, each with a
-// client or two, costs a map of integers and not one keyed and valued by
-// strings (two addresses sharing a hash, one pair in 2^64, would add up).
+// sorted hashes of the addresses, so a log of a million addresses, each
+// with a client or two, costs a slice of integers, not a map keyed and
+// valued by strings (two addresses sharing a hash, one pair in 2^64, would
+// add up).
 func addressesOf(clients *clientTable) map[string]addressStats {
-	counts := make(map[uint64]uint32)
+	hashes := make([]uint64, 0, clients.len())
 	for c := range clients.all() {
-		counts[maphash.String(seedAddresses, c.ip)]++
+		hashes = append(hashes, maphash.String(seedAddresses, c.ip))
+	}
+	slices.Sort(hashes)
+	var many []uint64 // the hashes of addresses with rotatingMinAgents clients or more, sorted
+	for i := 0; i < len(hashes); {
+		j := i + 1
+		for j < len(hashes) && hashes[j] == hashes[i] {
+			j++
+		}
+		if j-i >= rotatingMinAgents {
+			many = append(many, hashes[i])
+		}
+		i = j
 	}
 	out := make(map[string]addressStats)
+	if len(many) == 0 {
+		return out
+	}
 	for c := range clients.all() {
-		if counts[maphash.String(seedAddresses, c.ip)] < rotatingMinAgents {
+		if _, ok := slices.BinarySearch(many, maphash.String(seedAddresses, c.ip)); !ok {
 			continue
 		}
 		a := out[c.ip]
@@ -76,45 +94,14 @@ type NetworkSummary struct {
 	UserAgents int    `json:"user_agents"` // distinct User-agents
 	Violations int64  `json:"violations"`
 	Incidents  int    `json:"incidents"`
-
-	agents agentSet
 }
 
-// agentSet is a set of User-agents by hash: most networks have one or
-// two, and a map each would cost more than the rest of the summary.
-type agentSet struct {
-	few  []uint64
-	many map[uint64]struct{}
-}
-
-// seedAgents seeds the hashes of agentSet; collisions among a network's
-// User-agents (one in 2^64 a pair) would undercount by one.
+// seedAgents seeds the hashes of a network's User-agents; collisions among
+// them (one in 2^64 a pair) would undercount by one.
 var seedAgents = maphash.MakeSeed()
 
-func (s *agentSet) add(ua string) {
-	h := maphash.String(seedAgents, ua)
-	if s.many != nil {
-		s.many[h] = struct{}{}
-		return
-	}
-	if slices.Contains(s.few, h) {
-		return
-	}
-	if len(s.few) < 16 {
-		s.few = append(s.few, h)
-		return
-	}
-	s.many = make(map[uint64]struct{}, 32)
-	for _, x := range s.few {
-		s.many[x] = struct{}{}
-	}
-	s.many[h], s.few = struct{}{}, nil
-}
-
-func (s *agentSet) len() int { return len(s.few) + len(s.many) }
-
 // maxNetworkAgents bounds the User-agents counted per network: past it the
-// count is a lower bound, and memory stays that of the clients.
+// count is a lower bound, as it is in merged reports.
 const maxNetworkAgents = 10_000
 
 // networkOf is the /24 or /48 of an address; ok is false for a host name.
@@ -132,50 +119,92 @@ func networkOf(ip string) (netip.Prefix, bool) {
 	return p, err == nil
 }
 
-// networks sums verdicts by network, most requests first.
-type networks map[netip.Prefix]*NetworkSummary
+// networks sums verdicts by network, most requests first. A high-churn log
+// has about as many networks as clients, so the sums are not kept in a map
+// of summaries, each with its own set of User-agents: every client leaves a
+// row of numbers, and list sorts the rows by network and adds up each run.
+type networks struct {
+	rows []networkRow
+	ops  []string // the operators rows name (networkRow.op)
+}
 
-func (n networks) add(v *Verdict) {
+// networkRow is one client's part of its network's summary.
+type networkRow struct {
+	hi, lo     uint64 // the network's address bits, masked: the sort key
+	ua         uint64 // hash of the User-agent
+	requests   int64
+	violations int64
+	incidents  int32
+	order      int32  // the client's place in the verdicts' order: the first verified one names the network's operator
+	op         uint16 // 1 + index in networks.ops of a verified client's operator; 0 for none
+	bits       uint8
+	robot      bool
+}
+
+func (n *networks) add(v *Verdict) {
 	p, ok := networkOf(v.IP)
 	if !ok {
 		return
 	}
-	s := n[p]
-	if s == nil {
-		s = &NetworkSummary{Network: p.String()}
-		n[p] = s
+	a := p.Addr().As16()
+	r := networkRow{
+		hi:         binary.BigEndian.Uint64(a[:8]),
+		lo:         binary.BigEndian.Uint64(a[8:]),
+		ua:         maphash.String(seedAgents, v.UserAgent),
+		requests:   v.Requests,
+		violations: v.Violations,
+		incidents:  int32(min(v.Incidents, math.MaxInt32)),
+		order:      int32(min(len(n.rows), math.MaxInt32)),
+		bits:       uint8(p.Bits()),
+		robot:      v.Robot,
 	}
-	s.Clients++
-	s.Requests += v.Requests
-	s.Violations += v.Violations
-	s.Incidents += v.Incidents
-	if v.Robot {
-		s.Robots++
+	if v.Identity == agents.IdentityVerified && v.Operator != "" {
+		k := slices.Index(n.ops, v.Operator)
+		if k < 0 && len(n.ops) < math.MaxUint16 {
+			k, n.ops = len(n.ops), append(n.ops, v.Operator)
+		}
+		r.op = uint16(k + 1)
 	}
-	if v.Identity == agents.IdentityVerified && s.Operator == "" {
-		s.Operator = v.Operator
-	}
-	if s.agents.len() < maxNetworkAgents {
-		s.agents.add(v.UserAgent)
-	}
+	n.rows = append(n.rows, r)
 }
 
-func (n networks) list() []NetworkSummary {
-	// Sorting pointers, not the summaries: a swap moves 8 bytes, not a
-	// hundred (a high-churn log has about as many networks as clients).
-	sorted := make([]*NetworkSummary, 0, len(n))
-	for _, s := range n {
-		s.UserAgents = s.agents.len()
-		s.agents = agentSet{}
-		sorted = append(sorted, s)
+func (n *networks) list() []NetworkSummary {
+	rows := n.rows
+	slices.SortFunc(rows, func(a, b networkRow) int {
+		return cmp.Or(cmp.Compare(a.hi, b.hi), cmp.Compare(a.lo, b.lo), cmp.Compare(a.ua, b.ua))
+	})
+	var out []NetworkSummary
+	for i := 0; i < len(rows); {
+		r := rows[i]
+		var a [16]byte
+		binary.BigEndian.PutUint64(a[:8], r.hi)
+		binary.BigEndian.PutUint64(a[8:], r.lo)
+		s := NetworkSummary{Network: netip.PrefixFrom(netip.AddrFrom16(a).Unmap(), int(r.bits)).String()}
+		opAt := int32(math.MaxInt32)
+		j := i
+		for ; j < len(rows) && rows[j].hi == r.hi && rows[j].lo == r.lo; j++ {
+			x := &rows[j]
+			s.Clients++
+			s.Requests += x.requests
+			s.Violations += x.violations
+			s.Incidents += int(x.incidents)
+			if x.robot {
+				s.Robots++
+			}
+			if x.op > 0 && x.order < opAt {
+				s.Operator, opAt = n.ops[x.op-1], x.order
+			}
+			if (j == i || x.ua != rows[j-1].ua) && s.UserAgents < maxNetworkAgents {
+				s.UserAgents++
+			}
+		}
+		out = append(out, s)
+		i = j
 	}
-	slices.SortFunc(sorted, func(a, b *NetworkSummary) int {
+	n.rows = nil
+	slices.SortFunc(out, func(a, b NetworkSummary) int {
 		return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Network, b.Network))
 	})
-	out := make([]NetworkSummary, len(sorted))
-	for i, s := range sorted {
-		out[i] = *s
-	}
 	return out
 }
 

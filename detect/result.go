@@ -305,7 +305,7 @@ func (d *Detector) Result() *Result {
 	if d.cfg.DNS != nil {
 		env.dns, res.DNSChecked = d.verifyDNS()
 	}
-	nets, ops := networks{}, operators{}
+	nets, ops := networks{rows: make([]networkRow, 0, len(sorted))}, operators{}
 	res.Clients = ClientList{clients: sorted, env: env, index: new(clientIndex)}
 	res.Violations.index = new(clientIndex)
 	byName := map[string]*RobotSummary{}
