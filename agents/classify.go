@@ -108,6 +108,14 @@ func (c *Classifier) Classify(ua string) Agent { return c.classifyKeep(ua, false
 // would otherwise hold each twice).
 func (c *Classifier) ClassifyOwned(ua string) Agent { return c.classifyKeep(ua, true) }
 
+// ClassifyUncached is Classify for a caller that keeps the answer for each
+// distinct string itself (the detector interns User-agents): it neither
+// looks in the cache nor fills it, which on a log of distinct strings was a
+// quarter of the cost of classifying one.
+func (c *Classifier) ClassifyUncached(ua string) Agent {
+	return c.classify(strings.Trim(ua, " \t"))
+}
+
 func (c *Classifier) classifyKeep(ua string, owned bool) Agent {
 	ua = strings.Trim(ua, " \t")
 	key := agentKey(ua)

@@ -495,4 +495,14 @@ func TestAgentAnswersOutliveTheScratch(t *testing.T) {
 			t.Errorf("%q: cached answer %+v, a fresh classifier's %+v", ua, got, want)
 		}
 	}
+	// The detector's way: every string classified anew, the cache untouched.
+	var uncached Classifier
+	for i, ua := range all {
+		if got := uncached.ClassifyUncached("  " + ua + "\t"); got != first[i] {
+			t.Errorf("%q: uncached answer %+v, cached %+v", ua, got, first[i])
+		}
+	}
+	if len(uncached.cache) != 0 {
+		t.Errorf("ClassifyUncached filled the cache with %d answers", len(uncached.cache))
+	}
 }

@@ -525,7 +525,7 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua string) *client {
 			// value, a copy (its answer holds views of what it is given).
 			whole = strings.Clone(r.UserAgent[:min(len(r.UserAgent), agents.MaxLen+1)])
 		}
-		ai = &agentInfo{ua: ua, agent: d.agents.ClassifyOwned(whole)}
+		ai = &agentInfo{ua: ua, agent: d.agents.ClassifyUncached(whole)}
 		d.uas[ua] = ai
 	}
 	ai.refs++
