@@ -173,7 +173,13 @@ func (n *networks) list() []NetworkSummary {
 	slices.SortFunc(rows, func(a, b networkRow) int {
 		return cmp.Or(cmp.Compare(a.hi, b.hi), cmp.Compare(a.lo, b.lo), cmp.Compare(a.ua, b.ua))
 	})
-	var out []NetworkSummary
+	count := 0
+	for i := range rows {
+		if i == 0 || rows[i].hi != rows[i-1].hi || rows[i].lo != rows[i-1].lo {
+			count++
+		}
+	}
+	out := make([]NetworkSummary, 0, count)
 	for i := 0; i < len(rows); {
 		r := rows[i]
 		var a [16]byte
