@@ -206,19 +206,29 @@ func appendJSONTime(b []byte, t time.Time) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// jsonPlain marks the bytes appendJSONString copies as they are.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // appendJSONString appends s quoted as encoding/json quotes a string with
 // HTML escaping on (json.Encoder's default): <, > and & as \u003c …,
 // invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped.
 func appendJSONString(b []byte, s string) []byte {
+	// Nearly every byte of a report's strings is plain ASCII: one table
+	// lookup a byte, not six comparisons.
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if jsonPlain[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':
