@@ -145,15 +145,13 @@ func (f *pathFilter) covers(g *pathFilter) bool {
 }
 
 // priority orders rules as RFC 9309 and Google do: the longest pattern wins,
-// Allow wins a tie. The length is that of the pattern with non-ASCII bytes
-// percent-encoded, as Google counts it.
+// Allow wins a tie. The length is that of the pattern in the canonical form
+// it is matched in (non-ASCII bytes percent-encoded, as Google counts
+// them; unreserved characters decoded, as RFC 9309 compares them): ranked
+// as written, "Disallow: /%7Ejoe/" outranked "Allow: /~joe/p" although it
+// is the shorter rule for the same paths.
 func priority(r *Rule) int32 {
-	n := len(r.Pattern)
-	for i := 0; i < len(r.Pattern); i++ {
-		if r.Pattern[i] >= 0x80 {
-			n += 2
-		}
-	}
+	n := canonLen(r.Pattern)
 	p := int32(min(n, 1<<29)) * 2
 	if r.Allow {
 		p++
@@ -161,11 +159,26 @@ func priority(r *Rule) int32 {
 	return p
 }
 
-func compileRule(r *Rule) *compiledRule {
-	pat := r.Pattern
-	c := &compiledRule{prio: priority(r), rule: r}
+// canonLen is the length of pattern in canonical form, its '*'s and final
+// '$' included.
+func canonLen(pattern string) int {
+	first, rest, end := canonParts(pattern)
+	n := len(first) + len(rest)
+	for _, s := range rest {
+		n += len(s)
+	}
+	if end {
+		n++
+	}
+	return n
+}
+
+// canonParts splits pattern at its '*'s into literal parts in canonical
+// form: first, then one after each '*' (a part between two '*'s may be
+// empty); end says it ended in '$'.
+func canonParts(pat string) (first string, rest []string, end bool) {
 	if strings.HasSuffix(pat, "$") {
-		c.end = true
+		end = true
 		pat = pat[:len(pat)-1]
 	}
 	if strings.Contains(pat, "%2") {
@@ -173,20 +186,24 @@ func compileRule(r *Rule) *compiledRule {
 		// a request's path is before its dot segments are resolved.
 		pat = dotEscapes.Replace(pat)
 	}
-	pat = resolvePattern(pat)
-	parts := strings.Split(pat, "*")
-	c.first = canonString(parts[0])
-	if len(parts) > 1 {
-		rest := parts[1:]
-		for i, s := range rest {
-			if s == "" && i < len(rest)-1 {
-				continue // "**" is "*"
-			}
-			s = canonString(s)
-			c.segs = append(c.segs, s)
-			c.need += len(s)
-			c.filter.add(s)
+	parts := strings.Split(resolvePattern(pat), "*")
+	for i := range parts {
+		parts[i] = canonString(parts[i])
+	}
+	return parts[0], parts[1:], end
+}
+
+func compileRule(r *Rule) *compiledRule {
+	c := &compiledRule{prio: priority(r), rule: r}
+	var rest []string
+	c.first, rest, c.end = canonParts(r.Pattern)
+	for i, s := range rest {
+		if s == "" && i < len(rest)-1 {
+			continue // "**" is "*"
 		}
+		c.segs = append(c.segs, s)
+		c.need += len(s)
+		c.filter.add(s)
 	}
 	return c
 }

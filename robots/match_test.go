@@ -639,3 +639,17 @@ func TestDotSegments(t *testing.T) {
 		t.Errorf("Allowed with dot segments allocates %v times", n)
 	}
 }
+
+// TestLongestMatchCountsCanonicalLength: rules are ranked by the length of
+// the pattern they are matched as (unreserved escapes decoded, non-ASCII
+// encoded), not as written: "/%7Ejoe/" is the 6-octet "/~joe/".
+func TestLongestMatchCountsCanonicalLength(t *testing.T) {
+	runMatchCases(t, []matchCase{
+		{"tilde allow longer", "User-agent: *\nDisallow: /%7Ejoe/\nAllow: /~joe/p\n", "x", "/~joe/pub/paper.pdf", true, "Allow: /~joe/p"},
+		{"tilde allow longer, disallow spelt out", "User-agent: *\nAllow: /~a\nDisallow: /%7E\n", "x", "/~a", true, "Allow: /~a"},
+		{"encoded allow shorter", "User-agent: *\nAllow: /%61%62%63\nDisallow: /abcd\n", "x", "/abcde", false, "Disallow: /abcd"},
+		{"encoded allow, path still under it", "User-agent: *\nAllow: /%61%62%63\nDisallow: /ab\n", "x", "/abcde", true, "Allow: /%61%62%63"},
+		{"non-ASCII counts encoded", "User-agent: *\nDisallow: /ü\nAllow: /%C3%BC\n", "x", "/ü/x", true, "Allow: /%C3%BC"},
+		{"wildcard and end count", "User-agent: *\nAllow: /a*$\nDisallow: /abc\n", "x", "/abc", true, "Allow: /a*$"},
+	})
+}

@@ -26,8 +26,9 @@ func ParseBytes(b []byte) *Robots {
 		r.Truncated = true
 		// A line cut in the middle could turn "Disallow: /admin/private" into
 		// the far broader "Disallow: /ad", so the cut line is dropped whole.
+		// A line whose end is the first byte past the limit is whole.
 		cut := MaxSize
-		if c := b[MaxSize-1]; c != '\n' && c != '\r' {
+		if endsLine := func(c byte) bool { return c == '\n' || c == '\r' }; !endsLine(b[MaxSize-1]) && !endsLine(b[MaxSize]) {
 			for cut > 0 && b[cut-1] != '\n' && b[cut-1] != '\r' {
 				cut--
 			}

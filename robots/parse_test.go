@@ -159,6 +159,17 @@ func TestParseSize(t *testing.T) {
 		t.Errorf("the line cut by the limit was read as a shorter rule")
 	}
 
+	// A last line that ends exactly at the limit, its newline the first
+	// byte past it, is whole and read.
+	edge := []byte("User-agent: *\n")
+	edge = append(edge, bytes.Repeat([]byte("#"), MaxSize-len(edge)-len("\nDisallow: /last-rule"))...)
+	edge = append(edge, "\nDisallow: /last-rule\n"...)
+	if r := ParseBytes(edge); !r.Truncated {
+		t.Errorf("a file of MaxSize+1 bytes is not marked truncated")
+	} else if ok, _ := r.Allowed("bot", "/last-rule"); ok {
+		t.Errorf("the last line, ended by the byte after the limit, was dropped")
+	}
+
 	// Exactly MaxSize bytes is not truncated.
 	exact := bytes.Repeat([]byte("#"), MaxSize)
 	if r := ParseBytes(exact); r.Truncated {
