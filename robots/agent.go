@@ -102,6 +102,9 @@ func (r *Robots) prepare() {
 //     name Applebot), an "msnbot" group to bingbot (Bing said so when
 //     bingbot replaced msnbot).
 //  6. If none does, the "*" groups apply; if there are none, all is allowed.
+//     Google's ad and API fetchers (AdsBot-Google, AdsBot-Google-Mobile,
+//     Mediapartners-Google, APIs-Google) ignore the "*" groups, as Google
+//     documents: only a group naming them applies.
 //
 // Agent never returns nil. It is safe for concurrent use.
 func (r *Robots) Agent(userAgent string) *Matcher {
@@ -142,7 +145,7 @@ func (r *Robots) Agent(userAgent string) *Matcher {
 		ids = ix.family(userAgent, ids)
 	}
 	if len(ids) == 0 {
-		if len(ix.star) == 0 {
+		if len(ix.star) == 0 || ignoresStar(userAgent) {
 			return allowAll
 		}
 		ids = append(ids, starID)
@@ -200,6 +203,22 @@ func (ix *agentIndex) family(userAgent string, ids []int32) []int32 {
 		}
 	})
 	return ids
+}
+
+// ignoresStar reports whether the User-agent is one of the robots whose
+// operator documents that they ignore the "*" groups (Google's
+// special-case crawlers): holding them to "*" counted AdsBot's checks of
+// an advertiser's landing pages as violations.
+func ignoresStar(userAgent string) bool {
+	found := false
+	var low [64]byte
+	forEachWord(userAgent, func(w string) {
+		switch string(lowerInto(low[:0], w)) {
+		case "adsbot-google", "adsbot-google-mobile", "adsbot-google-mobile-apps", "mediapartners-google", "apis-google":
+			found = true
+		}
+	})
+	return found
 }
 
 // browserWord reports the lower-case words that browsers' and platforms'

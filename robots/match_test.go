@@ -458,6 +458,14 @@ Disallow: /star/
 		{"bingbot follows msnbot", "User-agent: msnbot\nDisallow: /m/\n", "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "/m/x", false, "Disallow: /m/"},
 		{"bingbot own group", "User-agent: msnbot\nDisallow: /m/\n\nUser-agent: bingbot\nDisallow: /b/\n", "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "/m/x", true, ""},
 		{"not yandex", "User-agent: Yandex\nDisallow: /y/\n", "Yandex/1.0", "/y/x", false, "Disallow: /y/"},
+		// Google's special-case crawlers ignore "*": only their own group.
+		{"adsbot ignores star", "User-agent: *\nDisallow: /checkout\n", "AdsBot-Google (+http://www.google.com/adsbot.html)", "/checkout/1", true, ""},
+		{"adsbot mobile ignores star", "User-agent: *\nDisallow: /checkout\n", "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36 (compatible; AdsBot-Google-Mobile; +http://www.google.com/mobile/adsbot.html)", "/checkout/1", true, ""},
+		{"apis-google ignores star", "User-agent: *\nDisallow: /\n", "APIs-Google (+https://developers.google.com/webmasters/APIs-Google.html)", "/x", true, ""},
+		{"mediapartners ignores star", "User-agent: *\nDisallow: /\n", "Mediapartners-Google", "/x", true, ""},
+		{"adsbot own group", "User-agent: *\nDisallow: /\n\nUser-agent: AdsBot-Google\nDisallow: /cart\n", "AdsBot-Google (+http://www.google.com/adsbot.html)", "/cart", false, "Disallow: /cart"},
+		{"adsbot-mobile falls back to adsbot", "User-agent: AdsBot-Google\nDisallow: /cart\n", "AdsBot-Google-Mobile", "/cart", false, "Disallow: /cart"},
+		{"googlebot still gets star", "User-agent: *\nDisallow: /checkout\n", gbot, "/checkout/1", false, "Disallow: /checkout"},
 		{"yandexish word", "User-agent: Yandex\nDisallow: /y/\n\nUser-agent: *\nDisallow: /star/\n", "SomeBot/1.0", "/y/x", true, ""},
 		// The words of a browser's header are no robot's name: a group
 		// written for a whole header (as Microsoft's answers site does)
