@@ -101,8 +101,9 @@ func TestClassifyAfterFlood(t *testing.T) {
 		{"QuickTime/7.7.9 (qtver=7.7.9;os=Windows NT 10.0)", Browser, "QuickTime"},
 		{"VLC/3.0.20 LibVLC/3.0.20", Browser, "VLC"},
 		{"Radio/3.1 CFNetwork/1410.0.3 AppleTV/17.2", Browser, "Radio"},
+		// A text browser uap-go does not know is one with or without it.
+		{"w3m/0.5.3+git20230121", Browser, "w3m"},
 		// Not browsers, with or without uap-go: the fallback is no more lenient.
-		{"w3m/0.5.3+git20230121", Unknown, "w3m"},
 		{"zzqx 12 (yy)", Unknown, "zzqx"},
 	}
 	for _, tt := range tests {

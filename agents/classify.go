@@ -233,6 +233,9 @@ func (c *Classifier) classifyLower(ua, lower string, long bool) Agent {
 // crawler claim, whether or not the claim is true.
 func declaredAgent(ua, lower string) (Agent, bool) {
 	if tok, at := findToken(lower); tok != nil {
+		if name, ok := androidApp(ua, lower, at, tok); ok {
+			return Agent{Name: name, Kind: Browser}, true
+		}
 		name := tokenName(ua, at, tok)
 		if tok.kind == Crawler {
 			return Agent{Name: name, Kind: Crawler, Reason: "declared " + tok.what + " token " + name}, true
@@ -256,6 +259,28 @@ func declaredAgent(ua, lower string) (Agent, bool) {
 		return Agent{Name: robotName(ua, lower), Kind: Crawler, Reason: "contact " + what + " in User-agent"}, true
 	}
 	return Agent{}, false
+}
+
+// androidApp names the Android app that sent ua when the library token tok
+// found at byte at follows the app's own product and an Android platform:
+// "BlogReader/3.2.1 (com.example.blogreader; Android 14) okhttp/4.12.0" is
+// people using an app, as "BlogReader/3.2.1 CFNetwork/1568 Darwin/24" is
+// on iOS. A bare "okhttp/4.12.0" names no app and stays a library.
+func androidApp(ua, lower string, at int, tok *agentToken) (string, bool) {
+	if tok.token != "okhttp" || at == 0 || !uaLetter(ua[0]) {
+		return "", false
+	}
+	end := 0
+	for end < len(ua) && uaNameByte(ua[end]) {
+		end++
+	}
+	if end >= len(ua) || ua[end] != '/' || strings.HasPrefix(lower, "mozilla/") || strings.HasPrefix(lower, "okhttp") {
+		return "", false
+	}
+	if !strings.Contains(lower[:at], "android") {
+		return "", false
+	}
+	return cleanName(ua[:min(end, maxNameLen)]), true
 }
 
 // tokensByFirstByte indexes agentTokens by their first byte, so that
@@ -644,6 +669,9 @@ func (c *Classifier) browserAgent(ua, lower string) Agent {
 				return Agent{Name: name, Kind: Crawler, Reason: "uap-go names crawler " + name}
 			}
 			return Agent{Name: name, Kind: Browser}
+		}
+		if name, ok := tokenFamily(ua, lower); ok {
+			return Agent{Name: name, Kind: Browser} // a browser uap-go does not know (w3m)
 		}
 	} else if name, ok := clientFamily(ua, lower, engine); ok {
 		// The budget is spent: the browsers and apps that only uap-go

@@ -84,6 +84,14 @@ func TestClassifyAgent(t *testing.T) {
 		{"-", Empty, "(empty)"},
 		{"   ", Empty, "(empty)"},
 
+		// Apps and text browsers people use: an Android app names itself
+		// before okhttp; w3m is Lynx's peer. A bare library stays a tool.
+		{"BlogReader/3.2.1 (com.example.blogreader; build:412; Android 14) okhttp/4.12.0", Browser, "BlogReader"},
+		{"okhttp/4.12.0", Tool, "okhttp"},
+		{"Mozilla/5.0 (compatible; MyCrawler/1.0; Android) okhttp/4.12.0", Tool, "okhttp"},
+		{"Scanner/1.0 okhttp/4.9.0", Tool, "okhttp"},
+		{"w3m/0.5.3+git20230121", Browser, "w3m"},
+
 		// Declared crawlers, as their vendors document them.
 		{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", Crawler, "Googlebot"},
 		{"Googlebot/2.1 (+http://www.google.com/bot.html)", Crawler, "Googlebot"},

@@ -21,15 +21,17 @@ import "strings"
 // uap-go; "" names the app by its own product token, as uap-go does for
 // CFNetwork apps. Only what uap-go itself calls a browser or an app is
 // listed, with the version its rules want after the token: the stand-in is
-// to be no more lenient than uap-go (w3m, which uap-go does not know, stays
-// unknown either way). A token matches at a word start (the byte before it
+// to be no more lenient than uap-go. One more is here that uap-go does not
+// know: w3m, a text browser as Lynx is (browserAgent asks this table when
+// uap-go names nothing; a w3m reader using site search was blocked as a
+// robot). A token matches at a word start (the byte before it
 // is not a letter); the first in table order wins.
 var clientTokens = []struct {
 	token, family string
 	version       bool // a digit must follow the token, as uap-go's rules want a version there
 }{
 	// Text-mode and old desktop browsers.
-	{"lynx/", "Lynx", true}, {"links (", "Links", true}, {"elinks/", "ELinks", true}, {"elinks (", "ELinks", true},
+	{"lynx/", "Lynx", true}, {"links (", "Links", true}, {"elinks/", "ELinks", true}, {"elinks (", "ELinks", true}, {"w3m/", "w3m", true},
 	{"dillo/", "Dillo", true}, {"omniweb/", "OmniWeb", false}, {"konqueror/", "Konqueror", true},
 	{"icab/", "iCab", true}, {"icab ", "iCab", true}, {"ncsa_mosaic/", "NCSA Mosaic", true}, {"ncsa mosaic/", "NCSA Mosaic", true},
 	// Feature-phone and WAP browsers.
