@@ -266,7 +266,13 @@ func readHAProxy(t *tokens, line []byte, s string, rec *Record) error {
 	rec.Time = tm
 	_, st := tokenAt(t, line, s, first+5)
 	n, ok := parseUint(st, 9)
-	if !ok {
+	switch {
+	case string(st) == "-1":
+		// HAProxy 2.5 and later: the client aborted before an answer
+		// (termination state CC, CD …). A request all the same, with no
+		// status, as a log without one has.
+		n = 0
+	case !ok:
 		return ErrStatus
 	}
 	rec.Status = int(max(n, 0))
@@ -337,6 +343,7 @@ func readSquid(t *tokens, line []byte, s string, rec *Record) error {
 	}
 	rec.Time = tm
 	rec.Client, _ = tokenAt(t, line, s, 2)
+	rec.NoAgentField = true // the native format logs neither User-agent nor Referer
 	code, _ := tokenAt(t, line, s, 3)
 	i := strings.IndexByte(code, '/')
 	if i < 0 {

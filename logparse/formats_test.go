@@ -295,6 +295,21 @@ func TestJSONFields(t *testing.T) {
 	if len(recs) != 1 || recs[0].Client != "192.0.2.9" || recs[0].UserAgent != "Scrapy/2.11" || recs[0].Target != "/x" || recs[0].Status != 301 || recs[0].Time.IsZero() {
 		t.Errorf("records %+v", recs)
 	}
+	// A peer written with its port (Caddy before 2.5, Envoy's JSON) is its
+	// address; an IPv6 address's colons are no port; a host name stays.
+	f, err = ParseJSONFields("ip=peer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for peer, want := range map[string]string{
+		"203.0.113.99:40001": "203.0.113.99", "[2001:db8::7]:50123": "2001:db8::7", "2001:db8::7": "2001:db8::7",
+		"203.0.113.99": "203.0.113.99", "proxy.example:8080": "proxy.example:8080",
+	} {
+		recs, _ := readText(t, `{"peer":"`+peer+`","time":"2024-05-06T09:00:00Z","request":"GET / HTTP/1.1","status":200}`+"\n", f)
+		if len(recs) != 1 || recs[0].Client != want {
+			t.Errorf("ip=peer %q: records %+v, want client %q", peer, recs, want)
+		}
+	}
 	for _, bad := range []string{"ip", "colour=x", "ua="} {
 		if _, err := ParseJSONFields(bad); err == nil {
 			t.Errorf("ParseJSONFields(%q): no error", bad)
@@ -378,6 +393,11 @@ func TestTokenFormatsDetails(t *testing.T) {
 	}
 	if r := read("haproxy.log")[2]; r.Client != "198.51.100.7" || r.UserAgent != "python-requests/2.31.0" || r.Status != 404 {
 		t.Errorf("HAProxy line without syslog prefix: %+v", r)
+	}
+	// HAProxy 2.5+ logs a client abort with status -1: a request, no status.
+	var abort Record
+	if err := HAProxyFormat.Parse([]byte(`198.51.100.11:33320 [10/Mar/2024:08:00:03.000] http-in static/srv1 0/0/0/-1/1 -1 0 - - CD-- 1/1/1/1/0 0/0 "GET /big.iso HTTP/1.1"`), &abort); err != nil || abort.Status != 0 || abort.Target != "/big.iso" {
+		t.Errorf("HAProxy client abort (-1): %v, %+v", err, abort)
 	}
 	if r := read("squid.log")[1]; r.Method != "CONNECT" || r.Status != 403 || r.VHost != "www.example.com" {
 		t.Errorf("Squid CONNECT: %+v", r)

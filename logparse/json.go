@@ -36,6 +36,7 @@ var jsonKeys = []struct {
 	{"request.remote_ip", kindClient}, {"remote_ip", kindClient}, {"clienthost", kindClient},
 	{"clientip", kindClient}, {"client", kindClient}, {"ip", kindClient}, {"c-ip", kindClient},
 	{"clientaddr", kindClientPort}, {"client_addr", kindClientPort},
+	{"sourceip", kindClient}, {"downstream_remote_address", kindClientPort},
 	// Google Cloud's load balancers (httpRequest), Azure Front Door and
 	// Application Gateway (properties), Cloudflare Logpush (ClientIP, above).
 	{"httprequest.remoteip", kindClient}, {"properties.clientip", kindClient},
@@ -45,9 +46,13 @@ var jsonKeys = []struct {
 	{"startutc", kindTimeAny}, {"startlocal", kindTimeAny}, {"@timestamp", kindTimeAny}, {"timestamp", kindTimeAny},
 	{"time", kindTimeAny}, {"datetime", kindTimeAny}, {"date", kindTimeAny},
 	{"edgestarttimestamp", kindTimeAny}, {"receivetimestamp", kindTimeAny},
+	// Kong's started_at (ms), API Gateway's requestTime, Fastly's
+	// time_start, Envoy's start_time.
+	{"started_at", kindTimeAny}, {"requesttime", kindTimeAny}, {"time_start", kindTimeAny}, {"start_time", kindTimeAny},
 	// The request.
 	{"request", kindRequest}, {"request_line", kindRequest},
 	{"request.method", kindMethod}, {"request_method", kindMethod}, {"requestmethod", kindMethod}, {"method", kindMethod},
+	{"httpmethod", kindMethod},
 	{"request.uri", kindTarget}, {"request_uri", kindTarget}, {"requestpath", kindTarget}, {"uri", kindTarget},
 	{"path", kindTarget}, {"url", kindTarget},
 	{"httprequest.requestmethod", kindMethod}, {"properties.httpmethod", kindMethod}, {"clientrequestmethod", kindMethod},
@@ -56,17 +61,22 @@ var jsonKeys = []struct {
 	{"request.proto", kindProtocol}, {"server_protocol", kindProtocol}, {"requestprotocol", kindProtocol}, {"protocol", kindProtocol},
 	// The answer.
 	{"status", kindStatus}, {"downstreamstatus", kindStatus}, {"status_code", kindStatus}, {"response_status", kindStatus},
+	{"response.status", kindStatus}, {"response_code", kindStatus},
 	{"httprequest.status", kindStatus}, {"properties.httpstatuscode", kindStatus}, {"properties.httpstatus", kindStatus}, {"edgeresponsestatus", kindStatus},
 	{"httprequest.responsesize", kindBytes}, {"properties.responsebytes", kindBytes}, {"properties.sentbytes", kindBytes}, {"edgeresponsebytes", kindBytes},
 	{"body_bytes_sent", kindBytes}, {"size", kindBytes}, {"downstreamcontentsize", kindBytes}, {"bytes_sent", kindBytes}, {"bytes", kindBytes},
+	// Kong's file-log (response.*), Netlify, Fastly's documented JSON,
+	// API Gateway ($context.responseLength), Envoy's JSON.
+	{"response.size", kindBytes}, {"response_size", kindBytes}, {"resp_body_size", kindBytes}, {"responselength", kindBytes},
+	{"bytes_sent_total", kindBytes},
 	// Headers.
 	{"http_referer", kindReferer}, {"request.headers.referer", kindReferer}, {"request_referer", kindReferer},
-	{"referer", kindReferer}, {"referrer", kindReferer},
+	{"referer", kindReferer}, {"referrer", kindReferer}, {"http_referrer", kindReferer},
 	{"httprequest.referer", kindReferer}, {"properties.referer", kindReferer}, {"properties.referrer", kindReferer}, {"clientrequestreferer", kindReferer},
 	{"httprequest.useragent", kindUserAgent}, {"properties.useragent", kindUserAgent}, {"clientrequestuseragent", kindUserAgent},
 	{"properties.hostname", kindVHost}, {"properties.host", kindVHost}, {"clientrequesthost", kindVHost},
 	{"http_user_agent", kindUserAgent}, {"request.headers.user-agent", kindUserAgent}, {"request_user-agent", kindUserAgent},
-	{"user_agent", kindUserAgent}, {"useragent", kindUserAgent}, {"agent", kindUserAgent},
+	{"user_agent", kindUserAgent}, {"useragent", kindUserAgent}, {"agent", kindUserAgent}, {"request_user_agent", kindUserAgent},
 	{"host", kindVHost}, {"request.host", kindVHost}, {"requesthost", kindVHost}, {"http_host", kindVHost}, {"server_name", kindVHost},
 	{"http_x_forwarded_for", kindForwarded}, {"x_forwarded_for", kindForwarded}, {"request.headers.x-forwarded-for", kindForwarded},
 	{"request_x-forwarded-for", kindForwarded}, {"x-forwarded-for", kindForwarded},
@@ -449,6 +459,8 @@ func (sc *jsonScan) store(start, end int, esc bool) error {
 		}
 		if k.kind == kindClientPort {
 			v = hostOfHostPort(v)
+		} else {
+			v = addressWithoutPort(v)
 		}
 		rec.Client = v
 	case kindTimeAny:
@@ -548,6 +560,11 @@ func hostOfHostPort(v string) string {
 func parseAnyTime(b []byte) (time.Time, bool) {
 	if t, ok := parseISOTime(b); ok {
 		return t, true
+	}
+	if n := len(b); n >= 22 && (string(b[n-3:]) == "GMT" || string(b[n-3:]) == "UTC") {
+		// strftime's %Z for UTC, as Fastly's "%{begin:%Y-%m-%dT%H:%M:%S%Z}t"
+		// writes it: "2024-03-10T08:00:00GMT".
+		b = bytes.TrimRight(b[:n-3], " ")
 	}
 	if len(b) >= 19 && len(b) <= 29 && b[4] == '-' {
 		// No zone: append one, in a buffer on the stack.

@@ -123,11 +123,13 @@ func (f *Format) Parse(line []byte, rec *Record) error {
 // no allocation and the caller must not change line while they are in use.
 func (f *Format) parse(line []byte, rec *Record, alias bool) error {
 	err := f.parseOwn(line, rec, alias)
-	if err == nil || f.fallback == nil {
-		return err
+	if err == nil {
+		rec.Client = canonicalClient(rec.Client)
+		return nil
 	}
 	for _, alt := range f.fallback {
 		if alt.parseOwn(line, rec, alias) == nil {
+			rec.Client = canonicalClient(rec.Client)
 			return nil
 		}
 	}

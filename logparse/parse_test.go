@@ -2,6 +2,7 @@ package logparse
 
 import (
 	"errors"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -445,6 +446,55 @@ func TestParseEpochTime(t *testing.T) {
 		got, ok := parseEpochTime([]byte(tt.in), tt.unit)
 		if ok != tt.ok || !got.Equal(tt.want) {
 			t.Errorf("parseEpochTime(%q, %d) = %v, %v; want %v, %v", tt.in, tt.unit, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+// TestClientAddressCanonical: one host is one client however the server
+// wrote its address (RFC 5952), in every format.
+func TestClientAddressCanonical(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"2001:db8::99", "2001:db8::99"},
+		{"2001:db8:0:0:0:0:0:99", "2001:db8::99"},
+		{"2001:DB8::99", "2001:db8::99"},
+		{"2001:0db8:0000:0000:0000:0000:0000:0099", "2001:db8::99"},
+		{"0:0:0:0:0:0:0:1", "::1"},
+		{"::ffff:203.0.113.9", "203.0.113.9"},
+		{"fe80::1%eth0", "fe80::1%eth0"},
+		{"203.0.113.9", "203.0.113.9"},
+		{"crawl-66-249-66-1.googlebot.com", "crawl-66-249-66-1.googlebot.com"},
+		{"not:an:address", "not:an:address"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		line := tt.in + ` - - [10/Mar/2024:08:00:00 +0000] "GET / HTTP/1.1" 200 5 "-" "curl/8.0"`
+		if tt.in == "" {
+			line = `- - - [10/Mar/2024:08:00:00 +0000] "GET / HTTP/1.1" 200 5 "-" "curl/8.0"`
+		}
+		var rec Record
+		if err := Combined.Parse([]byte(line), &rec); err != nil {
+			t.Errorf("%q: %v", tt.in, err)
+			continue
+		}
+		if rec.Client != tt.want {
+			t.Errorf("combined %q: client %q, want %q", tt.in, rec.Client, tt.want)
+		}
+	}
+	// JSON and W3C too.
+	var rec Record
+	if err := Detect([][]byte{[]byte(`{"remote_addr":"2001:DB8:0:0::7","time_local":"10/Mar/2024:08:00:00 +0000","request":"GET / HTTP/1.1","status":200}`)}).Parse(
+		[]byte(`{"remote_addr":"2001:DB8:0:0::7","time_local":"10/Mar/2024:08:00:00 +0000","request":"GET / HTTP/1.1","status":200}`), &rec); err != nil || rec.Client != "2001:db8::7" {
+		t.Errorf("json: client %q, err %v", rec.Client, err)
+	}
+	r := NewReader(strings.NewReader("#Fields: date time c-ip cs-method cs-uri-stem sc-status\n2024-03-10 08:00:00 2001:db8:0:0:0:0:0:5 GET / 200\n"), "iis.log", nil)
+	for {
+		var rec Record
+		err := r.Read(&rec)
+		if err == io.EOF {
+			break
+		}
+		if err == nil && rec.Client != "2001:db8::5" {
+			t.Errorf("w3c: client %q", rec.Client)
 		}
 	}
 }

@@ -63,5 +63,5 @@ func hopAddress(entry string) (addr string, ok bool) {
 	if _, err := netip.ParseAddr(h); err != nil {
 		return "", false
 	}
-	return h, true
+	return canonicalClient(h), true
 }

@@ -39,9 +39,14 @@ type Stats struct {
 	// MalformedElsewhere are the malformed lines other shards count
 	// (--shard): whether nothing of an input parsed is the whole input's.
 	MalformedElsewhere int64
-	First              time.Time     // earliest record time; zero if no record had a time
-	Last               time.Time     // latest record time (times in a log need not be in order)
-	Samples            []*ParseError // the first MaxSamples malformed lines
+	// Agents are the records with a User-agent; AgentFields those whose
+	// layout has one (not Common Log Format's): together they tell a log
+	// whose User-agent went unread (a JSON key not known) from one that
+	// never had it.
+	Agents, AgentFields int64
+	First               time.Time     // earliest record time; zero if no record had a time
+	Last                time.Time     // latest record time (times in a log need not be in order)
+	Samples             []*ParseError // the first MaxSamples malformed lines
 }
 
 // Warning says, in one sentence naming the input, when most of its lines
@@ -52,11 +57,29 @@ func (s Stats) Warning(name string) string {
 	if name == "-" {
 		name = "standard input"
 	}
-	switch {
-	case s.Malformed == 0 || s.Malformed*2 < s.Lines+s.Directives || s.Records == 0:
-		return "" // most parsed, or none did: then NothingRead says so
+	var w []string
+	if !(s.Malformed == 0 || s.Malformed*2 < s.Lines+s.Directives || s.Records == 0) {
+		// Most did not parse (when none did, NothingRead says so).
+		w = append(w, fmt.Sprintf("%d of its %d lines are malformed (%s format); they are counted and skipped", s.Malformed, s.Lines, s.Format))
 	}
-	return fmt.Sprintf("%s: %d of its %d lines are malformed (%s format); they are counted and skipped", name, s.Malformed, s.Lines, s.Format)
+	// A log read whole but without a field the verdicts need is no
+	// all-clear either: say which is missing, and how to name it.
+	how := func(field string) string {
+		if strings.Contains(s.Format, "json") {
+			return " (if its lines have one, name the key with --json-fields " + field + "=KEY)"
+		}
+		return " (give its format with -f)"
+	}
+	if s.Records > 0 && s.First.IsZero() {
+		w = append(w, "no line gave a time, so request rates, incidents and the timeline are off"+how("time"))
+	}
+	if s.Agents == 0 && (s.AgentFields > 0 || s.Records > 0 && strings.Contains(s.Format, "json")) {
+		w = append(w, "no line gave a User-agent, so robots are found by what they did alone"+how("ua"))
+	}
+	if len(w) == 0 {
+		return ""
+	}
+	return name + ": " + strings.Join(w, "; ")
 }
 
 // NothingRead is the error for an input of which no line parsed, though it
@@ -88,6 +111,12 @@ func (s *Stats) AddRecord(rec *Record) {
 	s.Lines++
 	s.Records++
 	s.addTime(rec.Time)
+	if !rec.NoAgentField {
+		s.AgentFields++
+		if rec.UserAgent != "" {
+			s.Agents++
+		}
+	}
 }
 
 func (s *Stats) addTime(t time.Time) {
@@ -126,6 +155,8 @@ func (s *Stats) Merge(o Stats) {
 	s.Directives += o.Directives
 	s.Elsewhere += o.Elsewhere
 	s.MalformedElsewhere += o.MalformedElsewhere
+	s.Agents += o.Agents
+	s.AgentFields += o.AgentFields
 	s.addTime(o.First)
 	s.addTime(o.Last)
 	for _, e := range o.Samples {
@@ -273,7 +304,9 @@ func (r *Reader) read(rec *Record) error {
 			return errDirective
 		}
 		rec.File, rec.Line = r.name, no
-		err = r.w3c.parse(line, rec, false)
+		if err = r.w3c.parse(line, rec, false); err == nil {
+			rec.Client = canonicalClient(rec.Client)
+		}
 	default:
 		rec.File, rec.Line = r.name, no
 		err = r.format.Parse(line, rec)

@@ -4,6 +4,7 @@
 package logparse
 
 import (
+	"net/netip"
 	"strings"
 	"time"
 )
@@ -13,7 +14,7 @@ import (
 // allocation, a copy of its line: keeping any of them keeps the whole line
 // alive, so strings.Clone a field kept long-term for many clients.
 type Record struct {
-	Client    string    // %h / $remote_addr: an IP address or a resolved host name
+	Client    string    // %h / $remote_addr: an IP address (IPv6 in RFC 5952 form, IPv4-mapped as IPv4) or a resolved host name
 	Ident     string    // %l: identd answer, "" when "-"
 	User      string    // %u / $remote_user, "" when "-"
 	Time      time.Time // %t / $time_local, in the zone the log wrote; UTC for a %{strftime}t time with no %z (see ParseApacheFormat)
@@ -67,4 +68,45 @@ func isScheme(s string) bool {
 		}
 	}
 	return true
+}
+
+// canonicalClient writes an IPv6 client address one way (RFC 5952: lower
+// case, zeros compressed; an IPv4-mapped address as the IPv4 address), so
+// that one host is one client however its server spelt it: Java servers
+// write "2001:db8:0:0:0:0:0:99", nginx "2001:db8::99", Node on a
+// dual-stack socket "::ffff:203.0.113.9". IPv4 text and host names are
+// kept as they are; an address already canonical costs no allocation.
+func canonicalClient(s string) string {
+	if strings.IndexByte(s, ':') < 0 {
+		return s
+	}
+	a, err := netip.ParseAddr(s)
+	if err != nil {
+		return s
+	}
+	var buf [64]byte
+	b := a.Unmap().AppendTo(buf[:0])
+	if string(b) == s {
+		return s
+	}
+	return string(b)
+}
+
+// addressWithoutPort is v without the port of an "address:port" or
+// "[v6]:port" (a key named with --json-fields ip=, as Caddy before 2.5 and
+// Envoy's JSON write their peers): each connection would otherwise be a
+// client of its own. Anything that is no address with a port is kept.
+func addressWithoutPort(v string) string {
+	if strings.IndexByte(v, ':') < 0 {
+		return v
+	}
+	if _, err := netip.ParseAddr(v); err == nil {
+		return v // an IPv6 address, whose colons are no port
+	}
+	if h := hostOfHostPort(v); h != v {
+		if _, err := netip.ParseAddr(h); err == nil {
+			return h
+		}
+	}
+	return v
 }
