@@ -130,7 +130,7 @@ type scannerTraits struct {
 	strong     uint32  // requests for probe paths no person asks for
 	weakFailed uint32  // requests for application paths that the site answered with an error
 	proxy      uint32  // CONNECT
-	absolute   uint32  // absolute URLs with no virtual host: probes for an open proxy, unless the log is a proxy's
+	absolute   uint32  // absolute URLs with no virtual host and tunnelled CONNECTs: probes for an open proxy, unless the log is a proxy's
 	junk       uint32  // requests without method and target: TLS handshakes, binary or empty request lines
 	fpMask     uint8   // which of favicon, robots.txt and sitemap.xml it asked for
 	fpOnly     bool    // and never anything else
@@ -152,6 +152,12 @@ func (s *scannerTraits) add(method, target, path, vhost string, status int, firs
 		// port scanner's probe, a connection closed before a request
 		// (nginx's "-" with 400 or 408).
 		s.junk++
+		return
+	case tunnelled(method, status):
+		// A tunnel the server opened: a probe that found an open proxy,
+		// unless the log is a proxy's (counted with absolute URLs).
+		s.absolute++
+		s.note(method + " " + target)
 		return
 	case method == "CONNECT":
 		s.proxy++
@@ -222,6 +228,11 @@ func (s *scannerTraits) scanner(browserLike, proxyLog bool) string {
 
 // junkOnly reports whether none of c's requests was an HTTP request.
 func (c *client) junkOnly() bool { return int64(c.scan.junk) == c.requests }
+
+// tunnelled reports a CONNECT the server answered with a tunnel (2xx).
+func tunnelled(method string, status int) bool {
+	return method == "CONNECT" && status >= 200 && status < 300
+}
 
 // absoluteTarget reports a request for an absolute URL ("GET http://…")
 // from a log that names no virtual host for it.

@@ -129,7 +129,8 @@ func TestJunkConnections(t *testing.T) {
 // server's log, but Varnish's varnishncsa and a reverse-proxy Squid write
 // every request so: where absolute URLs are most of the log, browsing is
 // not scanning (every visitor of a Varnish site was a scanner in the block
-// list). CONNECT stays a probe either way.
+// list). A CONNECT refused stays a probe either way; one tunnelled is
+// browsing in a forward proxy's log, where most requests are so.
 func TestProxyLogs(t *testing.T) {
 	const chrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
 	browse := func(ip, prefix string) []req {
@@ -149,6 +150,16 @@ func TestProxyLogs(t *testing.T) {
 		{"origin log: the person is not", append(browse("203.0.113.1", ""), req{ip: "192.0.2.9", ua: chrome, path: "http://proxy-judge.example/azenv.php"}), "203.0.113.1", false},
 		{"varnish log: browsing is not scanning", append(browse("203.0.113.1", "http://www.example.com"), browse("203.0.113.2", "http://www.example.com")...), "203.0.113.1", false},
 		{"varnish log: CONNECT still is", append(browse("203.0.113.1", "http://www.example.com"), req{ip: "192.0.2.9", ua: chrome, method: "CONNECT", path: "www.example.com:443", status: 400}), "192.0.2.9", true},
+		// A forward proxy (Squid): browsers reach HTTPS sites by CONNECT,
+		// tunnelled (200); plain HTTP by absolute URLs.
+		{"forward proxy: a tunnel is browsing", []req{
+			{ip: "203.0.113.1", ua: chrome, method: "CONNECT", path: "www.example.com:443", status: 200},
+			{ip: "203.0.113.1", ua: chrome, method: "CONNECT", path: "cdn.example.net:443", status: 200, sec: 1},
+			{ip: "203.0.113.2", ua: chrome, path: "http://www.example.org/", status: 200},
+			{ip: "203.0.113.2", ua: chrome, method: "CONNECT", path: "www.example.org:443", status: 200, sec: 2},
+		}, "203.0.113.1", false},
+		{"origin log: CONNECT answered 200 is a probe", append(append(browse("203.0.113.1", ""), browse("203.0.113.3", "")...),
+			req{ip: "192.0.2.9", ua: chrome, method: "CONNECT", path: "smtp.example.net:25", status: 200}), "192.0.2.9", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

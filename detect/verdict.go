@@ -95,9 +95,12 @@ const (
 // log has no User-agent and no Referer, and their absence says nothing.
 type logTraits struct {
 	hasUA, hasReferer bool
-	// proxyLog: most requests name an absolute URL with no virtual host,
-	// as Varnish's varnishncsa and a reverse-proxy Squid write every
-	// request: there, an absolute URL is no probe for an open proxy.
+	// proxyLog: most requests name an absolute URL with no virtual host
+	// or are CONNECTs the server tunnelled, as Varnish's varnishncsa, a
+	// reverse-proxy Squid and a forward proxy write every request: there,
+	// neither is a probe for an open proxy (through a forward proxy a
+	// browser reaches every HTTPS site by CONNECT). A CONNECT refused stays
+	// one.
 	proxyLog bool
 	// hasAssets: at least one request in twenty is for an image, style,
 	// script or font. A log of an origin behind a CDN has next to none:
@@ -112,7 +115,7 @@ type logCounts struct {
 	seen        int64
 	withUA      int64 // records with a User-agent: a log without any has no UA signal
 	withReferer int64 // likewise for the Referer
-	absolute    int64 // records whose target is an absolute URL and that name no virtual host
+	absolute    int64 // records whose target is an absolute URL and that name no virtual host, and CONNECTs tunnelled (2xx)
 	assets      int64 // records for images, styles, scripts, fonts
 }
 
@@ -129,7 +132,7 @@ func (n *logCounts) countAs(r *logparse.Record, res resource) {
 	if r.Referer != "" {
 		n.withReferer++
 	}
-	if absoluteTarget(r.Target, r.VHost) {
+	if tunnelled(r.Method, r.Status) || absoluteTarget(r.Target, r.VHost) {
 		n.absolute++
 	}
 	if res == resourceAsset {
