@@ -48,6 +48,7 @@ type field struct {
 	unit   int            // kindTimeEpoch: units per second
 	strf   strftimeFormat // kindTimeStrf: the compiled format, which also tells where the value ends
 	name   string         // the directive as written, for error messages
+	list   bool           // an X-Forwarded-For list: bare, its ", " between hops is no field separator
 }
 
 // Format is a compiled access-log line layout: literal separators and the
@@ -628,6 +629,27 @@ func compile(parts []part) (*Format, error) {
 	}
 	f.prefix = []byte(lits[0])
 	f.noAgent = true
+	// A layout whose only client is X-Forwarded-For (Apache's
+	// "%{X-Forwarded-For}i %l %u %t …", recommended behind a balancer that
+	// is the only peer) takes its client from the list.
+	hasClient, xff := false, -1
+	for i := range fields {
+		switch fields[i].kind {
+		case kindClient, kindClientPort, kindClientList:
+			hasClient = true
+		case kindForwarded:
+			xff = i
+		}
+	}
+	if !hasClient && xff >= 0 {
+		fields[xff].kind = kindClientList
+	}
+	for i := range fields {
+		// A client field too: a layout that writes X-Forwarded-For where
+		// %h goes ("198.51.100.7, 10.0.0.5 - - [" in a combined log) is
+		// read as the list it is.
+		fields[i].list = fields[i].kind == kindForwarded || fields[i].kind == kindClientList || fields[i].kind == kindClient
+	}
 	for i := range fields {
 		fd := &fields[i]
 		if fd.kind == kindUserAgent {

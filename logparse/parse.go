@@ -196,6 +196,16 @@ func (f *Format) parseOwn(line []byte, rec *Record, alias bool) error {
 					return newParseError(line, pos+1, fmt.Errorf("%w: line ends in %s", ErrMismatch, fd.name))
 				}
 				end = pos + j
+				if fd.list && fd.term == ' ' {
+					// Proxies join hops with ", ": "198.51.100.7, 10.0.0.5".
+					for end > pos && line[end-1] == ',' {
+						k := bytes.IndexByte(line[end+1:], ' ')
+						if k < 0 {
+							break
+						}
+						end += 1 + k
+					}
+				}
 			} else {
 				end = pos
 				for end < len(line) && line[end] != ' ' && line[end] != '\t' {
@@ -361,6 +371,18 @@ func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *
 	}
 	switch fd.kind {
 	case kindClient:
+		if fd.list && strings.IndexByte(v, ',') >= 0 {
+			// An X-Forwarded-For list where the address goes.
+			last := v[strings.LastIndexByte(v, ',')+1:]
+			addr, ok := hopAddress(last)
+			if !ok {
+				return fmt.Errorf("%w: no client address in %q", ErrMismatch, v)
+			}
+			if rec.Forwarded == "" {
+				rec.Forwarded = v
+			}
+			v = publicHop(v, addr)
+		}
 		setFirst(&rec.Client, v)
 	case kindIdent:
 		rec.Ident = v
@@ -396,7 +418,7 @@ func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *
 			// credit (Proxies.Resolve trusts nothing such either).
 			return fmt.Errorf("%w: no client address (this format names it only in X-Forwarded-For, whose last entry is %q)", ErrMismatch, strings.TrimSpace(last))
 		}
-		setFirst(&rec.Client, addr)
+		setFirst(&rec.Client, publicHop(v, addr))
 	}
 	return nil
 }

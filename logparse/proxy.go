@@ -65,3 +65,33 @@ func hopAddress(entry string) (addr string, ok bool) {
 	}
 	return canonicalClient(h), true
 }
+
+// publicHop is the client an X-Forwarded-For list names when the log has
+// no other: the right-most entry that is not a private, loopback or
+// link-local address (those are the site's own proxies: the entry before
+// them is who came in from outside), else last, the right-most entry.
+// Entries further left are the client's own word.
+func publicHop(list, last string) string {
+	if a, err := netip.ParseAddr(last); err == nil && !internalAddr(a) {
+		return last
+	}
+	for rest := list; rest != ""; {
+		i := strings.LastIndexByte(rest, ',')
+		hop := rest[i+1:]
+		rest = rest[:max(i, 0)]
+		addr, ok := hopAddress(hop)
+		if !ok {
+			break // garbage: trust nothing further left
+		}
+		if a, err := netip.ParseAddr(addr); err == nil && !internalAddr(a) {
+			return addr
+		}
+	}
+	return last
+}
+
+// internalAddr reports addresses no request from the internet comes from.
+func internalAddr(a netip.Addr) bool {
+	a = a.Unmap()
+	return a.IsPrivate() || a.IsLoopback() || a.IsLinkLocalUnicast() || a.IsUnspecified()
+}
