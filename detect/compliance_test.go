@@ -67,3 +67,32 @@ func TestCompliance(t *testing.T) {
 		}
 	}
 }
+
+// TestComplianceUnchecked: with robots.txt given for some hosts only, a
+// robot whose requests all went to other hosts was checked against
+// nothing: "unchecked", not "obeyed".
+func TestComplianceUnchecked(t *testing.T) {
+	www := robots.ParseBytes([]byte("User-agent: *\nDisallow: /private/\n"))
+	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
+	for _, workers := range []int{1, 3} {
+		p := NewPool(Config{RobotsByHost: map[string]*robots.Robots{"www.example.com": www}}, workers)
+		var recs []logparse.Record
+		for i, q := range []struct{ ua, host, path string }{
+			{"BotX/1.0", "other.example.com", "/robots.txt"},
+			{"BotX/1.0", "other.example.com", "/a"},
+			{"BotY/1.0", "www.example.com", "/robots.txt"},
+			{"BotY/1.0", "www.example.com", "/a"},
+		} {
+			recs = append(recs, logparse.Record{Client: fmt.Sprintf("192.0.%d.7", 2+i/2), UserAgent: q.ua, Method: "GET", VHost: q.host, Target: q.path, Status: 200, Time: t0.Add(time.Duration(i) * time.Second)})
+		}
+		p.Add(recs, nil, nil, nil)
+		res := p.Result()
+		got := map[string]string{}
+		for _, s := range res.Robots {
+			got[s.Name] = s.Compliance
+		}
+		if got["BotX"] != ComplianceUnchecked || got["BotY"] != ComplianceObeyed {
+			t.Errorf("%d workers: compliance %v, want BotX unchecked, BotY obeyed", workers, got)
+		}
+	}
+}

@@ -145,19 +145,21 @@ func (d *Detector) check(c *client, r *logparse.Record, path string, res resourc
 	if res == resourceRobotsTxt {
 		return false, nil
 	}
-	if c.fetches != nil && toldNone(c.fetches.last) {
-		// The server told this robot there is no robots.txt: RFC 9309
-		// (2.3.1.3) lets it fetch anything then. What it asks for is no
-		// violation of a file it was not given, until a fetch finds one.
+	rb := d.checker.robotsFor(r.VHost)
+	if c.fetches != nil && toldNone(c.fetches.last) && c.fetches.lastFor == rb {
+		// The server told this robot there is no robots.txt for this
+		// host: RFC 9309 (2.3.1.3) lets it fetch anything there then.
+		// What it asks for is no violation of a file it was not given,
+		// until a fetch finds one.
 		return false, nil
 	}
-	rb := d.checker.robotsFor(r.VHost)
 	if rb == nil {
 		// Only --robots HOST=FILE was given and this record's host (or the
 		// log's lack of hosts) has none: say so rather than find nothing.
 		d.unchecked++
 		return false, nil
 	}
+	c.flags |= flagChecked
 	if c.matcher == nil || c.robots != rb {
 		c.robots, c.matcher = rb, rb.Agent(c.ua.ua)
 	}

@@ -102,10 +102,7 @@ type client struct {
 	fastForms uint32 // forms POSTed within FastForm of fetching them
 	robotsTxt uint32 // fetches of /robots.txt
 	announced bool   // Config.Events was told it is a robot (events.go)
-	// agentField: some request of it came from a line whose layout logs
-	// the User-agent and Referer; a client seen only in Common Log Format
-	// lines cannot be blamed for sending neither.
-	agentField bool
+	flags     clientFlags
 	// subHash: the last request taken for part of a page view (see add),
 	// as pathHash folded to 16 bits; a later request that came from it
 	// shows it was a page after all.
@@ -127,6 +124,20 @@ type client struct {
 	bins    clientBins        // its requests on the timeline
 	evict   evictSlot         // its place among the clients Config.MaxClients caps
 }
+
+// clientFlags are a client's yes-or-no facts, a bit each (a client record
+// is what a log of a million clients is made of).
+type clientFlags uint8
+
+const (
+	// flagAgentField: some request of it came from a line whose layout logs
+	// the User-agent and Referer; a client seen only in Common Log Format
+	// lines cannot be blamed for sending neither.
+	flagAgentField clientFlags = 1 << iota
+	// flagChecked: some request of it was checked against a robots.txt;
+	// a robot of hosts --robots gave no file for obeyed nothing.
+	flagChecked
+)
 
 // stamp is a record's time as a client keeps it: 16 bytes and no pointer,
 // where a time.Time takes 24 with a pointer to its zone, and a client keeps
@@ -188,7 +199,10 @@ func inc32(n *uint32) {
 type robotsFetches struct {
 	first  time.Time      // the earliest
 	status [4]statusCount // the first four status codes answered, with counts
-	last   int32          // the status of the latest GET or HEAD of it
+	last   int32          // the status of the latest GET of it
+	// lastFor: the robots.txt --robots gives for the host of that GET (nil
+	// when none); the status says nothing of other hosts' files.
+	lastFor *robots.Robots
 }
 
 // statusCount is how often one status code was answered.
@@ -333,7 +347,7 @@ func (d *Detector) Add(r *logparse.Record) {
 		inc32(&c.referers)
 	}
 	if !r.NoAgentField {
-		c.agentField = true
+		c.flags |= flagAgentField
 	}
 	pageLike := res == resourcePage
 	var hits uint32 // rate hits: this request's, and one for a page found late
@@ -383,6 +397,11 @@ func (d *Detector) Add(r *logparse.Record) {
 			inc32(&c.assets)
 		}
 	case resourceRobotsTxt:
+		if r.Method != "GET" && r.Method != "" {
+			// A HEAD or POST of /robots.txt reads no rules: no fetch
+			// (a log without methods is taken to GET it).
+			break
+		}
 		inc32(&c.robotsTxt)
 		if c.fetches == nil {
 			c.fetches = &robotsFetches{first: r.Time}
@@ -391,9 +410,11 @@ func (d *Detector) Add(r *logparse.Record) {
 			c.fetches.first = r.Time
 		}
 		c.fetches.count(r.Status)
-		if r.Method == "GET" || r.Method == "HEAD" {
-			c.fetches.last = int32(r.Status)
-		}
+		c.fetches.last = int32(r.Status)
+		// The answer is about the file of the host asked (RFC 9309: a
+		// robots.txt applies to its own host): a 404 on one virtual host
+		// is no leave to ignore another's.
+		c.fetches.lastFor = d.checker.robotsFor(r.VHost)
 	}
 
 	if c.watch != nil {

@@ -166,6 +166,7 @@ func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, ch
 			s := byName[r.Name]
 			if s == nil {
 				c := r
+				c.checked = r.Compliance != ComplianceUnchecked
 				c.Reasons = maps.Clone(r.Reasons)
 				if c.Reasons == nil {
 					c.Reasons = map[string]int{}
@@ -180,6 +181,7 @@ func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, ch
 			if s.Identity != r.Identity {
 				s.Identity = IdentityUnverified
 			}
+			s.checked = s.checked || r.Compliance != ComplianceUnchecked
 			s.Clients += r.Clients
 			s.Requests += r.Requests
 			s.Violations += r.Violations
@@ -206,7 +208,7 @@ func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, ch
 	for _, name := range names {
 		s := byName[name]
 		s.Compliance, s.Finding = ComplianceUnchecked, ""
-		if checked {
+		if checked && s.checked {
 			s.Finding, s.Compliance = finding(s)
 		}
 		s.Prefixes, s.AllPrefixes = nil, nil

@@ -227,6 +227,42 @@ func TestRobotsTxtNotFound(t *testing.T) {
 	}
 }
 
+// TestRobotsTxtNotFoundPerHost: a 404 for one virtual host's robots.txt
+// says nothing of another's (RFC 9309: a robots.txt applies to its own
+// host), and a HEAD of /robots.txt reads no file: neither is a fetch that
+// frees or binds the robot.
+func TestRobotsTxtNotFoundPerHost(t *testing.T) {
+	www, err := robots.Parse(strings.NewReader("User-agent: *\nDisallow: /private/\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := New(Config{RobotsByHost: map[string]*robots.Robots{"www.example.com": www, "other.example.com": robots.ParseBytes([]byte("User-agent: *\nDisallow: /x/\n"))}})
+	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
+	for i, q := range []struct {
+		ip, method, host, path string
+		status                 int
+	}{
+		{"198.51.100.30", "GET", "other.example.com", "/robots.txt", 404},
+		{"198.51.100.30", "GET", "www.example.com", "/private/a", 200}, // www's file holds
+		{"198.51.100.30", "GET", "other.example.com", "/x/1", 200},     // told other has none: allowed
+		{"198.51.100.31", "HEAD", "www.example.com", "/robots.txt", 404},
+		{"198.51.100.31", "GET", "www.example.com", "/private/b", 200}, // a HEAD read nothing
+	} {
+		d.Add(&logparse.Record{Client: q.ip, UserAgent: "Wget/1.21.4", Method: q.method, VHost: q.host, Target: q.path, Status: q.status, Time: t0.Add(time.Duration(i) * time.Minute)})
+	}
+	res := d.Result()
+	var paths []string
+	for v := range res.Violations.All() {
+		paths = append(paths, v.Path)
+	}
+	if res.ViolationCount != 2 || strings.Join(paths, " ") != "/private/a /private/b" && strings.Join(paths, " ") != "/private/b /private/a" {
+		t.Errorf("violations %d %q, want /private/a and /private/b", res.ViolationCount, paths)
+	}
+	if v := verdictOf(t, res, "198.51.100.31", "Wget/1.21.4"); v.RobotsTxtFetches != 0 {
+		t.Errorf("a HEAD of /robots.txt counted as %d fetches", v.RobotsTxtFetches)
+	}
+}
+
 // TestOldLogImpostors: an address outside ranges published over three
 // years after the log proves no impostor (a 2015 log made Microsoft's
 // bingbot of 2015 impostors in the block list): unverified, said in

@@ -221,6 +221,8 @@ type RobotSummary struct {
 	AllPrefixes []PrefixCount  `json:"-"`
 	Incidents   int            `json:"incidents"`
 	Reasons     map[string]int `json:"reasons"` // clients per reason
+
+	checked bool // some request of it was checked against a robots.txt (see Compliance)
 }
 
 // PrefixCount is how many violations fell under one path prefix.
@@ -381,6 +383,7 @@ func (d *Detector) Result() *Result {
 		for _, r := range v.Reasons {
 			s.Reasons[r]++
 		}
+		s.checked = s.checked || c.flags&flagChecked != 0
 		if c.robotsTxt > 0 {
 			s.FetchedRobotsTxt = true
 			s.FirstFetch = earliest(s.FirstFetch, c.fetches.first)
@@ -399,7 +402,7 @@ func (d *Detector) Result() *Result {
 
 	for name, s := range byName {
 		s.Compliance = ComplianceUnchecked
-		if res.ViolationsChecked {
+		if res.ViolationsChecked && s.checked {
 			s.Finding, s.Compliance = finding(s)
 		}
 		for p, n := range prefixes[name] {

@@ -230,7 +230,7 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 	case agents.Tool:
 		j.add(ReasonUserAgent, pointsDeclared, "HTTP library or tool"+because(a.Reason))
 	case agents.Empty:
-		if lt.hasUA && c.agentField {
+		if lt.hasUA && c.flags&flagAgentField != 0 {
 			j.add(ReasonUserAgent, pointsEmptyUA, "empty User-agent")
 		}
 	case agents.Suspicious:
@@ -270,7 +270,7 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 	case pages >= 2*int64(cfg.MinPages) && int64(c.assets)*fewPerPages < pages:
 		j.add(ReasonBehaviour, pointsNoAssets, fmt.Sprintf("%d pages and only %d image, CSS, JS or font requests", c.pages, c.assets))
 	}
-	if lt.hasReferer && c.agentField {
+	if lt.hasReferer && c.flags&flagAgentField != 0 {
 		switch {
 		case pages >= int64(cfg.MinPages) && c.referers == 0:
 			j.add(ReasonBehaviour, pointsNoReferer, fmt.Sprintf("%d pages and never a Referer", c.pages))
