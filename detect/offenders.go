@@ -200,9 +200,12 @@ type BlockOptions struct {
 // IPv4-mapped IPv6 address as its IPv4 one), in address order, without
 // the allowed ones. Skipped are the selected clients whose address is no IP
 // address (a host name, or garbage a log can hold): they cannot go in a
-// block list, and the caller says so. Clients folded into Other are not
-// known one by one and are not listed.
-func (r *Result) Offenders(opt BlockOptions) (list []Offender, skipped []string) {
+// block list, and the caller says so. Internal are the selected addresses
+// no request from the internet comes from (loopback, private, link-local:
+// the server itself, its balancer, a health check, WordPress's own cron):
+// denying them can take the site down, so they are named, not listed.
+// Clients folded into Other are not known one by one and are not listed.
+func (r *Result) Offenders(opt BlockOptions) (list []Offender, skipped, internal []string) {
 	byAddr := map[netip.Addr]*Offender{}
 	why := map[netip.Addr]*reasons{}
 	seen := map[netip.Prefix]bool{} // networks with a client not selected
@@ -218,6 +221,13 @@ func (r *Result) Offenders(opt BlockOptions) (list []Offender, skipped []string)
 		addr = addr.Unmap().WithZone("")
 		if !rs.any() || allowed(opt.Allow, addr) {
 			seen[network(addr)] = true
+			continue
+		}
+		if internalAddr(addr) {
+			seen[network(addr)] = true
+			if t := addr.String(); len(internal) < 100 && !slices.Contains(internal, t) {
+				internal = append(internal, t)
+			}
 			continue
 		}
 		o := byAddr[addr]
@@ -276,7 +286,15 @@ func (r *Result) Offenders(opt BlockOptions) (list []Offender, skipped []string)
 		return cmp.Compare(a.Prefix.Bits(), b.Prefix.Bits())
 	})
 	slices.Sort(skipped)
-	return list, skipped
+	slices.SortFunc(internal, func(a, b string) int {
+		return netip.MustParseAddr(a).Compare(netip.MustParseAddr(b))
+	})
+	return list, skipped, internal
+}
+
+// internalAddr reports addresses no request from the internet comes from.
+func internalAddr(a netip.Addr) bool {
+	return a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsUnspecified()
 }
 
 func (o *Offender) addName(name string) {

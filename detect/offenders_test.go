@@ -90,7 +90,7 @@ func TestOffenders(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			list, skipped := res.Offenders(tt.opt)
+			list, skipped, _ := res.Offenders(tt.opt)
 			var got []string
 			for _, o := range list {
 				p := o.Prefix.String()
@@ -162,7 +162,7 @@ func TestOffendersIdentity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		list, _ := res.Offenders(BlockOptions{Select: sel})
+		list, _, _ := res.Offenders(BlockOptions{Select: sel})
 		var got []string
 		for _, o := range list {
 			got = append(got, o.Prefix.Addr().String())
@@ -287,5 +287,33 @@ func TestOldLogImpostors(t *testing.T) {
 				t.Errorf("%d, %d workers: identity %q, ranges newer %v; want %q, %v", tt.year, workers, v.Identity, res.RangesNewer, tt.identity, tt.newer)
 			}
 		}
+	}
+}
+
+// TestOffendersLeaveInternal: a block list never denies the server itself,
+// its balancer or a health check (loopback, private, link-local
+// addresses), whatever is selected: they are named for the admin instead.
+func TestOffendersLeaveInternal(t *testing.T) {
+	d := New(Config{})
+	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
+	for _, ip := range []string{"127.0.0.1", "10.0.0.5", "::1", "fe80::1", "203.0.113.9", "::ffff:192.168.1.20"} {
+		for i := range 40 { // rapid fire from each
+			d.Add(&logparse.Record{Client: ip, UserAgent: "curl/8.5.0", Method: "GET", Target: fmt.Sprintf("/q%d", i), Status: 200, Time: t0.Add(time.Duration(i/10) * time.Second)})
+		}
+	}
+	sel, err := ParseSelection("robots")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, _, internal := d.Result().Offenders(BlockOptions{Select: sel, Aggregate: 1})
+	var got []string
+	for _, o := range list {
+		got = append(got, o.Prefix.String())
+	}
+	if strings.Join(got, " ") != "203.0.113.0/24" { // its one address, aggregated at 1
+		t.Errorf("listed %q, want only 203.0.113.0/24", got)
+	}
+	if strings.Join(internal, " ") != "10.0.0.5 127.0.0.1 192.168.1.20 ::1 fe80::1" {
+		t.Errorf("internal %q", internal)
 	}
 }

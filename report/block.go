@@ -31,9 +31,12 @@ type BlockOptions struct {
 // a safe alphabet (see commentText). A list with nothing selected is still
 // a valid file, with its header.
 func WriteBlock(w io.Writer, format string, r *Report, opt BlockOptions) ([]string, error) {
-	list, skipped := r.Result.Offenders(opt.BlockOptions)
+	list, skipped, internal := r.Result.Offenders(opt.BlockOptions)
 	bw := bufio.NewWriter(w)
 	header := blockHeader(r, opt, len(list))
+	if len(internal) > 0 {
+		header = append(header, fmt.Sprintf("Left out, internal addresses (the server itself, a balancer, a health check?): %s; deny one by hand if it is meant", strings.Join(internal, ", ")))
+	}
 	comment := func(prefix string, o *detect.Offender) {
 		fmt.Fprintf(bw, "%s%s\n", prefix, offenderComment(o))
 	}
