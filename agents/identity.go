@@ -212,7 +212,7 @@ var DefaultRanges = sync.OnceValue(func() *Ranges {
 
 // claims are the robot names (lower case; a name matches when it starts
 // with one) that claim an operator, with what the robot is for, for the
-// operators robowatch knows. Purposes, one word each: search, ai-training,
+// operators robowatch knows; a few give a purpose and no operator. Purposes, one word each: search, ai-training,
 // ai-search, ai-assistant, seo, social-preview, feed, archive, monitoring.
 var claims = []struct {
 	prefix, operator, purpose, url string
@@ -231,6 +231,18 @@ var claims = []struct {
 	{"petalbot", "Huawei", "search", ""}, {"archive.org_bot", "Internet Archive", "archive", ""}, {"ia_archiver", "Internet Archive", "archive", ""},
 	{"uptimerobot", "UptimeRobot", "monitoring", ""}, {"pingdom", "Pingdom", "monitoring", ""}, {"twitterbot", "X", "social-preview", ""},
 	{"linkedinbot", "LinkedIn", "social-preview", ""}, {"slackbot", "Slack", "social-preview", ""}, {"discordbot", "Discord", "social-preview", ""},
+	// Named in the published range files (ranges/ipverse-crawlers.json)
+	// beside a robot above, from the same addresses.
+	{"kagibot", "Kagi", "search", "https://kagi.com/bot"}, {"microsoftpreview", "Microsoft", "social-preview", ""},
+	{"duckassistbot", "DuckDuckGo", "ai-assistant", ""}, {"claude-searchbot", "Anthropic", "ai-search", ""},
+	{"sebot-wa", "SE Ranking", "seo", ""}, {"serankingbacklinksbot", "SE Ranking", "seo", ""}, {"duplexweb-google", "Google", "other", ""},
+	// What they are for, with no operator to check them against: WhatsApp
+	// and Skype fetch a link's preview from the sender's own device or
+	// from addresses no list publishes, Perplexity-User from addresses its
+	// list may not hold; an operator here would make them impostors.
+	{"perplexity-user", "", "ai-assistant", ""}, {"whatsapp", "", "social-preview", ""}, {"skypeuripreview", "", "social-preview", ""},
+	{"telegrambot", "", "social-preview", ""}, {"statuscake", "", "monitoring", ""}, {"feedly", "", "feed", ""},
+	{"inoreader", "", "feed", ""}, {"newsblur", "", "feed", ""}, {"feedbin", "", "feed", ""},
 }
 
 // Operator returns the operator a robot name claims; "" when it claims

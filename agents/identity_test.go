@@ -30,6 +30,12 @@ func TestIdentify(t *testing.T) {
 		{"GPTBot", "203.0.113.50", "OpenAI", IdentityImpostor, ""},
 		{"OAI-SearchBot", "51.8.102.20", "OpenAI", IdentityVerified, VerifiedByRange},
 		{"ClaudeBot", "203.0.113.50", "Anthropic", IdentityImpostor, ""},
+		{"Kagibot", "35.212.27.76", "Kagi", IdentityVerified, VerifiedByRange},
+		{"Kagibot", "203.0.113.50", "Kagi", IdentityImpostor, ""},
+		{"MicrosoftPreview", "40.77.167.5", "Microsoft", IdentityVerified, VerifiedByRange},
+		// A purpose and no operator: nothing to check the address against.
+		{"WhatsApp", "203.0.113.50", "", "", ""},
+		{"StatusCake", "203.0.113.50", "", "", ""},
 		// Advisory (a whole autonomous system): outside it an impostor,
 		// inside it not proven.
 		{"facebookexternalhit", "69.171.250.10", "Meta", IdentityUnverified, ""},
@@ -110,5 +116,15 @@ func TestLoadRangesBad(t *testing.T) {
 	}
 	if _, id, _ := r.Identify("Googlebot", "66.249.66.1"); id != IdentityImpostor {
 		t.Errorf("an address only the built-in files hold: %q (a loaded file replaces them)", id)
+	}
+}
+
+// TestPurposeWithoutOperator: robots named by what they are for, with no
+// operator whose addresses could check them.
+func TestPurposeWithoutOperator(t *testing.T) {
+	for name, want := range map[string]string{"StatusCake": "monitoring", "TelegramBot": "social-preview", "WhatsApp": "social-preview", "Feedly": "feed", "Kagibot": "search", "MicrosoftPreview": "social-preview"} {
+		if got := Purpose(name); got != want {
+			t.Errorf("Purpose(%q) = %q, want %q", name, got, want)
+		}
 	}
 }
