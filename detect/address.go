@@ -16,8 +16,11 @@ import (
 // address stay apart. A scraper that sends a fresh User-agent with every
 // request uses that against us: each pair makes a request or two and looks
 // like nobody. Seen per address, it is plain: many User-agents, each used
-// once or twice, and never the assets a browser loads. People behind a NAT
-// load pages with their assets, under a handful of User-agents.
+// once or twice, never for the assets a browser loads, and never coming
+// from a link. People behind a NAT load pages with their assets, under a
+// handful of User-agents; phones behind a carrier's address may each have
+// their own (in-app browsers write model and build) and a warm cache, but
+// they arrive from a search, a post or the site's own pages: a Referer.
 
 // Rotating User-agents: an address with at least rotatingMinAgents
 // User-agents, rotatingShare of them used at most twice and without an
@@ -30,7 +33,7 @@ const (
 // addressStats is what the clients of one address did together.
 type addressStats struct {
 	agents   int // distinct User-agents (tracked clients)
-	fleeting int // of them, used at most twice and never for an asset
+	fleeting int // of them, used at most twice, never for an asset nor with a Referer
 }
 
 // rotating reports whether the address sends a fresh User-agent with most
@@ -75,7 +78,7 @@ func addressesOf(clients *clientTable) map[string]addressStats {
 		}
 		a := out[c.ip]
 		a.agents++
-		if c.requests <= 2 && c.assets == 0 {
+		if c.requests <= 2 && c.assets == 0 && c.referers == 0 {
 			a.fleeting++
 		}
 		out[c.ip] = a

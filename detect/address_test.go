@@ -129,3 +129,33 @@ func TestNetworksList(t *testing.T) {
 		})
 	}
 }
+
+// TestCarrierPhonesAreNotRotating: forty phones behind one carrier address,
+// each with its own in-app browser User-agent and a warm cache (the page
+// only), arriving from a post or a search, on a site whose other visitors
+// load assets: people, not a rotating robot (they were all in the default
+// block list, with the address).
+func TestCarrierPhonesAreNotRotating(t *testing.T) {
+	d := New(Config{})
+	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
+	for i := range 40 {
+		ua := fmt.Sprintf("Mozilla/5.0 (Linux; Android 14; SM-S9%02dB Build/UP1A.%d; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/124.0.%d.0 Mobile Safari/537.36 [FB_IAB/FB4A;FBAV/460.0.0.%d;]", i, 231005+i, 6367+i, i)
+		ref := "https://m.facebook.com/"
+		if i%3 == 0 {
+			ref = "https://www.google.com/"
+		}
+		d.Add(&logparse.Record{Client: "37.80.14.9", UserAgent: ua, Referer: ref, Method: "GET", Target: fmt.Sprintf("/post/%d", i%7), Status: 200, Time: t0.Add(time.Duration(i*97) * time.Second)})
+	}
+	for i := range 10 { // other visitors load pages with their assets
+		ip := fmt.Sprintf("198.51.100.%d", i+1)
+		ua := "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"
+		d.Add(&logparse.Record{Client: ip, UserAgent: ua, Method: "GET", Target: "/", Status: 200, Time: t0})
+		d.Add(&logparse.Record{Client: ip, UserAgent: ua, Referer: "https://blog.example/", Method: "GET", Target: "/site.css", Status: 200, Time: t0})
+	}
+	res := d.Result()
+	for v := range res.Clients.All() {
+		if v.Robot {
+			t.Errorf("%s %q: a robot (%q)", v.IP, v.UserAgent, v.Details)
+		}
+	}
+}

@@ -228,7 +228,7 @@ func marshalSeq[T any](seq iter.Seq[T]) ([]byte, error) {
 func (e *verdictEnv) verdict(c *client) Verdict {
 	j := judge(c, e.lt, &e.cfg)
 	if a, ok := e.addrs[c.ip]; ok && e.lt.hasAssets && a.rotating() && c.assets == 0 && j.kind == "" {
-		j.add(ReasonBehaviour, pointsRotating, fmt.Sprintf("one of %d User-agents from this address, %d of them used at most twice and never for an asset: a rotating User-agent", a.agents, a.fleeting))
+		j.add(ReasonBehaviour, pointsRotating, fmt.Sprintf("one of %d User-agents from this address, %d of them used at most twice, never for an asset nor from a link: a rotating User-agent", a.agents, a.fleeting))
 	}
 	var delay time.Duration
 	var tooFast bool
