@@ -4,6 +4,7 @@ package detect
 
 import (
 	"math"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -440,8 +441,16 @@ func (d *Detector) Add(r *logparse.Record) {
 
 	// An asset fetched with a Referer is a browser pulling in what a page
 	// needs: dozens in a second are normal and do not count against the rate
-	// threshold (the peaks still count every request).
-	if !(res == resourceAsset && r.Referer != "") && res != resourceSubrequest {
+	// threshold (the peaks still count every request). Neither do the
+	// ranges of one file after the first (206 answers for one path): a
+	// media player buffering a podcast or a video asks for dozens in
+	// seconds, and it is one download.
+	continued := false
+	if r.Status == http.StatusPartialContent {
+		continued = c.rate.part == ph32 && c.requests > 1
+		c.rate.part = ph32
+	}
+	if !(res == resourceAsset && r.Referer != "") && res != resourceSubrequest && !continued {
 		hits++
 	}
 	// A log format without times has no rates: every record would fall

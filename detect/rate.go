@@ -59,6 +59,10 @@ type rate struct {
 	open           *openIncident
 	incidents      []incident
 	early          bool // Events was told of an incident its seconds will open (see crossing)
+	// part: the path (pathHash32) of the client's last 206 answer; a range
+	// of the same file after it continues one download (see Detector.Add).
+	// It sits in the struct's padding.
+	part uint32
 }
 
 // window is the part of a client's rate state that only matters while it
