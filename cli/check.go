@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 
@@ -16,8 +17,8 @@ import (
 )
 
 const checkUsage = `Usage:
-  robowatch check --robots FILE|URL [--agent UA] [-o text|json|csv] PATH...
-  robowatch check --robots FILE|URL --lint [-o text|json|csv]
+  robowatch check --robots FILE|URL|- [--agent UA] [-o text|json|csv] PATH...
+  robowatch check --robots FILE|URL|- --lint [-o text|json|csv]
 
 For each PATH (path and query, as in a request line), says whether the robot
 whose User-agent is UA may fetch it, which group of the robots.txt applied and
@@ -46,12 +47,14 @@ type Check struct {
 	Paths  []string // paths (and queries) to check
 
 	Client *http.Client // fetches a URL; nil: robots.Fetch's default
+	Stdin  io.Reader    // the robots.txt when Robots is "-"
 }
 
-func parseCheck(args []string, stdout, stderr io.Writer) (*Check, error) {
+func parseCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) (*Check, error) {
 	fs := pflag.NewFlagSet("robowatch check", pflag.ContinueOnError)
-	var c Check
-	fs.StringVar(&c.Robots, "robots", "", "the robots.txt: a FILE, or an http(s) URL to fetch")
+	c := Check{Stdin: stdin}
+	var robotsFiles []string
+	fs.StringArrayVar(&robotsFiles, "robots", nil, "the robots.txt: a FILE, an http(s) URL to fetch, or - for standard input")
 	fs.StringVar(&c.Agent, "agent", "*", "the robot's User-agent: a product token or a whole header")
 	fs.BoolVar(&c.Lint, "lint", false, "list what the file's author probably got wrong")
 	fs.StringVarP(&c.Output, "output", "o", "text", "output: "+strings.Join(report.CheckFormats, ", "))
@@ -62,7 +65,12 @@ func parseCheck(args []string, stdout, stderr io.Writer) (*Check, error) {
 		return nil, &UsageError{"robowatch check", fmt.Sprintf(format, v...)}
 	}
 	c.Paths = fs.Args()
+	if len(robotsFiles) == 1 {
+		c.Robots = robotsFiles[0]
+	}
 	switch {
+	case len(robotsFiles) > 1:
+		return usage("--robots given %d times: check reads one robots.txt", len(robotsFiles))
 	case c.Robots == "":
 		return usage("--robots FILE|URL is required")
 	case !slices.Contains(report.CheckFormats, c.Output):
@@ -79,7 +87,20 @@ func parseCheck(args []string, stdout, stderr io.Writer) (*Check, error) {
 // and returns the exit status: 1 when a path is disallowed or the file has
 // errors, 2 when the robots.txt cannot be read.
 func (c *Check) Run(ctx context.Context, stdout, stderr io.Writer) int {
-	r, warnings, err := robots.Load(ctx, c.Robots, c.Client)
+	var (
+		r        *robots.Robots
+		warnings []string
+		err      error
+	)
+	if c.Robots == "-" {
+		in := c.Stdin
+		if in == nil {
+			in = os.Stdin
+		}
+		r, warnings, err = robots.LoadReader(in, "standard input")
+	} else {
+		r, warnings, err = robots.Load(ctx, c.Robots, c.Client)
+	}
 	for _, w := range warnings {
 		Warnf(stderr, "robowatch: %s\n", w)
 	}

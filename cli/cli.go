@@ -104,7 +104,7 @@ func Parse(args []string, stdin io.Reader, stdout, stderr io.Writer) (any, error
 		return m, nil
 	}
 	if len(args) > 0 && args[0] == "check" {
-		c, err := parseCheck(args[1:], stdout, stderr)
+		c, err := parseCheck(args[1:], stdin, stdout, stderr)
 		if c == nil {
 			return nil, err
 		}

@@ -55,7 +55,7 @@ func Lint(r *Robots) []Problem {
 		ps = append(ps, Problem{Line: line, Severity: sev, Code: code, Message: msg, Suggestion: sugg})
 	}
 	if r.HTML {
-		add(1, Error, "html", "the file is an HTML page, not a robots.txt: the server probably answers /robots.txt with an error or login page (a \"soft 404\"); crawlers find no rules in it and fetch everything",
+		add(1, Error, "html", "the file is an HTML page, not a robots.txt: the server probably answers /robots.txt with an error or login page (a \"soft 404\"); crawlers find no rules in its HTML and fetch what no robots.txt line in it forbids",
 			"serve a plain-text robots.txt, or a 404 if the site has none")
 	}
 	if r.Truncated {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"strings"
@@ -44,7 +45,14 @@ func loadFile(src string) (*Robots, []string, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
-	r, err := Parse(f)
+	return LoadReader(f, src)
+}
+
+// LoadReader reads a robots.txt from rd (a file or standard input, named
+// name in the warnings), with Load's warnings.
+func LoadReader(rd io.Reader, name string) (*Robots, []string, error) {
+	src := name
+	r, err := Parse(rd)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading %s: %w", src, err)
 	}
@@ -53,7 +61,7 @@ func loadFile(src string) (*Robots, []string, error) {
 		warnings = append(warnings, fmt.Sprintf("warning: %s is larger than %d KiB; only its first %d KiB were read (RFC 9309)", src, MaxSize>>10, MaxSize>>10))
 	}
 	if r.HTML {
-		warnings = append(warnings, fmt.Sprintf("warning: %s looks like an HTML page, not a robots.txt; its lines are skipped", src))
+		warnings = append(warnings, fmt.Sprintf("warning: %s looks like an HTML page, not a robots.txt; its HTML lines are skipped, any robots.txt lines in it count, as crawlers read them", src))
 	}
 	return r, warnings, nil
 }

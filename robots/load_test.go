@@ -127,7 +127,7 @@ func TestLoadFiles(t *testing.T) {
 		{"larger than 500 KiB: first 500 KiB parsed, the rest ignored", big, []string{"/private/x", "/late/x"}, "-/private/x +/late/x",
 			[]string{"warning: " + big + " is larger than 500 KiB; only its first 500 KiB were read (RFC 9309)"}},
 		{"HTML served as robots.txt", html, []string{"/private/x"}, "+/private/x",
-			[]string{"warning: " + html + " looks like an HTML page, not a robots.txt; its lines are skipped"}},
+			[]string{"warning: " + html + " looks like an HTML page, not a robots.txt; its HTML lines are skipped, any robots.txt lines in it count, as crawlers read them"}},
 		{"BOM and CR-only line ends", hostileFile("bom-cr-only.txt"), []string{"/private/x", "/private/ok"}, "-/private/x +/private/ok", nil},
 		{"many stars, 10 KiB path", hostileFile("many-stars.txt"), []string{long + "b", long}, "-" + long + "b +" + long, nil},
 	}
@@ -363,7 +363,7 @@ func TestLoadSet(t *testing.T) {
 			[]string{"robots.txt " + srv.URL + "/missing: HTTP 404: robots.txt unavailable; RFC 9309 §2.3.1.3: everything allowed"}},
 		{"warnings in the order of sources", []string{"h.example=" + html, srv.URL + "/ok", "i.example=" + srv.URL + "/missing"}, "default:-/private/ h.example: i.example:",
 			[]string{
-				"warning: " + html + " looks like an HTML page, not a robots.txt; its lines are skipped",
+				"warning: " + html + " looks like an HTML page, not a robots.txt; its HTML lines are skipped, any robots.txt lines in it count, as crawlers read them",
 				"robots.txt " + srv.URL + "/ok: HTTP 200, robots.txt read",
 				"robots.txt " + srv.URL + "/missing: HTTP 404: robots.txt unavailable; RFC 9309 §2.3.1.3: everything allowed",
 			}},
