@@ -24,12 +24,14 @@ import (
 // per client a fixed record plus the seconds of its last minute or so of
 // traffic, released when the client falls idle.
 type Detector struct {
-	cfg     Config
-	th      thresholds
-	agents  agents.Classifier
-	uas     map[string]*agentInfo // interned User-agent values with their class
-	clients clientTable
-	recent  *client // the client of the last record, if still in clients
+	cfg    Config
+	th     thresholds
+	agents agents.Classifier
+	uas    map[string]*agentInfo // interned User-agent values with their class
+	// agentSet holds one copy of each class answer (intern).
+	agentSet map[agents.Agent]*agents.Agent
+	clients  clientTable
+	recent   *client // the client of the last record, if still in clients
 
 	records      int64
 	late         int64
@@ -78,8 +80,8 @@ type clientKey struct {
 // clients that send it.
 type agentInfo struct {
 	ua    string
-	agent agents.Agent
-	refs  int // clients sending it: at 0 (all evicted) it is forgotten
+	agent *agents.Agent // shared by the values classed alike (see Detector.intern)
+	refs  int32         // clients sending it: at 0 (all evicted) it is forgotten
 }
 
 // client is everything the detectors keep about one client.
@@ -543,6 +545,29 @@ func (d *Detector) sweep() {
 	d.sweepAt = len(keep) // a sweep costs no more than the records between two
 }
 
+// intern returns the one copy of a this Detector keeps. On a log of a
+// million distinct User-agents (a botnet, a CDN edge, a rotating scraper)
+// nearly all are browsers of a few hundred releases, classed alike: an
+// answer a value was 80 bytes of every distinct string. The set is
+// bounded; past it, answers are kept one each.
+func (d *Detector) intern(a agents.Agent) *agents.Agent {
+	if p := d.agentSet[a]; p != nil {
+		return p
+	}
+	p := &a
+	if len(d.agentSet) < maxInternedAgents {
+		if d.agentSet == nil {
+			d.agentSet = make(map[agents.Agent]*agents.Agent)
+		}
+		d.agentSet[a] = p
+	}
+	return p
+}
+
+// maxInternedAgents bounds Detector.intern's set: junk User-agents each
+// classed with a name of their own cannot grow it past this.
+const maxInternedAgents = 1 << 14
+
 // newClient makes the client of r, whose address and User-agent, capped
 // (capText), are ip and ua: views of r, cloned here.
 func (d *Detector) newClient(r *logparse.Record, ip, ua string) *client {
@@ -555,10 +580,10 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua string) *client {
 			// value, a copy (its answer holds views of what it is given).
 			whole = strings.Clone(r.UserAgent[:min(len(r.UserAgent), agents.MaxLen+1)])
 		}
-		ai = &agentInfo{ua: ua, agent: d.agents.ClassifyUncached(whole)}
+		ai = &agentInfo{ua: ua, agent: d.intern(d.agents.ClassifyUncached(whole))}
 		d.uas[ua] = ai
 	}
-	ai.refs++
+	ai.refs = min(ai.refs+1, math.MaxInt32-1)
 	c := &client{ip: strings.Clone(ip), ua: ai, rate: newRate(), evict: evictSlot{active: -1}}
 	if d.cfg.Watch != nil && d.cfg.Watch(c.ip) {
 		if d.watched < maxWatched {

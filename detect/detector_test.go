@@ -411,7 +411,7 @@ func TestJudgeUserAgentKinds(t *testing.T) {
 		{agents.Crawler, true, false, true, pointsDeclared},
 	}
 	for _, tc := range cases {
-		c := &client{ua: &agentInfo{agent: agents.Agent{Name: "x", Kind: tc.kind}}, requests: 3, pages: 1, assets: 2, referers: 3}
+		c := &client{ua: &agentInfo{agent: &agents.Agent{Name: "x", Kind: tc.kind}}, requests: 3, pages: 1, assets: 2, referers: 3}
 		if !tc.common {
 			c.flags |= flagAgentField
 		}

@@ -303,7 +303,7 @@ func (d *Detector) Result() *Result {
 	// The pass has read its last record: what only reading needed (the
 	// User-agent interning, the classifier's cache) goes before the
 	// verdicts are built, not after, so the two are never held together.
-	d.uas, d.agents = nil, agents.Classifier{}
+	d.uas, d.agents, d.agentSet = nil, agents.Classifier{}, nil
 	if d.cfg.DNS != nil {
 		env.dns, res.DNSChecked = d.verifyDNS()
 	}

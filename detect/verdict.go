@@ -183,7 +183,7 @@ func (j *judgement) robot() bool { return j.score >= RobotScore }
 // order robots-txt, rate, user-agent, behaviour.
 func judge(c *client, lt logTraits, cfg *Config) judgement {
 	var j judgement
-	a := c.ua.agent
+	a := *c.ua.agent
 	if c.junkOnly() {
 		// Not one HTTP request: a TLS handshake on the plain port, a port
 		// scanner's probe, an empty connection. The summary counts them

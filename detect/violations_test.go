@@ -27,7 +27,7 @@ func TestViolationListOrder(t *testing.T) {
 		var l ViolationList
 		var want []Violation
 		for c := range tc.clients {
-			cl := &client{ip: fmt.Sprintf("192.0.2.%d", c), ua: &agentInfo{ua: "bot", agent: agents.Agent{Name: "bot"}},
+			cl := &client{ip: fmt.Sprintf("192.0.2.%d", c), ua: &agentInfo{ua: "bot", agent: &agents.Agent{Name: "bot"}},
 				viol: &clientViolations{}}
 			n := rng.IntN(tc.per + 1)
 			for i := range n {
