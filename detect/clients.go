@@ -253,7 +253,7 @@ func (e *verdictEnv) verdict(c *client) Verdict {
 		Assets:           int64(c.assets),
 		Errors:           int64(c.errors),
 		RobotsTxtFetches: int64(c.robotsTxt),
-		Incidents:        len(c.rate.incidents) + int(c.rate.dropped),
+		Incidents:        c.rate.incidentCount(),
 		First:            c.first.time(),
 		Last:             c.last.time(),
 		Peak:             peakOf(c, e.loc),

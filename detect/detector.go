@@ -140,6 +140,9 @@ const (
 	// flagChecked: some request of it was checked against a robots.txt;
 	// a robot of hosts --robots gave no file for obeyed nothing.
 	flagChecked
+	// flagEarly: Events was told of an incident its seconds will open (see
+	// rate.crossing).
+	flagEarly
 )
 
 // stamp is a record's time as a client keeps it: 16 bytes and no pointer,

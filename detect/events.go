@@ -65,15 +65,15 @@ type incidentHook struct {
 }
 
 func (h *incidentHook) opened(r *rate) {
-	if r.early {
+	if h.c.flags&flagEarly != 0 {
 		// Told already, when its requests crossed the threshold.
-		r.early = false
+		h.c.flags &^= flagEarly
 		return
 	}
 	d := h.d
 	d.live.incidents++
 	d.live.open++
-	d.cfg.Events.Incident(d.incident(h.c, r.open.incident, eventName(h.c)))
+	d.cfg.Events.Incident(d.incident(h.c, r.inc.open.incident, eventName(h.c)))
 }
 
 func (h *incidentHook) closed(in *incident) {
@@ -96,9 +96,9 @@ func (d *Detector) advance(c *client, upTo int64) {
 // threshold at sec (untimed: the record has no usable time).
 func (d *Detector) stream(c *client, sec int64, untimed, robotsTxt, violated bool, v *Violation) {
 	opened := false
-	if !untimed && !c.rate.early && c.rate.open == nil && c.rate.window != nil {
+	if !untimed && c.flags&flagEarly == 0 && c.rate.openIncident() == nil && c.rate.window != nil {
 		if in, ok := c.rate.crossing(sec, d.th); ok {
-			c.rate.early = true
+			c.flags |= flagEarly
 			d.live.incidents++
 			d.live.open++
 			opened = true
@@ -385,8 +385,8 @@ func (d *Detector) TopRobots(n int) []LiveRobot {
 		if c.viol != nil {
 			r.Violations += c.viol.n
 		}
-		r.Incidents += len(c.rate.incidents) + int(c.rate.dropped)
-		if c.rate.open != nil || c.rate.early {
+		r.Incidents += c.rate.incidentCount()
+		if c.rate.openIncident() != nil || c.flags&flagEarly != 0 {
 			r.Incidents++
 		}
 	}

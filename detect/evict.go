@@ -111,7 +111,7 @@ func (d *Detector) foldClient(c *client) {
 	// log's traits so far. None of its violations or incidents is listed
 	// any more, so they count as unlisted too (listed + unlisted = counted).
 	d.advance(c, maxSecond)
-	incidents := int64(len(c.rate.incidents)) + int64(c.rate.dropped)
+	incidents := int64(c.rate.incidentCount())
 	d.other.Incidents += incidents
 	d.unlisted.incidents += incidents
 	if plainBrowser(c, &d.cfg) {
@@ -132,14 +132,14 @@ func (d *Detector) foldClient(c *client) {
 		d.storedViolations -= len(c.viol.list)
 	}
 	c.viol, c.fetches, c.matcher, c.robots = nil, nil, nil, nil
-	for i := range c.rate.incidents {
-		d.th.curves.release(&c.rate.incidents[i])
+	for i := range c.rate.incidents() {
+		d.th.curves.release(&c.rate.inc.list[i])
 	}
-	if c.rate.open != nil {
-		d.th.curves.release(&c.rate.open.incident)
+	if o := c.rate.openIncident(); o != nil {
+		d.th.curves.release(&o.incident)
 	}
 	c.rate.release(d.th.pool)
-	c.rate.incidents, c.rate.open = nil, nil
+	c.rate.inc = nil
 
 	d.clients.remove(c)
 	if d.recent == c {
@@ -172,7 +172,7 @@ func (d *Detector) leaveActive(c *client) {
 // (TestPlainBrowserIsNoRobot holds the two together).
 func plainBrowser(c *client, cfg *Config) bool {
 	return c.ua.agent.Kind == agents.Browser && c.robotsTxt == 0 && c.fastForms == 0 &&
-		len(c.rate.incidents) == 0 && c.rate.dropped == 0 &&
+		c.rate.incidentCount() == 0 &&
 		c.requests < int64(cfg.MinRequests) && int64(c.pages) < int64(cfg.MinPages)
 }
 

@@ -125,9 +125,9 @@ func TestFoldLetsGoAtOnce(t *testing.T) {
 	if d.clients.get("192.0.2.1", "BadBot/1.0") != nil {
 		t.Fatal("the fixture should fold the robot")
 	}
-	if c.viol != nil || c.fetches != nil || c.rate.window != nil || c.rate.open != nil || c.rate.incidents != nil || c.bins.bins != nil {
-		t.Errorf("folded client still holds: violations %v, fetches %v, window %v, open incident %v, incidents %d, bins %d",
-			c.viol != nil, c.fetches != nil, c.rate.window != nil, c.rate.open != nil, len(c.rate.incidents), len(c.bins.bins))
+	if c.viol != nil || c.fetches != nil || c.rate.window != nil || c.rate.inc != nil || c.bins.bins != nil {
+		t.Errorf("folded client still holds: violations %v, fetches %v, window %v, incidents %v, bins %d",
+			c.viol != nil, c.fetches != nil, c.rate.window != nil, c.rate.inc != nil, len(c.bins.bins))
 	}
 	folded := weak.Make(c)
 	c = nil

@@ -53,16 +53,45 @@ type rate struct {
 	fin            int64 // seconds up to fin are final
 	peak1          uint32
 	peak10, peak60 uint32
-	dropped        int32 // incidents beyond the per-client bound (at most MaxIncidentsPerClient are kept)
-	at1            int64 // second of the 1 s peak
-	at10, at60     int64 // first second with traffic of the peak windows
-	open           *openIncident
-	incidents      []incident
-	early          bool // Events was told of an incident its seconds will open (see crossing)
 	// part: the path (pathHash32) of the client's last 206 answer; a range
 	// of the same file after it continues one download (see Detector.Add).
-	// It sits in the struct's padding.
-	part uint32
+	part       uint32
+	at1        int64          // second of the 1 s peak
+	at10, at60 int64          // first second with traffic of the peak windows
+	inc        *incidentState // nil until the client's first incident: few clients have one
+}
+
+// incidentState is a client's incidents: the one that may still grow and
+// those filed.
+type incidentState struct {
+	open    *openIncident
+	list    []incident
+	dropped int32 // incidents beyond the per-client bound (at most MaxIncidentsPerClient are kept)
+}
+
+// openIncident returns the incident that may still grow, or nil.
+func (r *rate) openIncident() *openIncident {
+	if r.inc == nil {
+		return nil
+	}
+	return r.inc.open
+}
+
+// incidents returns the filed incidents.
+func (r *rate) incidents() []incident {
+	if r.inc == nil {
+		return nil
+	}
+	return r.inc.list
+}
+
+// incidentCount is the client's filed incidents, those past the bound
+// included.
+func (r *rate) incidentCount() int {
+	if r.inc == nil {
+		return 0
+	}
+	return len(r.inc.list) + int(r.inc.dropped)
 }
 
 // window is the part of a client's rate state that only matters while it
@@ -223,7 +252,7 @@ func (r *rate) advance(upTo int64, t thresholds) {
 	if upTo > r.fin {
 		r.fin = upTo
 	}
-	if r.open != nil && r.before(window60) > r.open.end {
+	if o := r.openIncident(); o != nil && r.before(window60) > o.end {
 		r.closeIncident(t)
 	}
 }
@@ -234,7 +263,7 @@ func (r *rate) idle() bool {
 	if r.window == nil {
 		return true
 	}
-	return r.open == nil && r.pend == len(r.secs) &&
+	return r.openIncident() == nil && r.pend == len(r.secs) &&
 		(len(r.secs) == 0 || r.secs[len(r.secs)-1].sec <= r.before(window60))
 }
 
@@ -296,23 +325,27 @@ func (r *rate) step(t thresholds) {
 	if r.h60 >= t.sustained {
 		ws = min(ws, r.tail(t.sustained, r.lo60))
 	}
+	open := r.openIncident()
 	if ws == math.MaxInt64 {
-		if r.open != nil && s-window60 > r.open.end {
+		if open != nil && s-window60 > open.end {
 			r.closeIncident(t)
 		}
 		return
 	}
-	if r.open != nil && ws <= r.open.end+1 {
-		r.grow(r.open.end+1, s, t)
+	if open != nil && ws <= open.end+1 {
+		r.grow(open.end+1, s, t)
 		return
 	}
 	after := int64(math.MinInt64) // an incident must not reach back into the one before
-	if r.open != nil {
-		after = r.open.end
+	if open != nil {
+		after = open.end
 		r.closeIncident(t)
 	}
 	ws = r.leadIn(ws, after, t)
-	r.open = &openIncident{incident: incident{start: ws, end: ws - 1}}
+	if r.inc == nil {
+		r.inc = &incidentState{}
+	}
+	r.inc.open = &openIncident{incident: incident{start: ws, end: ws - 1}}
 	r.grow(ws, s, t)
 	if t.hook != nil {
 		t.hook.opened(r)
@@ -353,7 +386,7 @@ func (r *rate) tail(need uint32, lo int) int64 {
 // grow adds the final seconds from..to to the open incident. They are all
 // within the last 60 s, so at or after lo60.
 func (r *rate) grow(from, to int64, t thresholds) {
-	o := r.open
+	o := r.inc.open
 	for i := r.lo60; i < r.pend; i++ {
 		e := &r.secs[i]
 		if e.sec < from || e.sec > to {
@@ -389,16 +422,16 @@ func (r *rate) grow(from, to int64, t thresholds) {
 
 // closeIncident files the open incident.
 func (r *rate) closeIncident(t thresholds) {
-	o := r.open
-	r.open = nil
+	o := r.inc.open
+	r.inc.open = nil
 	o.paths = len(o.set)
 	if t.hook != nil {
 		t.hook.closed(&o.incident)
 	}
-	if len(r.incidents) >= t.maxIncidents {
-		r.dropped++
+	if len(r.inc.list) >= t.maxIncidents {
+		r.inc.dropped = min(r.inc.dropped+1, math.MaxInt32)
 		t.curves.release(&o.incident)
 		return
 	}
-	r.incidents = append(r.incidents, o.incident)
+	r.inc.list = append(r.inc.list, o.incident)
 }

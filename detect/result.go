@@ -342,8 +342,8 @@ func (d *Detector) Result() *Result {
 			junkIPs[c.ip]++
 		}
 		res.IncidentCount += v.Incidents
-		res.IncidentsDropped += int(c.rate.dropped)
-		for _, in := range c.rate.incidents {
+		res.IncidentsDropped += c.rate.incidentCount() - len(c.rate.incidents())
+		for _, in := range c.rate.incidents() {
 			res.Incidents = append(res.Incidents, d.incident(c, in, v.Name))
 		}
 		if !v.Robot {

@@ -208,7 +208,7 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		}
 	}
 
-	if n := len(c.rate.incidents) + int(c.rate.dropped); n > 0 {
+	if n := c.rate.incidentCount(); n > 0 {
 		detail := fmt.Sprintf("%d rapid-fire incident%s; peaks %d/1 s, %d/10 s, %d/60 s",
 			n, plural(n), c.rate.peak1, c.rate.peak10, c.rate.peak60)
 		if a.Kind == agents.Browser && c.assets > 0 && 4*int64(c.assets) >= int64(c.pages) && 2*int64(c.referers) >= c.requests {
