@@ -96,3 +96,36 @@ func TestComplianceUnchecked(t *testing.T) {
 		}
 	}
 }
+
+// TestComplianceCrawlDelay: a robot that kept off the disallowed paths but
+// went faster than its Crawl-delay is not reported as having simply obeyed
+// robots.txt: its compliance word stays "obeyed", its finding says both.
+func TestComplianceCrawlDelay(t *testing.T) {
+	rb := robots.ParseBytes([]byte("User-agent: *\nCrawl-delay: 5\nDisallow: /private/\n"))
+	d := New(Config{Robots: rb})
+	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
+	add := func(ua, path string, ms int) {
+		d.Add(&logparse.Record{Client: "192.0.2.9", UserAgent: ua, Method: "GET", Target: path, Status: 200, Time: t0.Add(time.Duration(ms) * time.Millisecond)})
+	}
+	add("Hasty/1.0", "/robots.txt", 0)
+	for i := range 30 {
+		add("Hasty/1.0", fmt.Sprintf("/page/%d", i), 1000+i*2000) // one every 2 s against 5 s
+	}
+	add("Patient/1.0", "/robots.txt", 0)
+	for i := range 10 {
+		add("Patient/1.0", fmt.Sprintf("/page/%d", i), 1000+i*6000)
+	}
+	res := d.Result()
+	for _, s := range res.Robots {
+		want, fast := FindingObeyed, false
+		if s.Name == "Hasty" {
+			want, fast = FindingObeyedPaths, true
+		}
+		if s.Compliance != ComplianceObeyed || s.Finding != want || s.CrawlDelayFast != fast {
+			t.Errorf("%s: compliance %q, finding %q, crawl_delay_fast %v; want obeyed, %q, %v", s.Name, s.Compliance, s.Finding, s.CrawlDelayFast, want, fast)
+		}
+	}
+	if len(res.Robots) != 2 {
+		t.Errorf("%d robots, want 2", len(res.Robots))
+	}
+}

@@ -182,6 +182,7 @@ func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, ch
 				s.Identity = IdentityUnverified
 			}
 			s.checked = s.checked || r.Compliance != ComplianceUnchecked
+			s.CrawlDelayFast = s.CrawlDelayFast || r.CrawlDelayFast
 			s.Clients += r.Clients
 			s.Requests += r.Requests
 			s.Violations += r.Violations

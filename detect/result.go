@@ -221,6 +221,9 @@ type RobotSummary struct {
 	AllPrefixes []PrefixCount  `json:"-"`
 	Incidents   int            `json:"incidents"`
 	Reasons     map[string]int `json:"reasons"` // clients per reason
+	// CrawlDelayFast: some client of it went faster than the Crawl-delay
+	// its group asks for.
+	CrawlDelayFast bool `json:"crawl_delay_fast,omitempty"`
 
 	checked bool // some request of it was checked against a robots.txt (see Compliance)
 }
@@ -237,6 +240,7 @@ const (
 	FindingNeverRead   = "never fetched robots.txt"
 	FindingReadLate    = "fetched robots.txt only after its first disallowed request"
 	FindingObeyed      = "obeyed robots.txt"
+	FindingObeyedPaths = "obeyed robots.txt's paths, not its Crawl-delay"
 	FindingUnread      = "never fetched robots.txt; nothing disallowed"
 	FindingNotComputed = "" // no robots.txt given
 )
@@ -384,6 +388,7 @@ func (d *Detector) Result() *Result {
 			s.Reasons[r]++
 		}
 		s.checked = s.checked || c.flags&flagChecked != 0
+		s.CrawlDelayFast = s.CrawlDelayFast || v.CrawlDelayFast
 		if c.robotsTxt > 0 {
 			s.FetchedRobotsTxt = true
 			s.FirstFetch = earliest(s.FirstFetch, c.fetches.first)
@@ -439,6 +444,10 @@ func finding(s *RobotSummary) (words, compliance string) {
 	switch {
 	case s.Violations == 0 && s.FirstFetch == nil:
 		return FindingUnread, ComplianceUnread
+	case s.Violations == 0 && s.CrawlDelayFast:
+		// Compliance stays one of its documented words; the finding says
+		// what the robot's own details show.
+		return FindingObeyedPaths, ComplianceObeyed
 	case s.Violations == 0:
 		return FindingObeyed, ComplianceObeyed
 	case s.FirstFetch == nil:
