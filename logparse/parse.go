@@ -329,6 +329,9 @@ func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *
 	case kindTimeCLF:
 		t, ok := parseCLFTime(line[start:end])
 		if !ok {
+			t, ok = parseBracketTime(line[start:end])
+		}
+		if !ok {
 			return fmt.Errorf("%w in %s: want dd/Mon/yyyy:hh:mm:ss +zzzz", ErrTime, fd.name)
 		}
 		return fd.setTime(rec, t)

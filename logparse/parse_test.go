@@ -498,3 +498,34 @@ func TestClientAddressCanonical(t *testing.T) {
 		}
 	}
 }
+
+// TestBracketTimes: where %t goes, servers also write CLF with a fraction
+// of a second (Apache's msec_frac example) and ISO 8601 (nginx's
+// [$time_iso8601]): both read as the combined format, detected.
+func TestBracketTimes(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"10/Mar/2024:08:00:00 +0100", "2024-03-10T08:00:00+01:00"},
+		{"10/Mar/2024:08:00:00.123 +0100", "2024-03-10T08:00:00.123+01:00"},
+		{"10/Mar/2024:08:00:00.123456789 -0500", "2024-03-10T08:00:00.123456789-05:00"},
+		{"2024-03-10T08:00:01+01:00", "2024-03-10T08:00:01+01:00"},
+		{"2024-03-10T08:00:01.5Z", "2024-03-10T08:00:01.5Z"},
+		{"10/Mar/2024:08:00:00. +0100", ""},
+		{"10/Mar/2024:08:00:00.1234567890 +0100", ""},
+		{"10/Mar/2024:08:00:00.12 +01", ""},
+		{"yesterday", ""},
+	}
+	for _, tt := range tests {
+		line := `203.0.113.9 - - [` + tt.in + `] "GET / HTTP/1.1" 200 5 "-" "curl/8.0"`
+		var rec Record
+		err := Combined.Parse([]byte(line), &rec)
+		switch {
+		case tt.want == "" && err == nil:
+			t.Errorf("%q: read as %v, want a malformed line", tt.in, rec.Time)
+		case tt.want != "" && (err != nil || rec.Time.Format(time.RFC3339Nano) != tt.want):
+			t.Errorf("%q: %v, %v; want %s", tt.in, rec.Time.Format(time.RFC3339Nano), err, tt.want)
+		}
+	}
+	if f := Detect([][]byte{[]byte(`203.0.113.9 - - [2024-03-10T08:00:01+01:00] "GET / HTTP/1.1" 200 5 "-" "curl/8.0"`)}); f == nil || f.Name() != "combined" {
+		t.Errorf("[$time_iso8601] layout detected as %v, want combined", f)
+	}
+}

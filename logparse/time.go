@@ -140,6 +140,43 @@ func parseCLFTime(b []byte) (time.Time, bool) {
 	return makeTime(year, month, day, hour, min, sec, 0, off)
 }
 
+// parseBracketTime reads the other times servers put where %t goes: CLF
+// with a fraction of a second (Apache's
+// "[%{%d/%b/%Y:%H:%M:%S}t.%{msec_frac}t %{%z}t]", mod_log_config's own
+// example) and ISO 8601 (nginx's "[$time_iso8601]"). Only a value CLF's
+// fast path refused comes here.
+func parseBracketTime(b []byte) (time.Time, bool) {
+	if len(b) > 22 && b[2] == '/' && b[20] == '.' {
+		i := 21
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		n := i - 21
+		if n == 0 || n > 9 || i >= len(b) || b[i] != ' ' {
+			return time.Time{}, false
+		}
+		var whole [26]byte
+		copy(whole[:20], b[:20])
+		copy(whole[20:], b[i:])
+		if len(b)-i != 6 {
+			return time.Time{}, false
+		}
+		t, ok := parseCLFTime(whole[:])
+		if !ok {
+			return time.Time{}, false
+		}
+		frac := 0
+		for _, c := range b[21:i] {
+			frac = frac*10 + int(c-'0')
+		}
+		for range 9 - n {
+			frac *= 10
+		}
+		return t.Add(time.Duration(frac)), true
+	}
+	return parseISOTime(b)
+}
+
 // parseOffset parses "+hhmm" (or "+hh:mm" when colon) into minutes east of UTC.
 func parseOffset(b []byte, colon bool) (int, bool) {
 	n := 5
