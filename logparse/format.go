@@ -92,6 +92,9 @@ const (
 	CommonSpec        = `%h %l %u %t "%r" %>s %b`
 	CombinedSpec      = `%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i"`
 	VHostCombinedSpec = `%v:%p %h %l %u %t "%r" %>s %O "%{Referer}i" "%{User-Agent}i"`
+	// VHostCommonSpec is Apache's vhost_common (Debian's apache2.conf):
+	// the virtual host, without a port, before Common's fields.
+	VHostCommonSpec = `%v %h %l %u %t "%r" %>s %b`
 	// CombinedXFFSpec is combined with the X-Forwarded-For header after the
 	// User-agent: the "main" log_format nginx's packages ship.
 	CombinedXFFSpec = `%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i" "%{X-Forwarded-For}i"`
@@ -135,14 +138,18 @@ var (
 	Common        = mustBuiltin("common", CommonSpec, Combined)
 	Combined      = mustBuiltin("combined", CombinedSpec, nil)
 	VHostCombined = mustBuiltin("vhost_combined", VHostCombinedSpec, nil)
-	CombinedXFF   = mustBuiltin("combined_xff", CombinedXFFSpec, nil)
+	// VHostCommon hands a line with Referer and User-agent after its
+	// fields (Fastly's "combined with virtual host") to the same layout
+	// with them, under the same name.
+	VHostCommon = mustBuiltin("vhost_common", VHostCommonSpec, mustBuiltin("vhost_common", VHostCommonSpec+` "%{Referer}i" "%{User-Agent}i"`, nil))
+	CombinedXFF = mustBuiltin("combined_xff", CombinedXFFSpec, nil)
 )
 
 // builtins lists the built-in formats from the richest to the plainest, the
 // order auto-detection prefers them in. combined_xff before combined: a
 // combined line with one more quoted field is nginx's "main", whose last
 // field --trust-proxy needs.
-var builtins = []*Format{VHostCombined, CombinedXFF, Combined, Common, IstioFormat, EnvoyFormat}
+var builtins = []*Format{VHostCombined, CombinedXFF, Combined, Common, VHostCommon, IstioFormat, EnvoyFormat}
 
 func mustBuiltin(name, spec string, richer *Format) *Format {
 	f, err := ParseApacheFormat(spec)
@@ -154,7 +161,7 @@ func mustBuiltin(name, spec string, richer *Format) *Format {
 }
 
 // FormatNames lists the names FormatByName accepts, "auto" last.
-var FormatNames = []string{"common", "combined", "combined_xff", "vhost_combined", "envoy", "istio", "json", "w3c", "cloudfront", "alb", "elb", "s3", "haproxy", "squid", "auto"}
+var FormatNames = []string{"common", "combined", "combined_xff", "vhost_combined", "vhost_common", "envoy", "istio", "json", "w3c", "cloudfront", "alb", "elb", "s3", "haproxy", "squid", "auto"}
 
 // FormatByName returns the built-in format called name ("common" or "clf",
 // "combined", "vhost_combined"), or nil for "auto": a nil *Format asks
@@ -164,7 +171,7 @@ func FormatByName(name string) (*Format, error) {
 		// As the summary names a log read behind syslog headers.
 		f, err := FormatByName(inner)
 		if err != nil || f == nil || f.json != nil || f.w3c != nil || f.tok != nil || f.syslog != nil {
-			return nil, fmt.Errorf("format %q: syslog+ takes a text format: common, combined, combined_xff, vhost_combined, envoy or istio", name)
+			return nil, fmt.Errorf("format %q: syslog+ takes a text format: common, combined, combined_xff, vhost_combined, vhost_common, envoy or istio", name)
 		}
 		return syslogFormat(f), nil
 	}
@@ -175,6 +182,8 @@ func FormatByName(name string) (*Format, error) {
 		return Combined, nil
 	case "vhost_combined", "vcombined":
 		return VHostCombined, nil
+	case "vhost_common":
+		return VHostCommon, nil
 	case "combined_xff", "main":
 		return CombinedXFF, nil
 	case "envoy":

@@ -575,3 +575,28 @@ func TestIISText(t *testing.T) {
 		t.Errorf("IIS without #Fields: format %q, %+v (%v)", st.Format, recs, st.Samples)
 	}
 }
+
+// TestVHostCommon: Apache's vhost_common (Debian's apache2.conf) and the
+// same with Referer and User-agent after it are detected and read, the
+// virtual host kept.
+func TestVHostCommon(t *testing.T) {
+	lines := [][]byte{
+		[]byte(`www.example.com 203.0.113.9 - - [10/Mar/2024:08:00:00 +0000] "GET / HTTP/1.1" 200 5`),
+		[]byte(`blog.example.com 66.249.66.1 - - [10/Mar/2024:08:00:01 +0000] "GET /robots.txt HTTP/1.1" 200 5 "-" "Googlebot/2.1"`),
+	}
+	f := Detect(lines)
+	if f == nil || f.Name() != "vhost_common" {
+		t.Fatalf("detected %v, want vhost_common", f)
+	}
+	var rec Record
+	if err := f.Parse(lines[0], &rec); err != nil || rec.VHost != "www.example.com" || rec.Client != "203.0.113.9" || !rec.NoAgentField {
+		t.Errorf("vhost_common line: %v %+v", err, rec)
+	}
+	if err := f.Parse(lines[1], &rec); err != nil || rec.VHost != "blog.example.com" || rec.Client != "66.249.66.1" || rec.UserAgent != "Googlebot/2.1" || rec.NoAgentField {
+		t.Errorf("vhost_common line with User-agent: %v %+v", err, rec)
+	}
+	// A plain combined line is still combined.
+	if f := Detect([][]byte{[]byte(`203.0.113.9 - - [10/Mar/2024:08:00:00 +0000] "GET / HTTP/1.1" 200 5 "-" "curl/8.0"`)}); f == nil || f.Name() != "combined" {
+		t.Errorf("combined detected as %v", f)
+	}
+}
