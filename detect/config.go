@@ -103,6 +103,8 @@ type Config struct {
 	// the log's time), at Advance: a follow run that lasts weeks then
 	// holds the clients of the last Expire, not of every day. 0: never.
 	Expire time.Duration
+
+	pool *poolClients // the clients of all a Pool's workers, when they share MaxClients
 }
 
 // DefaultMaxClients is a cap on tracked clients that suits a laptop. A

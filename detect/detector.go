@@ -55,6 +55,7 @@ type Detector struct {
 	other        Other
 	unlisted     unlisted      // findings of folded clients: counted in Other, no longer listed
 	otherClients distinctCount // the distinct clients folded into other
+	otherRobots  distinctCount // those of them judged robots when folded (a client folded twice is one)
 	seenClients  distinctCount // every distinct client admitted, under a cap
 	heap         []*client     // tracked clients by weight, when MaxClients caps them; see evict.go
 	result       *Result
@@ -599,6 +600,9 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua string) *client {
 		}
 	}
 	d.clients.put(c)
+	if d.cfg.pool != nil {
+		d.cfg.pool.n.Add(1)
+	}
 	return c
 }
 
@@ -627,7 +631,7 @@ type Other struct {
 	// What the folded clients were found doing, judged as each stood when
 	// it was folded: counted in the Result's totals too, so that --fail-on
 	// sees them, though their rows are gone.
-	Robots     int64 `json:"robots"`     // folded clients judged robots
+	Robots     int64 `json:"robots"`     // distinct folded clients judged robots, estimated as Clients is
 	Violations int64 `json:"violations"` // robots.txt violations of those robots
 	Incidents  int64 `json:"incidents"`  // rapid-fire incidents of folded clients
 }

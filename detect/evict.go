@@ -4,6 +4,8 @@ import (
 	"github.com/robowatch/robowatch/agents"
 	"math"
 	"math/bits"
+	"slices"
+	"sync/atomic"
 )
 
 // Bounded clients (Config.MaxClients). A flood of distinct clients (a
@@ -44,7 +46,17 @@ func (c *client) weight() int64 { return c.requests + c.evict.floor }
 
 // capped reports whether a new client must take an old one's place.
 func (d *Detector) capped() bool {
-	return d.cfg.MaxClients > 0 && d.clients.len() >= d.cfg.MaxClients && len(d.heap) > 0
+	if d.cfg.MaxClients <= 0 || d.clients.len() < d.cfg.MaxClients || len(d.heap) == 0 {
+		return false
+	}
+	return d.cfg.pool == nil || d.cfg.pool.n.Load() >= d.cfg.pool.max
+}
+
+// poolClients counts the clients a Pool's workers hold together, against
+// the cap they share.
+type poolClients struct {
+	n   atomic.Int64
+	max int64
 }
 
 // admit puts a new client in the eviction heap with the weight it inherits.
@@ -117,7 +129,7 @@ func (d *Detector) foldClient(c *client) {
 	if plainBrowser(c, &d.cfg) {
 		// Not a robot, and the common case in a flood: no judging.
 	} else if j := judge(c, d.counts.traits(), &d.cfg); j.robot() {
-		d.other.Robots++
+		d.otherRobots.add(clientHash(c.ip, c.ua.ua))
 		if c.viol != nil {
 			d.other.Violations += c.viol.n
 			d.unlisted.violations += c.viol.n
@@ -142,6 +154,9 @@ func (d *Detector) foldClient(c *client) {
 	c.rate.inc = nil
 
 	d.clients.remove(c)
+	if d.cfg.pool != nil {
+		d.cfg.pool.n.Add(-1)
+	}
 	if d.recent == c {
 		d.recent = nil
 	}
@@ -257,6 +272,21 @@ func (h *distinctCount) add(x uint64) {
 	if rank > h.reg[i] {
 		h.reg[i] = rank
 	}
+}
+
+// union returns an estimate of the hashes given to h or o.
+func (h *distinctCount) union(o *distinctCount) distinctCount {
+	u := distinctCount{reg: slices.Clone(h.reg)}
+	if o.reg == nil {
+		return u
+	}
+	if u.reg == nil {
+		u.reg = make([]uint8, 1<<hllBits)
+	}
+	for i, r := range o.reg {
+		u.reg[i] = max(u.reg[i], r)
+	}
+	return u
 }
 
 func (h *distinctCount) estimate() int64 {

@@ -220,3 +220,41 @@ func BenchmarkFlood10M(b *testing.B) {
 // cap, as the CLI runs: the eviction heap must keep the per-line path free
 // of allocations.
 func BenchmarkAddSteadyStateCapped(b *testing.B) { benchmarkAdd(b, Config{MaxClients: 250_000}) }
+
+// TestMaxClientsRobotsCountedOnce: three robots taking turns under a cap
+// of two are folded again and again; each is one robot, not one a fold
+// (a 300-line log of 3 clients said "300 robots").
+func TestMaxClientsRobotsCountedOnce(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		p := NewPool(Config{MaxClients: 2 * workers}, workers)
+		var recs []logparse.Record
+		t0 := time.Date(2024, 3, 10, 0, 0, 0, 0, time.UTC)
+		for i := range 300 {
+			recs = append(recs, logparse.Record{Client: fmt.Sprintf("192.0.%d.1", 2+i%3), UserAgent: "curl/8.4.0", Method: "GET", Target: fmt.Sprintf("/page%d", i), Status: 200, Time: t0.Add(time.Duration(i*5) * time.Second)})
+		}
+		p.Add(recs, nil, nil, nil)
+		res := p.Result()
+		if res.RobotCount != 3 || res.Other.Robots > 3 {
+			t.Errorf("%d workers: %d robots (other %d), want 3", workers, res.RobotCount, res.Other.Robots)
+		}
+	}
+}
+
+// TestMaxClientsWorkersShareTheCap: a log with as many clients as the cap
+// is read exactly whatever the worker count, though its networks do not
+// fall evenly to the workers (one of them holds more than its share).
+func TestMaxClientsWorkersShareTheCap(t *testing.T) {
+	var recs []logparse.Record
+	t0 := time.Date(2024, 3, 10, 0, 0, 0, 0, time.UTC)
+	for i := range 300 {
+		recs = append(recs, logparse.Record{Client: fmt.Sprintf("10.%d.%d.9", i%7, i), UserAgent: "Mozilla/5.0", Method: "GET", Target: "/", Status: 200, Time: t0.Add(time.Duration(i) * time.Second)})
+	}
+	for _, workers := range []int{1, 2, 3, 5} {
+		p := NewPool(Config{MaxClients: 300}, workers)
+		p.Add(recs, nil, nil, nil)
+		res := p.Result()
+		if res.Other.Requests != 0 || res.ClientsEstimated || res.Clients.Len() != 300 {
+			t.Errorf("%d workers: %d clients listed, other %+v, estimated %v; want all 300 exact", workers, res.Clients.Len(), res.Other, res.ClientsEstimated)
+		}
+	}
+}

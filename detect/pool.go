@@ -64,8 +64,14 @@ func NewPool(cfg Config, workers int) *Pool {
 	agents.WarmUp()
 	p := &Pool{clock: math.MinInt64}
 	per := cfg
-	if cfg.MaxClients > 0 {
+	if cfg.MaxClients > 0 && workers > 1 {
+		// Each worker holds its share of the cap, but folds a client only
+		// once the workers together hold the whole cap: a log with fewer
+		// clients than the cap is read exactly, whatever the worker count
+		// (networks are not shared out evenly; one worker may get more
+		// than its share).
 		per.MaxClients = (cfg.MaxClients + workers - 1) / workers
+		per.pool = &poolClients{max: int64(cfg.MaxClients)}
 	}
 	for range workers {
 		d := New(per)

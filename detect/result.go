@@ -274,6 +274,11 @@ func (d *Detector) Result() *Result {
 		Other:             d.other,
 	}
 	res.Other.Clients = d.foldedClients()
+	res.Other.Robots = d.otherRobots.estimate()
+	// Robots are counted as distinct clients too: one folded, seen again
+	// and folded again (or tracked at the end) is one robot, not one a fold.
+	var robotsSeen distinctCount
+	folded := d.other.Requests > 0
 	res.Ranges = nonNil(d.cfg.ranges().Files)
 	res.RangesNewer = d.oldLog()
 	// A client's bytes bound those of its seconds and incidents, and a
@@ -287,7 +292,6 @@ func (d *Detector) Result() *Result {
 		res.DistinctClients, res.ClientsEstimated = max(d.seenClients.estimate(), res.DistinctClients), true
 	}
 	// Folded clients' findings count in the totals (their rows are gone).
-	res.RobotCount += int(d.other.Robots)
 	res.ViolationCount += d.other.Violations
 	res.IncidentCount += int(d.other.Incidents)
 	res.ViolationsDropped += d.unlisted.violations
@@ -355,6 +359,9 @@ func (d *Detector) Result() *Result {
 			continue
 		}
 		res.RobotCount++
+		if folded {
+			robotsSeen.add(clientHash(c.ip, c.ua.ua))
+		}
 		if d.cfg.Events != nil && !c.announced {
 			// Judged a robot on the whole of its traffic only now.
 			d.announce(c, env)
@@ -426,6 +433,10 @@ func (d *Detector) Result() *Result {
 		return cmp.Or(cmp.Compare(b.Severity, a.Severity), a.Start.Compare(b.Start))
 	})
 	res.Incidents = nonNil(res.Incidents)
+	if folded {
+		u := d.otherRobots.union(&robotsSeen)
+		res.RobotCount = int(max(u.estimate(), int64(res.RobotCount)))
+	}
 	res.Networks = nets.list()
 	res.Operators = ops.list()
 	res.Robots = nonNil(res.Robots)
