@@ -599,10 +599,7 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua string) *client {
 			d.watchDropped++
 		}
 	}
-	d.clients.put(c)
-	if d.cfg.pool != nil {
-		d.cfg.pool.n.Add(1)
-	}
+	d.clients.put(c) // in a Pool, counted by capped already
 	return c
 }
 

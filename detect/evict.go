@@ -44,19 +44,29 @@ type evictSlot struct {
 
 func (c *client) weight() int64 { return c.requests + c.evict.floor }
 
-// capped reports whether a new client must take an old one's place.
+// capped reports whether a new client must take an old one's place. In a
+// Pool it takes the new client's place in the workers' shared count first:
+// a check and a later add would let two workers both take the last place.
 func (d *Detector) capped() bool {
-	if d.cfg.MaxClients <= 0 || d.clients.len() < d.cfg.MaxClients || len(d.heap) == 0 {
+	if d.cfg.MaxClients <= 0 {
 		return false
 	}
-	return d.cfg.pool == nil || d.cfg.pool.n.Load() >= d.cfg.pool.max
+	if p := d.cfg.pool; p != nil {
+		n := p.n.Add(1)
+		// A worker with no client of its own has none to fold: the last
+		// places are kept for such workers' first clients, so that the
+		// workers together never hold more than the cap.
+		return len(d.heap) > 0 && n > p.max-p.reserve
+	}
+	return d.clients.len() >= d.cfg.MaxClients && len(d.heap) > 0
 }
 
 // poolClients counts the clients a Pool's workers hold together, against
 // the cap they share.
 type poolClients struct {
-	n   atomic.Int64
-	max int64
+	n       atomic.Int64
+	max     int64
+	reserve int64 // places kept for workers that hold no client yet
 }
 
 // admit puts a new client in the eviction heap with the weight it inherits.

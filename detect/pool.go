@@ -65,13 +65,13 @@ func NewPool(cfg Config, workers int) *Pool {
 	p := &Pool{clock: math.MinInt64}
 	per := cfg
 	if cfg.MaxClients > 0 && workers > 1 {
-		// Each worker holds its share of the cap, but folds a client only
-		// once the workers together hold the whole cap: a log with fewer
-		// clients than the cap is read exactly, whatever the worker count
-		// (networks are not shared out evenly; one worker may get more
-		// than its share).
-		per.MaxClients = (cfg.MaxClients + workers - 1) / workers
-		per.pool = &poolClients{max: int64(cfg.MaxClients)}
+		// The workers fold a client only once they together hold the whole
+		// cap: a log with fewer clients than the cap is read exactly,
+		// whatever the worker count (networks do not fall evenly to the
+		// workers: a share each would fold on one of them early). Past
+		// the cap, each worker makes room in its own clients, so each
+		// keeps about its share.
+		per.pool = &poolClients{max: int64(cfg.MaxClients), reserve: int64(min(workers-1, cfg.MaxClients/2))}
 	}
 	for range workers {
 		d := New(per)
