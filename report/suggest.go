@@ -28,6 +28,13 @@ func writeRobotsTxt(w io.Writer, r *Report) error {
 		if !strings.HasSuffix(site.Text, "\n") {
 			bw.WriteString("\n")
 		}
+		if n := len(site.Groups); n > 0 && len(site.Groups[n-1].Rules) == 0 && !site.Groups[n-1].HasCrawlDelay {
+			// The file ends in User-agent lines with no rule after them:
+			// readers would take the next User-agent lines, ours, as more
+			// names of that group and give it our Disallow: /. An empty
+			// Disallow ends it and disallows nothing, as before.
+			bw.WriteString("# Added by robowatch: ends the group above, which had no rules (nothing disallowed, as before).\nDisallow:\n")
+		}
 		bw.WriteString("\n")
 	}
 	first, last := r.span()
@@ -40,18 +47,19 @@ func writeRobotsTxt(w io.Writer, r *Report) error {
 		bw.WriteString("# No robots.txt was given (--robots): these lines are a start, not a whole file.\n")
 	}
 
-	have := map[string]bool{}
-	if site != nil {
-		for _, g := range site.Groups {
-			for _, a := range g.Agents {
-				have[strings.ToLower(a)] = true
-			}
+	// A robot the file has a group for, however it names it ("GPTBot/1.2"
+	// is GPTBot's, as robots.txt readers take the product token), keeps it.
+	has := func(tok string) bool {
+		if site == nil {
+			return false
 		}
+		g := site.Agent(tok).Group()
+		return g != "" && g != "*"
 	}
 	var tokens []string
 	for _, b := range res.Robots {
 		tok := b.Name
-		if b.Purpose != "ai-training" || b.Identity == detect.IdentityImpostor || !productToken(tok) || have[strings.ToLower(tok)] {
+		if b.Purpose != "ai-training" || b.Identity == detect.IdentityImpostor || !productToken(tok) || has(tok) {
 			continue
 		}
 		if !slices.Contains(tokens, tok) {

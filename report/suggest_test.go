@@ -86,3 +86,45 @@ func suggestLint(site, suggested *robots.Robots) []robots.Problem {
 	}
 	return out
 }
+
+// TestSuggestedRobotsTxtEdges: a site's file that ends in User-agent lines
+// without rules must not lend them the appended Disallow: / (Googlebot and
+// bingbot were shut out of the whole site), and a group already written
+// for a versioned name ("GPTBot/1.2", read as GPTBot's) is not added twice.
+func TestSuggestedRobotsTxtEdges(t *testing.T) {
+	const gptbot = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)"
+	for _, tt := range []struct {
+		name, site     string
+		gptbotAllowed  bool
+		googleAllowed  bool
+		wantGroupAdded bool
+	}{
+		{"open group at the end", "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nUser-agent: bingbot\n# Disallow: /tmp/\n", false, true, true},
+		{"versioned name has a group", "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot/1.2\nAllow: /\n", true, true, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			site := robots.ParseBytes([]byte(tt.site))
+			d := detect.New(detect.Config{Robots: site})
+			d.Add(&logparse.Record{Client: "20.171.206.9", UserAgent: gptbot, Method: "GET", Target: "/news", Status: 200, Time: time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)})
+			var out bytes.Buffer
+			if err := Write(&out, "robots.txt", &Report{Files: []string{"a.log"}, Result: d.Result(), SiteRobots: site}, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			got := robots.ParseBytes(out.Bytes())
+			for _, q := range []struct {
+				ua   string
+				want bool
+			}{{"GPTBot", tt.gptbotAllowed}, {"Googlebot", tt.googleAllowed}, {"bingbot", tt.googleAllowed}} {
+				if ok, _ := got.Allowed(q.ua, "/news"); ok != q.want {
+					t.Errorf("%s /news: allowed %v, want %v\n%s", q.ua, ok, q.want, out.String())
+				}
+			}
+			if added := strings.Contains(out.String(), "\nUser-agent: GPTBot\n"); added != tt.wantGroupAdded {
+				t.Errorf("GPTBot group added %v, want %v\n%s", added, tt.wantGroupAdded, out.String())
+			}
+			if p := suggestLint(site, got); len(p) > 0 {
+				t.Errorf("lint finds what the site's file did not have: %+v", p)
+			}
+		})
+	}
+}
