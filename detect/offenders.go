@@ -292,9 +292,18 @@ func (r *Result) Offenders(opt BlockOptions) (list []Offender, skipped, internal
 	return list, skipped, internal
 }
 
-// internalAddr reports addresses no request from the internet comes from.
+// internalAddr reports addresses no request from the internet comes from:
+// the host's own, private and link-local ones, and those no host has
+// (multicast, broadcast, IPv4's reserved 240/4 and "this network" 0/8),
+// which a forged log line may hold and nginx refuses in a deny rule.
 func internalAddr(a netip.Addr) bool {
-	return a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsUnspecified()
+	if a.Is4() {
+		b := a.As4()
+		if b[0] >= 240 || b[0] == 0 {
+			return true
+		}
+	}
+	return a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsUnspecified() || a.IsMulticast() || a.IsLinkLocalMulticast() || a.IsInterfaceLocalMulticast()
 }
 
 func (o *Offender) addName(name string) {
