@@ -51,6 +51,9 @@ func blockOptions(block, allow, allowFiles []string, aggregate bool, aggregateAt
 	if !validNFTName(nftTable) {
 		return opt, fmt.Errorf("--nft-table %q: want 1 to 64 letters, digits and '_', starting with a letter", nftTable)
 	}
+	if nftKeywords[nftTable] {
+		return opt, fmt.Errorf("--nft-table %q: a word nft reads as a keyword, not a table name; write e.g. %q", nftTable, nftTable+"_robowatch")
+	}
 	if !slices.Contains(nftHooks, nftHook) {
 		return opt, fmt.Errorf("--nft-hook %q: want one of %s", nftHook, strings.Join(nftHooks, ", "))
 	}
@@ -105,6 +108,35 @@ func readAllowFile(name string) ([]netip.Prefix, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return out, nil
+}
+
+// nftKeywords are the words nft reads as keywords, not names, where a
+// table's name goes (each refused by nft -c in "table inet WORD {}"; nft
+// 1.0, from its scanner's strings and its documentation's vocabulary).
+// Keywords are lower case: "Log" is a name.
+var nftKeywords = map[string]bool{
+	"accept": true, "add": true, "ah": true, "and": true, "arp": true, "bridge": true, "cgroup": true,
+	"chain": true, "comment": true, "comp": true, "constant": true, "continue": true, "counter": true,
+	"cpu": true, "create": true, "ct": true, "day": true, "dccp": true, "define": true,
+	"delete": true, "describe": true, "device": true, "devices": true, "dnat": true, "drop": true,
+	"dst": true, "dup": true, "dynamic": true, "ecn": true, "element": true, "elements": true,
+	"esp": true, "ether": true, "exists": true, "expires": true, "export": true, "exthdr": true,
+	"fib": true, "flags": true, "flow": true, "flowtable": true, "flush": true, "frag": true,
+	"fwd": true, "goto": true, "handle": true, "hbh": true, "hook": true, "hour": true,
+	"ibriport": true, "ibrname": true, "icmp": true, "icmpv6": true, "igmp": true, "iif": true,
+	"iifgroup": true, "iifname": true, "iiftype": true, "import": true, "include": true,
+	"index": true, "inet": true, "insert": true, "interval": true, "ip": true, "ip6": true,
+	"jhash": true, "jump": true, "limit": true, "list": true, "log": true, "map": true, "mark": true,
+	"masquerade": true, "meta": true, "meter": true, "mh": true, "missing": true, "monitor": true,
+	"netdev": true, "nftrace": true, "not": true, "notrack": true, "numgen": true, "obriport": true,
+	"obrname": true, "offload": true, "oif": true, "oifgroup": true, "oifname": true, "oiftype": true,
+	"or": true, "osf": true, "pkttype": true, "policy": true, "position": true, "priority": true,
+	"queue": true, "quota": true, "random": true, "redirect": true, "reject": true, "rename": true,
+	"replace": true, "reset": true, "return": true, "rt": true, "rtclassid": true, "rule": true,
+	"ruleset": true, "sctp": true, "secmark": true, "set": true, "size": true, "skgid": true,
+	"skuid": true, "snat": true, "srh": true, "symhash": true, "synproxy": true, "table": true,
+	"tcp": true, "time": true, "timeout": true, "tproxy": true, "type": true, "typeof": true,
+	"udp": true, "udplite": true, "vlan": true, "vmap": true, "xor": true,
 }
 
 func validNFTName(s string) bool {

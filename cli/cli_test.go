@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -41,6 +42,7 @@ func TestParseUsageErrors(t *testing.T) {
 		{[]string{"--aggregate", "--aggregate-at", "0"}, "--aggregate-at 0: want at least 1"},
 		{[]string{"--aggregate-at", "-2"}, "--aggregate-at -2: want a number from 0"},
 		{[]string{"--nft-table", "my table"}, `--nft-table "my table": want 1 to 64 letters`},
+		{[]string{"--nft-table", "log"}, `--nft-table "log": a word nft reads as a keyword`},
 		{[]string{"--nft-hook", "output"}, `--nft-hook "output": want one of input, forward, prerouting`},
 		{[]string{"--dns-server", "127.0.0.1:53"}, "--dns-server is for --verify-dns"},
 		{[]string{"--verify-dns", "--dns-server", "localhost"}, `--dns-server "localhost": want HOST:PORT`},
@@ -177,5 +179,38 @@ func TestAllowFile(t *testing.T) {
 	os.WriteFile(bad, []byte("192.0.2.200\n192.0.2.300\n"), 0o644)
 	if _, err := blockOptions(nil, nil, []string{bad}, false, 8, "robowatch", "input"); err == nil || !strings.Contains(err.Error(), bad+`:2: "192.0.2.300"`) {
 		t.Errorf("error %v, want one naming %s line 2", err, bad)
+	}
+}
+
+// TestNFTKeywordsRefusedByNft holds nftKeywords to the nft installed here:
+// each is a table name nft -c refuses, and a name beside them loads.
+func TestNFTKeywordsRefusedByNft(t *testing.T) {
+	nft, err := exec.LookPath("nft")
+	if err != nil {
+		t.Skip("nft is not installed")
+	}
+	check := func(name string) error {
+		f := filepath.Join(t.TempDir(), "t.nft")
+		if err := os.WriteFile(f, []byte("table inet "+name+" {\n}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return exec.Command(nft, "-c", "-f", f).Run()
+	}
+	if err := check("robowatch"); err != nil {
+		t.Skipf("nft -c cannot run here: %v", err)
+	}
+	for _, name := range []string{"log", "drop", "ip", "set", "limit", "reject", "table"} {
+		if !nftKeywords[name] {
+			t.Errorf("%q is not in nftKeywords", name)
+		}
+	}
+	n := 0
+	for name := range nftKeywords {
+		if n++; n > 40 {
+			break // a sample keeps the test quick
+		}
+		if check(name) == nil {
+			t.Errorf("nft reads %q as a table name: not a keyword", name)
+		}
 	}
 }
