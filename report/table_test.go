@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"regexp"
@@ -351,5 +352,28 @@ func TestRobotsTxtFailed(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHeadlineSharesOfEverything: with clients folded under --max-clients,
+// the headline's shares are of all that was read (the folded clients' bytes
+// too) and say they are lower bounds: "100% of bytes" for robots that sent
+// 1% of them was the tracked clients' share.
+func TestHeadlineSharesOfEverything(t *testing.T) {
+	d := detect.New(detect.Config{MaxClients: 2})
+	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
+	for i := range 40 { // one robot, heavy in requests, light in bytes
+		d.Add(&logparse.Record{Client: "192.0.2.9", UserAgent: "curl/8.5.0", Method: "GET", Target: "/", Status: 200, Bytes: 10, Time: t0.Add(time.Duration(i) * time.Second)})
+	}
+	for i := range 30 { // people, each once, with big pages: folded
+		d.Add(&logparse.Record{Client: fmt.Sprintf("198.51.100.%d", i), UserAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", Method: "GET", Target: "/", Status: 200, Bytes: 100_000, Time: t0.Add(time.Duration(i) * time.Second)})
+	}
+	r := &Report{Files: []string{"a.log"}, Stats: logparse.Stats{Records: 70, Lines: 70}, Result: d.Result()}
+	var out bytes.Buffer
+	if err := Write(&out, "table", r, Options{Width: 200, Sections: []string{"headline"}}); err != nil {
+		t.Fatal(err)
+	}
+	if text := out.String(); !strings.Contains(text, "at least 57% of requests (40 of 70), <1% of bytes") {
+		t.Errorf("headline:\n%s", text)
 	}
 }

@@ -635,12 +635,18 @@ func headlineSection(r *Report, opt Options) *section {
 		add("Robots", "no records were read")
 		return s
 	}
-	bytes := res.ClientBytes
+	// Shares of everything read: the clients folded under --max-clients
+	// sent bytes too. Their robots' requests and bytes are not known one
+	// by one, so the shares are then lower bounds.
+	bytes := saturatingAdd(res.ClientBytes, max(res.Other.Bytes, 0))
 	robots := int64(res.RobotCount)
 	if robots == 0 {
 		add("Robots", "none: no client of the "+Exact(records)+noun(records, " request", " requests")+" was judged a robot")
 	}
 	line := fmt.Sprintf("%s of requests (%s of %s)", share(res.RobotRequests, records), Exact(res.RobotRequests), Exact(records))
+	if res.Other.Requests > 0 {
+		line = "at least " + line
+	}
 	if bytes > 0 {
 		line += fmt.Sprintf(", %s of bytes (%s)", share(res.RobotBytes, bytes), Bytes(res.RobotBytes))
 	}
