@@ -294,6 +294,10 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 			return usage("--section %q: want some of %s", s, strings.Join(report.Sections, ","))
 		}
 	}
+	if *output == "csv" && len(*sections) > 1 {
+		// Said before the log is read, not after.
+		return usage("-o csv writes one section; choose one with --section (%s)", strings.Join(report.Sections, ", "))
+	}
 	// The detector counts requests in 32 bits, and no host has memory for
 	// a billion clients: larger values would wrap, not mean more.
 	for _, n := range []struct {

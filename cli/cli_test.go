@@ -43,6 +43,7 @@ func TestParseUsageErrors(t *testing.T) {
 		{[]string{"--aggregate-at", "-2"}, "--aggregate-at -2: want a number from 0"},
 		{[]string{"--nft-table", "my table"}, `--nft-table "my table": want 1 to 64 letters`},
 		{[]string{"--nft-table", "log"}, `--nft-table "log": a word nft reads as a keyword`},
+		{[]string{"-o", "csv", "--section", "summary,robots"}, `-o csv writes one section`},
 		{[]string{"--nft-hook", "output"}, `--nft-hook "output": want one of input, forward, prerouting`},
 		{[]string{"--dns-server", "127.0.0.1:53"}, "--dns-server is for --verify-dns"},
 		{[]string{"--verify-dns", "--dns-server", "localhost"}, `--dns-server "localhost": want HOST:PORT`},
