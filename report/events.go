@@ -175,17 +175,18 @@ func (e *EventWriter) IncidentEnd(in detect.Incident) {
 
 // liveSummary is a summary event while reading.
 type liveSummary struct {
-	Event       string `json:"event"`
-	Final       bool   `json:"final"`
-	detect.Live        // its "time" is the log's clock
-	Lines       int64  `json:"lines"`
-	Malformed   int64  `json:"malformed"`
+	Event       string  `json:"event"`
+	Time        logTime `json:"time"` // the log's clock (Live's), null before the first record; shadows Live's
+	Final       bool    `json:"final"`
+	detect.Live         // its "time" is the log's clock
+	Lines       int64   `json:"lines"`
+	Malformed   int64   `json:"malformed"`
 }
 
 // Summary writes a running summary event: the detector's counts and the
 // lines read so far.
 func (e *EventWriter) Summary(live detect.Live, stats logparse.Stats) {
-	e.write(liveSummary{Event: EventSummary, Live: live, Lines: stats.Lines, Malformed: stats.Malformed})
+	e.write(liveSummary{Event: EventSummary, Time: logTime(live.Time), Live: live, Lines: stats.Lines, Malformed: stats.Malformed})
 }
 
 // Final writes the last summary event, with the JSON report's summary

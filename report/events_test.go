@@ -26,6 +26,7 @@ func TestEventWriterLines(t *testing.T) {
 	e.IncidentEnd(detect.Incident{IP: "192.0.2.2", Start: at, End: at.Add(9 * time.Second), Requests: 90})
 	e.Summary(detect.Live{Time: at, Records: 7, Robots: 1}, logparse.Stats{Lines: 8, Malformed: 1})
 	e.File(at, "rotated", "access.log")
+	e.Summary(detect.Live{}, logparse.Stats{}) // before the first record: no time yet
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -40,6 +41,7 @@ func TestEventWriterLines(t *testing.T) {
 		{EventIncidentEnd, "192.0.2.2", "2026-11-24T10:00:09Z", "requests", 90.0},
 		{EventSummary, "", "2026-11-24T10:00:00Z", "malformed", 1.0},
 		{EventFile, "", "2026-11-24T10:00:00Z", "kind", "rotated"},
+		{EventSummary, "", "", "records", 0.0},
 	}
 	sc := bufio.NewScanner(&b)
 	for i, tt := range tests {
@@ -54,7 +56,11 @@ func TestEventWriterLines(t *testing.T) {
 		if err := json.Unmarshal([]byte(text), &m); err != nil {
 			t.Fatalf("line %d: %v", i+1, err)
 		}
-		if m["time"] != tt.time || tt.ip != "" && m["ip"] != tt.ip || m[tt.field] != tt.value {
+		wantTime := any(tt.time)
+		if tt.time == "" {
+			wantTime = nil // JSON null
+		}
+		if m["time"] != wantTime || tt.ip != "" && m["ip"] != tt.ip || m[tt.field] != tt.value {
 			t.Errorf("%s event: time %v ip %v %s %v; want %s %s %v", tt.event, m["time"], m["ip"], tt.field, m[tt.field], tt.time, tt.ip, tt.value)
 		}
 	}
