@@ -55,13 +55,14 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 		}
 	case "summary":
 		write("key", "value")
+		first, last := r.span() // as JSON's: without what the window cut or a forged future date
 		for _, kv := range []struct {
 			key   string
 			value any
 		}{
 			{"files", strings.Join(r.Files, " ")}, {"format", r.Stats.Format},
 			{"lines", r.Stats.Lines}, {"records", r.Stats.Records}, {"malformed", r.Stats.Malformed},
-			{"first", r.Stats.First}, {"last", r.Stats.Last},
+			{"first", first}, {"last", last},
 			{"clients", res.DistinctClients}, {"clients_estimated", res.ClientsEstimated}, {"robots", res.RobotCount},
 			{"violations_checked", res.ViolationsChecked}, {"violations", res.ViolationCount},
 			{"incidents", res.IncidentCount}, {"partial", r.Partial},

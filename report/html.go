@@ -103,8 +103,8 @@ func (s htmlSection) Headline() bool { return s.name == "headline" || s.name == 
 func writeHTML(w io.Writer, r *Report, opt Options) error {
 	res := r.Result
 	page := htmlPage{Input: inputNames(r.Files)}
-	if !r.Stats.First.IsZero() {
-		page.Span = r.Stats.First.Format(timeLayout) + " to " + r.Stats.Last.Format(timeLayout)
+	if first, last := r.span(); !first.IsZero() {
+		page.Span = first.Format(timeLayout) + " to " + last.Format(timeLayout)
 	}
 	for _, s := range sections(r, opt) {
 		if !opt.wants(s.name) {
