@@ -175,6 +175,24 @@ func TestMergeRefusesWhatItCannotMergeExactly(t *testing.T) {
 			t.Errorf("merge %v: exit %d, stderr %q; want exit %d saying %q", tc.parts, code, errOut, tc.code, tc.say)
 		}
 	}
+	// A part whose run was interrupted makes the merge incomplete; parts
+	// never checked against a robots.txt cannot answer --fail-on violations.
+	whole := write("whole.json", "-o", "json")
+	b, err := os.ReadFile(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	partial := filepath.Join(dir, "partial.json")
+	os.WriteFile(partial, []byte(strings.Replace(string(b), `"partial": false`, `"partial": true`, 1)), 0o644)
+	if code, _, errOut := runCLI(t, nil, "merge", "-o", "json", partial); code != cli.ExitError || !strings.Contains(errOut, "interrupted") {
+		t.Errorf("merge of an interrupted part: exit %d, stderr %q; want exit 1 saying so", code, errOut)
+	}
+	_, unchecked, _ := runCLI(t, nil, "-o", "json", "testdata/sample.log.gz")
+	plain := filepath.Join(dir, "plain.json")
+	os.WriteFile(plain, []byte(unchecked), 0o644)
+	if code, _, errOut := runCLI(t, nil, "merge", "--fail-on", "violations", plain); code != cli.ExitUsage || !strings.Contains(errOut, "without --robots") {
+		t.Errorf("merge --fail-on violations of unchecked parts: exit %d, stderr %q; want a usage error", code, errOut)
+	}
 	for _, bad := range []string{"0/3", "4/3", "1/0", "x", "1/2/3"} {
 		if code, _, errOut := runCLI(t, nil, "--shard", bad, "testdata/sample.log.gz"); code != cli.ExitUsage {
 			t.Errorf("--shard %s: exit %d (%s), want a usage error", bad, code, errOut)

@@ -26,8 +26,10 @@ peaks are the highest of the parts). Each part must be a whole -o json
 report (--top 0, no --section); a part may be gzip-compressed.
 
 Exit status: 0 merged, 1 a part could not be read or merged, or the report
-is incomplete (a part names an input it could not read, or shards are
-missing), 2 usage error, 3 a --fail-on condition was found.
+is incomplete (a part names an input it could not read, a part's run was
+interrupted, or shards are missing), 2 usage error (also --fail-on
+violations when no part was checked against a robots.txt), 3 a --fail-on
+condition was found.
 
 Examples:
   robowatch merge part-*.json
@@ -132,10 +134,18 @@ func (m *Merge) Run(ctx context.Context, stdout, stderr io.Writer) int {
 	if err != nil {
 		return Status(stderr, fmt.Errorf("robowatch merge: writing the report: %w", err))
 	}
-	if len(rep.Errors) > 0 {
+	if rep.Partial {
+		Warnf(stderr, "robowatch merge: warning: a part's run was interrupted before the end of its input: the report is incomplete\n")
+	}
+	if len(rep.Errors) > 0 || rep.Partial {
 		// As a single run over the same inputs: an input that could not be
-		// read, or shards missing, make the report incomplete.
+		// read, shards missing or a run cut short make the report
+		// incomplete.
 		return ExitError
+	}
+	if slices.Contains(m.FailOn, "violations") && !rep.Result.ViolationsChecked {
+		// As a single run without --robots: no violations is no answer.
+		return Status(stderr, &UsageError{"robowatch merge", "--fail-on violations: no part was checked against a robots.txt (written without --robots)"})
 	}
 	a := Analyse{FailOn: m.FailOn}
 	return a.Status(rep.Result, stderr)
