@@ -29,6 +29,14 @@ type FollowOptions struct {
 	// Waiting, if set, is called each time Read is about to wait for the
 	// file to grow: the caller's moment to flush what it has.
 	Waiting func()
+
+	// RotateGrace is how long the old file must have been quiet, after a
+	// new one appeared under the name, before reading moves to the new
+	// one: logrotate creates the new file before the server reopens its
+	// log (nginx on USR1, Apache on a graceful restart), and the lines
+	// written to the old one meanwhile must not be lost. 0 means two
+	// seconds.
+	RotateGrace time.Duration
 }
 
 // FollowEvent is something that happened to a followed file that a user
@@ -62,8 +70,9 @@ type Tail struct {
 
 	mu      sync.Mutex // held by Read; Close takes it to release the files
 	f       *os.File
-	off     int64    // bytes read from f
-	next    *os.File // the file now under the name, read once f is drained
+	off     int64     // bytes read from f
+	next    *os.File  // the file now under the name, read once f is drained and quiet
+	quiet   time.Time // when f last gave bytes (or next appeared), while next waits
 	watcher *fsnotify.Watcher
 	any     bool      // a byte was returned
 	lastNL  bool      // the last byte returned was a line end
@@ -92,6 +101,9 @@ func Follow(ctx context.Context, name string, opt FollowOptions) (*Tail, error) 
 	}
 	if opt.Poll <= 0 {
 		opt.Poll = time.Second
+	}
+	if opt.RotateGrace <= 0 {
+		opt.RotateGrace = 2 * time.Second
 	}
 	t := &Tail{name: name, base: filepath.Base(name), opt: opt, ctx: ctx, f: f, closed: make(chan struct{})}
 	// The directory, not the file: a rename and a create happen to the
@@ -124,6 +136,9 @@ func (t *Tail) Read(p []byte) (int, error) {
 		}
 		n, err := t.f.Read(p)
 		if n > 0 {
+			if t.next != nil {
+				t.quiet = time.Now()
+			}
 			t.off += int64(n)
 			t.any, t.lastNL = true, p[n-1] == '\n'
 			return n, nil
@@ -142,8 +157,11 @@ func (t *Tail) Read(p []byte) (int, error) {
 // read: a truncated file read again, or the file now under the name.
 func (t *Tail) look() bool {
 	if t.next != nil {
-		// The old file was drained once more after the new one appeared
-		// (the server may have written to it until it reopened its log).
+		// The old file is drained until it has been quiet for a while:
+		// the server writes to it until it reopens its log.
+		if time.Since(t.quiet) < t.opt.RotateGrace {
+			return false
+		}
 		t.f.Close()
 		t.f, t.next, t.off = t.next, nil, 0
 		t.endLine()
@@ -196,7 +214,7 @@ func (t *Tail) look() bool {
 		t.fail(err) // permission denied after rotation: said once, tried again at every look
 		return false
 	}
-	t.next, t.lastErr = nf, ""
+	t.next, t.lastErr, t.quiet = nf, "", time.Now()
 	return true
 }
 

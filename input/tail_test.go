@@ -122,6 +122,18 @@ func TestTail(t *testing.T) {
 			appendFile(t, log, "new\n")
 			r.await("one\nlate to the old file\nnew\n")
 		}, []string{FollowRotated}},
+		{"rotation: the server writes to the old file after the new one appears", 50 * time.Millisecond, func(t *testing.T, log string, r *tailRun) {
+			// logrotate renames and creates; nginx writes to the old file
+			// until USR1 makes it reopen its log.
+			r.await("one\n")
+			os.Rename(log, log+".1")
+			write(t, log, "", os.O_TRUNC)
+			time.Sleep(300 * time.Millisecond)
+			appendFile(t, log+".1", "old, after the create\n")
+			time.Sleep(300 * time.Millisecond)
+			appendFile(t, log, "new\n")
+			r.await("one\nold, after the create\nnew\n")
+		}, []string{FollowRotated}},
 		{"copytruncate", 50 * time.Millisecond, func(t *testing.T, log string, r *tailRun) {
 			r.await("one\n")
 			os.Truncate(log, 0)
