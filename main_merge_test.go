@@ -141,6 +141,46 @@ func TestMergeConsecutiveLogs(t *testing.T) {
 	if len(m.Clients) != len(w.Clients) {
 		t.Errorf("%d clients merged, %d in one run", len(m.Clients), len(w.Clients))
 	}
+	// A client seen on both days is one client in the robots and networks
+	// rows too, as in one run (each day's row counted it).
+	var rows struct {
+		Summary struct {
+			Robots int `json:"robots"`
+		} `json:"summary"`
+		Robots []struct {
+			Name    string `json:"name"`
+			Clients int    `json:"clients"`
+		} `json:"robots"`
+		Networks []struct {
+			Network string `json:"network"`
+			Clients int    `json:"clients"`
+		} `json:"networks"`
+	}
+	count := func(out string) (robots, nets map[string]int) {
+		if err := json.Unmarshal([]byte(out), &rows); err != nil {
+			t.Fatal(err)
+		}
+		robots, nets = map[string]int{}, map[string]int{}
+		for _, r := range rows.Robots {
+			robots[r.Name] = r.Clients
+		}
+		for _, n := range rows.Networks {
+			nets[n.Network] = n.Clients
+		}
+		return robots, nets
+	}
+	wr, wn := count(whole)
+	mr, mn := count(merged)
+	for name, n := range mr {
+		if n > wr[name] {
+			t.Errorf("robot %s: %d clients merged, %d in one run", name, n, wr[name])
+		}
+	}
+	for net, n := range mn {
+		if n != wn[net] {
+			t.Errorf("network %s: %d clients merged, %d in one run", net, n, wn[net])
+		}
+	}
 }
 
 // TestMergeRefusesWhatItCannotMergeExactly: a cut report (--top), the same

@@ -412,3 +412,84 @@ func sparse(name string, s []int64) RobotBuckets {
 	}
 	return rb
 }
+
+// Recount sets the counts of clients in the robots, networks and operators
+// rows from the merged clients list: a client seen on several days is one
+// client, where the parts' rows each counted it (merging seven daily
+// reports made a robot seen every day seven clients). Requests, violations
+// and incidents add up as they are. A row no merged client falls in keeps
+// its counts. For shards of one log, whose clients are disjoint, the
+// counts are the ones the parts add up to.
+func Recount(robots []RobotSummary, networks []NetworkSummary, operators []OperatorSummary, clients []Verdict) {
+	type robotCount struct {
+		clients int
+		reasons map[string]int
+	}
+	byRobot := map[string]*robotCount{}
+	type netCount struct {
+		clients, robots int
+		agents          map[string]struct{}
+	}
+	byNet := map[string]*netCount{}
+	type opCount struct{ clients, robots int }
+	byOp := map[string]*opCount{}
+	for i := range clients {
+		v := &clients[i]
+		if v.Robot {
+			key := v.Name
+			if v.Identity == IdentityImpostor {
+				key += " (impostor)"
+			}
+			rc := byRobot[key]
+			if rc == nil {
+				rc = &robotCount{reasons: map[string]int{}}
+				byRobot[key] = rc
+			}
+			rc.clients++
+			for _, r := range v.Reasons {
+				rc.reasons[r]++
+			}
+		}
+		if v.Network != "" {
+			nc := byNet[v.Network]
+			if nc == nil {
+				nc = &netCount{agents: map[string]struct{}{}}
+				byNet[v.Network] = nc
+			}
+			nc.clients++
+			if v.Robot {
+				nc.robots++
+			}
+			if len(nc.agents) < maxNetworkAgents {
+				nc.agents[v.UserAgent] = struct{}{}
+			}
+		}
+		if v.Identity == IdentityVerified && v.Operator != "" {
+			oc := byOp[v.Operator]
+			if oc == nil {
+				oc = &opCount{}
+				byOp[v.Operator] = oc
+			}
+			oc.clients++
+			if v.Robot {
+				oc.robots++
+			}
+		}
+	}
+	for i := range robots {
+		if rc := byRobot[robots[i].Name]; rc != nil {
+			robots[i].Clients, robots[i].Reasons = rc.clients, rc.reasons
+		}
+	}
+	for i := range networks {
+		if nc := byNet[networks[i].Network]; nc != nil {
+			networks[i].Clients, networks[i].Robots = nc.clients, nc.robots
+			networks[i].UserAgents = max(networks[i].UserAgents, len(nc.agents))
+		}
+	}
+	for i := range operators {
+		if oc := byOp[operators[i].Operator]; oc != nil {
+			operators[i].Clients, operators[i].Robots = oc.clients, oc.robots
+		}
+	}
+}

@@ -302,6 +302,7 @@ func mergeParts(parts []*jsonPart) *Report {
 	res.Timeline, res.RobotBuckets = detect.MergeTimelines(timelines, buckets, res.Robots)
 	res.Networks = detect.MergeNetworks(networks)
 	res.Operators = detect.MergeOperators(operators)
+	detect.Recount(res.Robots, res.Networks, res.Operators, merged)
 	return rep
 }
 
