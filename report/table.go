@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"net/netip"
 	"reflect"
 	"strings"
 	"time"
@@ -359,7 +360,7 @@ func fit(s *section, width, perColumn int) {
 				switch {
 				case runewidth.StringWidth(line) <= widths[i]:
 				case is(s.keep, i) || keyValue && is(s.flex, i):
-					lines[j] = wrapText(line, widths[i])
+					lines[j] = wrapAddress(line, widths[i])
 				default:
 					lines[j] = runewidth.Truncate(line, widths[i], "…")
 				}
@@ -407,6 +408,27 @@ func colour(s *section) {
 // an address). Spaces inside a line are kept as they are ("May  6"); a
 // line break takes the place of one. A width of 0 or less leaves text
 // whole.
+// wrapAddress is wrapText for a cell that may be an IP address: an address
+// is broken after a ':' or '.', so that no piece reads as an address of its
+// own ("2001:db8::1234:567" and "8" would be two).
+func wrapAddress(text string, width int) string {
+	if width < 2 || len(text) <= width {
+		return wrapText(text, width)
+	}
+	if _, err := netip.ParseAddr(text); err != nil {
+		return wrapText(text, width)
+	}
+	var lines []string
+	for len(text) > width {
+		cut := strings.LastIndexAny(text[:width], ":.")
+		if cut <= 0 {
+			cut = width - 1
+		}
+		lines, text = append(lines, text[:cut+1]), text[cut+1:]
+	}
+	return strings.Join(append(lines, text), "\n")
+}
+
 func wrapText(text string, width int) string {
 	if width <= 0 || runewidth.StringWidth(text) <= width {
 		return text

@@ -377,3 +377,24 @@ func TestHeadlineSharesOfEverything(t *testing.T) {
 		t.Errorf("headline:\n%s", text)
 	}
 }
+
+// TestWrapAddress: an address too wide for its column breaks after a ':' or
+// '.', so that no piece reads as an address of its own; other text wraps as
+// wrapText does.
+func TestWrapAddress(t *testing.T) {
+	for _, tt := range []struct {
+		text  string
+		width int
+		want  string
+	}{
+		{"2001:db8:1234:5678:9abc:def0:1234:5678", 37, "2001:db8:1234:5678:9abc:def0:1234:\n5678"},
+		{"2001:db8:1234:5678:9abc:def0:1234:5678", 15, "2001:db8:1234:\n5678:9abc:def0:\n1234:5678"},
+		{"203.0.113.200", 8, "203.0.\n113.200"},
+		{"203.0.113.200", 13, "203.0.113.200"},
+		{"Googlebot-Image", 8, "Googlebo\nt-Image"},
+	} {
+		if got := wrapAddress(tt.text, tt.width); got != tt.want {
+			t.Errorf("wrapAddress(%q, %d) = %q, want %q", tt.text, tt.width, got, tt.want)
+		}
+	}
+}
