@@ -163,3 +163,28 @@ func TestExpireFoldsIdleClients(t *testing.T) {
 		t.Errorf("%d clients listed, want 11", res.Clients.Len())
 	}
 }
+
+// TestEventsBurstUnderBrowserName: a scraper under a browser's name,
+// found only by its pace, is told a robot while its burst is on (it was
+// told only at the end of the run: a live view showed no robot), and its
+// violations come with it.
+func TestEventsBurstUnderBrowserName(t *testing.T) {
+	rec := &recorder{}
+	rb := robots.ParseBytes([]byte("User-agent: *\nDisallow: /private/\n"))
+	d := New(Config{Robots: rb, Events: rec})
+	for i := range 60 {
+		d.Add(req{ip: "90.32.98.73", ua: chromeUA, sec: i / 15, path: fmt.Sprintf("/private/%d", i)}.record())
+	}
+	if len(rec.incidents) != 1 {
+		t.Fatalf("incident events %d: %q", len(rec.incidents), rec.lines)
+	}
+	if len(rec.robots) != 1 || rec.robots[0].IP != "90.32.98.73" {
+		t.Fatalf("robot events while the burst is on: %q", rec.lines)
+	}
+	if len(rec.violations) != 60 {
+		t.Errorf("violation events %d, want 60", len(rec.violations))
+	}
+	if live := d.Live(); live.Robots != 1 {
+		t.Errorf("Live robots %d, want 1", live.Robots)
+	}
+}

@@ -208,7 +208,15 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		}
 	}
 
-	if n := c.rate.incidentCount(); n > 0 {
+	n := c.rate.incidentCount()
+	if n == 0 && (c.rate.openIncident() != nil || c.flags&flagEarly != 0) {
+		// Judged while reading (a live run) in the middle of its first
+		// incident, which is filed only once its seconds are past: it
+		// counts already, or the worst burst of a live run would be no
+		// robot until the client's next request.
+		n = 1
+	}
+	if n > 0 {
 		detail := fmt.Sprintf("%d rapid-fire incident%s; peaks %d/1 s, %d/10 s, %d/60 s",
 			n, plural(n), c.rate.peak1, c.rate.peak10, c.rate.peak60)
 		if a.Kind == agents.Browser && c.assets > 0 && 4*int64(c.assets) >= int64(c.pages) && 2*int64(c.referers) >= c.requests {
