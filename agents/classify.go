@@ -194,6 +194,16 @@ func (c *Classifier) classify(ua string) Agent {
 	if long {
 		ua = ua[:MaxLen]
 	}
+	if strings.IndexByte(ua, 0x1b) >= 0 {
+		// Terminal escape sequences are no part of a name: read without
+		// them, "\x1b[31mRedBot/1.0" is RedBot, not "31mRedBot". A browser
+		// string that carried them is suspicious all the same.
+		a := c.classify(withoutEscapes(ua))
+		if a.Kind == Browser {
+			a.Kind, a.Reason = Suspicious, "control characters in User-agent"
+		}
+		return a
+	}
 	// Lower-casing into a reused buffer instead of a new string per
 	// User-agent: on a log of distinct strings that garbage was a tenth of
 	// everything allocated. What the answer keeps of it is copied out.
@@ -1064,6 +1074,39 @@ func uaLower(s string) string {
 		}
 	}
 	return s
+}
+
+// withoutEscapes is s without its terminal escape sequences: CSI ("ESC [
+// 31 m"), OSC ("ESC ] 8 ; ; url BEL" or ending "ESC \\") and two-byte
+// ones; other control bytes stay, for classify to see.
+func withoutEscapes(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != 0x1b {
+			b.WriteByte(s[i])
+			continue
+		}
+		switch {
+		case i+1 < len(s) && s[i+1] == '[':
+			j := i + 2
+			for j < len(s) && s[j] >= 0x20 && s[j] <= 0x3f {
+				j++
+			}
+			i = j // the final byte, or the end
+		case i+1 < len(s) && s[i+1] == ']':
+			j := i + 2
+			for j < len(s) && s[j] != 0x07 && !(s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\') {
+				j++
+			}
+			if j < len(s) && s[j] == 0x1b {
+				j++
+			}
+			i = j
+		default:
+			i++ // ESC and the byte after it
+		}
+	}
+	return b.String()
 }
 
 func uaHasControl(s string) bool {

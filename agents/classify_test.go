@@ -514,3 +514,27 @@ func TestAgentAnswersOutliveTheScratch(t *testing.T) {
 		t.Errorf("ClassifyUncached filled the cache with %d answers", len(uncached.cache))
 	}
 }
+
+// TestEscapesAreNoName: terminal escape sequences in a User-agent are no
+// part of the robot's name (an OSC 8 link made a robot named "8", a colour
+// code one named "31mRedBot"); a browser string that carries them is
+// suspicious.
+func TestEscapesAreNoName(t *testing.T) {
+	var c Classifier
+	for _, tt := range []struct {
+		ua   string
+		kind Kind
+		name string
+	}{
+		{"\x1b[31mRedBot/1.0\x1b[0m", Crawler, "RedBot"},
+		{"\x1b]8;;http://evil.example/\x07ClickBot/2.0\x1b]8;;\x07", Crawler, "ClickBot"},
+		{"\x1b]0;pwned\x1b\\EvilBot/1.0", Crawler, "EvilBot"},
+		{"Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 \x1b[2JFirefox/125.0", Suspicious, "Firefox"},
+		{"curl/8.5.0\x1b", Tool, "curl"},
+	} {
+		a := c.Classify(tt.ua)
+		if a.Kind != tt.kind || a.Name != tt.name {
+			t.Errorf("Classify(%q) = %v %q, want %v %q", tt.ua, a.Kind, a.Name, tt.kind, tt.name)
+		}
+	}
+}
