@@ -80,7 +80,8 @@ func writeByteEscape(b *strings.Builder, c byte) {
 
 // invisible reports whether r is a control or format character that a
 // terminal would act on or not show: C1 controls, bidi embeddings, overrides
-// and isolates, zero-width characters, line and paragraph separators.
+// and isolates, zero-width characters, line and paragraph separators,
+// fillers and variation selectors.
 func invisible(r rune) bool {
 	switch {
 	case r >= 0x80 && r <= 0x9f: // C1 controls, including CSI (0x9b) and OSC (0x9d)
@@ -99,8 +100,11 @@ func invisible(r rune) bool {
 		return true
 	}
 	// Every other format character: tag characters (U+E0000 block) spell
-	// text no one sees, and the rest are as invisible.
-	return unicode.Is(unicode.Cf, r)
+	// text no one sees, and the rest are as invisible. So are the other
+	// default-ignorable ones (Hangul fillers, the combining grapheme
+	// joiner) and variation selectors: two User-agents differing only in
+	// them looked the same.
+	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Variation_Selector, r)
 }
 
 // Cut escapes s and shortens it to at most width terminal columns, marking a

@@ -23,6 +23,8 @@ func TestEscape(t *testing.T) {
 		{"bidi override", "abc\u202edcba", `abc\u202edcba`},
 		{"bidi isolate", "x\u2066y\u2069", `x\u2066y\u2069`},
 		{"zero width", "goo\u200bgle", `goo\u200bgle`},
+		{"Hangul fillers", "bot\u115f\u3164", `bot\u115f\u3164`},
+		{"grapheme joiner and variation selector", "a\u034fb\ufe0f", `a\u034fb\ufe0f`},
 		{"non-ASCII letters kept", "Grüße 日本", "Grüße 日本"},
 	}
 	for _, tt := range tests {
