@@ -561,6 +561,13 @@ func parseAnyTime(b []byte) (time.Time, bool) {
 	if t, ok := parseISOTime(b); ok {
 		return t, true
 	}
+	if len(b) >= 19 && len(b) <= 29 && b[4] == '/' && b[7] == '/' {
+		// Caddy's time_format wall_milli and wall: "2024/03/10 08:00:00.123".
+		var buf [32]byte
+		n := copy(buf[:], b)
+		buf[4], buf[7] = '-', '-'
+		return parseAnyTime(buf[:n])
+	}
 	if n := len(b); n >= 22 && (string(b[n-3:]) == "GMT" || string(b[n-3:]) == "UTC") {
 		// strftime's %Z for UTC, as Fastly's "%{begin:%Y-%m-%dT%H:%M:%S%Z}t"
 		// writes it: "2024-03-10T08:00:00GMT".

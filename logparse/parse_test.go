@@ -500,8 +500,9 @@ func TestClientAddressCanonical(t *testing.T) {
 }
 
 // TestBracketTimes: where %t goes, servers also write CLF with a fraction
-// of a second (Apache's msec_frac example) and ISO 8601 (nginx's
-// [$time_iso8601]): both read as the combined format, detected.
+// of a second (Apache's msec_frac example), ISO 8601 (nginx's
+// [$time_iso8601]), CLF without a zone (Python's http.server) and RFC 1123
+// (Node morgan's default): all read as the combined format, detected.
 func TestBracketTimes(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"10/Mar/2024:08:00:00 +0100", "2024-03-10T08:00:00+01:00"},
@@ -509,6 +510,10 @@ func TestBracketTimes(t *testing.T) {
 		{"10/Mar/2024:08:00:00.123456789 -0500", "2024-03-10T08:00:00.123456789-05:00"},
 		{"2024-03-10T08:00:01+01:00", "2024-03-10T08:00:01+01:00"},
 		{"2024-03-10T08:00:01.5Z", "2024-03-10T08:00:01.5Z"},
+		{"10/Mar/2024 08:00:00", "2024-03-10T08:00:00Z"},          // Python's http.server
+		{"Sun, 10 Mar 2024 08:00:00 GMT", "2024-03-10T08:00:00Z"}, // Node morgan's default
+		{"10/Mar/2024 25:00:00", ""},
+		{"Sun, 10 Mar 2024 08:00:00", ""},
 		{"10/Mar/2024:08:00:00. +0100", ""},
 		{"10/Mar/2024:08:00:00.1234567890 +0100", ""},
 		{"10/Mar/2024:08:00:00.12 +01", ""},
@@ -527,5 +532,22 @@ func TestBracketTimes(t *testing.T) {
 	}
 	if f := Detect([][]byte{[]byte(`203.0.113.9 - - [2024-03-10T08:00:01+01:00] "GET / HTTP/1.1" 200 5 "-" "curl/8.0"`)}); f == nil || f.Name() != "combined" {
 		t.Errorf("[$time_iso8601] layout detected as %v, want combined", f)
+	}
+}
+
+// TestJSONWallTime: Caddy's time_format wall and wall_milli
+// ("2024/03/10 08:00:00.123", no zone: UTC) are read.
+func TestJSONWallTime(t *testing.T) {
+	for in, want := range map[string]string{
+		"2024/03/10 08:00:00.123": "2024-03-10T08:00:00.123Z",
+		"2024/03/10 08:00:00":     "2024-03-10T08:00:00Z",
+	} {
+		got, ok := parseAnyTime([]byte(in))
+		if !ok || got.Format(time.RFC3339Nano) != want {
+			t.Errorf("parseAnyTime(%q) = %v, %v; want %s", in, got, ok, want)
+		}
+	}
+	if _, ok := parseAnyTime([]byte("2024/13/10 08:00:00")); ok {
+		t.Errorf("month 13 read as a time")
 	}
 }

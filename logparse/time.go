@@ -143,9 +143,24 @@ func parseCLFTime(b []byte) (time.Time, bool) {
 // parseBracketTime reads the other times servers put where %t goes: CLF
 // with a fraction of a second (Apache's
 // "[%{%d/%b/%Y:%H:%M:%S}t.%{msec_frac}t %{%z}t]", mod_log_config's own
-// example) and ISO 8601 (nginx's "[$time_iso8601]"). Only a value CLF's
-// fast path refused comes here.
+// example), ISO 8601 (nginx's "[$time_iso8601]"), CLF without a zone and a
+// space before the time (Python's http.server, "[10/Mar/2024 08:00:00]",
+// read as UTC) and RFC 1123 (Node morgan's "default",
+// "[Sun, 10 Mar 2024 08:00:00 GMT]"). Only a value CLF's fast path refused
+// comes here.
 func parseBracketTime(b []byte) (time.Time, bool) {
+	if len(b) == 20 && b[2] == '/' && b[6] == '/' && b[11] == ' ' {
+		var whole [26]byte
+		copy(whole[:], b)
+		whole[11] = ':'
+		copy(whole[20:], " +0000")
+		return parseCLFTime(whole[:])
+	}
+	if len(b) >= 29 && b[3] == ',' {
+		if t, err := time.Parse(time.RFC1123, string(b)); err == nil {
+			return t, true
+		}
+	}
 	if len(b) > 22 && b[2] == '/' && b[20] == '.' {
 		i := 21
 		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
