@@ -7,6 +7,8 @@ import (
 	"net/netip"
 	"slices"
 	"strings"
+
+	"github.com/robowatch/robowatch/logparse"
 )
 
 // Selection says which clients a block list names (--block). The zero
@@ -223,7 +225,7 @@ func (r *Result) Offenders(opt BlockOptions) (list []Offender, skipped, internal
 			seen[network(addr)] = true
 			continue
 		}
-		if internalAddr(addr) {
+		if logparse.InternalAddress(addr) {
 			seen[network(addr)] = true
 			if t := addr.String(); len(internal) < 100 && !slices.Contains(internal, t) {
 				internal = append(internal, t)
@@ -290,20 +292,6 @@ func (r *Result) Offenders(opt BlockOptions) (list []Offender, skipped, internal
 		return netip.MustParseAddr(a).Compare(netip.MustParseAddr(b))
 	})
 	return list, skipped, internal
-}
-
-// internalAddr reports addresses no request from the internet comes from:
-// the host's own, private and link-local ones, and those no host has
-// (multicast, broadcast, IPv4's reserved 240/4 and "this network" 0/8),
-// which a forged log line may hold and nginx refuses in a deny rule.
-func internalAddr(a netip.Addr) bool {
-	if a.Is4() {
-		b := a.As4()
-		if b[0] >= 240 || b[0] == 0 {
-			return true
-		}
-	}
-	return a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsUnspecified() || a.IsMulticast() || a.IsLinkLocalMulticast() || a.IsInterfaceLocalMulticast()
 }
 
 func (o *Offender) addName(name string) {

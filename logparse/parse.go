@@ -376,15 +376,14 @@ func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *
 	case kindClient:
 		if fd.list && strings.IndexByte(v, ',') >= 0 {
 			// An X-Forwarded-For list where the address goes.
-			last := v[strings.LastIndexByte(v, ',')+1:]
-			addr, ok := hopAddress(last)
+			client, ok := publicHop(v)
 			if !ok {
 				return fmt.Errorf("%w: no client address in %q", ErrMismatch, v)
 			}
 			if rec.Forwarded == "" {
 				rec.Forwarded = v
 			}
-			v = publicHop(v, addr)
+			v = client
 		}
 		setFirst(&rec.Client, v)
 	case kindIdent:
@@ -414,14 +413,13 @@ func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *
 		setFirst(&rec.Client, hostOfHostPort(v))
 	case kindClientList:
 		rec.Forwarded = v
-		last := v[strings.LastIndexByte(v, ',')+1:]
-		addr, ok := hopAddress(last)
+		client, ok := publicHop(v)
 		if !ok {
 			// Empty, "unknown", or text a client wrote: no address to
 			// credit (Proxies.Resolve trusts nothing such either).
-			return fmt.Errorf("%w: no client address (this format names it only in X-Forwarded-For, whose last entry is %q)", ErrMismatch, strings.TrimSpace(last))
+			return fmt.Errorf("%w: no client address (this format names it only in X-Forwarded-For, whose last entry is %q)", ErrMismatch, strings.TrimSpace(v[strings.LastIndexByte(v, ',')+1:]))
 		}
-		setFirst(&rec.Client, publicHop(v, addr))
+		setFirst(&rec.Client, client)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package logparse
 
 import (
+	"iter"
 	"net/netip"
 	"strings"
 )
@@ -36,18 +37,7 @@ func (p Proxies) Resolve(rec *Record) {
 	if len(p) == 0 || rec.Forwarded == "" || !p.Trusts(rec.Client) {
 		return
 	}
-	xff := rec.Forwarded
-	for xff != "" {
-		i := strings.LastIndexByte(xff, ',')
-		hop := strings.TrimSpace(xff[i+1:])
-		xff = xff[:max(i, 0)]
-		if hop == "" || hop == "unknown" {
-			continue
-		}
-		addr, ok := hopAddress(hop)
-		if !ok {
-			return // garbage where an address should be: trust nothing further left
-		}
+	for addr := range hops(rec.Forwarded) {
 		rec.Client = addr
 		if !p.Trusts(addr) {
 			return
@@ -55,43 +45,72 @@ func (p Proxies) Resolve(rec *Record) {
 	}
 }
 
-// hopAddress returns the address one X-Forwarded-For entry names, without
-// the port some proxies add ("198.51.100.7:4431", "[2001:db8::1]:443");
-// ok is false for anything that is no address ("unknown", "", garbage).
-func hopAddress(entry string) (addr string, ok bool) {
-	h := hostOfHostPort(strings.TrimSpace(entry))
-	if _, err := netip.ParseAddr(h); err != nil {
-		return "", false
+// hops yields the entries of an X-Forwarded-For list, the right-most
+// first, as addresses written canonically and parsed. Empty and "unknown"
+// entries are skipped; the first entry that is no address ends the list:
+// garbage where an address should be, past which nothing can be believed.
+func hops(list string) iter.Seq2[string, netip.Addr] {
+	return func(yield func(string, netip.Addr) bool) {
+		for list != "" {
+			i := strings.LastIndexByte(list, ',')
+			hop := strings.TrimSpace(list[i+1:])
+			list = list[:max(i, 0)]
+			if hop == "" || hop == "unknown" {
+				continue
+			}
+			addr, a, ok := hopAddress(hop)
+			if !ok || !yield(addr, a) {
+				return
+			}
+		}
 	}
-	return canonicalClient(h), true
+}
+
+// hopAddress returns the address one X-Forwarded-For entry names, without
+// the port some proxies add ("198.51.100.7:4431", "[2001:db8::1]:443"),
+// written canonically and parsed; ok is false for anything that is no
+// address ("unknown", "", garbage).
+func hopAddress(entry string) (addr string, a netip.Addr, ok bool) {
+	h := hostOfHostPort(strings.TrimSpace(entry))
+	a, err := netip.ParseAddr(h)
+	if err != nil {
+		return "", netip.Addr{}, false
+	}
+	return canonicalAddr(h, a), a, true
 }
 
 // publicHop is the client an X-Forwarded-For list names when the log has
-// no other: the right-most entry that is not a private, loopback or
-// link-local address (those are the site's own proxies: the entry before
-// them is who came in from outside), else last, the right-most entry.
-// Entries further left are the client's own word.
-func publicHop(list, last string) string {
-	if a, err := netip.ParseAddr(last); err == nil && !internalAddr(a) {
-		return last
+// no other: the right-most entry that is no internal address (those are
+// the site's own proxies: the entry before them is who came in from
+// outside), else the right-most entry. Entries further left are the
+// client's own word. ok is false when the right-most entry is no address.
+func publicHop(list string) (client string, ok bool) {
+	last, _, ok := hopAddress(list[strings.LastIndexByte(list, ',')+1:])
+	if !ok {
+		return "", false
 	}
-	for rest := list; rest != ""; {
-		i := strings.LastIndexByte(rest, ',')
-		hop := rest[i+1:]
-		rest = rest[:max(i, 0)]
-		addr, ok := hopAddress(hop)
-		if !ok {
-			break // garbage: trust nothing further left
-		}
-		if a, err := netip.ParseAddr(addr); err == nil && !internalAddr(a) {
-			return addr
+	for addr, a := range hops(list) {
+		if !InternalAddress(a) {
+			return addr, true
 		}
 	}
-	return last
+	return last, true
 }
 
-// internalAddr reports addresses no request from the internet comes from.
-func internalAddr(a netip.Addr) bool {
+// InternalAddress reports the addresses no request from the internet
+// comes from: the host's own, private and link-local ones, and those no
+// host has (multicast, broadcast, IPv4's reserved 240/4 and "this
+// network" 0/8). In an X-Forwarded-For list they are the site's own
+// proxies; in a block list they would deny the server itself, its
+// balancer, or what a forged log line holds (nginx refuses a broadcast
+// address in a deny rule).
+func InternalAddress(a netip.Addr) bool {
 	a = a.Unmap()
-	return a.IsPrivate() || a.IsLoopback() || a.IsLinkLocalUnicast() || a.IsUnspecified()
+	if a.Is4() {
+		if b := a.As4(); b[0] >= 240 || b[0] == 0 {
+			return true
+		}
+	}
+	return a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsUnspecified() ||
+		a.IsMulticast() || a.IsLinkLocalMulticast() || a.IsInterfaceLocalMulticast()
 }

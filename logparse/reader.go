@@ -521,7 +521,7 @@ func isAddressList(v string) bool {
 		if strings.TrimSpace(part) == "unknown" {
 			continue
 		}
-		if _, ok := hopAddress(part); !ok {
+		if _, _, ok := hopAddress(part); !ok {
 			return false
 		}
 	}

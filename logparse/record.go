@@ -84,6 +84,12 @@ func canonicalClient(s string) string {
 	if err != nil {
 		return s
 	}
+	return canonicalAddr(s, a)
+}
+
+// canonicalAddr is s, the text of a, written canonically (see
+// canonicalClient).
+func canonicalAddr(s string, a netip.Addr) string {
 	var buf [64]byte
 	b := a.Unmap().AppendTo(buf[:0])
 	if string(b) == s {
@@ -100,13 +106,8 @@ func addressWithoutPort(v string) string {
 	if strings.IndexByte(v, ':') < 0 {
 		return v
 	}
-	if _, err := netip.ParseAddr(v); err == nil {
-		return v // an IPv6 address, whose colons are no port
-	}
-	if h := hostOfHostPort(v); h != v {
-		if _, err := netip.ParseAddr(h); err == nil {
-			return h
-		}
+	if addr, _, ok := hopAddress(v); ok {
+		return addr // an IPv6 address without brackets is kept whole: its colons are no port
 	}
 	return v
 }
