@@ -368,10 +368,7 @@ func (d *Detector) TopRobots(n int) []LiveRobot {
 		}
 		name := eventName(c)
 		op, id, _ := identify(&d.cfg, name, c.ip, old)
-		key := name
-		if id == agents.IdentityImpostor {
-			key += " (impostor)"
-		}
+		key := robotRowName(name, id)
 		r := byName[key]
 		if r == nil {
 			r = &LiveRobot{Name: key, Operator: op, Identity: id, Purpose: agents.Purpose(name)}

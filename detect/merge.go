@@ -436,10 +436,7 @@ func Recount(robots []RobotSummary, networks []NetworkSummary, operators []Opera
 	for i := range clients {
 		v := &clients[i]
 		if v.Robot {
-			key := v.Name
-			if v.Identity == IdentityImpostor {
-				key += " (impostor)"
-			}
+			key := robotRowName(v.Name, v.Identity)
 			rc := byRobot[key]
 			if rc == nil {
 				rc = &robotCount{reasons: map[string]int{}}

@@ -371,12 +371,7 @@ func (d *Detector) Result() *Result {
 			res.ViolationsDropped += c.viol.n - int64(len(c.viol.list))
 			res.Violations.add(c, v.Name)
 		}
-		// A robot row never mixes identities: an impostor's requests,
-		// violations and incidents are its own, under a name that says so.
-		key := v.Name
-		if v.Identity == agents.IdentityImpostor {
-			key += " (impostor)"
-		}
+		key := robotRowName(v.Name, v.Identity)
 		s := byName[key]
 		if s == nil {
 			s = &RobotSummary{Name: key, Reasons: map[string]int{}, Operator: v.Operator, Identity: v.Identity, Purpose: v.Purpose, URL: agents.URL(v.Name)}
@@ -443,6 +438,16 @@ func (d *Detector) Result() *Result {
 	res.Timeline, res.RobotBuckets = d.timelineResult(robotClients, res.Robots)
 	d.result = res
 	return res
+}
+
+// robotRowName is the name of the robots row a client of name and
+// identity counts in. A row never mixes identities: an impostor's requests,
+// violations and incidents are its own, under a name that says so.
+func robotRowName(name, identity string) string {
+	if identity == agents.IdentityImpostor {
+		return name + " (impostor)"
+	}
+	return name
 }
 
 // maxSecond makes every second final at the end of the pass.
