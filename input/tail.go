@@ -232,7 +232,12 @@ func (t *Tail) wait() {
 	if t.opt.Waiting != nil {
 		t.opt.Waiting()
 	}
-	timer := time.NewTimer(t.opt.Poll)
+	d := t.opt.Poll
+	if t.next != nil {
+		// A rotation waits for the old file's quiet spell, not a poll.
+		d = min(d, max(t.opt.RotateGrace-time.Since(t.quiet), time.Millisecond))
+	}
+	timer := time.NewTimer(d)
 	defer timer.Stop()
 	var events <-chan fsnotify.Event
 	var errs <-chan error

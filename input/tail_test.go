@@ -134,6 +134,12 @@ func TestTail(t *testing.T) {
 			appendFile(t, log, "new\n")
 			r.await("one\nold, after the create\nnew\n")
 		}, []string{FollowRotated}},
+		{"rotation without polling: the quiet spell ends by itself", time.Hour, func(t *testing.T, log string, r *tailRun) {
+			r.await("one\n")
+			os.Rename(log, log+".1")
+			appendFile(t, log, "new\n") // the last event: nothing wakes the reader after it
+			r.await("one\nnew\n")
+		}, []string{FollowRotated}},
 		{"copytruncate", 50 * time.Millisecond, func(t *testing.T, log string, r *tailRun) {
 			r.await("one\n")
 			os.Truncate(log, 0)
