@@ -3,6 +3,7 @@ package agents
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -71,8 +72,38 @@ func browserReleaseLower(lower string) (name string, released time.Time, ok bool
 	if !ok || v < table[0].major {
 		return "", time.Time{}, false
 	}
+	if r := releaseRows()[name]; v-table[0].major < len(r) {
+		row := r[v-table[0].major]
+		return row.name, row.date, true
+	}
 	return name + " " + strconv.Itoa(v), releaseDate(table, v), true
 }
+
+// releaseRow is browserReleaseLower's answer for one major version.
+type releaseRow struct {
+	name string
+	date time.Time
+}
+
+// releaseRows are the answers for the versions of each table and a few
+// years past its last row, made once: a high-churn log (a botnet, a
+// rotating scraper) classes hundreds of thousands of distinct strings of a
+// few dozen releases, and each answer made afresh was a new string and
+// three dates parsed.
+var releaseRows = sync.OnceValue(func() map[string][]releaseRow {
+	rows := map[string][]releaseRow{}
+	for name, table := range map[string][]release{"Chrome": chromeReleases, "Firefox": firefoxReleases, "Internet Explorer": msieReleases} {
+		first, last := table[0].major, table[len(table)-1].major+releaseRowsAhead
+		for v := first; v <= last; v++ {
+			rows[name] = append(rows[name], releaseRow{name + " " + strconv.Itoa(v), releaseDate(table, v)})
+		}
+	}
+	return rows
+})
+
+// releaseRowsAhead is how many versions past a table's last row
+// releaseRows answers from memory (about five years at four weeks each).
+const releaseRowsAhead = 64
 
 func releaseDate(table []release, v int) time.Time {
 	day := func(r release) time.Time {

@@ -219,7 +219,7 @@ type statusCount struct {
 }
 
 // sweepEvery is how many records pass between sweeps of idle clients.
-const sweepEvery = 1 << 16
+const sweepEvery = 1 << 12
 
 // New returns a Detector with cfg's thresholds (zero fields: defaults).
 func New(cfg Config) *Detector {
@@ -558,7 +558,10 @@ func (d *Detector) intern(a agents.Agent) *agents.Agent {
 	if p := d.agentSet[a]; p != nil {
 		return p
 	}
-	p := &a
+	// A copy made here, not &a: taking a's address would move every a to
+	// the heap, found in the set or not.
+	p := new(agents.Agent)
+	*p = a
 	if len(d.agentSet) < maxInternedAgents {
 		if d.agentSet == nil {
 			d.agentSet = make(map[agents.Agent]*agents.Agent)

@@ -151,7 +151,7 @@ type windowPool struct {
 }
 
 const (
-	poolWindows = 2048 // most windows the pool keeps
+	poolWindows = 4096 // most windows the pool keeps
 	poolMaxCap  = 64   // a window whose buffers grew larger (a busy client) is not kept
 )
 
