@@ -30,6 +30,7 @@ func TestCompliance(t *testing.T) {
 		"quiet/1.0":    {{0, "/a"}, {10, "/b"}},
 		"relapser/1.0": {{0, "/private/x"}, {10, "/robots.txt"}, {20, "/private/y"}},
 		"late/1.0":     {{0, "/private/x"}, {10, "/robots.txt"}, {20, "/a"}},
+		"reader/1.0":   {{0, "/robots.txt"}, {3600, "/robots.txt"}},
 	}
 	want := map[string][2]string{
 		"obeyer":   {ComplianceObeyed, FindingObeyed},
@@ -38,6 +39,9 @@ func TestCompliance(t *testing.T) {
 		"quiet":    {ComplianceUnread, FindingUnread},
 		"relapser": {ComplianceIgnored, FindingReadLate},
 		"late":     {ComplianceUnreadViolated, FindingReadLate},
+		// It read the file and asked for nothing else: nothing it did
+		// broke it (a real log's LumiBot), so not "unchecked".
+		"reader": {ComplianceObeyed, FindingObeyed},
 	}
 	for _, checked := range []bool{true, false} {
 		cfg := Config{}

@@ -142,10 +142,15 @@ const (
 // the request was disallowed, and by which rule (nil: everything is, as
 // for a robots.txt that could not be fetched).
 func (d *Detector) check(c *client, r *logparse.Record, path string, res resource) (bool, *robots.Rule) {
+	rb := d.checker.robotsFor(r.VHost)
 	if res == resourceRobotsTxt {
+		// Never a violation; but a robot that only read the file had one
+		// to keep to: it obeyed it, it was not left unchecked.
+		if rb != nil {
+			c.flags |= flagChecked
+		}
 		return false, nil
 	}
-	rb := d.checker.robotsFor(r.VHost)
 	if c.fetches != nil && toldNone(c.fetches.last) && c.fetches.lastFor == rb {
 		// The server told this robot there is no robots.txt for this
 		// host: RFC 9309 (2.3.1.3) lets it fetch anything there then.
