@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/robowatch/robowatch/agents"
 	"github.com/robowatch/robowatch/logparse"
 )
 
@@ -59,7 +60,13 @@ func (s *Selection) add(item string) error {
 	case lower == "robots":
 		s.Robots = true
 	case strings.HasPrefix(lower, "purpose:") && len(lower) > len("purpose:"):
-		s.Purposes = append(s.Purposes, lower[len("purpose:"):])
+		p := lower[len("purpose:"):]
+		if !slices.Contains(agents.Purposes, p) {
+			// A mistyped purpose would select nobody: an empty list
+			// that looks like a clean log.
+			return fmt.Errorf("%q: want a purpose of %s", item, strings.Join(agents.Purposes, ", "))
+		}
+		s.Purposes = append(s.Purposes, p)
 	case strings.HasPrefix(lower, "name:") && len(lower) > len("name:"):
 		s.Names = append(s.Names, lower[len("name:"):])
 	case item == "":

@@ -118,6 +118,7 @@ func TestParseSelection(t *testing.T) {
 		{"violators,", "", "empty item"},
 		{"everyone", "", `"everyone": want`},
 		{"name:", "", `"name:": want`},
+		{"purpose:ai_training", "", `"purpose:ai_training": want a purpose of search, ai-training,`},
 	}
 	for _, tt := range tests {
 		sel, err := ParseSelection(tt.in)
