@@ -100,8 +100,13 @@ func (s Selection) String() string {
 // reasons are why a selection takes a client or an address: each is set
 // when one of its clients was taken for it.
 type reasons struct {
-	named, purpose        string // the name or purpose the admin gave, as taken
-	impostor, scanner     bool
+	named, purpose    string // the name or purpose the admin gave, as taken
+	impostor, scanner bool
+	// claimed and verified: an impostor taken for something else (name:,
+	// violators, robots), a verified crawler taken by name: or purpose:;
+	// the comment says which, so that the real crawler and its impostor
+	// named together can be told apart.
+	claimed, verified     bool
 	violations, incidents bool // taken for its violations, its incidents
 	robot                 bool // taken only as a robot (--block robots)
 }
@@ -114,6 +119,7 @@ func (a *reasons) merge(b reasons) {
 	a.named = cmp.Or(a.named, b.named)
 	a.purpose = cmp.Or(a.purpose, b.purpose)
 	a.impostor, a.scanner = a.impostor || b.impostor, a.scanner || b.scanner
+	a.claimed, a.verified = a.claimed || b.claimed, a.verified || b.verified
 	a.violations, a.incidents, a.robot = a.violations || b.violations, a.incidents || b.incidents, a.robot || b.robot
 }
 
@@ -130,6 +136,7 @@ func (s *Selection) why(v *Verdict) reasons {
 		r.purpose = p
 	}
 	if identityOf(v) == "verified" {
+		r.verified = r.any()
 		return r // only ever by name or purpose
 	}
 	r.impostor = s.Impostors && identityOf(v) == "impostor"
@@ -137,14 +144,18 @@ func (s *Selection) why(v *Verdict) reasons {
 	r.scanner = s.Scanners && v.Kind == "scanner"
 	r.incidents = s.Incidents && v.Incidents > 0
 	r.robot = s.Robots && !r.any()
+	r.claimed = identityOf(v) == "impostor" && r.any()
 	return r
 }
 
 // words says the reasons of o in words, with its counts.
 func (a *reasons) words(o *Offender) []string {
 	var w []string
-	if a.impostor {
+	if a.impostor || a.claimed {
 		w = append(w, "impostor")
+	}
+	if a.verified {
+		w = append(w, "verified")
 	}
 	if a.scanner {
 		w = append(w, "scanner")

@@ -154,10 +154,13 @@ func TestOffendersIdentity(t *testing.T) {
 		d.Add(&logparse.Record{Client: q.ip, UserAgent: q.ua, Method: "GET", Target: q.path, Status: 200, Time: t0.Add(time.Duration(i) * time.Second)})
 	}
 	res := d.Result()
+	// The comment's reasons say the identity too: named together, the
+	// real Googlebot and its impostor must be told apart.
 	for _, tt := range []struct{ sel, want string }{
-		{"impostors,violators,scanners,incidents", "203.0.113.50"},
-		{"name:googlebot", "203.0.113.50 66.249.66.1"},
-		{"purpose:ai-training", "20.171.206.9"},
+		{"impostors,violators,scanners,incidents", "203.0.113.50 (impostor)"},
+		{"name:googlebot", "203.0.113.50 (impostor, named by --block name:googlebot) 66.249.66.1 (verified, named by --block name:googlebot)"},
+		{"robots", "203.0.113.50 (impostor, robot)"},
+		{"purpose:ai-training", "20.171.206.9 (verified, purpose ai-training)"},
 	} {
 		sel, err := ParseSelection(tt.sel)
 		if err != nil {
@@ -166,7 +169,7 @@ func TestOffendersIdentity(t *testing.T) {
 		list, _, _ := res.Offenders(BlockOptions{Select: sel})
 		var got []string
 		for _, o := range list {
-			got = append(got, o.Prefix.Addr().String())
+			got = append(got, o.Prefix.Addr().String()+" ("+strings.Join(o.Why, ", ")+")")
 		}
 		slices.Sort(got)
 		if g := strings.Join(got, " "); g != tt.want {
