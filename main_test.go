@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/robowatch/robowatch/cli"
@@ -95,5 +96,57 @@ func TestJSONContract(t *testing.T) {
 	}
 	if len(minutes) != 1 || minutes[0].(map[string]any)["requests"] != float64(60) {
 		t.Errorf("watched = %v, want 192.0.2.99 with 60 requests in one minute", doc["watched"])
+	}
+}
+
+// TestSummaryEventsFields: every summary event of -o jsonl, the final one
+// included, has the fields README lists for it, so that a script reading
+// them all (jq '.top_robots[]') meets no null: a running summary before
+// the first robot has an empty top_robots, the final one the report's
+// first robot rows and no open incident.
+func TestSummaryEventsFields(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		args  []string
+		first string // top_robots[0].name of the final summary; "" for none
+	}{
+		{"robots", []string{"-o", "jsonl", "--robots", "testdata/scenarios/site/robots.txt", "testdata/scenarios/site/site.log"}, "unnamed (192.0.2.0/24)"},
+		{"empty", []string{"-o", "jsonl", "-"}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, nil, tt.args...)
+			if code != cli.ExitOK {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var last map[string]any
+			for line := range strings.Lines(out) {
+				var ev map[string]any
+				if err := json.Unmarshal([]byte(line), &ev); err != nil {
+					t.Fatal(err)
+				}
+				if ev["event"] == "summary" {
+					last = ev
+				}
+			}
+			if last == nil || last["final"] != true {
+				t.Fatalf("no final summary event in %s", out)
+			}
+			for _, f := range []string{"records", "clients", "robots", "violations", "incidents", "open_incidents", "lines", "malformed", "top_robots", "errors"} {
+				if _, ok := last[f]; !ok {
+					t.Errorf("final summary: no field %q", f)
+				}
+			}
+			top, ok := last["top_robots"].([]any)
+			if !ok || last["open_incidents"] != float64(0) {
+				t.Fatalf("final summary: top_robots %v, open_incidents %v", last["top_robots"], last["open_incidents"])
+			}
+			got := ""
+			if len(top) > 0 {
+				got, _ = top[0].(map[string]any)["name"].(string)
+			}
+			if got != tt.first {
+				t.Errorf("final summary: first top robot %q, want %q", got, tt.first)
+			}
+		})
 	}
 }

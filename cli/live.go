@@ -12,6 +12,7 @@ import (
 	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/input"
 	"github.com/robowatch/robowatch/logparse"
+	"github.com/robowatch/robowatch/report"
 )
 
 // LiveOutput is where a live run sends what is not a finding: running
@@ -135,7 +136,7 @@ func (l *Live) Run(ctx context.Context, files *input.Files, names []string) ([]l
 			l.Det.Advance(0)
 			if l.Out != nil {
 				live := l.Det.Live()
-				live.TopRobots = l.Det.TopRobots(10)
+				live.TopRobots = l.Det.TopRobots(report.TopLiveRobots)
 				l.Out.Summary(live, l.stats)
 			}
 		case <-quiet.C:

@@ -43,7 +43,7 @@ type Live struct {
 	OpenIncidents int       `json:"open_incidents"` // incidents not yet closed
 	Expired       int64     `json:"expired"`        // clients idle past Config.Expire, folded into other
 
-	TopRobots []LiveRobot `json:"top_robots,omitempty"` // filled by the caller (TopRobots), for a running summary
+	TopRobots []LiveRobot `json:"top_robots"` // filled by the caller (TopRobots), for a running summary
 }
 
 // liveState is the Detector's streaming bookkeeping, used only with

@@ -186,8 +186,23 @@ type liveSummary struct {
 // Summary writes a running summary event: the detector's counts and the
 // lines read so far.
 func (e *EventWriter) Summary(live detect.Live, stats logparse.Stats) {
+	live.TopRobots = nonNil(live.TopRobots) // [] before the first robot: jq's .top_robots[] needs a list
 	e.write(liveSummary{Event: EventSummary, Time: logTime(live.Time), Live: live, Lines: stats.Lines, Malformed: stats.Malformed})
 }
+
+// finalTopRobots is the final summary's top_robots: the first robot rows
+// of the report, in the running summaries' shape.
+func finalTopRobots(res *detect.Result) []detect.LiveRobot {
+	top := []detect.LiveRobot{}
+	for _, r := range res.Robots[:min(len(res.Robots), TopLiveRobots)] {
+		top = append(top, detect.LiveRobot{Name: r.Name, Operator: r.Operator, Identity: r.Identity, Purpose: r.Purpose,
+			Clients: r.Clients, Requests: r.Requests, Violations: r.Violations, Incidents: r.Incidents})
+	}
+	return top
+}
+
+// TopLiveRobots is how many robot names a summary event's top_robots lists.
+const TopLiveRobots = 10
 
 // Final writes the last summary event, with the JSON report's summary
 // fields and "final": true, and flushes.
@@ -200,12 +215,16 @@ func (e *EventWriter) Final(r *Report) error {
 	if s.Last != nil {
 		t = *s.Last
 	}
+	// The running summaries' fields too, so that a script reading every
+	// summary event finds them in the last: at the end no incident is open.
 	e.write(struct {
 		head
 		Final bool `json:"final"`
 		jsonSummary
-		Errors []string `json:"errors"`
-	}{head{EventSummary, logTime(t)}, true, s, nonNil(r.Errors)})
+		OpenIncidents int                `json:"open_incidents"`
+		TopRobots     []detect.LiveRobot `json:"top_robots"`
+		Errors        []string           `json:"errors"`
+	}{head{EventSummary, logTime(t)}, true, s, 0, finalTopRobots(r.Result), nonNil(r.Errors)})
 	return e.Flush()
 }
 

@@ -168,3 +168,25 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestSummaryEventTopRobots: a running summary before the first robot
+// says so with an empty list, not by leaving top_robots out.
+func TestSummaryEventTopRobots(t *testing.T) {
+	for _, tt := range []struct {
+		live detect.Live
+		want string
+	}{
+		{detect.Live{Records: 3}, `"top_robots":[]`},
+		{detect.Live{Records: 3, Robots: 1, TopRobots: []detect.LiveRobot{{Name: "curl", Clients: 1, Requests: 3}}}, `"top_robots":[{"name":"curl","clients":1,"requests":3,"violations":0,"incidents":0}]`},
+	} {
+		var b bytes.Buffer
+		e := NewEventWriter(&b)
+		e.Summary(tt.live, logparse.Stats{Lines: 3})
+		if err := e.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), tt.want) {
+			t.Errorf("summary event %s lacks %s", b.String(), tt.want)
+		}
+	}
+}
