@@ -231,29 +231,29 @@ func readS3(t *tokens, line []byte, s string, rec *Record) error {
 	return nil
 }
 
-// readHAProxy reads httplog lines. The syslog prefix ends at "]: " after
-// the process name; the client:port is the first token after it.
+// readHAProxy reads httplog lines. The client:port is the token before the
+// first bracketed one, the accept date, whatever header comes first: a
+// syslog daemon's ("Feb  6 12:14:14 host haproxy[14389]: ", RFC 3339 or
+// RFC 5424) or the one HAProxy's own "log … format" writes to stdout or a
+// local server: rfc3164, local ("<134>Feb  6 12:14:14 haproxy[14389]: "),
+// rfc5424, timed ("<6>2024-05-06T07:00:01.655123+00:00 "), iso (the date
+// alone), raw (nothing), and short and priority ("<6>", "<134>"), which
+// write the priority with no space before the client.
 func readHAProxy(t *tokens, line []byte, s string, rec *Record) error {
-	first := 0
-	for i := 0; i < t.n && i < 8; i++ {
-		if v, _ := tokenAt(t, line, s, i); strings.HasSuffix(v, "]:") || strings.HasSuffix(v, ":") && strings.Contains(v, "haproxy") {
-			first = i + 1
+	first := -1
+	for i := 1; i < t.n && i < 10; i++ {
+		if sp := t.span[i]; sp[0] > 0 && line[sp[0]-1] == '[' {
+			first = i - 1
 			break
 		}
 	}
-	if first == 0 && len(line) > 0 && line[0] == '<' {
-		// RFC 5424 ("<134>1 2024-… lb1 haproxy 14389 - - "): no tag
-		// with a colon; the header is the tokens before the message.
-		if n := syslogHeaderLen(line); n > 0 {
-			for first < t.n && t.span[first][0] < n {
-				first++
-			}
-		}
-	}
-	if t.n < first+12 {
+	if first < 0 || t.n < first+12 {
 		return fmt.Errorf("%w: too few fields for httplog", ErrMismatch)
 	}
 	client, _ := tokenAt(t, line, s, first)
+	if first == 0 {
+		client = withoutPriority(client)
+	}
 	if strings.IndexByte(client, ':') < 0 {
 		return fmt.Errorf("%w: want client:port", ErrMismatch)
 	}
@@ -296,6 +296,22 @@ func readHAProxy(t *tokens, line []byte, s string, rec *Record) error {
 		return fmt.Errorf("%w: no quoted request", ErrMismatch)
 	}
 	return nil
+}
+
+// withoutPriority is v without a syslog priority ("<134>") it starts with.
+func withoutPriority(v string) string {
+	if len(v) < 3 || v[0] != '<' {
+		return v
+	}
+	for i := 1; i < len(v) && i <= 4; i++ {
+		switch c := v[i]; {
+		case c == '>' && i > 1:
+			return v[i+1:]
+		case c < '0' || c > '9':
+			return v
+		}
+	}
+	return v
 }
 
 // capturedHeaders takes the User-agent and Host from HAProxy's captured

@@ -56,6 +56,7 @@ func TestDetectFormats(t *testing.T) {
 		{"elb.log", "elb", 2, 0, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "http://www.example.com:80/index.html", 200, 5120, "2024-05-06T07:00:01.945958Z", "", "www.example.com"},
 		{"s3.log", "s3", 2, 0, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "/DOC-EXAMPLE-BUCKET1/index.html", 200, 5120, "2024-05-06T07:00:01Z", "https://example.com/", "DOC-EXAMPLE-BUCKET1"},
 		{"haproxy.log", "haproxy", 3, 0, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "/index.html", 200, 5120, "2024-05-06T07:00:01.655Z", "", "www.example.com"},
+		{"haproxy-short.log", "haproxy", 3, 0, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "/index.html", 200, 5120, "2024-05-06T07:00:01.655Z", "", "www.example.com"},
 		{"squid.log", "squid", 3, 0, "203.0.113.10", "", "GET", "http://www.example.com/index.html", 200, 5120, "2024-05-06T07:00:01.779Z", "", "www.example.com"},
 	}
 	for _, tt := range tests {
@@ -401,6 +402,36 @@ func TestTokenFormatsDetails(t *testing.T) {
 	}
 	if r := read("squid.log")[1]; r.Method != "CONNECT" || r.Status != 403 || r.VHost != "www.example.com" {
 		t.Errorf("Squid CONNECT: %+v", r)
+	}
+}
+
+// TestHAProxyHeaders: whatever header comes before the client:port, a
+// syslog daemon's or the one HAProxy's "log … format" writes (its
+// configuration manual, "log"), the client is the token before the accept
+// date, without the priority "short" and "priority" put right before it.
+func TestHAProxyHeaders(t *testing.T) {
+	const msg = `203.0.113.10:33317 [06/May/2024:07:00:01.655] http-in static/srv1 10/0/30/69/109 200 5120 - - ---- 1/1/1/1/0 0/0 "GET /index.html HTTP/1.1"`
+	for _, tt := range []struct{ format, header string }{
+		{"raw", ""},
+		{"short", "<6>"},
+		{"priority", "<134>"},
+		{"timed", "<6>2024-05-06T07:00:01.655123+00:00 "},
+		{"iso", "2024-05-06T07:00:01.655123+00:00 "},
+		{"local", "<134>May  6 07:00:01 haproxy[14389]: "},
+		{"rfc3164", "<134>May  6 07:00:01 lb1 haproxy[14389]: "},
+		{"rfc3164 by rsyslog", "May  6 07:00:01 lb1 haproxy[14389]: "},
+		{"rfc5424", "<134>1 2024-05-06T07:00:01.655123+00:00 lb1 haproxy 14389 - - "},
+	} {
+		t.Run(tt.format, func(t *testing.T) {
+			line := tt.header + msg + "\n"
+			recs, st := readText(t, line+line, nil)
+			if st.Format != "haproxy" || len(recs) != 2 || st.Malformed != 0 {
+				t.Fatalf("format %q, %d records, %d malformed (%v)", st.Format, len(recs), st.Malformed, st.Samples)
+			}
+			if r := recs[0]; r.Client != "203.0.113.10" || r.Target != "/index.html" || r.Status != 200 || r.Bytes != 5120 {
+				t.Errorf("%+v", r)
+			}
+		})
 	}
 }
 
