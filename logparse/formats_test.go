@@ -51,7 +51,8 @@ func TestDetectFormats(t *testing.T) {
 		{"caddy.json.log", "json", 3, 0, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "/index.html", 200, 5120, "2024-05-06T07:00:01.5241024Z", "https://example.com/", "www.example.com"},
 		{"traefik.json.log", "json", 2, 0, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "/index.html", 200, 5120, "2024-05-06T07:00:01.123456789Z", "https://example.com/", "www.example.com"},
 		{"iis.log", "w3c", 5, 8, "203.0.113.10", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36", "GET", "/index.html", 200, -1, "2024-05-06T07:00:01Z", "https://example.com/", ""},
-		{"cloudfront.log", "cloudfront", 2, 2, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "/index.html", 200, 5120, "2024-05-06T07:00:01Z", "https://example.com/", "d111111abcdef8.cloudfront.net"},
+		{"cloudfront.log", "cloudfront", 2, 2, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "/index.html", 200, 5120, "2024-05-06T07:00:01Z", "https://example.com/", "www.example.com"},
+		{"cloudfront-cname.log", "cloudfront", 3, 2, "192.0.2.200", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/78.0.3904.108 Safari/537.36", "GET", "/favicon.ico", 502, 900, "2019-12-13T22:36:27Z", "http://www.example.com/", "www.example.com"},
 		{"alb.log", "alb", 3, 0, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "http://www.example.com:80/index.html", 200, 5120, "2024-05-06T07:00:01.186641Z", "", "www.example.com"},
 		{"elb.log", "elb", 2, 0, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "http://www.example.com:80/index.html", 200, 5120, "2024-05-06T07:00:01.945958Z", "", "www.example.com"},
 		{"s3.log", "s3", 2, 0, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "/DOC-EXAMPLE-BUCKET1/index.html", 200, 5120, "2024-05-06T07:00:01Z", "https://example.com/", "DOC-EXAMPLE-BUCKET1"},
@@ -402,6 +403,23 @@ func TestTokenFormatsDetails(t *testing.T) {
 	}
 	if r := read("squid.log")[1]; r.Method != "CONNECT" || r.Status != 403 || r.VHost != "www.example.com" {
 		t.Errorf("Squid CONNECT: %+v", r)
+	}
+}
+
+// TestCloudFrontHost: the virtual host of a CloudFront record is the Host
+// the viewer sent (x-host-header: the alternate domain name, or the
+// distribution's own name when the viewer used that), not cs(Host), which
+// is always the distribution's.
+func TestCloudFrontHost(t *testing.T) {
+	b, err := os.ReadFile("../testdata/formats/cloudfront-cname.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := readText(t, string(b), nil)
+	for i, want := range []string{"www.example.com", "www.example.com", "d111111abcdef8.cloudfront.net"} {
+		if i >= len(recs) || recs[i].VHost != want {
+			t.Errorf("record %d: virtual host %q, want %q", i+1, recs[min(i, len(recs)-1)].VHost, want)
+		}
 	}
 }
 

@@ -34,6 +34,7 @@ const (
 	w3cUserAgent
 	w3cReferer
 	w3cHost
+	w3cHostHeader
 	w3cVersion
 	w3cForwarded
 )
@@ -43,7 +44,7 @@ var w3cNames = map[string]w3cField{
 	"date": w3cDate, "time": w3cTime, "c-ip": w3cClient, "cs-method": w3cMethod,
 	"cs-uri-stem": w3cStem, "cs-uri-query": w3cQuery, "sc-status": w3cStatus, "sc-bytes": w3cBytes,
 	"cs(user-agent)": w3cUserAgent, "cs(referer)": w3cReferer, "cs(referrer)": w3cReferer,
-	"cs-host": w3cHost, "cs(host)": w3cHost, "x-host-header": w3cHost, "cs-version": w3cVersion, "cs-protocol-version": w3cVersion,
+	"cs-host": w3cHost, "cs(host)": w3cHost, "x-host-header": w3cHostHeader, "cs-version": w3cVersion, "cs-protocol-version": w3cVersion,
 	"x-forwarded-for": w3cForwarded, "cs(x-forwarded-for)": w3cForwarded,
 }
 
@@ -184,6 +185,14 @@ func (l *w3cLayout) parse(line []byte, rec *Record, alias bool) error {
 			rec.Referer = l.text(v, 1)
 		case w3cHost:
 			if rec.VHost == "" {
+				rec.VHost = v
+			}
+		case w3cHostHeader:
+			// CloudFront's cs(Host) is the distribution's own name
+			// (d111111abcdef8.cloudfront.net); x-host-header is the Host
+			// the viewer sent, the site's alternate domain name, whose
+			// robots.txt the robot asked for.
+			if v != "" {
 				rec.VHost = v
 			}
 		case w3cVersion:
