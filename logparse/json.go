@@ -56,7 +56,10 @@ var jsonKeys = []struct {
 	{"request.uri", kindTarget}, {"request_uri", kindTarget}, {"requestpath", kindTarget}, {"uri", kindTarget},
 	{"path", kindTarget}, {"url", kindTarget},
 	{"httprequest.requestmethod", kindMethod}, {"properties.httpmethod", kindMethod}, {"clientrequestmethod", kindMethod},
-	{"httprequest.requesturl", kindTargetURL}, {"properties.requesturi", kindTargetURL}, {"clientrequesturi", kindTarget},
+	// Application Gateway v2's originalRequestUriWithArgs is what the
+	// client asked for; its requestUri is the path after the gateway's URL
+	// rewrite, without the query (in requestQuery).
+	{"httprequest.requesturl", kindTargetURL}, {"properties.originalrequesturiwithargs", kindTargetURL}, {"properties.requesturi", kindTargetURL}, {"clientrequesturi", kindTarget},
 	{"httprequest.protocol", kindProtocol}, {"properties.httpversion", kindProtocol}, {"clientrequestprotocol", kindProtocol},
 	{"request.proto", kindProtocol}, {"server_protocol", kindProtocol}, {"requestprotocol", kindProtocol}, {"protocol", kindProtocol},
 	// The answer.
@@ -74,7 +77,7 @@ var jsonKeys = []struct {
 	{"referer", kindReferer}, {"referrer", kindReferer}, {"http_referrer", kindReferer},
 	{"httprequest.referer", kindReferer}, {"properties.referer", kindReferer}, {"properties.referrer", kindReferer}, {"clientrequestreferer", kindReferer},
 	{"httprequest.useragent", kindUserAgent}, {"properties.useragent", kindUserAgent}, {"clientrequestuseragent", kindUserAgent},
-	{"properties.hostname", kindVHost}, {"properties.host", kindVHost}, {"clientrequesthost", kindVHost},
+	{"properties.hostname", kindVHost}, {"properties.originalhost", kindVHost}, {"properties.host", kindVHost}, {"clientrequesthost", kindVHost}, // originalHost: before a header rewrite
 	{"http_user_agent", kindUserAgent}, {"request.headers.user-agent", kindUserAgent}, {"request_user-agent", kindUserAgent},
 	{"user_agent", kindUserAgent}, {"useragent", kindUserAgent}, {"agent", kindUserAgent}, {"request_user_agent", kindUserAgent},
 	{"host", kindVHost}, {"request.host", kindVHost}, {"requesthost", kindVHost}, {"http_host", kindVHost}, {"server_name", kindVHost},
