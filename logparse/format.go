@@ -98,6 +98,9 @@ const (
 	// CombinedXFFSpec is combined with the X-Forwarded-For header after the
 	// User-agent: the "main" log_format nginx's packages ship.
 	CombinedXFFSpec = `%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i" "%{X-Forwarded-For}i"`
+	// LighttpdSpec is lighttpd's default accesslog.format: combined with
+	// the Host the client sent (%V) where combined has the identd answer.
+	LighttpdSpec = `%h %V %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i"`
 )
 
 // EnvoySpec is Envoy's default access log format, and IstioSpec Istio's,
@@ -143,13 +146,15 @@ var (
 	// with them, under the same name.
 	VHostCommon = mustBuiltin("vhost_common", VHostCommonSpec, mustBuiltin("vhost_common", VHostCommonSpec+` "%{Referer}i" "%{User-Agent}i"`, nil))
 	CombinedXFF = mustBuiltin("combined_xff", CombinedXFFSpec, nil)
+	Lighttpd    = mustBuiltin("lighttpd", LighttpdSpec, nil)
 )
 
 // builtins lists the built-in formats from the richest to the plainest, the
 // order auto-detection prefers them in. combined_xff before combined: a
 // combined line with one more quoted field is nginx's "main", whose last
-// field --trust-proxy needs.
-var builtins = []*Format{VHostCombined, CombinedXFF, Combined, Common, VHostCommon, IstioFormat, EnvoyFormat}
+// field --trust-proxy needs; lighttpd before combined: the same layout, whose
+// second field is a host name rather than "-".
+var builtins = []*Format{VHostCombined, CombinedXFF, Lighttpd, Combined, Common, VHostCommon, IstioFormat, EnvoyFormat}
 
 func mustBuiltin(name, spec string, richer *Format) *Format {
 	f, err := ParseApacheFormat(spec)
@@ -161,7 +166,7 @@ func mustBuiltin(name, spec string, richer *Format) *Format {
 }
 
 // FormatNames lists the names FormatByName accepts, "auto" last.
-var FormatNames = []string{"common", "combined", "combined_xff", "vhost_combined", "vhost_common", "envoy", "istio", "json", "w3c", "cloudfront", "alb", "elb", "s3", "haproxy", "squid", "auto"}
+var FormatNames = []string{"common", "combined", "combined_xff", "lighttpd", "vhost_combined", "vhost_common", "envoy", "istio", "json", "w3c", "cloudfront", "alb", "elb", "s3", "haproxy", "squid", "auto"}
 
 // FormatByName returns the built-in format called name ("common" or "clf",
 // "combined", "vhost_combined"), or nil for "auto": a nil *Format asks
@@ -171,7 +176,7 @@ func FormatByName(name string) (*Format, error) {
 		// As the summary names a log read behind syslog headers.
 		f, err := FormatByName(inner)
 		if err != nil || f == nil || f.json != nil || f.w3c != nil || f.tok != nil || f.syslog != nil {
-			return nil, fmt.Errorf("format %q: syslog+ takes a text format: common, combined, combined_xff, vhost_combined, vhost_common, envoy or istio", name)
+			return nil, fmt.Errorf("format %q: syslog+ takes a text format: common, combined, combined_xff, lighttpd, vhost_combined, vhost_common, envoy or istio", name)
 		}
 		return syslogFormat(f), nil
 	}
@@ -186,6 +191,8 @@ func FormatByName(name string) (*Format, error) {
 		return VHostCommon, nil
 	case "combined_xff", "main":
 		return CombinedXFF, nil
+	case "lighttpd":
+		return Lighttpd, nil
 	case "envoy":
 		return EnvoyFormat, nil
 	case "istio":

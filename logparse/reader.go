@@ -490,6 +490,9 @@ func detectBuiltin(lines [][]byte) (*Format, int) {
 			if f == CombinedXFF && !forwardedLists(lines) {
 				continue // another quoted field ("$host", "$http_cookie"): plain combined
 			}
+			if f == Lighttpd && !hostNames(lines) {
+				continue // identd's "-" (or a rare answer): combined
+			}
 			return f, best
 		}
 	}
@@ -508,6 +511,25 @@ func forwardedLists(lines [][]byte) bool {
 		}
 		n++
 		if rec.Forwarded == "" || isAddressList(rec.Forwarded) {
+			ok++
+		}
+	}
+	return n > 0 && ok*10 >= n*9
+}
+
+// hostNames reports whether the second field of the sample's lines is a
+// host name (lighttpd's %V, "www.example.com" or "203.0.113.5:8080") in
+// nine lines of ten: where combined has the identd answer, which servers
+// write as "-" as good as always.
+func hostNames(lines [][]byte) bool {
+	var rec Record
+	n, ok := 0, 0
+	for _, l := range lines {
+		if Lighttpd.Parse(l, &rec) != nil {
+			continue
+		}
+		n++
+		if h := rec.VHost; h != "" && strings.IndexByte(h, '.') > 0 && !strings.ContainsAny(h, "/@\"") {
 			ok++
 		}
 	}
