@@ -92,7 +92,8 @@ var genericNames = []string{"cursor", "operator", "openai", "spider", "useai", "
 // for catalogued: the names of five bytes or more that are no ordinary
 // word, longest first, so that "meta-externalagent" wins over a shorter
 // name it starts with.
-var catalogueTokens = sync.OnceValue(func() (idx [256][]string) {
+var catalogueTokens = sync.OnceValue(func() *[256][]string {
+	idx := new([256][]string)
 	for name := range catalogue() {
 		if len(name) < 5 || slices.Contains(genericNames, name) {
 			continue
@@ -102,7 +103,18 @@ var catalogueTokens = sync.OnceValue(func() (idx [256][]string) {
 	for i := range idx {
 		slices.SortFunc(idx[i], func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
 	}
-	return idx
+	return idx // a pointer: the table by value was a 6 KiB copy per User-agent classified
+})
+
+// cataloguePairs are the first two bytes of catalogueTokens' names.
+var cataloguePairs = sync.OnceValue(func() *pairSet {
+	s := new(pairSet)
+	for _, names := range catalogueTokens() {
+		for _, name := range names {
+			s.add(name)
+		}
+	}
+	return s
 })
 
 // catalogued finds a catalogued robot's name as a product in lower (a
@@ -123,9 +135,9 @@ func byteSet(s string) (t [256]bool) {
 }
 
 func catalogued(lower string) (CatalogueEntry, bool) {
-	idx := catalogueTokens()
+	idx, pairs := catalogueTokens(), cataloguePairs()
 	for i := 0; i < len(lower); i++ {
-		if i > 0 && !nameStart[lower[i-1]] {
+		if i > 0 && !nameStart[lower[i-1]] || !pairs.mayStart(lower, i) {
 			continue
 		}
 		for _, name := range idx[lower[i]] {
