@@ -741,7 +741,10 @@ func (c *Classifier) browserAgent(ua, lower string) Agent {
 		// would name are known by their tokens (see fallback.go).
 		return Agent{Name: name, Kind: Browser}
 	}
-	if engine || (mozilla || strings.IndexByte(lower, '/') > 0) && hasPlatform(lower) {
+	// A product with a version is what a script's string lacks; MediaTek's
+	// feature-phone browsers send none ("MAXX_MAUI WAP Browser", "Maui
+	// Browser"), their platform's name standing for both.
+	if engine || (mozilla || strings.IndexByte(lower, '/') > 0 || featurePhone(lower)) && hasPlatform(lower) {
 		if mozilla && !engine && bareMozilla(lower) {
 			// "Mozilla/5.0 (Windows NT 10.0; Win64; x64)": every browser since
 			// 1998 names its engine; this is a script's idea of a browser.
@@ -817,6 +820,12 @@ var platforms = [...]string{
 	"maui", "wap browser", // MediaTek's feature phones ("WAP Browser/MAUI", "MAXX_MAUI WAP Browser")
 }
 
+// featurePhone reports whether lower names MediaTek's feature-phone
+// platform (MAUI) or its WAP browser, the last two platforms.
+func featurePhone(lower string) bool {
+	return hasWordStart(lower, "maui") || hasWordStart(lower, "wap browser")
+}
+
 // bareMozilla reports whether lower is only "mozilla/x (comment)", without
 // the "compatible; Browser x" of old browsers that had no engine token.
 func bareMozilla(lower string) bool {
@@ -826,19 +835,26 @@ func bareMozilla(lower string) bool {
 
 func hasPlatform(lower string) bool {
 	for _, p := range platforms {
-		for from := 0; ; {
-			i := strings.Index(lower[from:], p)
-			if i < 0 {
-				break
-			}
-			i += from
-			if i == 0 || !uaLetter(lower[i-1]) {
-				return true
-			}
-			from = i + 1
+		if hasWordStart(lower, p) {
+			return true
 		}
 	}
 	return false
+}
+
+// hasWordStart reports whether lower holds w where no letter comes before it.
+func hasWordStart(lower, w string) bool {
+	for from := 0; ; {
+		i := strings.Index(lower[from:], w)
+		if i < 0 {
+			return false
+		}
+		i += from
+		if i == 0 || !uaLetter(lower[i-1]) {
+			return true
+		}
+		from = i + 1
+	}
 }
 
 // hasEngine reports whether lower names a browser layout engine, as every

@@ -106,6 +106,10 @@ func TestClassifyAgent(t *testing.T) {
 		{"CCBot/2.0 (https://commoncrawl.org/faq/)", Crawler, "CCBot"},
 		// Feature phones on MediaTek's MAUI: people, not "no known browser".
 		{"LAVA.KKT35+.FARSIGHTED60D_CN_11B_HW (MAUI/KKT35_S116_20130820;LCD/240320;WAP Browser/MAUI (HTTPS)) LAVA_KKT35_S116_20130820 Release/2013.08.20 WAP Browser/MAUI (HTTPS) Profile/  Q03C1-2.40 en-US", Browser, "LAVA.KKT35"},
+		// and those that send only the browser's name, with no version
+		// (the elastic log's phone loaded the page's images too).
+		{"MAXX_MAUI WAP Browser", Browser, "MAXX_MAUI WAP Browser"},
+		{"Maui Browser", Browser, "Maui Browser"},
 		// Feed readers that compare themselves with Google's: their own
 		// names, not FeedFetcher-Google (whose identity they would fail).
 		{"Feedly/1.0 (+http://www.feedly.com/fetcher.html; 16 subscribers; like FeedFetcher-Google)", Crawler, "Feedly"},
