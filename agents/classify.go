@@ -44,6 +44,10 @@ type Agent struct {
 	Name   string // robot name (product token: "Googlebot", "python-requests", "(empty)") or browser family
 	Kind   Kind   // what sort of software it is
 	Reason string // why it was classed so; "" for ordinary browsers
+	// Scanner: a Tool that names itself a vulnerability or port scanner
+	// (sqlmap, Nikto, Nuclei, masscan …): what it does is probe for
+	// weaknesses, whatever pages it asks for.
+	Scanner bool
 
 	// For a browser whose version robowatch knows the release of: "Chrome
 	// 47" and when it came out (see Ancient), found once per User-agent.
@@ -250,7 +254,7 @@ func declaredAgent(ua, lower string) (Agent, bool) {
 		if tok.kind == Crawler {
 			return Agent{Name: name, Kind: Crawler, Reason: "declared " + tok.what + " token " + name}, true
 		}
-		return Agent{Name: name, Kind: Tool, Reason: tok.what + " " + name}, true
+		return Agent{Name: name, Kind: Tool, Reason: tok.what + " " + name, Scanner: tok.what == "scanner"}, true
 	}
 	if e, ok := catalogued(lower); ok {
 		if e.Purpose == "library" {

@@ -78,6 +78,10 @@ func TestScanners(t *testing.T) {
 		{"old Chrome: favicon, robots.txt, sitemap only", seq("192.0.2.2", oldChrome, "GET", []string{"/favicon.ico", "/robots.txt", "/sitemap.xml"}, 200), true, KindScanner},
 		{"wp-login spree on a site without WordPress", seq("192.0.2.3", "", "POST", []string{"/wp-login.php", "/wp-login.php", "/xmlrpc.php"}, 404), true, KindScanner},
 		{"CONNECT probe", seq("192.0.2.4", "", "CONNECT", []string{"www.example.com:443"}, 400), true, KindScanner},
+		// A scanner by name: kind scanner though its requests are pages
+		// (sqlmap's injections go in the query); an HTTP tool is not one.
+		{"sqlmap by name", seq("192.0.2.8", "sqlmap/1.7.2#stable (https://sqlmap.org)", "GET", []string{"/products/1?id=1%27", "/search?q=x"}, 200), false, KindScanner},
+		{"curl", seq("192.0.2.9", "curl/8.5.0", "GET", []string{"/"}, 200), false, "tool"},
 		{"Googlebot: robots.txt and sitemap", seq("66.249.66.1", googlebot, "GET", []string{"/robots.txt", "/sitemap.xml"}, 200), false, "crawler"},
 		{"a WordPress admin logging in", seq("203.0.113.5", oldChrome, "POST", []string{"/wp-login.php"}, 302), false, "browser"},
 		{"an admin opening robots.txt in a browser (favicon comes along)", seq("203.0.113.7", oldChrome, "GET", []string{"/robots.txt", "/favicon.ico"}, 200), false, "browser"},

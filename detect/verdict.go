@@ -237,6 +237,12 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		j.add(ReasonUserAgent, pointsDeclared, "declared crawler"+because(a.Reason))
 	case agents.Tool:
 		j.add(ReasonUserAgent, pointsDeclared, "HTTP library or tool"+because(a.Reason))
+		if a.Scanner {
+			// sqlmap, Nikto, Nuclei by name: a scanner even while its
+			// requests look like pages (sqlmap's injections go in the
+			// query), for the headline and the scanners block list.
+			j.kind = KindScanner
+		}
 	case agents.Empty:
 		if lt.hasUA && c.flags&flagAgentField != 0 {
 			j.add(ReasonUserAgent, pointsEmptyUA, "empty User-agent")
