@@ -16,6 +16,22 @@ func TestLookup(t *testing.T) {
 		{"GPTBot", "OpenAI", "ai-training", true},
 		{"ChatGPT-User", "OpenAI", "ai-assistant", true},
 		{"AI2Bot", "Ai2", "ai-training", true}, // from the list only
+		// A longer name is not the shorter one's: Applebot-Extended and
+		// Google-Extended are robots.txt tokens for AI training, not search.
+		{"Applebot-Extended", "Apple", "ai-training", true},
+		{"Applebot", "Apple", "search", true},
+		{"Google-Extended", "Google", "ai-training", true},
+		{"YandexAdditional", "Yandex", "ai-search", true},
+		{"meta-externalfetcher", "Meta", "ai-assistant", true},
+		{"FacebookBot", "Meta", "ai-training", true},
+		{"AhrefsSiteAudit", "Ahrefs", "seo", true},
+		{"SeznamBot", "Seznam", "search", true},
+		{"Yeti", "Naver", "search", true},
+		{"Sogou web spider", "Sogou", "search", true},
+		{"DataForSeoBot", "DataForSEO", "seo", true},
+		{"Barkrowler", "Babbar", "seo", true},
+		{"BLEXBot", "", "seo", true},
+		{"Scrapy", "", "library", true}, // a framework: whoever runs it, not Zyte
 		{"Firefox", "", "", false},
 	}
 	for _, tt := range tests {

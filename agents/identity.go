@@ -220,14 +220,19 @@ var claims = []struct {
 	{"googlebot", "Google", "search", "https://developers.google.com/search/docs/crawling-indexing/googlebot"}, {"storebot-google", "Google", "search", ""}, {"google-inspectiontool", "Google", "search", ""},
 	{"googleother", "Google", "other", ""}, {"adsbot-google", "Google", "other", ""}, {"mediapartners-google", "Google", "other", ""},
 	{"apis-google", "Google", "other", ""}, {"feedfetcher-google", "Google", "feed", ""}, {"google-read-aloud", "Google", "ai-assistant", ""},
-	{"google-site-verification", "Google", "other", ""}, {"google favicon", "Google", "other", ""},
+	{"google-site-verification", "Google", "other", ""}, {"google favicon", "Google", "other", ""}, {"google-extended", "Google", "ai-training", ""},
 	{"bingbot", "Microsoft", "search", "https://www.bing.com/webmasters/help/which-crawlers-does-bing-use-8c184ec0"}, {"msnbot", "Microsoft", "search", ""}, {"bingpreview", "Microsoft", "social-preview", ""}, {"adidxbot", "Microsoft", "other", ""},
+	{"applebot-extended", "Apple", "ai-training", "https://support.apple.com/en-us/119829"}, // a robots.txt token for Apple's AI training, before applebot
 	{"applebot", "Apple", "search", "https://support.apple.com/en-us/119829"}, {"gptbot", "OpenAI", "ai-training", "https://platform.openai.com/docs/bots"}, {"oai-searchbot", "OpenAI", "ai-search", "https://platform.openai.com/docs/bots"}, {"chatgpt-user", "OpenAI", "ai-assistant", "https://platform.openai.com/docs/bots"},
+	{"yandexadditional", "Yandex", "ai-search", ""}, // YandexGPT's quick answers in search, before yandex
 	{"yandex", "Yandex", "search", "https://yandex.com/support/webmaster/robot-workings/check-yandex-robots.html"}, {"baiduspider", "Baidu", "search", "https://www.baidu.com/search/robots_english.html"}, {"duckduckbot", "DuckDuckGo", "search", "https://duckduckgo.com/duckduckgo-help-pages/results/duckduckbot"}, {"yahoo! slurp", "Yahoo", "search", ""},
 	{"claudebot", "Anthropic", "ai-training", "https://support.anthropic.com/en/articles/8896518"}, {"claude-user", "Anthropic", "ai-assistant", ""}, {"amazonbot", "Amazon", "ai-training", ""},
 	{"facebookexternalhit", "Meta", "social-preview", ""}, {"meta-externalagent", "Meta", "ai-training", ""},
+	{"meta-externalfetcher", "Meta", "ai-assistant", ""}, {"facebookbot", "Meta", "ai-training", ""},
 	{"ccbot", "Common Crawl", "ai-training", "https://commoncrawl.org/ccbot"}, {"bytespider", "ByteDance", "ai-training", ""}, {"perplexitybot", "Perplexity", "ai-search", ""},
-	{"ahrefsbot", "Ahrefs", "seo", "https://ahrefs.com/robot"}, {"semrushbot", "Semrush", "seo", "https://www.semrush.com/bot/"}, {"mj12bot", "Majestic", "seo", "https://mj12bot.com/"}, {"dotbot", "Moz", "seo", ""},
+	{"ahrefsbot", "Ahrefs", "seo", "https://ahrefs.com/robot"}, {"ahrefssiteaudit", "Ahrefs", "seo", "https://ahrefs.com/robot"}, {"semrushbot", "Semrush", "seo", "https://www.semrush.com/bot/"}, {"mj12bot", "Majestic", "seo", "https://mj12bot.com/"}, {"dotbot", "Moz", "seo", ""},
+	{"seznambot", "Seznam", "search", ""}, {"yeti", "Naver", "search", ""}, {"sogou", "Sogou", "search", ""},
+	{"dataforseobot", "DataForSEO", "seo", ""}, {"barkrowler", "Babbar", "seo", ""},
 	{"petalbot", "Huawei", "search", ""}, {"archive.org_bot", "Internet Archive", "archive", ""}, {"ia_archiver", "Internet Archive", "archive", ""},
 	{"uptimerobot", "UptimeRobot", "monitoring", ""}, {"pingdom", "Pingdom", "monitoring", ""}, {"twitterbot", "X", "social-preview", ""},
 	{"linkedinbot", "LinkedIn", "social-preview", ""}, {"slackbot", "Slack", "social-preview", ""}, {"discordbot", "Discord", "social-preview", ""},
@@ -242,7 +247,11 @@ var claims = []struct {
 	// list may not hold; an operator here would make them impostors.
 	{"perplexity-user", "", "ai-assistant", ""}, {"whatsapp", "", "social-preview", ""}, {"skypeuripreview", "", "social-preview", ""},
 	{"telegrambot", "", "social-preview", ""}, {"statuscake", "", "monitoring", ""}, {"feedly", "", "feed", ""},
+	{"blexbot", "", "seo", ""}, // WebMeUp's, now pointing to SE Ranking's help: not SE Ranking's published lists
 	{"inoreader", "", "feed", ""}, {"newsblur", "", "feed", ""}, {"feedbin", "", "feed", ""},
+	// A scraping framework anyone runs: ai.robots.txt lists it under Zyte,
+	// which writes it, but a Scrapy client is whoever started it.
+	{"scrapy", "", "library", ""},
 }
 
 // Operator returns the operator a robot name claims; "" when it claims

@@ -33,6 +33,12 @@ func TestIdentify(t *testing.T) {
 		{"Kagibot", "35.212.27.76", "Kagi", IdentityVerified, VerifiedByRange},
 		{"Kagibot", "203.0.113.50", "Kagi", IdentityImpostor, ""},
 		{"MicrosoftPreview", "40.77.167.5", "Microsoft", IdentityVerified, VerifiedByRange},
+		// Ahrefs's list names AhrefsSiteAudit beside AhrefsBot.
+		{"AhrefsSiteAudit", "5.39.109.161", "Ahrefs", IdentityVerified, VerifiedByRange},
+		{"AhrefsSiteAudit", "203.0.113.50", "Ahrefs", IdentityImpostor, ""},
+		// Meta's fetcher is Meta's, checked against Meta's network.
+		{"meta-externalfetcher", "31.13.24.1", "Meta", IdentityUnverified, ""},
+		{"meta-externalfetcher", "203.0.113.50", "Meta", IdentityImpostor, ""},
 		// A purpose and no operator: nothing to check the address against.
 		{"WhatsApp", "203.0.113.50", "", "", ""},
 		{"StatusCake", "203.0.113.50", "", "", ""},
@@ -44,6 +50,11 @@ func TestIdentify(t *testing.T) {
 		{"YandexBot", "203.0.113.50", "Yandex", IdentityImpostor, ""},
 		// No ranges held: unverified whatever the address.
 		{"Baiduspider", "203.0.113.50", "Baidu", IdentityUnverified, ""},
+		{"SeznamBot", "203.0.113.50", "Seznam", IdentityUnverified, ""},
+		{"Yeti", "203.0.113.50", "Naver", IdentityUnverified, ""},
+		{"Sogou web spider", "203.0.113.50", "Sogou", IdentityUnverified, ""},
+		// A framework anyone runs claims no operator.
+		{"Scrapy", "203.0.113.50", "", "", ""},
 		{"Chrome", "66.249.66.1", "", "", ""},
 		{"python-requests", "203.0.113.50", "", "", ""},
 	}
