@@ -57,6 +57,13 @@ type Ranges struct {
 	// hold its other machines too (a whole autonomous system): an
 	// address outside them is an impostor, one inside is not proven.
 	advisory map[string][]netip.Prefix
+
+	// named are, for an operator whose ranges came from a collection, the
+	// robots (lower-case User-agent patterns) its lists are published
+	// for: Amazon's list is Amazonbot's, not AmazonBuyForMe's or
+	// bedrockbot's. An operator's own file (Google's) is for all its
+	// robots: it has no entry.
+	named map[string][]string
 }
 
 // rangeOperators says whose addresses a range file holds, by its name.
@@ -79,7 +86,7 @@ func LoadRanges(fsys fs.FS) (*Ranges, error) {
 		return nil, err
 	}
 	slices.Sort(names)
-	r := &Ranges{nets: map[string][]netip.Prefix{}, advisory: map[string][]netip.Prefix{}}
+	r := &Ranges{nets: map[string][]netip.Prefix{}, advisory: map[string][]netip.Prefix{}, named: map[string][]string{}}
 	var collections []string
 	for _, name := range names {
 		if path.Base(name) == collectionFile {
@@ -180,6 +187,10 @@ func (r *Ranges) loadCollection(fsys fs.FS, name string, own map[string]bool) er
 		into := r.nets
 		if !*e.Authoritative {
 			into = r.advisory
+		} else {
+			for _, p := range e.Agents {
+				r.named[op] = append(r.named[op], strings.ToLower(strings.Trim(p, "*")))
+			}
 		}
 		for i, p := range append(slices.Clip(e.IPv4), e.IPv6...) {
 			pfx, err := netip.ParsePrefix(p)
@@ -311,7 +322,29 @@ func (r *Ranges) Identify(name, addr string) (operator, identity, verifiedBy str
 			return operator, IdentityUnverified, ""
 		}
 	}
+	if len(advisory) == 0 && !r.lists(operator, name) {
+		// The operator publishes addresses for other robots of its own,
+		// not this one: outside them proves nothing.
+		return operator, IdentityUnverified, ""
+	}
 	return operator, IdentityImpostor, ""
+}
+
+// lists reports whether the operator's published ranges are for the robot
+// called name: an operator's own file is for all its robots, a
+// collection's service for the robots its User-agent patterns name.
+func (r *Ranges) lists(operator, name string) bool {
+	patterns, ok := r.named[operator]
+	if !ok {
+		return true
+	}
+	lower := strings.ToLower(name)
+	for _, p := range patterns {
+		if strings.Contains(lower, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // rangesOutlive is how much newer than a log the range files may be and

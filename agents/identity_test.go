@@ -39,6 +39,18 @@ func TestIdentify(t *testing.T) {
 		// Meta's fetcher is Meta's, checked against Meta's network.
 		{"meta-externalfetcher", "31.13.24.1", "Meta", IdentityUnverified, ""},
 		{"meta-externalfetcher", "203.0.113.50", "Meta", IdentityImpostor, ""},
+		// The operator's published lists are for its other robots (Amazon's
+		// is Amazonbot's, Anthropic's names ClaudeBot, Claude-User and
+		// Claude-SearchBot, Bing's bingbot and its previews): outside them
+		// proves nothing.
+		{"AmazonBuyForMe", "203.0.113.50", "Amazon", IdentityUnverified, ""},
+		{"bedrockbot", "203.0.113.50", "Amazon", IdentityUnverified, ""},
+		{"Amazonbot", "203.0.113.50", "Amazon", IdentityImpostor, ""},
+		{"anthropic-ai", "203.0.113.50", "Anthropic", IdentityUnverified, ""},
+		{"msnbot", "203.0.113.50", "Microsoft", IdentityUnverified, ""},
+		{"msnbot", "157.55.39.10", "Microsoft", IdentityVerified, VerifiedByRange},
+		// Google's own files are for every Google robot.
+		{"Google-CloudVertexBot", "203.0.113.50", "Google", IdentityImpostor, ""},
 		// A purpose and no operator: nothing to check the address against.
 		{"WhatsApp", "203.0.113.50", "", "", ""},
 		{"StatusCake", "203.0.113.50", "", "", ""},
