@@ -32,6 +32,12 @@ func TestLookup(t *testing.T) {
 		{"Barkrowler", "Babbar", "seo", true},
 		{"BLEXBot", "", "seo", true},
 		{"Scrapy", "", "library", true}, // a framework: whoever runs it, not Zyte
+		// The list's operator text is cut to the operator's name
+		// (refresh.py): not "Cohere to download training data for …".
+		{"cohere-training-data-crawler", "Cohere", "ai-training", true},
+		{"Amzn-User", "Amazon", "ai-assistant", true},
+		{"NagetBot", "Naget Inc", "ai-training", true},
+		{"Lightpanda", "", "ai-training", true}, // "Anyone who downloads the Lightpanda client"
 		{"Firefox", "", "", false},
 	}
 	for _, tt := range tests {

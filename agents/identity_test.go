@@ -45,6 +45,8 @@ func TestIdentify(t *testing.T) {
 		// proves nothing.
 		{"AmazonBuyForMe", "203.0.113.50", "Amazon", IdentityUnverified, ""},
 		{"bedrockbot", "203.0.113.50", "Amazon", IdentityUnverified, ""},
+		{"Amzn-User", "203.0.113.50", "Amazon", IdentityUnverified, ""},
+		{"kagi-fetcher", "203.0.113.50", "Kagi", IdentityUnverified, ""},
 		{"Amazonbot", "203.0.113.50", "Amazon", IdentityImpostor, ""},
 		{"anthropic-ai", "203.0.113.50", "Anthropic", IdentityUnverified, ""},
 		{"msnbot", "203.0.113.50", "Microsoft", IdentityUnverified, ""},

@@ -25,6 +25,17 @@ def clean(s):
     s = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", s)  # markdown links: their text
     return " ".join(s.replace("\t", " ").split())[:120]
 
+def operator(text):
+    """The operator's name: the list's text up to where it starts saying
+    what the robot does ("Cohere to download training data …", "Amazon,
+    used for …", "Naget Inc (founded by …)"); nothing for "Unclear at this
+    time.", "Anyone who downloads …" or a bare URL."""
+    op = clean(text)
+    op = re.split(r",| \(| that | to | used | who ", op, maxsplit=1)[0].strip()
+    if op.lower().startswith(("unclear", "anyone", "http://", "https://")):
+        return ""
+    return op
+
 def url_of(*texts):
     for t in texts:
         m = re.search(r"https?://[^\s)\]]+", t)
@@ -43,9 +54,7 @@ def main():
         for name, v in sorted(data.items(), key=lambda kv: kv[0].lower()):
             if not re.fullmatch(r"[A-Za-z0-9._-]+", name):
                 continue
-            op = clean(v.get("operator", ""))
-            if op.lower().startswith("unclear"):
-                op = ""
+            op = operator(v.get("operator", ""))
             f.write("\t".join([name, op, purpose(v.get("function", ""), v.get("description", "")),
                                url_of(v.get("operator", ""), v.get("description", ""))]) + "\n")
     print("wrote", out)
