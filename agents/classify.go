@@ -450,9 +450,12 @@ func productName(ua string, start, end int) string {
 			start++
 		}
 	}
-	name := ua[start:end]
+	name := strings.TrimRight(ua[start:end], ".-_")
 	if k := strings.LastIndexAny(name, "-_"); k > 0 && uaVersion(name[k+1:]) {
 		name = name[:k] // "Nutch-1.4", "binlar_2.6.3"
+		if k := len(name) - len("_version"); k > 0 && strings.EqualFold(name[k+1:], "version") && (name[k] == '_' || name[k] == '-') {
+			name = name[:k] // "Pingdom.com_bot_version_1.4_"
+		}
 	}
 	name = strings.TrimRight(name, ".-_")
 	if len(name) > maxNameLen {

@@ -98,6 +98,10 @@ func TestClassifyAgent(t *testing.T) {
 		{"Googlebot-Image/1.0", Crawler, "Googlebot-Image"},
 		{"Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/127.0.6533.119 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", Crawler, "Googlebot"},
 		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0.1938.76 Safari/537.36", Crawler, "bingbot"},
+		// A version spelt into the name is no part of it: one row for
+		// every Pingdom release.
+		{"Pingdom.com_bot_version_1.4_(http://www.pingdom.com/)", Crawler, "Pingdom.com_bot"},
+		{"Nutch-1.4", Crawler, "Nutch"},
 		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)", Crawler, "Applebot"},
 		{"facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)", Crawler, "facebookexternalhit"},
 		{"Twitterbot/1.0", Crawler, "Twitterbot"},
