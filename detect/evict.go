@@ -55,8 +55,10 @@ func (d *Detector) capped() bool {
 		n := p.n.Add(1)
 		// A worker with no client of its own has none to fold: the last
 		// places are kept for such workers' first clients, so that the
-		// workers together never hold more than the cap.
-		return len(d.heap) > 0 && n > p.max-p.reserve
+		// workers together never hold more than the cap. Past it, a
+		// worker short of its share takes the place, and one over its
+		// share gives one back (shed).
+		return len(d.heap) > 0 && n > p.max-p.reserve && int64(len(d.heap)) >= p.share[d.worker].Load()
 	}
 	return d.clients.len() >= d.cfg.MaxClients && len(d.heap) > 0
 }
@@ -67,6 +69,28 @@ type poolClients struct {
 	n       atomic.Int64
 	max     int64
 	reserve int64 // places kept for workers that hold no client yet
+
+	// share is each worker's part of the cap, in proportion to the records
+	// handed to it (Pool.Add). Space-Saving keeps every client with more
+	// than records/places requests; a worker that came to the cap late,
+	// with a few places for half the records, would fold the log's
+	// heaviest client of its networks after a few hundred new ones. A
+	// worker holding more than its share gives places back (shed).
+	share [maxWorkers]atomic.Int64
+}
+
+// shed folds this worker's lightest clients while the workers hold more
+// than the cap and this one more than its share, giving back the places
+// the workers short of their share took. A worker sheds after each of its
+// records, and after each batch, whether or not it had records in it.
+func (d *Detector) shed() {
+	p := d.cfg.pool
+	if p == nil {
+		return
+	}
+	for len(d.heap) > 1 && p.n.Load() > p.max-p.reserve && int64(len(d.heap)) > p.share[d.worker].Load() {
+		d.evictLightest()
+	}
 }
 
 // admit puts a new client in the eviction heap with the weight it inherits.

@@ -28,12 +28,15 @@ import (
 // through every batch, so a batch is handed over without copying and given
 // back (release) once all are done with it.
 type Pool struct {
-	clock int64 // the log's clock: the latest second of the records handed over
-	dets  []*Detector
-	in    []chan *poolBatch
-	wg    sync.WaitGroup
-	close sync.Once
-	res   *Result
+	clock  int64             // the log's clock: the latest second of the records handed over
+	shared *poolClients      // the cap the workers share; nil without one
+	handed [maxWorkers]int64 // records handed to each worker, for its share of the cap
+	total  int64
+	dets   []*Detector
+	in     []chan *poolBatch
+	wg     sync.WaitGroup
+	close  sync.Once
+	res    *Result
 }
 
 // Record owners that are no worker.
@@ -72,9 +75,11 @@ func NewPool(cfg Config, workers int) *Pool {
 		// the cap, each worker makes room in its own clients, so each
 		// keeps about its share.
 		per.pool = &poolClients{max: int64(cfg.MaxClients), reserve: int64(min(workers-1, cfg.MaxClients/2))}
+		p.shared = per.pool
 	}
-	for range workers {
+	for k := range workers {
 		d := New(per)
+		d.worker = k
 		in := make(chan *poolBatch, 4)
 		p.dets, p.in = append(p.dets, d), append(p.in, in)
 		p.wg.Add(1)
@@ -97,8 +102,10 @@ func (p *Pool) work(k int, d *Detector, in <-chan *poolBatch) {
 			}
 			r := &b.recs[i]
 			d.Add(r)
+			d.shed()
 		}
 		d.counts = before.plus(b.counts)
+		d.shed()
 		if b.left.Add(-1) == 0 && b.release != nil {
 			b.release()
 		}
@@ -134,10 +141,18 @@ func (p *Pool) Add(recs []logparse.Record, keep, mine []bool, release func()) {
 			b.owner[i] = ownerPass
 		default:
 			b.owner[i] = uint8(routeOf(r.Client) % w)
+			p.handed[b.owner[i]]++
+			p.total++
 		}
 		b.counts.count(r)
 		if sec := r.Time.Unix(); !r.Time.IsZero() && sec <= horizon && sec > p.clock {
 			p.clock = sec
+		}
+	}
+	if p.shared != nil && p.total > 0 {
+		places := p.shared.max - p.shared.reserve
+		for k := range p.dets {
+			p.shared.share[k].Store(int64(float64(places) * float64(p.handed[k]) / float64(p.total)))
 		}
 	}
 	b.left.Store(int32(len(p.dets)))
@@ -199,6 +214,13 @@ func (p *Pool) Result() *Result {
 		for _, d := range p.dets {
 			d.logLast, d.logLastSet = p.clock, true
 		}
+	}
+	// A worker that took places short of its share after the others' last
+	// shed leaves the workers over the cap: the others give them back now.
+	// Each ends at or under its share or the cap is kept, and the shares
+	// add up to the cap.
+	for _, d := range p.dets {
+		d.shed()
 	}
 	rs := make([]*Result, len(p.dets))
 	var wg sync.WaitGroup

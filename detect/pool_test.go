@@ -84,3 +84,59 @@ func TestClientListAllInOrder(t *testing.T) {
 		t.Errorf("%d goroutines after 20 early stops, %d before", after, before)
 	}
 }
+
+// TestPoolShareOfCap: workers that share --max-clients hold places in
+// proportion to their records, not to who reached the cap first. Here one
+// worker's networks fill the cap before the other sees a record; the
+// other's heavy client (200 requests of 5,200, far above records/places)
+// must still be tracked whole, and the workers together keep to the cap.
+func TestPoolShareOfCap(t *testing.T) {
+	const places = 100
+	// Two sets of /24s, one for each of two workers.
+	var nets [2][]string
+	for i := 0; len(nets[0]) < 10 || len(nets[1]) < 11; i++ {
+		n := fmt.Sprintf("10.%d.%d", i/256, i%256)
+		if w := routeOf(n+".1") % 2; len(nets[w]) < 10+int(w) {
+			nets[w] = append(nets[w], n)
+		}
+	}
+	heavyNet := nets[1][10]
+	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
+	var recs []logparse.Record
+	add := func(ip, ua string) {
+		recs = append(recs, logparse.Record{Client: ip, UserAgent: ua, Method: "GET", Target: "/", Status: 200,
+			Time: t0.Add(time.Duration(len(recs)) * time.Second)})
+	}
+	for w := range 2 {
+		for i := range 2500 {
+			add(fmt.Sprintf("%s.%d", nets[w][i/250], i%250), fmt.Sprintf("flood-%d-%d/1.0", w, i))
+			if w == 1 && i%25 == 0 {
+				add(heavyNet+".7", "heavy/1.0")
+				add(heavyNet+".7", "heavy/1.0")
+			}
+		}
+	}
+	for _, workers := range []int{2, 4} {
+		p := NewPool(Config{MaxClients: places}, workers)
+		for lo := 0; lo < len(recs); lo += 512 {
+			p.Add(recs[lo:min(lo+512, len(recs))], nil, nil, nil)
+		}
+		res := p.Result()
+		var tracked, heavy int64
+		for v := range res.Clients.All() {
+			tracked += v.Requests
+			if v.IP == heavyNet+".7" {
+				heavy = v.Requests
+			}
+		}
+		if heavy != 200 {
+			t.Errorf("%d workers: heavy client tracked with %d requests, want 200", workers, heavy)
+		}
+		if n := res.Clients.Len(); n > places {
+			t.Errorf("%d workers: %d clients tracked, cap %d", workers, n, places)
+		}
+		if tracked+res.Other.Requests != int64(len(recs)) {
+			t.Errorf("%d workers: %d tracked + %d other requests, %d records", workers, tracked, res.Other.Requests, len(recs))
+		}
+	}
+}
