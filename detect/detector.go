@@ -394,7 +394,7 @@ func (d *Detector) Add(r *logparse.Record) {
 			inc32(&c.notFound)
 		}
 	}
-	c.scan.add(r.Method, r.Target, path, r.VHost, r.Status, c.requests == 1)
+	c.scan.add(r.Method, r.Target, path, r.VHost, r.Referer, r.Status, c.requests == 1)
 	switch res {
 	case resourcePage:
 		inc32(&c.pages)

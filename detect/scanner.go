@@ -1,6 +1,9 @@
 package detect
 
-import "strings"
+import (
+	"math"
+	"strings"
+)
 
 // Scanners look for weaknesses: files a server should never serve (/.env,
 // /.git/config), admin tools left open (phpMyAdmin), known-vulnerable
@@ -132,13 +135,14 @@ type scannerTraits struct {
 	proxy      uint32  // CONNECT
 	absolute   uint32  // absolute URLs with no virtual host and tunnelled CONNECTs: probes for an open proxy, unless the log is a proxy's
 	junk       uint32  // requests without method and target: TLS handshakes, binary or empty request lines
+	own        uint16  // absolute URLs of the host its Referer names (saturating: a flag with a count)
 	fpMask     uint8   // which of favicon, robots.txt and sitemap.xml it asked for
 	fpOnly     bool    // and never anything else
 	first      *string // its first probe, capped, for the evidence (a pointer: few clients probe, and every client has these traits)
 }
 
 // add counts one request. target is as sent, path its origin form.
-func (s *scannerTraits) add(method, target, path, vhost string, status int, first bool) {
+func (s *scannerTraits) add(method, target, path, vhost, referer string, status int, first bool) {
 	bit := fingerprintOf(path)
 	s.fpMask |= bit
 	if first {
@@ -162,6 +166,14 @@ func (s *scannerTraits) add(method, target, path, vhost string, status int, firs
 	case method == "CONNECT":
 		s.proxy++
 		s.note(method + " " + target)
+		return
+	case absoluteTarget(target, vhost) && sameHost(target, referer):
+		// The site's own page (its Referer names the host), written as
+		// only a proxy is sent one: no probe for an open proxy, but no
+		// browser either (the basjes log's form spammers).
+		if s.own < math.MaxUint16 {
+			s.own++
+		}
 		return
 	case absoluteTarget(target, vhost):
 		// An absolute URL to a server that is not a proxy: a probe for an
@@ -238,6 +250,32 @@ func tunnelled(method string, status int) bool {
 // from a log that names no virtual host for it.
 func absoluteTarget(target, vhost string) bool {
 	return vhost == "" && (strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://"))
+}
+
+// sameHost reports whether the absolute URL target names the host (and
+// port) of the absolute URL referer, whatever their case or scheme.
+func sameHost(target, referer string) bool {
+	t, r := urlHost(target), urlHost(referer)
+	return t != "" && strings.EqualFold(t, r)
+}
+
+// urlHost is the authority of an http or https URL: "" for anything else.
+func urlHost(u string) string {
+	switch {
+	case len(u) >= 7 && strings.EqualFold(u[:7], "http://"):
+		u = u[7:]
+	case len(u) >= 8 && strings.EqualFold(u[:8], "https://"):
+		u = u[8:]
+	default:
+		return ""
+	}
+	if end := strings.IndexAny(u, "/?#"); end >= 0 {
+		u = u[:end]
+	}
+	if at := strings.LastIndexByte(u, '@'); at >= 0 {
+		u = u[at+1:] // user info is no part of the host
+	}
+	return u
 }
 
 // probeEnds reports whether a path that starts with the probe prefix is

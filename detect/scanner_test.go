@@ -152,6 +152,12 @@ func TestProxyLogs(t *testing.T) {
 	}{
 		{"origin log: an absolute URL is a probe", append(browse("203.0.113.1", ""), req{ip: "192.0.2.9", ua: chrome, path: "http://proxy-judge.example/azenv.php"}), "192.0.2.9", true},
 		{"origin log: the person is not", append(browse("203.0.113.1", ""), req{ip: "192.0.2.9", ua: chrome, path: "http://proxy-judge.example/azenv.php"}), "203.0.113.1", false},
+		// The basjes log's form spammers write the site's own URLs whole,
+		// with a Referer on that host: not a probe for an open proxy.
+		{"origin log: an absolute URL of the Referer's host is not a probe", append(browse("203.0.113.1", ""),
+			req{ip: "192.0.2.9", ua: chrome, path: "http://Howto.example.nl/join_form", referer: "http://howto.example.nl/"}), "192.0.2.9", false},
+		{"origin log: one of another host than the Referer's is", append(browse("203.0.113.1", ""),
+			req{ip: "192.0.2.9", ua: chrome, path: "http://proxy-judge.example/azenv.php", referer: "http://howto.example.nl/"}), "192.0.2.9", true},
 		{"varnish log: browsing is not scanning", append(browse("203.0.113.1", "http://www.example.com"), browse("203.0.113.2", "http://www.example.com")...), "203.0.113.1", false},
 		{"varnish log: CONNECT still is", append(browse("203.0.113.1", "http://www.example.com"), req{ip: "192.0.2.9", ua: chrome, method: "CONNECT", path: "www.example.com:443", status: 400}), "192.0.2.9", true},
 		// A forward proxy (Squid): browsers reach HTTPS sites by CONNECT,
@@ -333,5 +339,60 @@ func TestBrokenAssetsMadeUpReferer(t *testing.T) {
 	}
 	if v := verdictOf(t, run(Config{}, reqs), "203.0.113.77", chrome); !slices.Contains(v.Reasons, ReasonBehaviour) {
 		t.Errorf("20 asset 404s under a made-up Referer: reasons %v, want behaviour (mostly errors)", v.Reasons)
+	}
+}
+
+func TestSameHost(t *testing.T) {
+	tests := []struct {
+		target, referer string
+		want            bool
+	}{
+		{"http://www.example.com/a", "https://WWW.example.com/", true},
+		{"http://www.example.com", "http://www.example.com?x", true},
+		{"http://www.example.com:8080/a", "http://www.example.com/", false},
+		{"http://user@www.example.com/a", "http://www.example.com/b", true},
+		{"http://proxy-judge.example/azenv.php", "http://www.example.com/", false},
+		{"http://www.example.com/a", "-", false},
+		{"http://www.example.com/a", "", false},
+		{"/a", "/a", false},
+	}
+	for _, tt := range tests {
+		if got := sameHost(tt.target, tt.referer); got != tt.want {
+			t.Errorf("sameHost(%q, %q) = %v, want %v", tt.target, tt.referer, got, tt.want)
+		}
+	}
+}
+
+// TestOwnAbsoluteURLs: a client that writes the site's own pages as
+// absolute URLs (its Referer names the host) is a robot, as no browser
+// writes them so to a web server, but no proxy prober; in a proxy's log,
+// where every request is written so, it is neither.
+func TestOwnAbsoluteURLs(t *testing.T) {
+	const firefox = "Mozilla/5.0 (Windows NT 6.1; rv:32.0) Gecko/20100101 Firefox/32.0"
+	spam := []req{
+		{ip: "192.0.2.9", ua: firefox, path: "http://howto.example.nl/join_form", referer: "http://howto.example.nl/"},
+		{ip: "192.0.2.9", ua: firefox, sec: 15, method: "POST", path: "http://howto.example.nl/join_form", status: 302, referer: "http://howto.example.nl/join_form"},
+	}
+	var person []req // most of the log: requests written as browsers write them
+	for i, p := range []string{"/", "/site.css", "/logo.png", "/about", "/site.css", "/join_form"} {
+		person = append(person, req{ip: "203.0.113.1", ua: firefox, sec: i, path: p, referer: "http://howto.example.nl/"})
+	}
+	proxied := []req{{ip: "203.0.113.1", ua: firefox, path: "http://www.example.org/"}, {ip: "203.0.113.2", ua: firefox, path: "http://www.example.org/a"},
+		{ip: "203.0.113.3", ua: firefox, path: "http://www.example.org/b"}}
+	tests := []struct {
+		name  string
+		reqs  []req
+		robot bool
+	}{
+		{"origin log", append(person, spam...), true},
+		{"proxy log", append(proxied, spam...), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := verdictOf(t, run(Config{}, tt.reqs), "192.0.2.9", firefox)
+			if v.Robot != tt.robot || slices.Contains(v.Reasons, ReasonScanner) || v.Kind == KindScanner {
+				t.Errorf("robot %v, kind %q, reasons %v, details %q; want robot %v, no scanner", v.Robot, v.Kind, v.Reasons, v.Details, tt.robot)
+			}
+		})
 	}
 }

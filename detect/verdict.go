@@ -86,6 +86,7 @@ const (
 	pointsMostlyHead       = 100
 	pointsMostlyErrors     = 60
 	pointsFastForm         = 100
+	pointsOwnAbsolute      = 100
 	pointsFastFormAssets   = 50
 	pointsNoAssets         = 50
 	pointsNoReferer        = 50
@@ -263,6 +264,10 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 	if c.requests >= int64(cfg.MinRequests) && float64(c.errors) >= cfg.ErrorShare*float64(c.requests) {
 		j.add(ReasonBehaviour, pointsMostlyErrors, fmt.Sprintf("%s of %d requests answered 4xx/5xx (%d × 404)",
 			percent(int64(c.errors), c.requests), c.requests, c.notFound))
+	}
+	if c.scan.own > 0 && !lt.proxyLog {
+		j.add(ReasonBehaviour, pointsOwnAbsolute, fmt.Sprintf("asked %s for this site's pages by absolute URL (GET http://host/…), which browsers send only to a proxy",
+			times(int64(c.scan.own))))
 	}
 	if c.fastForms > 0 {
 		detail := fmt.Sprintf("%d of %d form posts within %v of fetching the form", c.fastForms, c.posts, cfg.FastForm)
