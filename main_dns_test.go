@@ -27,6 +27,7 @@ func TestVerifyDNSCLI(t *testing.T) {
 		"50.113.0.203.in-addr.arpa.":          "50.113.0.203.in-addr.arpa. 60 IN PTR host-50.hosting.example.",
 		"70.231.255.5.in-addr.arpa.":          "70.231.255.5.in-addr.arpa. 60 IN PTR 5-255-231-70.spider.yandex.com.",
 		"5-255-231-70.spider.yandex.com.":     "5-255-231-70.spider.yandex.com. 60 IN A 5.255.231.70",
+		"51.113.0.203.in-addr.arpa.":          "51.113.0.203.in-addr.arpa. 60 IN PTR host-51.hosting.example.",
 	}
 	srv := &dns.Server{PacketConn: pc, Handler: dns.HandlerFunc(func(w dns.ResponseWriter, req *dns.Msg) {
 		m := new(dns.Msg)
@@ -48,13 +49,15 @@ func TestVerifyDNSCLI(t *testing.T) {
 	// built-in copy of Bing's list does not hold but Bing's DNS confirms (a
 	// range newer than the copy: DNS overrules it), and from a hosting
 	// address (an impostor); YandexBot from Yandex's network (advisory:
-	// DNS decides).
+	// DNS decides); AmazonBuyForMe from a hosting address: Amazon's DNS
+	// names are Amazonbot's, so DNS proves nothing of it either way.
 	const bing = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"
 	const yandex = "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)"
 	log := "157.55.39.10 - - [06/May/2024:09:00:00 +0000] \"GET /robots.txt HTTP/1.1\" 200 80 \"-\" \"" + bing + "\"\n" +
 		"52.233.10.20 - - [06/May/2024:09:00:01 +0000] \"GET /a HTTP/1.1\" 200 80 \"-\" \"" + bing + "\"\n" +
 		"203.0.113.50 - - [06/May/2024:09:00:02 +0000] \"GET /x HTTP/1.1\" 200 80 \"-\" \"" + bing + "\"\n" +
-		"5.255.231.70 - - [06/May/2024:09:00:03 +0000] \"GET /y HTTP/1.1\" 200 80 \"-\" \"" + yandex + "\"\n"
+		"5.255.231.70 - - [06/May/2024:09:00:03 +0000] \"GET /y HTTP/1.1\" 200 80 \"-\" \"" + yandex + "\"\n" +
+		"203.0.113.51 - - [06/May/2024:09:00:04 +0000] \"GET /z HTTP/1.1\" 200 80 \"-\" \"Mozilla/5.0 (compatible; AmazonBuyForMe/1.0)\"\n"
 	code, out, errOut := runCLI(t, []byte(log), "-o", "json", "--verify-dns", "--dns-server", pc.LocalAddr().String())
 	if code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -79,11 +82,12 @@ func TestVerifyDNSCLI(t *testing.T) {
 	want := map[string]string{
 		"157.55.39.10": "Microsoft verified ip-range", "52.233.10.20": "Microsoft verified dns",
 		"203.0.113.50": "Microsoft impostor ", "5.255.231.70": "Yandex verified dns",
+		"203.0.113.51": "Amazon unverified ",
 	}
 	if !maps.Equal(got, want) || rep.Summary.DNSChecked != 3 {
 		t.Errorf("identities %q, %d checked; want %q, 3 checked", got, rep.Summary.DNSChecked, want)
 	}
-	if len(rep.Robots) != 3 {
+	if len(rep.Robots) != 4 {
 		t.Errorf("robots %+v: the impostor must have a row of its own", rep.Robots)
 	}
 }

@@ -162,5 +162,30 @@ func underAny(name string, suffixes []string) bool {
 	return false
 }
 
-// HasDNS reports whether an operator documents DNS names for its crawlers.
-func HasDNS(operator string) bool { return len(dnsSuffixes[operator]) > 0 }
+// dnsRobots are, for an operator whose DNS names are documented for some
+// of its robots only, those robots (lower-case name prefixes): Amazon's
+// crawl.amazonbot.amazon is Amazonbot's, so AmazonBuyForMe or bedrockbot
+// from a name outside it is not proven an impostor. An operator with no
+// entry documents its names for all its crawlers.
+var dnsRobots = map[string][]string{
+	"Amazon": {"amazonbot"},
+}
+
+// HasDNS reports whether an operator documents DNS names for the robot
+// of that name.
+func HasDNS(operator, name string) bool {
+	if len(dnsSuffixes[operator]) == 0 {
+		return false
+	}
+	robots, some := dnsRobots[operator]
+	if !some {
+		return true
+	}
+	lower := strings.ToLower(name)
+	for _, r := range robots {
+		if strings.HasPrefix(lower, r) {
+			return true
+		}
+	}
+	return false
+}

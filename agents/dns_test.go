@@ -104,3 +104,24 @@ func TestVerifyDNS(t *testing.T) {
 	}
 	t.Logf("%d lookups answered in %v", len(got), took)
 }
+
+func TestHasDNS(t *testing.T) {
+	tests := []struct {
+		operator, name string
+		want           bool
+	}{
+		{"Google", "Googlebot", true},
+		{"Google", "GoogleOther", true},
+		{"Microsoft", "bingbot", true},
+		{"Amazon", "Amazonbot", true},
+		{"Amazon", "AmazonBuyForMe", false}, // crawl.amazonbot.amazon is Amazonbot's
+		{"Amazon", "bedrockbot", false},
+		{"Anthropic", "ClaudeBot", false}, // no DNS names documented
+		{"", "curl", false},
+	}
+	for _, tt := range tests {
+		if got := HasDNS(tt.operator, tt.name); got != tt.want {
+			t.Errorf("HasDNS(%q, %q) = %v, want %v", tt.operator, tt.name, got, tt.want)
+		}
+	}
+}

@@ -576,7 +576,7 @@ func (d *Detector) verifyDNS() (map[string]agents.DNSResult, int) {
 			continue // claims no crawler (see verdict)
 		}
 		op, id, _ := d.cfg.ranges().Identify(c.ua.agent.Name, c.ip)
-		if (id == agents.IdentityUnverified || id == agents.IdentityImpostor) && agents.HasDNS(op) {
+		if (id == agents.IdentityUnverified || id == agents.IdentityImpostor) && agents.HasDNS(op, c.ua.agent.Name) {
 			all = append(all, claim{c.ip, op, c.requests})
 		}
 	}
