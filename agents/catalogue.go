@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // CatalogueEntry is what robowatch knows of one robot by name.
@@ -73,14 +74,47 @@ var catalogue = sync.OnceValue(func() map[string]CatalogueEntry {
 // crawlers from its own table (identity.go), the AI crawlers from
 // ai.robots.txt's list; ok is false for a name it does not know.
 func Lookup(name string) (CatalogueEntry, bool) {
-	lower := strings.ToLower(name)
-	for _, c := range claims {
-		if strings.HasPrefix(lower, c.prefix) {
-			return CatalogueEntry{Name: name, Operator: c.operator, Purpose: c.purpose, URL: c.url}, true
+	// Every verdict looks its name up ("Chrome" for most): lower-cased
+	// into a buffer on the stack, and the claims tried only when one
+	// starts with the name's first byte, it costs no allocation.
+	var buf [64]byte
+	lower := asciiLower(buf[:0], name)
+	if len(lower) > 0 && claimFirst[lower[0]] {
+		for _, c := range claims {
+			if bytes.HasPrefix(lower, []byte(c.prefix)) {
+				return CatalogueEntry{Name: name, Operator: c.operator, Purpose: c.purpose, URL: c.url}, true
+			}
 		}
 	}
-	e, ok := catalogue()[lower]
+	e, ok := catalogue()[string(lower)]
 	return e, ok
+}
+
+// claimFirst holds the first bytes of the claims' prefixes.
+var claimFirst = func() (t [256]bool) {
+	for _, c := range claims {
+		t[c.prefix[0]] = true
+	}
+	return t
+}()
+
+// asciiLower appends s to dst lower-cased as strings.ToLower would, for
+// the names Lookup is given; a name with bytes past ASCII goes through
+// strings.ToLower.
+func asciiLower(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return append(dst[:0], strings.ToLower(s)...)
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 // genericNames are catalogue names that are also ordinary words or other

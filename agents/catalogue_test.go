@@ -93,3 +93,32 @@ func TestCatalogueFeedsTheClassifier(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupAnyCase: a name is looked up whatever its case, long or
+// beyond ASCII, and the lookup every verdict makes costs no allocation.
+func TestLookupAnyCase(t *testing.T) {
+	tests := []struct {
+		name    string
+		ok      bool
+		purpose string
+	}{
+		{"Googlebot", true, "search"},
+		{"GOOGLEBOT-Image", true, "search"},
+		{"GPTBot", true, "ai-training"},
+		{"gptbot", true, "ai-training"},
+		{"Chrome", false, ""},
+		{"", false, ""},
+		{"Ünknown-Bot", false, ""},
+		{strings.Repeat("GPTBot", 20), true, "ai-training"}, // a claim is a prefix
+		{strings.Repeat("X", 100), false, ""},
+	}
+	for _, tt := range tests {
+		e, ok := Lookup(tt.name)
+		if ok != tt.ok || e.Purpose != tt.purpose {
+			t.Errorf("Lookup(%q) = %q, %v; want purpose %q, %v", tt.name, e.Purpose, ok, tt.purpose, tt.ok)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { Lookup("Chrome") }); n != 0 {
+		t.Errorf("Lookup(\"Chrome\"): %v allocations", n)
+	}
+}
