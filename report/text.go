@@ -630,9 +630,15 @@ func headlineSection(r *Report, opt Options) *section {
 	s := &section{name: "headline", title: "Headline", header: []string{"", ""}, flex: []bool{false, true}}
 	add := func(k, v string) { s.rows = append(s.rows, []string{k, v}) }
 	res := r.Result
-	records := r.Stats.Records
-	if records == 0 {
+	// The shares are of the records in the --since/--until window: those
+	// outside it were left out of every verdict.
+	records := r.Stats.Records - r.Outside
+	if r.Stats.Records == 0 {
 		add("Robots", "no records were read")
+		return s
+	}
+	if records <= 0 {
+		add("Robots", "no records in the window ("+Exact(r.Outside)+noun(r.Outside, " record", " records")+" outside it left out)")
 		return s
 	}
 	// Shares of everything read: the clients folded under --max-clients
