@@ -308,6 +308,13 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 			return usage("--%s %d: want a number from 0 to %d", n.flag, n.value, maxCount)
 		}
 	}
+	// The detector reads 0 as "the default", which is not what --burst 0
+	// says (every request above the threshold): refuse it, not ignore it.
+	for _, f := range []string{"burst", "sustained"} {
+		if v, _ := fs.GetInt(f); fs.Changed(f) && v == 0 {
+			return usage("--%s 0: want 1 or more requests", f)
+		}
+	}
 	for _, f := range *failOn {
 		if !slices.Contains(FailConditions, f) {
 			return usage("--fail-on %q: want some of %s", f, strings.Join(FailConditions, ","))
@@ -318,8 +325,10 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 			return usage("--fail-on violations needs --robots FILE|URL")
 		}
 	}
-	if !slices.Contains(modes, *color) || !slices.Contains(modes, *progress) {
-		return usage("--color and --progress take auto, always or never")
+	for _, m := range []struct{ flag, value string }{{"color", *color}, {"progress", *progress}} {
+		if !slices.Contains(modes, m.value) {
+			return usage("--%s %q: want auto, always or never", m.flag, m.value)
+		}
 	}
 	if *since != "" {
 		if a.Since, err = logparse.ParseTimeBound(*since); err != nil {
@@ -335,8 +344,13 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 		return usage("--since %s is not before --until %s: the window would be empty", *since, *until)
 	}
 	a.Detect = detect.Config{BurstPer10s: *burst, SustainedPer60s: *sustained, MaxClients: *maxClients}
-	if *interval < 0 || *expire < 0 {
-		return usage("--interval and --expire take a duration of 0 or more, e.g. 10s, 24h")
+	for _, d := range []struct {
+		flag  string
+		value time.Duration
+	}{{"interval", *interval}, {"expire", *expire}} {
+		if d.value < 0 {
+			return usage("--%s %s: want a duration of 0 or more, e.g. 10s, 24h", d.flag, d.value)
+		}
 	}
 	if fs.Changed("expire") && !*follow {
 		return usage("--expire is for -F (a batch run reads a log once: nothing to expire)")
