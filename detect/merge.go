@@ -219,10 +219,52 @@ func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, ch
 		sortPrefixes(s)
 		out = append(out, *s)
 	}
-	slices.SortFunc(out, func(a, b RobotSummary) int {
-		return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Name, b.Name))
-	})
+	slices.SortFunc(out, robotOrder)
 	return out
+}
+
+// robotOrder is the order of the robots list: most requests first, then
+// by name.
+func robotOrder(a, b RobotSummary) int {
+	return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Name, b.Name))
+}
+
+// MoveRobotRequests gives each robots row the requests of the clients the
+// merge put in it, for the parts (days) in which a part judged them
+// otherwise: a client a person on Monday and a robot on Tuesday is a
+// robot of the week with all its requests, in the clients list, in
+// summary.robot_requests and so in its robots row, which held Tuesday's
+// only. Requests a part's row counted for a client the merge put in
+// another row, or made no robot, leave it. For shards of one log every
+// client is in one part and nothing moves. robots is sorted again.
+func MoveRobotRequests(robots []RobotSummary, parts [][]Verdict, merged []Verdict) {
+	row := make(map[clientKey]string, len(merged))
+	for i := range merged {
+		if v := &merged[i]; v.Robot {
+			row[clientKey{v.IP, v.UserAgent}] = robotRowName(v.Name, v.Identity)
+		}
+	}
+	moved := map[string]int64{}
+	for _, p := range parts {
+		for i := range p {
+			v := &p[i]
+			was := ""
+			if v.Robot {
+				was = robotRowName(v.Name, v.Identity)
+			}
+			if now := row[clientKey{v.IP, v.UserAgent}]; now != was {
+				moved[was] -= v.Requests
+				moved[now] += v.Requests
+			}
+		}
+	}
+	if len(moved) == 0 {
+		return
+	}
+	for i := range robots {
+		robots[i].Requests = max(robots[i].Requests+moved[robots[i].Name], 0)
+	}
+	slices.SortFunc(robots, robotOrder)
 }
 
 // sortPrefixes orders s.Prefixes, most first, and cuts them to the top

@@ -296,6 +296,7 @@ func mergeParts(parts []*jsonPart) *Report {
 	}
 	res.RobotCount += int(res.Other.Robots)
 	res.Robots = detect.MergeRobots(robotLists, prefixes, res.ViolationsChecked)
+	detect.MoveRobotRequests(res.Robots, clients, merged)
 	rank := detect.RankOf(merged)
 	res.Violations = detect.ViolationListOf(detect.MergeViolations(violations, rank))
 	res.Incidents = detect.MergeIncidents(incidents, rank)
