@@ -67,6 +67,9 @@ func mergeVerdict(a, b *Verdict) {
 			b.Robot, b.Name, b.Kind, b.Score, b.Operator, b.Identity, b.VerifiedBy, b.Purpose
 	}
 	a.Reasons = union(a.Reasons, b.Reasons)
+	slices.SortStableFunc(a.Reasons, func(x, y string) int { // in judge's order, as one run gives them
+		return cmp.Compare(reasonRank(x), reasonRank(y))
+	})
 	a.Details = union(a.Details, b.Details)
 	a.Requests += b.Requests
 	a.Bytes = addBytes(a.Bytes, b.Bytes)
@@ -87,6 +90,15 @@ func mergeVerdict(a, b *Verdict) {
 	peak(&a.Peak.Per1s, &a.Peak.At1s, b.Peak.Per1s, b.Peak.At1s)
 	peak(&a.Peak.Per10s, &a.Peak.At10s, b.Peak.Per10s, b.Peak.At10s)
 	peak(&a.Peak.Per60s, &a.Peak.At60s, b.Peak.Per60s, b.Peak.At60s)
+}
+
+// reasonRank is a reason's place in the fixed order judge gives them.
+func reasonRank(r string) int {
+	i := slices.Index([]string{ReasonScanner, ReasonRobotsTxt, ReasonRate, ReasonUserAgent, ReasonBehaviour}, r)
+	if i < 0 {
+		return 5 // a reason a later version gives: after the known ones
+	}
+	return i
 }
 
 func union(a, b []string) []string {

@@ -46,3 +46,26 @@ func TestMoveRobotRequests(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeVerdictsKeepsTheReasonsOrder: a client's reasons over several
+// days are in the order one run gives them (scanner, robots-txt, rate,
+// user-agent, behaviour), not in the order the days brought them.
+func TestMergeVerdictsKeepsTheReasonsOrder(t *testing.T) {
+	tests := []struct {
+		days [][]string
+		want []string
+	}{
+		{[][]string{{ReasonUserAgent, ReasonBehaviour}, {ReasonRobotsTxt, ReasonUserAgent}}, []string{ReasonRobotsTxt, ReasonUserAgent, ReasonBehaviour}},
+		{[][]string{{ReasonBehaviour}, {ReasonRate}, {ReasonScanner}}, []string{ReasonScanner, ReasonRate, ReasonBehaviour}},
+		{[][]string{{ReasonRobotsTxt}, {}}, []string{ReasonRobotsTxt}},
+	}
+	for _, tt := range tests {
+		var parts [][]Verdict
+		for _, r := range tt.days {
+			parts = append(parts, []Verdict{{IP: "192.0.2.1", UserAgent: "ua", Reasons: slices.Clone(r), Requests: 1}})
+		}
+		if got := MergeVerdicts(parts)[0].Reasons; !slices.Equal(got, tt.want) {
+			t.Errorf("days %v: reasons %v, want %v", tt.days, got, tt.want)
+		}
+	}
+}
