@@ -289,6 +289,16 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 	// A trusted proxy is never blocked: when its log gives no client to
 	// credit, its requests stay its own, and denying it denies everyone.
 	a.Block.Allow = append(a.Block.Allow, a.Proxies...)
+	for _, src := range *robotsSrc {
+		// Said before the log is read: robots.LoadSet would try to open
+		// a file named "-" or "" and fail with exit 1 and an OS error.
+		switch _, where := robots.SplitHost(src); where {
+		case "":
+			return usage("--robots %q: no FILE or URL", src)
+		case "-":
+			return usage("--robots %s: standard input is for the log; give the robots.txt as a FILE or URL (robowatch check --robots - reads it from standard input)", src)
+		}
+	}
 	for _, s := range *sections {
 		if !slices.Contains(report.Sections, s) {
 			return usage("--section %q: want some of %s", s, strings.Join(report.Sections, ","))

@@ -109,7 +109,7 @@ type Set struct {
 func LoadSet(ctx context.Context, sources []string, client *http.Client) (Set, []string, error) {
 	whole := false
 	for _, src := range sources {
-		if host, _ := splitHost(src); host == "" {
+		if host, _ := SplitHost(src); host == "" {
 			if whole {
 				return Set{}, nil, fmt.Errorf("%s: a robots.txt for the whole log was already given; use HOST=FILE for virtual hosts", Redact(src))
 			}
@@ -121,7 +121,7 @@ func LoadSet(ctx context.Context, sources []string, client *http.Client) (Set, [
 		warnings []string
 	)
 	for _, src := range sources {
-		host, where := splitHost(src)
+		host, where := SplitHost(src)
 		r, res, w, err := loadSource(ctx, where, client)
 		if err != nil {
 			return Set{}, append(warnings, w...), fmt.Errorf("%s: %w", Redact(src), err)
@@ -143,9 +143,9 @@ func LoadSet(ctx context.Context, sources []string, client *http.Client) (Set, [
 	return set, warnings, nil
 }
 
-// splitHost splits "HOST=SOURCE". A source with no "=" before its first
+// SplitHost splits "HOST=SOURCE". A source with no "=" before its first
 // "/", ":" or "\" (a path or a URL) is for the whole log: host is "".
-func splitHost(s string) (host, source string) {
+func SplitHost(s string) (host, source string) {
 	i := strings.IndexByte(s, '=')
 	if i <= 0 || strings.ContainsAny(s[:i], `/:\`) {
 		return "", s

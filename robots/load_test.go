@@ -296,8 +296,8 @@ func TestSplitHost(t *testing.T) {
 		{"h=a=b", "h", "a=b"},
 	}
 	for _, c := range cases {
-		if host, source := splitHost(c.in); host != c.host || source != c.source {
-			t.Errorf("splitHost(%q) = %q, %q; want %q, %q", c.in, host, source, c.host, c.source)
+		if host, source := SplitHost(c.in); host != c.host || source != c.source {
+			t.Errorf("SplitHost(%q) = %q, %q; want %q, %q", c.in, host, source, c.host, c.source)
 		}
 	}
 }
