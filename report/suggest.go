@@ -91,8 +91,12 @@ func writeRobotsTxt(w io.Writer, r *Report) error {
 			bw.WriteString(l + "\n")
 		}
 	}
-	if len(tokens) == 0 && len(ignored) == 0 {
+	switch {
+	case len(tokens) > 0 || len(ignored) > 0:
+	case res.ViolationsChecked:
 		bw.WriteString("# Nothing to add: no AI-training crawler, and no robot broke robots.txt.\n")
+	default: // no robots.txt to check the log against: no violation is no answer
+		bw.WriteString("# Nothing to add: no AI-training crawler; robots.txt violations were not checked.\n")
 	}
 	return bw.Flush()
 }
