@@ -150,7 +150,12 @@ func (a *Analyse) Status(res *detect.Result, stderr io.Writer) int {
 	status := ExitOK
 	for _, spec := range a.Clients {
 		if !a.matched(spec, res) {
-			Warnf(stderr, "robowatch: --client %s: no requests from it in %s", spec, a.inputs())
+			in := a.inputs()
+			if a.Since.IsSet() || a.Until.IsSet() {
+				// Its requests may all be outside the window.
+				in = "the --since/--until window of " + in
+			}
+			Warnf(stderr, "robowatch: --client %s: no requests from it in %s", spec, in)
 			status = ExitError
 		}
 	}
