@@ -59,21 +59,26 @@ func markdownStyle(w io.Writer, s *section, opt Options) error {
 }
 
 // mdCell keeps a cell from breaking the table or being read as Markdown or
-// HTML: pipes, backticks, emphasis and angle brackets are escaped.
+// HTML: pipes, backticks, emphasis, strikethrough, angle brackets and
+// ampersands are escaped. An unescaped '&' began a character reference:
+// "&lt;b&gt;" in a User-agent rendered as "<b>", and "&rlm;" or "&zwj;" put
+// back the invisible characters Escape had made visible.
 func mdCell(s string) string {
-	if !strings.ContainsAny(s, "|\\`*_<>[]#") {
+	if !strings.ContainsAny(s, "|\\`*_~<>[]#&") {
 		return s
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; c {
-		case '|', '\\', '`', '*', '_', '[', ']', '#':
+		case '|', '\\', '`', '*', '_', '~', '[', ']', '#':
 			b.WriteByte('\\')
 			b.WriteByte(c)
 		case '<':
 			b.WriteString("&lt;")
 		case '>':
 			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
 		default:
 			b.WriteByte(c)
 		}
