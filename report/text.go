@@ -220,7 +220,10 @@ func summarySection(r *Report) *section {
 // robotsSection lists the robot names. For text (the table and Markdown)
 // what a robot did with robots.txt is said in a few words under the
 // column's heading, and the signals are never cut: a cut list of signals
-// reads as another signal.
+// reads as another signal. On a screen too narrow for the name, its
+// requests, violations and those words, the words go, then the
+// violations, as the clients list's do: kept, they made the table wider
+// than the screen and cut the names into pieces.
 func robotsSection(r *Report, opt Options, text bool) *section {
 	s := &section{
 		name: "robots", title: "Robots (by name)",
@@ -228,7 +231,7 @@ func robotsSection(r *Report, opt Options, text bool) *section {
 		right:  []bool{false, true, true, true, false, false, false},
 		flex:   []bool{true, false, false, false, true, true, true},
 		keep:   []bool{true, false, false, false, false, false, false},
-		drop:   []int{0, 2, 0, 0, 0, 1, 3},
+		drop:   []int{0, 2, 0, 5, 4, 1, 3},
 	}
 	if text {
 		s.flex = []bool{false, false, false, false, false, false, true}
