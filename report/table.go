@@ -67,7 +67,7 @@ func (ts *tableStyle) render(w io.Writer, s *section, opt Options) error {
 	if width <= 0 {
 		width = DefaultWidth
 	}
-	title := s.title
+	title := wrapText(s.title, width) // a drill-down's names an IPv6 address: 54 columns
 	if opt.Color {
 		title = ansiBold + title + ansiReset
 	}
