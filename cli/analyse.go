@@ -309,6 +309,11 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 			return usage("--section %q: want some of %s", s, strings.Join(report.Sections, ","))
 		}
 	}
+	if slices.Contains(*sections, "client") && len(*watch) == 0 {
+		// The section is the --client drill-downs: without one, the
+		// report was empty and the exit status 0.
+		return usage("--section client draws the clients --client names: give --client IP|CIDR|host")
+	}
 	if *output == "csv" && len(*sections) > 1 {
 		// Said before the log is read, not after.
 		return usage("-o csv writes one section; choose one with --section (%s)", strings.Join(report.Sections, ", "))

@@ -19,6 +19,7 @@ func TestParseUsageErrors(t *testing.T) {
 		{[]string{"--bogus"}, "robowatch: unknown flag: --bogus (see robowatch --help)"},
 		{[]string{"-o", "xml"}, `--output "xml": want one of table, json`},
 		{[]string{"--section", "nope"}, `--section "nope"`},
+		{[]string{"--section", "summary,client"}, "--section client draws the clients --client names: give --client"},
 		{[]string{"-f", "%h %{Referer"}, "--format"},
 		{[]string{"--top", "-1"}, "--top -1: want a number from 0 to 1000000000"},
 		{[]string{"--burst", "4294967296"}, "--burst 4294967296: want a number from 0 to 1000000000"},
