@@ -419,3 +419,47 @@ func TestNarrowTableFitsWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadlineWindow: with --since or --until the headline's share is of
+// the records in the window, which the verdicts are of: it was of every
+// record read, those left out too ("12% of requests (323 of 2,500)" where
+// the window's robots made 31% of its 1,038). An empty window, and an empty
+// log, say so in the headline and under Clients.
+func TestHeadlineWindow(t *testing.T) {
+	d := detect.New(detect.Config{})
+	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
+	for i := range 30 {
+		d.Add(&logparse.Record{Client: "192.0.2.9", UserAgent: "curl/8.5.0", Method: "GET", Target: "/", Status: 200, Bytes: 10, Time: t0.Add(time.Duration(i) * time.Second)})
+	}
+	for i := range 10 {
+		d.Add(&logparse.Record{Client: fmt.Sprintf("198.51.100.%d", i), UserAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", Method: "GET", Target: "/", Status: 200, Bytes: 10, Time: t0.Add(time.Duration(i) * time.Second)})
+	}
+	window := "from 2024-05-06 09:00:00 +0000"
+	for _, tt := range []struct {
+		name   string
+		r      *Report
+		want   []string
+		absent string
+	}{
+		{"window", &Report{Stats: logparse.Stats{Records: 100, Lines: 100}, Outside: 60, Window: window, Result: d.Result()},
+			[]string{"75% of requests (30 of 40)"}, "of 100"},
+		{"empty window", &Report{Stats: logparse.Stats{Records: 100, Lines: 100}, Outside: 100, Window: window, Result: detect.New(detect.Config{}).Result()},
+			[]string{"no records in the window (100 records outside it left out)", "No clients: no records in the window."}, "judged a robot"},
+		{"empty log", &Report{Result: detect.New(detect.Config{}).Result()},
+			[]string{"no records were read", "No clients: no records were read."}, "window"},
+	} {
+		var out bytes.Buffer
+		if err := Write(&out, "table", tt.r, Options{Width: 200, Sections: []string{"headline", "clients"}}); err != nil {
+			t.Fatal(err)
+		}
+		text := out.String()
+		for _, want := range tt.want {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s: lacks %q:\n%s", tt.name, want, text)
+			}
+		}
+		if strings.Contains(text, tt.absent) {
+			t.Errorf("%s: says %q:\n%s", tt.name, tt.absent, text)
+		}
+	}
+}

@@ -343,6 +343,15 @@ func clientsSection(r *Report, opt Options, text bool) *section {
 		}
 	}
 	s.notes = cutNote(n, clients.Len(), "client", "clients")
+	switch {
+	case clients.Len() > 0:
+	case r.Result.Other.Clients > 0:
+		s.notes = append(s.notes, "No client is listed: all were folded into other (see Summary).")
+	case r.Outside > 0:
+		s.notes = append(s.notes, "No clients: no records in the window.")
+	default:
+		s.notes = append(s.notes, "No clients: no records were read.")
+	}
 	return s
 }
 
