@@ -39,7 +39,7 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 		// The headline's facts, as values: what robots asked for, the
 		// worst incident, the worst robots.txt offender.
 		write("key", "value")
-		write("records", r.Stats.Records)
+		write("records", r.Stats.Records-r.Outside) // as the headline's: the --since/--until window's
 		write("robot_requests", res.RobotRequests)
 		write("robot_bytes", res.RobotBytes)
 		if len(res.Incidents) > 0 {

@@ -423,8 +423,9 @@ func TestNarrowTableFitsWidth(t *testing.T) {
 // TestHeadlineWindow: with --since or --until the headline's share is of
 // the records in the window, which the verdicts are of: it was of every
 // record read, those left out too ("12% of requests (323 of 2,500)" where
-// the window's robots made 31% of its 1,038). An empty window, and an empty
-// log, say so in the headline and under Clients.
+// the window's robots made 31% of its 1,038); so is the CSV headline's
+// records. An empty window, and an empty log, say so in the headline and
+// under Clients.
 func TestHeadlineWindow(t *testing.T) {
 	d := detect.New(detect.Config{})
 	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
@@ -460,6 +461,13 @@ func TestHeadlineWindow(t *testing.T) {
 		}
 		if strings.Contains(text, tt.absent) {
 			t.Errorf("%s: says %q:\n%s", tt.name, tt.absent, text)
+		}
+		out.Reset()
+		if err := Write(&out, "csv", tt.r, Options{Sections: []string{"headline"}}); err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("records,%d\n", tt.r.Stats.Records-tt.r.Outside); !strings.Contains(out.String(), want) {
+			t.Errorf("%s: CSV headline lacks %q:\n%s", tt.name, want, out.String())
 		}
 	}
 }
