@@ -471,3 +471,27 @@ func TestHeadlineWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestNotesCountExactly: the notes under the lists write counts as the
+// summary does, every digit grouped: the summary's "1,861" clients were
+// "1861" in "5 of 1861 clients shown", and 12,345 malformed lines "12.3k".
+func TestNotesCountExactly(t *testing.T) {
+	robots := make([]detect.RobotSummary, 1234)
+	for i := range robots {
+		robots[i] = detect.RobotSummary{Name: fmt.Sprintf("Bot%d", i), Clients: 1, Requests: 1}
+	}
+	r := &Report{Files: []string{"a.log"},
+		Result: &detect.Result{RobotCount: 1234, Robots: robots, ViolationsChecked: true, ViolationsDropped: 23456, ViolationCount: 23456,
+			LateRecords: 45678},
+		Stats: logparse.Stats{Lines: 99999, Records: 99999, Malformed: 12345, Samples: []*logparse.ParseError{{File: "a.log", Line: 1, Text: "x"}}}}
+	var out bytes.Buffer
+	if err := Write(&out, "markdown", r, Options{Top: 5}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"5 of 1,234 robot names shown (--top).", "23,456 more violations were counted but not listed",
+		"12,345 malformed lines in all", "| Late records | 45,678 too far"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("lacks %q:\n%s", want, out.String())
+		}
+	}
+}

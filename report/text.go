@@ -199,10 +199,10 @@ func summarySection(r *Report) *section {
 		add("Identity", "the crawlers' published address ranges are over three years newer than the log: an address outside them is unverified, not an impostor")
 	}
 	if res.FutureRecords > 0 {
-		add("Future records", Count(res.FutureRecords)+" dated after today (forged or corrupt?): counted, not in rates or the time span")
+		add("Future records", Exact(res.FutureRecords)+" dated after today (forged or corrupt?): counted, not in rates or the time span")
 	}
 	if res.LateRecords > 0 {
-		add("Late records", Count(res.LateRecords)+" too far out of time order for the rate windows")
+		add("Late records", Exact(res.LateRecords)+" too far out of time order for the rate windows")
 	}
 	if o := res.Other; o.Clients > 0 {
 		add("Other", fmt.Sprintf("about %s of the lightest %s folded together (--max-clients): %s %s",
@@ -392,7 +392,7 @@ func notCheckedNote(r *Report) string {
 // violationNotes adds what the violations list cannot show.
 func violationNotes(s *section, res *detect.Result) *section {
 	if d := res.ViolationsDropped; d > 0 {
-		s.notes = append(s.notes, Count(d)+noun(d, " more violation was", " more violations were")+" counted but not listed (a storage bound, or the client was folded into other).")
+		s.notes = append(s.notes, Exact(d)+noun(d, " more violation was", " more violations were")+" counted but not listed (a storage bound, or the client was folded into other).")
 	}
 	if res.ViolationCount == 0 {
 		s.notes = append(s.notes, "No robot requested a disallowed path.")
@@ -516,10 +516,10 @@ func groupedViolationsSection(r *Report, opt Options) *section {
 	// Rows are no longer violations: say what a row is when it matters,
 	// and what --top counted.
 	stored := int64(res.Violations.Len())
-	grouped := Count(stored) + noun(stored, " stored violation", " stored violations") + ", one row per client and rule."
+	grouped := Exact(stored) + noun(stored, " stored violation", " stored violations") + ", one row per client and rule."
 	switch {
 	case n < len(groups):
-		s.notes = append(s.notes, fmt.Sprintf("%d of %s rows shown (--top): %s", n, Count(int64(len(groups))), grouped))
+		s.notes = append(s.notes, fmt.Sprintf("%s of %s rows shown (--top): %s", Exact(int64(n)), Exact(int64(len(groups))), grouped))
 	case int64(len(groups)) < stored:
 		s.notes = append(s.notes, grouped)
 	}
@@ -558,7 +558,7 @@ func incidentsSection(r *Report, opt Options, text bool) *section {
 	}
 	s.notes = cutNote(n, len(res.Incidents), "incident", "incidents")
 	if d := int64(res.IncidentsDropped); d > 0 {
-		s.notes = append(s.notes, Count(d)+noun(d, " more incident was", " more incidents were")+" counted but not listed (a storage bound, or the client was folded into other).")
+		s.notes = append(s.notes, Exact(d)+noun(d, " more incident was", " more incidents were")+" counted but not listed (a storage bound, or the client was folded into other).")
 	}
 	if res.IncidentCount == 0 {
 		s.notes = append(s.notes, "No client went above the rate threshold.")
@@ -583,11 +583,11 @@ func malformedSection(r *Report, text bool) *section {
 		s.rows = append(s.rows, []string{Escape(e.File) + ":" + strconv.FormatInt(e.Line, 10), Escape(reason(e)), Escape(e.Text)})
 	}
 	if m, shown := r.Stats.Malformed, int64(len(s.rows)); m > shown {
-		first := "the first " + Count(shown) + " are shown."
+		first := "the first " + Exact(shown) + " are shown."
 		if shown == 1 {
 			first = "the first is shown."
 		}
-		s.notes = append(s.notes, Count(m)+" malformed lines in all; "+first)
+		s.notes = append(s.notes, Exact(m)+" malformed lines in all; "+first)
 	}
 	if r.Stats.Malformed == 0 {
 		s.notes = append(s.notes, "Every line parsed.")
@@ -630,7 +630,7 @@ func percent(n, of int64) string {
 // when it says anything, but the singular is there for the day it is not.
 func cutNote(shown, all int, one, many string) []string {
 	if shown < all {
-		return []string{fmt.Sprintf("%d of %s %s shown (--top).", shown, Count(int64(all)), noun(int64(all), one, many))}
+		return []string{fmt.Sprintf("%s of %s %s shown (--top).", Exact(int64(shown)), Exact(int64(all)), noun(int64(all), one, many))}
 	}
 	return nil
 }
