@@ -313,9 +313,10 @@ func TestHostileLongLine(t *testing.T) {
 // the other files are read, and the exit status is 1.
 func TestHostileVanishingFiles(t *testing.T) {
 	dir := t.TempDir()
-	good := filepath.Join(dir, "a.log")
+	good, other := filepath.Join(dir, "a.log"), filepath.Join(dir, "b.log")
 	os.WriteFile(good, []byte(validLine+validLine), 0o644)
-	code, out, errOut := runCLI(t, nil, "-o", "json", good, filepath.Join(dir, "gone.log"), dir, good)
+	os.WriteFile(other, []byte(validLine+validLine), 0o644)
+	code, out, errOut := runCLI(t, nil, "-o", "json", good, filepath.Join(dir, "gone.log"), dir, other)
 	if code != cli.ExitError {
 		t.Fatalf("exit %d, want %d: %s", code, cli.ExitError, errOut)
 	}
