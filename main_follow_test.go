@@ -302,6 +302,31 @@ func TestLivePartialLine(t *testing.T) {
 	}
 }
 
+// TestLiveStopInBacklog: SIGTERM while the backlog of a followed file is
+// still being read ends the run with what was read: each record judged
+// (the final summary's violations are its records: every request breaks
+// robots.txt), and the line the stop came in is neither cut into a
+// malformed line nor left out of the counts.
+func TestLiveStopInBacklog(t *testing.T) {
+	dir := t.TempDir()
+	log, rb := filepath.Join(dir, "access.log"), filepath.Join(dir, "robots.txt")
+	os.WriteFile(rb, []byte("User-agent: *\nDisallow: /\n"), 0o644)
+	var text strings.Builder
+	at := time.Now()
+	for i := range 100_000 {
+		text.WriteString(line(fmt.Sprintf("10.%d.%d.%d", i/62500, i/250%250, i%250+1), at, fmt.Sprintf("/page/%d", i), liveCrawler))
+	}
+	appendTo(t, log, text.String())
+	r := startLive(t, "-F", "-o", "jsonl", "--interval", "1s", "--burst", "1000000", "--sustained", "1000000", "--robots", rb, log)
+	r.await("the first violation", isEvent("violation", ""))
+	final, code := r.stop(syscall.SIGTERM)
+	if code != 0 || final.num("malformed") != 0 || final.num("lines") != final.num("records") || final.num("violations") != final.num("records") {
+		t.Errorf("exit %d; lines %d, records %d, malformed %d, violations %d: want every line read a record, and judged",
+			code, final.num("lines"), final.num("records"), final.num("malformed"), final.num("violations"))
+	}
+	t.Logf("stopped after %d of 100000 lines", final.num("records"))
+}
+
 // TestLiveIncident: a burst opens an incident as soon as it crosses the
 // threshold; it ends once the log has moved a minute past it.
 func TestLiveIncident(t *testing.T) {

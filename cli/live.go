@@ -180,6 +180,16 @@ func (l *Live) Run(ctx context.Context, files *input.Files, names []string) ([]l
 			// and the interruptible pipe both stop): count what the loop saw.
 			stats[i] = l.stats
 		}
+		// What the input gave after the loop stopped is counted in its
+		// stats: it is judged too, or the report's records would not be
+		// its clients' requests.
+		buf = f.take(buf)
+		for _, it := range buf {
+			if !f.ended && l.item(f, it) {
+				f.ended = true
+				errs[i] = it.err
+			}
+		}
 	}
 	return stats, errs
 }

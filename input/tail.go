@@ -1,6 +1,7 @@
 package input
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -127,7 +128,7 @@ func (t *Tail) Read(p []byte) (int, error) {
 	defer t.mu.Unlock()
 	for {
 		if t.done() {
-			return 0, io.EOF
+			return t.restOfLine(p)
 		}
 		if t.addNL {
 			t.addNL, t.lastNL = false, true
@@ -151,6 +152,28 @@ func (t *Tail) Read(p []byte) (int, error) {
 		}
 		t.wait()
 	}
+}
+
+// restOfLine is Read once the Tail is done: the rest of the line the
+// bytes returned so far stopped in, if the file holds it, then io.EOF. A
+// stop in the middle of a backlog must not cut its last line in two, one
+// half a malformed line and the other never read.
+func (t *Tail) restOfLine(p []byte) (int, error) {
+	if t.f == nil || !t.any || t.lastNL {
+		return 0, io.EOF
+	}
+	n, _ := t.f.Read(p)
+	if n == 0 {
+		return 0, io.EOF // the file ends in an unfinished line: the reader takes it as the last
+	}
+	if i := bytes.IndexByte(p[:n], '\n'); i >= 0 {
+		if _, err := t.f.Seek(int64(i+1-n), io.SeekCurrent); err == nil {
+			n = i + 1
+		}
+	}
+	t.off += int64(n)
+	t.lastNL = p[n-1] == '\n'
+	return n, nil
 }
 
 // look finds out, at the end of the open file, whether there is more to

@@ -231,6 +231,41 @@ func TestTailEnds(t *testing.T) {
 	}
 }
 
+// TestTailEndsInLine: a Read after the context is done, in the middle of
+// a line, returns the rest of that line if the file holds it, then
+// io.EOF: a stop does not cut a line in two. An unfinished last line is
+// returned as it is.
+func TestTailEndsInLine(t *testing.T) {
+	for _, tt := range []struct{ file, want string }{
+		{"one\ntwo\nthree\n", "one\ntwo\n"},
+		{"one\ntwo", "one\ntwo"},
+		{"one\n", "one\n"},
+	} {
+		log := filepath.Join(t.TempDir(), "access.log")
+		appendFile(t, log, tt.file)
+		ctx, cancel := context.WithCancel(context.Background())
+		tail, err := Follow(ctx, log, FollowOptions{Poll: time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 6)
+		n, _ := tail.Read(buf) // "one\ntw", or the whole short file
+		cancel()
+		got := string(buf[:n])
+		for {
+			n, err := tail.Read(buf)
+			got += string(buf[:n])
+			if err != nil {
+				break
+			}
+		}
+		if got != tt.want {
+			t.Errorf("%q: read %q after the stop, want %q", tt.file, got, tt.want)
+		}
+		tail.Close()
+	}
+}
+
 // TestTailMissing: a file that is not there at the start is an error
 // naming it.
 func TestTailMissing(t *testing.T) {
