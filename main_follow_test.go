@@ -327,6 +327,25 @@ func TestLiveStopInBacklog(t *testing.T) {
 	t.Logf("stopped after %d of 100000 lines", final.num("records"))
 }
 
+// TestLiveUnfinishedLastLine: a followed log whose last line is not
+// finished yet (its writer is in the middle of it, or died there) has the
+// events of the lines before it at once, with the format detected: they do
+// not wait for that line's end. Once ended, it is a record of its own.
+func TestLiveUnfinishedLastLine(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "access.log")
+	second := line("10.0.8.2", time.Now(), "/robots.txt", liveCrawler)
+	appendTo(t, log, line("10.0.8.1", time.Now(), "/robots.txt", liveCrawler)+second[:25])
+	r := startLive(t, "-F", "-o", "jsonl", "--interval", "1s", log)
+	r.await("robot of the finished line", isEvent("robot", "10.0.8.1"))
+	appendTo(t, log, second[25:])
+	r.await("robot of the line finished later", isEvent("robot", "10.0.8.2"))
+	final, _ := r.stop(syscall.SIGINT)
+	if final.num("records") != 2 || final.num("lines") != 2 || final.str("format") != "combined" {
+		t.Errorf("final %v; want 2 lines, 2 records, combined", final.fields)
+	}
+}
+
 // TestLiveIncident: a burst opens an incident as soon as it crosses the
 // threshold; it ends once the log has moved a minute past it.
 func TestLiveIncident(t *testing.T) {

@@ -417,8 +417,8 @@ func (r *Reader) detect() {
 		if !tooLong && len(TrimEOL(text)) > 0 {
 			sample = append(sample, text)
 		}
-		if r.Live && len(sample) > 0 && r.br.Buffered() == 0 {
-			break // the next read may wait for lines not yet written
+		if r.Live && len(sample) > 0 && !r.lineBuffered() {
+			break // the next read may wait for lines not yet written, or for the end of one
 		}
 	}
 	if len(r.pending) == 0 {
@@ -426,6 +426,14 @@ func (r *Reader) detect() {
 	}
 	r.format = withFallbacks(Detect(sample))
 	r.stats.Format = r.format.Name()
+}
+
+// lineBuffered reports whether a whole line is buffered: the next
+// readLine returns without reading more. An unfinished line is not: its
+// writer may end it in a moment or never.
+func (r *Reader) lineBuffered() bool {
+	b, _ := r.br.Peek(r.br.Buffered())
+	return bytes.IndexByte(b, '\n') >= 0
 }
 
 // Detect chooses the built-in format for a sample of lines: the richest
