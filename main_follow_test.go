@@ -428,6 +428,33 @@ func TestLivePipe(t *testing.T) {
 	}
 }
 
+// TestLiveFIFO: -F on a named pipe (or a shell's <(…)) reads it as it
+// reads standard input, to its end, which ends the run: no byte of it is
+// taken by a look at its first bytes (as for gzip's), and there is no
+// "truncation" to read again from the start of.
+func TestLiveFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "access.pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFO:", err)
+	}
+	r := startLive(t, "-F", "-o", "jsonl", "--interval", "1s", fifo)
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // waits for robowatch to open it
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		io.WriteString(w, line(fmt.Sprintf("10.0.9.%d", i+1), time.Now(), "/robots.txt", liveCrawler))
+	}
+	w.Close()
+	final := r.await("the final summary at the pipe's end", func(e event) bool { return e.str("event") == "summary" && e.fields["final"] == true })
+	if final.num("records") != 3 || final.num("lines") != 3 || r.count(isEvent("error", "")) != 0 {
+		t.Errorf("final %v; events %v; stderr %s", final.fields, r.kinds(), r.stderr)
+	}
+	if err := <-r.done; err != nil {
+		t.Errorf("exit: %v", err)
+	}
+}
+
 // BenchmarkLiveLatency measures the time from a line's write to its
 // robot event with -F: the bound is one second. Each iteration
 // appends a new robot's first request and waits for its event.

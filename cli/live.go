@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -250,7 +251,7 @@ func (l *Live) read(ctx context.Context, files *input.Files, f *feed, turn <-cha
 	}
 	var r io.ReadCloser
 	var err error
-	if l.Follow && f.name != input.Stdin {
+	if l.Follow && f.name != input.Stdin && !special(f.name) { // as Followed chose
 		r, err = input.Follow(ctx, f.name, input.FollowOptions{
 			Poll:    l.Poll,
 			Waiting: pass,
@@ -312,19 +313,29 @@ func Split(names []string, follow, streaming bool) (batch, live []string) {
 }
 
 // Followed picks, of the files a -F run names, those to follow: not
-// standard input (read to its end), not a compressed file, not a rotated
-// sibling of another named file (access.log.1 beside access.log: it no
-// longer grows, and following it would read access.log again when
-// logrotate renames it to access.log.1). The others are read once, first.
+// standard input or another file that is there but is no regular file (a
+// FIFO, a shell's <(…), a device, a directory: read to its end), not a
+// compressed file, not a rotated sibling of another named file
+// (access.log.1 beside access.log: it no longer grows, and following it
+// would read access.log again when logrotate renames it to access.log.1).
+// The others are read once, first.
 func Followed(names []string, compressed func(string) bool) (once, follow []string) {
 	for _, n := range names {
-		if n == input.Stdin || compressed(n) || rotatedSibling(n, names) {
+		// special first: compressed reads the first bytes, a FIFO's lost.
+		if n == input.Stdin || special(n) || compressed(n) || rotatedSibling(n, names) {
 			once = append(once, n)
 		} else {
 			follow = append(follow, n)
 		}
 	}
 	return once, follow
+}
+
+// special reports whether name is there but is no regular file, which
+// neither grows nor is rotated, and may be read only once.
+func special(name string) bool {
+	st, err := os.Stat(name)
+	return err == nil && !st.Mode().IsRegular()
 }
 
 // rotatedSibling reports whether name is another named file with a

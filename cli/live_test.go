@@ -7,7 +7,8 @@ import (
 )
 
 // TestFollowed: -F follows the live logs and reads their rotated
-// siblings, compressed files and standard input once.
+// siblings, compressed files, standard input and what is no regular
+// file once.
 func TestFollowed(t *testing.T) {
 	compressed := func(n string) bool { return strings.HasSuffix(n, ".gz") }
 	tests := []struct {
@@ -23,6 +24,13 @@ func TestFollowed(t *testing.T) {
 		// access.logger is another log, not a rotation of access.log.
 		{[]string{"access.log", "access.logger"}, nil, []string{"access.log", "access.logger"}},
 	}
+	// A directory, like a FIFO or a device, is there but is no log that
+	// grows: it is read once (and its read says what is wrong with it).
+	dir := t.TempDir()
+	tests = append(tests, struct {
+		names        []string
+		once, follow []string
+	}{[]string{dir, "access.log"}, []string{dir}, []string{"access.log"}})
 	for _, tt := range tests {
 		once, follow := Followed(tt.names, compressed)
 		if !slices.Equal(once, tt.once) || !slices.Equal(follow, tt.follow) {
