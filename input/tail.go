@@ -79,6 +79,7 @@ type Tail struct {
 	lastNL  bool      // the last byte returned was a line end
 	addNL   bool      // return a line end before the next file's bytes
 	removed bool      // FollowRemoved was said
+	drain   bool      // stopped in a rotation's wait: the new file is read to its end
 	missing time.Time // when the name was first found gone; zero while it is there
 	lastErr string    // the last FollowError said, so that it is said once
 
@@ -128,7 +129,7 @@ func (t *Tail) Read(p []byte) (int, error) {
 	defer t.mu.Unlock()
 	for {
 		if t.done() {
-			return t.restOfLine(p)
+			return t.atStop(p)
 		}
 		if t.addNL {
 			t.addNL, t.lastNL = false, true
@@ -154,25 +155,43 @@ func (t *Tail) Read(p []byte) (int, error) {
 	}
 }
 
-// restOfLine is Read once the Tail is done: the rest of the line the
+// atStop is Read once the Tail is done: the rest of the line the
 // bytes returned so far stopped in, if the file holds it, then io.EOF. A
 // stop in the middle of a backlog must not cut its last line in two, one
 // half a malformed line and the other never read.
-func (t *Tail) restOfLine(p []byte) (int, error) {
-	if t.f == nil || !t.any || t.lastNL {
+//
+// A stop in a rotation's wait for the old file's quiet spell reads the old
+// file and then the new one to their present ends: their lines were
+// written before the stop, and only the wait kept them from being read.
+func (t *Tail) atStop(p []byte) (int, error) {
+	if t.f == nil {
+		return 0, io.EOF
+	}
+	if t.addNL {
+		t.addNL, t.lastNL = false, true
+		p[0] = '\n'
+		return 1, nil
+	}
+	whole := t.next != nil || t.drain
+	if !whole && (!t.any || t.lastNL) {
 		return 0, io.EOF
 	}
 	n, _ := t.f.Read(p)
+	if n == 0 && t.next != nil {
+		t.rotate()
+		t.drain = true
+		return t.atStop(p)
+	}
 	if n == 0 {
 		return 0, io.EOF // the file ends in an unfinished line: the reader takes it as the last
 	}
-	if i := bytes.IndexByte(p[:n], '\n'); i >= 0 {
+	if i := bytes.IndexByte(p[:n], '\n'); i >= 0 && !whole {
 		if _, err := t.f.Seek(int64(i+1-n), io.SeekCurrent); err == nil {
 			n = i + 1
 		}
 	}
 	t.off += int64(n)
-	t.lastNL = p[n-1] == '\n'
+	t.any, t.lastNL = true, p[n-1] == '\n'
 	return n, nil
 }
 
@@ -185,15 +204,7 @@ func (t *Tail) look() bool {
 		if time.Since(t.quiet) < t.opt.RotateGrace {
 			return false
 		}
-		t.f.Close()
-		t.f, t.next, t.off = t.next, nil, 0
-		t.endLine()
-		kind := FollowRotated
-		if t.removed {
-			kind = FollowReturned
-		}
-		t.removed = false
-		t.say(FollowEvent{Name: t.name, Kind: kind})
+		t.rotate()
 		return true
 	}
 	cur, err := t.f.Stat()
@@ -239,6 +250,19 @@ func (t *Tail) look() bool {
 	}
 	t.next, t.lastErr, t.quiet = nf, "", time.Now()
 	return true
+}
+
+// rotate moves reading from the old file, drained, to the new one.
+func (t *Tail) rotate() {
+	t.f.Close()
+	t.f, t.next, t.off = t.next, nil, 0
+	t.endLine()
+	kind := FollowRotated
+	if t.removed {
+		kind = FollowReturned
+	}
+	t.removed = false
+	t.say(FollowEvent{Name: t.name, Kind: kind})
 }
 
 // endLine ends a line the old content left unfinished.

@@ -266,6 +266,43 @@ func TestTailEndsInLine(t *testing.T) {
 	}
 }
 
+// TestTailEndsInRotation: a stop while a rotation waits for the old
+// file's quiet spell reads what was written before it, in the old file
+// and in the new one.
+func TestTailEndsInRotation(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "access.log")
+	appendFile(t, log, "one\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	tail, err := Follow(ctx, log, FollowOptions{Poll: time.Hour, RotateGrace: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tail.Close()
+	buf := make([]byte, 64)
+	n, _ := tail.Read(buf)
+	got := string(buf[:n])
+	if err := os.Rename(log, log+".1"); err != nil {
+		t.Fatal(err)
+	}
+	appendFile(t, log, "three\n")
+	appendFile(t, log+".1", "two") // the server had it open, and had not ended the line
+	if !tail.look() || tail.next == nil {
+		t.Fatal("the new file is not seen") // what a Read's wait would have found
+	}
+	cancel()
+	for {
+		n, err := tail.Read(buf)
+		got += string(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	if want := "one\ntwo\nthree\n"; got != want {
+		t.Errorf("read %q, want %q", got, want)
+	}
+}
+
 // TestTailMissing: a file that is not there at the start is an error
 // naming it.
 func TestTailMissing(t *testing.T) {
