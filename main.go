@@ -52,13 +52,7 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 
 	files := &input.Files{Names: opt.Files, Stdin: stdin}
 	defer files.Close()
-	for _, d := range files.Unique() {
-		if d.Name == d.Of {
-			cli.Warnf(stderr, "robowatch: warning: %s is named twice: read once\n", d.Name)
-		} else {
-			cli.Warnf(stderr, "robowatch: warning: %s is the same file as %s: read once\n", d.Name, d.Of)
-		}
-	}
+	cli.WarnDuplicates(stderr, files.Unique())
 	reordered := files.Order(ctx, func(r io.Reader) time.Time { t, _ := logparse.FirstTime(r, opt.Format); return t })
 	clip := &logparse.Clip{Since: opt.Since, Until: opt.Until}
 	if clip.Since.Relative() || clip.Until.Relative() {

@@ -219,3 +219,14 @@ func countBefore(recs []logparse.Record, line int64) int {
 	}
 	return n
 }
+
+// WarnDuplicates says which of the files named were one file, read once.
+func WarnDuplicates(stderr io.Writer, dups []input.Duplicate) {
+	for _, d := range dups {
+		if d.Name == d.Of {
+			Warnf(stderr, "robowatch: warning: %s is named twice: read once\n", d.Name)
+		} else {
+			Warnf(stderr, "robowatch: warning: %s is the same file as %s: read once\n", d.Name, d.Of)
+		}
+	}
+}
