@@ -104,7 +104,8 @@ type window struct {
 	n10, n60   uint32 // requests in those windows
 	h10, h60   uint32 // hits in those windows
 	paths      []pathStamp
-	pathsLost  bool // paths were dropped: incident path counts are lower bounds
+	pathsLost  bool  // paths were dropped: incident path counts are lower bounds
+	pathsFull  int64 // with pathsLost, the cut at which paths was last found full
 }
 
 // openIncident is a rapid-fire incident that may still grow.
@@ -225,8 +226,14 @@ func (r *rate) add(sec int64, hits uint32, bytes int64, status int, path uint64,
 // can no longer fall into an incident before it grows the slice.
 func (r *rate) stampPath(sec int64, path uint64) {
 	if len(r.paths) == cap(r.paths) && len(r.paths) > 0 {
-		keep := r.paths[:0]
 		cut := r.before(window60 + 1)
+		if r.pathsLost && cut == r.pathsFull {
+			// Swept at this cut and still full: nothing has left the
+			// window since (a stamp is later than fin when it is made).
+			// Sweeping again would cost maxPathStamps a request.
+			return
+		}
+		keep := r.paths[:0]
 		for _, p := range r.paths {
 			if p.sec > cut {
 				keep = append(keep, p)
@@ -234,7 +241,7 @@ func (r *rate) stampPath(sec int64, path uint64) {
 		}
 		r.paths = keep
 		if len(r.paths) >= maxPathStamps {
-			r.pathsLost = true
+			r.pathsLost, r.pathsFull = true, cut
 			return
 		}
 	}
