@@ -185,3 +185,30 @@ func TestHostileReaderGarbageSamples(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileForwardedListError: an X-Forwarded-For list where the client
+// goes, with no public hop, is malformed; the reason quoted the whole list
+// (480 KB a line for 60,000 "unknown" entries, kept in the report's
+// malformed samples) and left printable non-ASCII unescaped. It keeps
+// MaxTextBytes of it, escaped, as ParseError.Text does.
+func TestHostileForwardedListError(t *testing.T) {
+	list := strings.Repeat("unknown,", 60000) + "\u202e\xc6\xa5"
+	tail := ` - - [10/Mar/2024:00:00:01 +0000] "GET / HTTP/1.1" 200 1 "-" "ua"`
+	for _, line := range []string{list + tail, "10.0.0.1,\u202e\xc6\xa5" + tail} {
+		var rec Record
+		err := Combined.Parse([]byte(line), &rec)
+		var pe *ParseError
+		if !errors.As(err, &pe) {
+			t.Fatalf("%.40q: %v, want a ParseError", line, err)
+		}
+		msg := pe.Err.Error()
+		if len(msg) > 2*MaxTextBytes {
+			t.Errorf("%.40q: a reason of %d bytes", line, len(msg))
+		}
+		for _, c := range []byte(msg) {
+			if c < 0x20 || c >= 0x7f {
+				t.Fatalf("reason holds byte %#x: %.200q", c, msg)
+			}
+		}
+	}
+}

@@ -378,7 +378,7 @@ func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *
 			// An X-Forwarded-For list where the address goes.
 			client, ok := publicHop(v)
 			if !ok {
-				return fmt.Errorf("%w: no client address in %q", ErrMismatch, v)
+				return fmt.Errorf("%w: no client address in \"%s\"", ErrMismatch, EscapeText([]byte(v), MaxTextBytes))
 			}
 			if rec.Forwarded == "" {
 				rec.Forwarded = v
@@ -417,7 +417,7 @@ func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *
 		if !ok {
 			// Empty, "unknown", or text a client wrote: no address to
 			// credit (Proxies.Resolve trusts nothing such either).
-			return fmt.Errorf("%w: no client address (this format names it only in X-Forwarded-For, whose last entry is %q)", ErrMismatch, strings.TrimSpace(v[strings.LastIndexByte(v, ',')+1:]))
+			return fmt.Errorf("%w: no client address (this format names it only in X-Forwarded-For, whose last entry is \"%s\")", ErrMismatch, EscapeText([]byte(strings.TrimSpace(v[strings.LastIndexByte(v, ',')+1:])), MaxTextBytes))
 		}
 		setFirst(&rec.Client, client)
 	}
