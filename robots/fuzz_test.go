@@ -125,8 +125,8 @@ func refResolvePattern(p string) string {
 		last := i == len(segs)-1
 		switch {
 		case i > 0 && s == "" && !last:
-		case s == "." && !last:
-		case s == ".." && !last:
+		case i > 0 && s == "." && !last: // a segment a '/' starts, as resolvePattern's
+		case i > 0 && s == ".." && !last:
 			if len(out) > 1 {
 				out = out[:len(out)-1]
 			}
