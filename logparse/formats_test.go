@@ -179,6 +179,20 @@ func TestJSONBadLines(t *testing.T) {
 	if len(recs) != 1 || recs[0].Target != `/a?q="x"` || recs[0].UserAgent != "bot 🤖/1.0" {
 		t.Errorf("escapes: %+v", recs)
 	}
+	// Escaped quotes and backslashes next to the closing quote, after a
+	// run of escapes (the scanner keeps the quote it found until an escape
+	// passes it).
+	for ua, want := range map[string]string{
+		strings.Repeat(`\u00e9`, 3) + `\\`:       "ééé\\",
+		strings.Repeat(`\u00e9`, 3) + `\"`:       `ééé"`,
+		`\\\"\\` + strings.Repeat(`\"`, 3) + `x`: `\"\"""x`,
+		`a\\`:                                    `a\`,
+	} {
+		recs, st := readText(t, `{"remote_addr":"192.0.2.1","request":"GET / HTTP/1.1","http_user_agent":"`+ua+`","status":200}`+"\n", JSONFormat)
+		if len(recs) != 1 || recs[0].UserAgent != want || recs[0].Status != 200 {
+			t.Errorf("%s: %+v %v, want %q", ua, recs, st.Samples, want)
+		}
+	}
 }
 
 // TestJSONTimes: the times JSON logs write. One with no zone is UTC.

@@ -410,14 +410,19 @@ func (sc *jsonScan) pushKey(key []byte, esc, nested bool) {
 func (sc *jsonScan) str() (start, end int, esc bool, err error) {
 	sc.pos++
 	start = sc.pos
+	q := -1
 	for sc.pos < len(sc.line) {
 		// memchr to the next quote; a backslash before it, found the same
-		// way, escapes the byte after it (the quote itself, perhaps).
-		j := bytes.IndexByte(sc.line[sc.pos:], '"')
-		if j < 0 {
-			break
+		// way, escapes the byte after it (the quote itself, perhaps). The
+		// quote is looked for again only once an escape passed it: a
+		// search a backslash made a string of escapes quadratic.
+		if q < sc.pos {
+			j := bytes.IndexByte(sc.line[sc.pos:], '"')
+			if j < 0 {
+				break
+			}
+			q = sc.pos + j
 		}
-		q := sc.pos + j
 		if k := bytes.IndexByte(sc.line[sc.pos:q], '\\'); k >= 0 {
 			esc = true
 			sc.pos += k + 2
