@@ -212,3 +212,27 @@ func TestHostileForwardedListError(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileZoneOffset: an offset of 24 hours or more (+9900) next to an
+// epoch time (Apache's %{%s %z}t) or a %Z panicked: the epoch path takes
+// no makeTime, which checks the offset, and zone's cache has a slot per
+// minute of -23:59..+23:59 only. Such a line is malformed.
+func TestHostileZoneOffset(t *testing.T) {
+	for _, tc := range []struct{ format, line string }{
+		{`%h [%{%s %z}t] "%r" %>s`, `192.0.2.1 [1700000000 +9900] "GET / HTTP/1.1" 200`},
+		{`%h [%{%s %Z}t] "%r" %>s`, `192.0.2.1 [1700000000 +2400] "GET / HTTP/1.1" 200`},
+		{`%h [%{%s %Z}t] "%r" %>s`, `192.0.2.1 [1700000000 +99] "GET / HTTP/1.1" 200`},
+		{`%h %{%Z%s}t`, `192.0.2.1 +70000`},
+	} {
+		f, err := ParseApacheFormat(tc.format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec Record
+		if err := f.Parse([]byte(tc.line), &rec); err == nil && !rec.Time.IsZero() {
+			if _, off := rec.Time.Zone(); off >= 24*3600 || off <= -24*3600 {
+				t.Errorf("%s: time %v", tc.line, rec.Time)
+			}
+		}
+	}
+}

@@ -210,7 +210,7 @@ func parseOffset(b []byte, colon bool) (int, bool) {
 		mmAt = 4
 	}
 	mm, ok2 := digits2(b[mmAt:])
-	if !ok1 || !ok2 || mm > 59 {
+	if !ok1 || !ok2 || hh > 23 || mm > 59 { // zone's range
 		return 0, false
 	}
 	off := hh*60 + mm
