@@ -315,12 +315,18 @@ func TestMergeHostileParts(t *testing.T) {
 	huge := edit("huge-width.json", func(tl map[string]any) { tl["bucket_seconds"] = float64(1 << 62) })
 	odd := edit("odd-width.json", func(tl map[string]any) { tl["bucket_seconds"] = float64(7) })
 	long := edit("long.json", func(tl map[string]any) { tl["requests"] = make([]any, 5000) })
+	// Merged with a real part, the year 1 made a start before the year 0:
+	// half a report on stdout, then "year outside of range".
+	ancient := edit("ancient.json", func(tl map[string]any) { tl["start"], tl["bucket_seconds"] = "0001-01-01T00:00:00Z", float64(1) })
+	goodPart := filepath.Join(dir, "good.json")
+	os.WriteFile(goodPart, []byte(good), 0o644)
 	broken := filepath.Join(dir, "broken.json")
 	os.WriteFile(broken, []byte(good[:len(good)/2]), 0o644)
 	for _, tc := range []struct{ part, say string }{
 		{huge, "no width robowatch uses"}, {odd, "no width robowatch uses"}, {long, "5000 buckets"}, {broken, "not a robowatch JSON report"},
+		{ancient, "outside the years"},
 	} {
-		code, _, errOut := runCLI(t, nil, "merge", tc.part)
+		code, _, errOut := runCLI(t, nil, "merge", "-o", "json", tc.part, goodPart)
 		if code != cli.ExitError || !strings.Contains(errOut, tc.say) {
 			t.Errorf("merge %s: exit %d, %q; want exit 1 saying %q", filepath.Base(tc.part), code, errOut, tc.say)
 		}

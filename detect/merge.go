@@ -325,7 +325,10 @@ func MergeNetworks(parts [][]NetworkSummary) []NetworkSummary {
 
 // Check reports what makes t, read back from a JSON report, unfit to
 // merge: a bucket width off the ladder robowatch uses, more buckets than
-// a timeline has, series of different lengths.
+// a timeline has, series of different lengths, a start in a year no log
+// time has (logparse reads the years 1000 to 9998: one of the year 1
+// merged with a real part made a start before the year 0, which no report
+// can write).
 func (t *Timeline) Check() error {
 	if len(t.Requests) == 0 {
 		return nil
@@ -340,6 +343,8 @@ func (t *Timeline) Check() error {
 		return fmt.Errorf("timeline bucket_seconds %d is no width robowatch uses", t.BucketSeconds)
 	case n > maxBins || len(t.Robots) > n || len(t.Humans) > n || len(t.Other) > n:
 		return fmt.Errorf("timeline has %d buckets (at most %d, its series as long as requests)", n, maxBins)
+	case t.Start.UTC().Year() < 1000 || t.Start.UTC().Year() > 9998:
+		return fmt.Errorf("timeline start %d is outside the years 1000-9998 a log's time has", t.Start.UTC().Year())
 	}
 	for _, r := range t.ByRobot {
 		if len(r.Requests) > n {
