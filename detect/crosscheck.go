@@ -226,7 +226,12 @@ func (v *clientViolations) countPrefix(p string) {
 
 // crawlDelay says whether robot client c came faster than the Crawl-delay
 // of its robots.txt group allows: more requests in its busiest minute than
-// one per delay (with one request of slack for where the minute falls).
+// a robot waiting delay between them can make there. A minute window is 60
+// whole seconds, so that is 60/delay rounded up (Crawl-delay 7 allows
+// requests at 0, 7, …, 56, nine of them; Crawl-delay 10 six, and a robot
+// at one request every 9 s makes seven). A fetch of robots.txt in that
+// minute is one more: a polite crawler reads the file and asks for its
+// first page in the same second, then keeps the delay.
 func crawlDelay(c *client) (delay time.Duration, exceeded bool, detail string) {
 	if c.matcher == nil {
 		return 0, false, ""
@@ -235,12 +240,31 @@ func crawlDelay(c *client) (delay time.Duration, exceeded bool, detail string) {
 	if !ok || delay <= 0 {
 		return 0, false, ""
 	}
-	allowed := int64(time.Minute/delay) + 1
+	allowed := int64((time.Minute + delay - 1) / delay)
+	if c.fetchedIn(c.rate.at60, c.rate.at60+window60-1) {
+		allowed++
+	}
 	if int64(c.rate.peak60) <= allowed {
 		return delay, false, ""
 	}
 	return delay, true, fmt.Sprintf("faster than its Crawl-delay of %v: %d requests in 60 s (at most %d)",
 		delay, c.rate.peak60, allowed)
+}
+
+// fetchedIn reports whether c may have fetched robots.txt between the
+// seconds from and to: its earliest or latest fetch falls there, or the
+// span between them holds the window and a third fetch may.
+func (c *client) fetchedIn(from, to int64) bool {
+	f := c.fetches
+	if f == nil {
+		return false
+	}
+	first := f.first.Unix()
+	switch {
+	case from <= first && first <= to, from <= f.latest && f.latest <= to:
+		return true
+	}
+	return c.robotsTxt > 2 && first < from && to < f.latest
 }
 
 // toldNone reports whether a GET of /robots.txt answered status says there

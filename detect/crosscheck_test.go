@@ -211,7 +211,8 @@ func TestRobotsByHost(t *testing.T) {
 
 func TestCrawlDelay(t *testing.T) {
 	rb := robots.ParseBytes([]byte(siteRobots))
-	// Crawl-delay 2 allows 30 requests a minute (31 with the slack).
+	// Crawl-delay 2 allows 30 requests a minute (31 with the robots.txt
+	// fetch in it).
 	for _, tc := range []struct {
 		gap  time.Duration
 		fast bool
@@ -243,5 +244,62 @@ func TestHostWithoutRobotsIsCountedNotChecked(t *testing.T) {
 	if res.ViolationCount != 2 || res.Unchecked != 2 {
 		t.Errorf("violations %d, unchecked %d; want 2 and 2 (two records of www.example.com, one of another host, one with none)",
 			res.ViolationCount, res.Unchecked)
+	}
+}
+
+// TestCrawlDelayPace: a robot that waits less than its Crawl-delay between
+// requests is faster than it, however little; one that waits the delay or
+// longer is not, and neither is one that reads robots.txt and asks for its
+// first page in the same second, then keeps the delay (the fetch is in its
+// busiest minute). Found by an outside sweep: Crawl-delay 10 let a robot at
+// one request every 9 s through, and Crawl-delay 60 one every 30 s.
+func TestCrawlDelayPace(t *testing.T) {
+	for _, tc := range []struct {
+		delay   string
+		gap     time.Duration
+		fetchAt time.Duration // of the robots.txt fetch, from the first page
+		fast    bool
+	}{
+		{"10", 9 * time.Second, -10 * time.Minute, true},
+		{"10", 9500 * time.Millisecond, -10 * time.Minute, true},
+		{"10", 10 * time.Second, -10 * time.Minute, false},
+		{"10", 11 * time.Second, -10 * time.Minute, false},
+		{"2", 1900 * time.Millisecond, -10 * time.Minute, true},
+		{"2", 2 * time.Second, -10 * time.Minute, false},
+		{"7", 6 * time.Second, -10 * time.Minute, true},
+		{"7", 7 * time.Second, -10 * time.Minute, false},
+		{"60", 30 * time.Second, -10 * time.Minute, true},
+		{"60", 60 * time.Second, -10 * time.Minute, false},
+		{"0.5", 400 * time.Millisecond, -10 * time.Minute, true},
+		{"0.5", 500 * time.Millisecond, -10 * time.Minute, false},
+		// robots.txt, then the first page the same second, then the delay.
+		{"10", 10 * time.Second, 0, false},
+		{"60", 60 * time.Second, 0, false},
+		{"10", 9 * time.Second, 0, true},
+		// Read again later, inside the crawl's busiest minute.
+		{"10", 10 * time.Second, 45 * time.Second, false},
+	} {
+		rb := robots.ParseBytes([]byte("User-agent: *\nDisallow: /private/\nCrawl-delay: " + tc.delay + "\n"))
+		d := New(Config{Robots: rb})
+		start := t0.Add(10 * time.Minute)
+		fetch := req{ip: "192.0.2.98", ua: scraperUA, path: "/robots.txt"}.record()
+		fetch.Time = start.Add(tc.fetchAt)
+		if tc.fetchAt < 0 {
+			d.Add(fetch)
+		}
+		for i := range int(90*time.Second/tc.gap) + 1 { // 90 s: every minute window falls in the crawl
+			at := start.Add(time.Duration(i) * tc.gap)
+			if tc.fetchAt >= 0 && !fetch.Time.After(at) && fetch.Time.After(at.Add(-tc.gap)) {
+				d.Add(fetch)
+			}
+			r := req{ip: "192.0.2.98", ua: scraperUA, path: fmt.Sprintf("/p/%d", i)}.record()
+			r.Time = at
+			d.Add(r)
+		}
+		v := verdictOf(t, d.Result(), "192.0.2.98", scraperUA)
+		if v.CrawlDelayFast != tc.fast {
+			t.Errorf("Crawl-delay %s, a request every %v, robots.txt at %v (%d in 60 s): exceeded %v, want %v (details %q)",
+				tc.delay, tc.gap, tc.fetchAt, v.Peak.Per60s, v.CrawlDelayFast, tc.fast, v.Details)
+		}
 	}
 }

@@ -206,6 +206,7 @@ func inc32(n *uint32) {
 // robotsFetches is how a client's fetches of /robots.txt went.
 type robotsFetches struct {
 	first  time.Time      // the earliest
+	latest int64          // the latest, in Unix seconds (for the Crawl-delay pace: crawlDelay)
 	status [4]statusCount // the first four status codes answered, with counts
 	last   int32          // the status of the latest GET of it
 	// lastFor: the robots.txt --robots gives for the host of that GET (nil
@@ -412,11 +413,12 @@ func (d *Detector) Add(r *logparse.Record) {
 		}
 		inc32(&c.robotsTxt)
 		if c.fetches == nil {
-			c.fetches = &robotsFetches{first: r.Time}
+			c.fetches = &robotsFetches{first: r.Time, latest: sec}
 		}
 		if r.Time.Before(c.fetches.first) {
 			c.fetches.first = r.Time
 		}
+		c.fetches.latest = max(c.fetches.latest, sec)
 		c.fetches.count(r.Status)
 		c.fetches.last = int32(r.Status)
 		// The answer is about the file of the host asked (RFC 9309: a
