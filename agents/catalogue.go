@@ -102,14 +102,13 @@ var claimFirst = func() (t [256]bool) {
 // the names Lookup is given; a name with bytes past ASCII goes through
 // strings.ToLower.
 func asciiLower(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return append(dst[:0], strings.ToLower(s)...)
-		}
-	}
+	start := len(dst)
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if 'A' <= c && c <= 'Z' {
+		switch {
+		case c >= utf8.RuneSelf:
+			return append(dst[:start], strings.ToLower(s)...)
+		case 'A' <= c && c <= 'Z':
 			c += 'a' - 'A'
 		}
 		dst = append(dst, c)

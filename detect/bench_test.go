@@ -58,10 +58,7 @@ func benchmarkAdd(b *testing.B, cfg Config) {
 // client.
 func BenchmarkMillionClients(b *testing.B) {
 	const clients = 1000000
-	ips := make([]string, clients)
-	for i := range ips {
-		ips[i] = fmt.Sprintf("%d.%d.%d.%d", 1+i>>24, (i>>16)&255, (i>>8)&255, i&255)
-	}
+	ips := benchAddresses(clients)
 	rec := logparse.Record{Method: "GET", Target: "/", Status: 200, Bytes: 5120}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -95,10 +92,9 @@ func heapInUse() int64 {
 // given back after it falls idle, so windows are not allocated per client.
 func BenchmarkChurn(b *testing.B) {
 	const clients = 200000
-	ips := make([]string, clients)
+	ips := benchAddresses(clients)
 	uas := make([]string, clients)
-	for i := range ips {
-		ips[i] = fmt.Sprintf("%d.%d.%d.%d", 1+i>>24, (i>>16)&255, (i>>8)&255, i&255)
+	for i := range uas {
 		uas[i] = fmt.Sprintf("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/%d.0.%d.%d Safari/537.36", 100+i%30, i%7919, i%211)
 	}
 	rec := logparse.Record{Method: "GET", Target: "/", Status: 200, Bytes: 5120}
@@ -116,4 +112,13 @@ func BenchmarkChurn(b *testing.B) {
 		b.ReportMetric(float64(after-before)/clients, "bytes/client")
 		runtime.KeepAlive(d)
 	}
+}
+
+// benchAddresses returns n distinct IPv4 addresses.
+func benchAddresses(n int) []string {
+	ips := make([]string, n)
+	for i := range ips {
+		ips[i] = fmt.Sprintf("%d.%d.%d.%d", 1+i>>24, (i>>16)&255, (i>>8)&255, i&255)
+	}
+	return ips
 }

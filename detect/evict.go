@@ -88,7 +88,9 @@ func (d *Detector) shed() {
 	if p == nil {
 		return
 	}
-	for len(d.heap) > 1 && p.n.Load() > p.max-p.reserve && int64(len(d.heap)) > p.share[d.worker].Load() {
+	// Its own count and share first: the shared count changes with every
+	// worker's new client, and this runs after every record.
+	for len(d.heap) > 1 && int64(len(d.heap)) > p.share[d.worker].Load() && p.n.Load() > p.max-p.reserve {
 		d.evictLightest()
 	}
 }

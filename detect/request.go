@@ -113,3 +113,29 @@ func refererPath(ref string) string {
 	}
 	return p
 }
+
+// sameHost reports whether the absolute URL target names the host (and
+// port) of the absolute URL referer, whatever their case or scheme.
+func sameHost(target, referer string) bool {
+	t, r := urlHost(target), urlHost(referer)
+	return t != "" && strings.EqualFold(t, r)
+}
+
+// urlHost is the authority of an http or https URL: "" for anything else.
+func urlHost(u string) string {
+	switch {
+	case len(u) >= 7 && strings.EqualFold(u[:7], "http://"):
+		u = u[7:]
+	case len(u) >= 8 && strings.EqualFold(u[:8], "https://"):
+		u = u[8:]
+	default:
+		return ""
+	}
+	if end := strings.IndexAny(u, "/?#"); end >= 0 {
+		u = u[:end]
+	}
+	if at := strings.LastIndexByte(u, '@'); at >= 0 {
+		u = u[at+1:] // user info is no part of the host
+	}
+	return u
+}

@@ -167,15 +167,16 @@ func (s *scannerTraits) add(method, target, path, vhost, referer string, status 
 		s.proxy++
 		s.note(method + " " + target)
 		return
-	case absoluteTarget(target, vhost) && sameHost(target, referer):
-		// The site's own page (its Referer names the host), written as
-		// only a proxy is sent one: no probe for an open proxy, but no
-		// browser either (the basjes log's form spammers).
-		if s.own < math.MaxUint16 {
-			s.own++
-		}
-		return
 	case absoluteTarget(target, vhost):
+		if sameHost(target, referer) {
+			// The site's own page (its Referer names the host), written as
+			// only a proxy is sent one: no probe for an open proxy, but no
+			// browser either (the basjes log's form spammers).
+			if s.own < math.MaxUint16 {
+				s.own++
+			}
+			return
+		}
 		// An absolute URL to a server that is not a proxy: a probe for an
 		// open one. (Load balancers log absolute URLs of their own and
 		// their formats give the host, so vhost; Varnish and a reverse
@@ -250,32 +251,6 @@ func tunnelled(method string, status int) bool {
 // from a log that names no virtual host for it.
 func absoluteTarget(target, vhost string) bool {
 	return vhost == "" && (strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://"))
-}
-
-// sameHost reports whether the absolute URL target names the host (and
-// port) of the absolute URL referer, whatever their case or scheme.
-func sameHost(target, referer string) bool {
-	t, r := urlHost(target), urlHost(referer)
-	return t != "" && strings.EqualFold(t, r)
-}
-
-// urlHost is the authority of an http or https URL: "" for anything else.
-func urlHost(u string) string {
-	switch {
-	case len(u) >= 7 && strings.EqualFold(u[:7], "http://"):
-		u = u[7:]
-	case len(u) >= 8 && strings.EqualFold(u[:8], "https://"):
-		u = u[8:]
-	default:
-		return ""
-	}
-	if end := strings.IndexAny(u, "/?#"); end >= 0 {
-		u = u[:end]
-	}
-	if at := strings.LastIndexByte(u, '@'); at >= 0 {
-		u = u[at+1:] // user info is no part of the host
-	}
-	return u
 }
 
 // probeEnds reports whether a path that starts with the probe prefix is
