@@ -31,7 +31,6 @@ type Pool struct {
 	clock  int64             // the log's clock: the latest second of the records handed over
 	shared *poolClients      // the cap the workers share; nil without one
 	handed [maxWorkers]int64 // records handed to each worker, for its share of the cap
-	total  int64
 	dets   []*Detector
 	in     []chan *poolBatch
 	wg     sync.WaitGroup
@@ -72,8 +71,8 @@ func NewPool(cfg Config, workers int) *Pool {
 		// cap: a log with fewer clients than the cap is read exactly,
 		// whatever the worker count (networks do not fall evenly to the
 		// workers: a share each would fold on one of them early). Past
-		// the cap, each worker makes room in its own clients, so each
-		// keeps about its share.
+		// the cap, each worker makes room in its own clients and keeps a
+		// part of the cap in proportion to its records (shed).
 		per.pool = &poolClients{max: int64(cfg.MaxClients), reserve: int64(min(workers-1, cfg.MaxClients/2))}
 		p.shared = per.pool
 	}
@@ -142,17 +141,22 @@ func (p *Pool) Add(recs []logparse.Record, keep, mine []bool, release func()) {
 		default:
 			b.owner[i] = uint8(routeOf(r.Client) % w)
 			p.handed[b.owner[i]]++
-			p.total++
 		}
 		b.counts.count(r)
 		if sec := r.Time.Unix(); !r.Time.IsZero() && sec <= horizon && sec > p.clock {
 			p.clock = sec
 		}
 	}
-	if p.shared != nil && p.total > 0 {
+	if p.shared != nil {
+		var total int64
+		for k := range p.dets {
+			total += p.handed[k]
+		}
 		places := p.shared.max - p.shared.reserve
 		for k := range p.dets {
-			p.shared.share[k].Store(int64(float64(places) * float64(p.handed[k]) / float64(p.total)))
+			if total > 0 { // a batch of ticks only (another shard's records) changes no share
+				p.shared.share[k].Store(int64(float64(places) * float64(p.handed[k]) / float64(total)))
+			}
 		}
 	}
 	b.left.Store(int32(len(p.dets)))
