@@ -122,3 +122,34 @@ func benchAddresses(n int) []string {
 	}
 	return ips
 }
+
+// BenchmarkManyRobotNames judges a flood of made-up robot names, as a
+// scraper that names itself anew on every request writes: 50,000 clients
+// on two workers, each its own robots row. It reports the heap per name
+// once the result is made (the clients, their rows and the timeline's state
+// for a merge), where the workers' rows, a prefix count per name and a
+// dense timeline per name once tripled it.
+func BenchmarkManyRobotNames(b *testing.B) {
+	const clients = 50000
+	ips := benchAddresses(clients)
+	recs := make([]logparse.Record, clients)
+	for i := range recs {
+		recs[i] = logparse.Record{Client: ips[i], Method: "GET", Target: fmt.Sprintf("/p/%d", i), Status: 200, Bytes: 512,
+			UserAgent: fmt.Sprintf("Mozilla/5.0 (compatible; Crawl%xbot/1.0; +http://crawler.example/%d)", i*7919, i),
+			Time:      t0.Add(time.Duration(i) * 100 * time.Millisecond)}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for n := 0; n < b.N; n++ {
+		before := heapInUse()
+		p := NewPool(Config{}, 2)
+		p.Add(recs, nil, nil, nil)
+		res := p.Result()
+		after := heapInUse()
+		if len(res.Robots) != clients {
+			b.Fatalf("%d robots rows, want %d", len(res.Robots), clients)
+		}
+		b.ReportMetric(float64(after-before)/clients, "bytes/name")
+		runtime.KeepAlive(res)
+	}
+}

@@ -164,32 +164,45 @@ func MergeIncidents(parts [][]Incident, rank func(ip, ua string) int) []Incident
 
 // MergeRobots combines robots lists by name. prefixes holds, per part and
 // robot name, the whole of a Prefixes list the part cut at its top ones;
-// checked is whether violations were checked (for the findings).
+// checked is whether violations were checked (for the findings). The
+// merged rows take over the parts' Reasons maps: the parts are not to be
+// used after (a log of many robot names would otherwise hold every map
+// twice).
 func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, checked bool) []RobotSummary {
-	byName := map[string]*RobotSummary{}
+	// The names first, so that the rows are allocated once at their number.
+	byName := map[string]int{}
+	for _, p := range parts {
+		for _, r := range p {
+			if _, ok := byName[r.Name]; !ok {
+				byName[r.Name] = len(byName)
+			}
+		}
+	}
 	counts := map[string]map[string]int64{}
-	var names []string
+	out := make([]RobotSummary, 0, len(byName))
 	for i, p := range parts {
 		for _, r := range p {
 			pre := r.Prefixes
 			if i < len(prefixes) && prefixes[i][r.Name] != nil {
 				pre = prefixes[i][r.Name]
 			}
-			s := byName[r.Name]
-			if s == nil {
+			if len(pre) > 0 && counts[r.Name] == nil {
+				counts[r.Name] = map[string]int64{}
+			}
+			at := byName[r.Name]
+			if at == len(out) { // the name's first row, in the order of the first pass
 				c := r
 				c.checked = r.Compliance != ComplianceUnchecked
-				c.Reasons = maps.Clone(r.Reasons)
 				if c.Reasons == nil {
 					c.Reasons = map[string]int{}
 				}
-				byName[r.Name], counts[r.Name] = &c, map[string]int64{}
-				names = append(names, r.Name)
+				out = append(out, c)
 				for _, pc := range pre {
 					counts[r.Name][pc.Prefix] += pc.Count
 				}
 				continue
 			}
+			s := &out[at]
 			if s.Identity != r.Identity {
 				s.Identity = IdentityUnverified
 			}
@@ -217,19 +230,17 @@ func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, ch
 			}
 		}
 	}
-	out := make([]RobotSummary, 0, len(names))
-	for _, name := range names {
-		s := byName[name]
+	for i := range out {
+		s := &out[i]
 		s.Compliance, s.Finding = ComplianceUnchecked, ""
 		if checked && s.checked {
 			s.Finding, s.Compliance = finding(s)
 		}
 		s.Prefixes, s.AllPrefixes = nil, nil
-		for p, n := range counts[name] {
+		for p, n := range counts[s.Name] {
 			s.Prefixes = append(s.Prefixes, PrefixCount{p, n})
 		}
 		sortPrefixes(s)
-		out = append(out, *s)
 	}
 	slices.SortFunc(out, robotOrder)
 	return out
@@ -399,8 +410,15 @@ func MergeTimelines(parts []Timeline, buckets [][]RobotBuckets, robots []RobotSu
 	out.Requests, out.Robots, out.Humans = make([]int64, n), make([]int64, n), make([]int64, n)
 	other := make([]int64, n)
 	folded := false
+	// The top names' series are dense, as the report draws them; every
+	// other name's (the state, for later merges) stays sparse, as a log of
+	// many robot names has a few buckets for most of them.
 	series := map[string][]int64{}
-	var order []string
+	for i := 0; i < len(robots) && i < TopRobotTimelines; i++ {
+		series[robots[i].Name] = make([]int64, n)
+	}
+	rest := map[string][][2]int64{}
+	listed := map[string]bool{} // the top names some part has buckets of
 	for pi, p := range parts {
 		if len(p.Requests) == 0 || p.BucketSeconds <= 0 {
 			continue
@@ -419,17 +437,25 @@ func MergeTimelines(parts []Timeline, buckets [][]RobotBuckets, robots []RobotSu
 		}
 		if pi < len(buckets) {
 			for _, rb := range buckets[pi] {
-				s := series[rb.Name]
-				if s == nil {
-					s = make([]int64, n)
-					series[rb.Name] = s
-					order = append(order, rb.Name)
+				if s := series[rb.Name]; s != nil {
+					listed[rb.Name] = true
+					for _, b := range rb.Buckets {
+						if j := to(b[0]); 0 <= j && j < n {
+							s[j] += b[1]
+						}
+					}
+					continue
+				}
+				r := rest[rb.Name]
+				if r == nil {
+					r = [][2]int64{}
 				}
 				for _, b := range rb.Buckets {
 					if j := to(b[0]); 0 <= j && j < n {
-						s[j] += b[1]
+						r = append(r, [2]int64{int64(j), b[1]})
 					}
 				}
+				rest[rb.Name] = r
 			}
 		}
 	}
@@ -440,16 +466,14 @@ func MergeTimelines(parts []Timeline, buckets [][]RobotBuckets, robots []RobotSu
 		out.Other = other
 	}
 	for i := 0; i < len(robots) && i < TopRobotTimelines; i++ {
-		s := series[robots[i].Name]
-		if s == nil {
-			s = make([]int64, n)
-		}
-		out.ByRobot = append(out.ByRobot, RobotTimeline{Name: robots[i].Name, Requests: s})
+		out.ByRobot = append(out.ByRobot, RobotTimeline{Name: robots[i].Name, Requests: series[robots[i].Name]})
 	}
-	slices.Sort(order)
-	state := make([]RobotBuckets, 0, len(order))
-	for _, name := range order {
-		state = append(state, sparse(name, series[name]))
+	for name := range listed {
+		rest[name] = sparse(name, series[name]).Buckets
+	}
+	state := make([]RobotBuckets, 0, len(rest))
+	for _, name := range slices.Sorted(maps.Keys(rest)) {
+		state = append(state, RobotBuckets{Name: name, Buckets: combineBuckets(rest[name])})
 	}
 	return out, state
 }
@@ -459,6 +483,30 @@ func at(s []int64, i int) int64 {
 		return s[i]
 	}
 	return 0
+}
+
+// combineBuckets sorts (bucket, requests) pairs by bucket and sums the
+// pairs of one bucket, leaving out empty ones as sparse does.
+func combineBuckets(b [][2]int64) [][2]int64 {
+	slices.SortStableFunc(b, func(x, y [2]int64) int { return cmp.Compare(x[0], y[0]) })
+	out := b[:0]
+	for _, e := range b {
+		if len(out) > 0 && out[len(out)-1][0] == e[0] {
+			out[len(out)-1][1] += e[1]
+			continue
+		}
+		out = append(out, e)
+	}
+	kept := out[:0]
+	for _, e := range out {
+		if e[1] != 0 {
+			kept = append(kept, e)
+		}
+	}
+	if kept == nil {
+		return [][2]int64{}
+	}
+	return kept
 }
 
 // sparse is a robot's series as RobotBuckets.

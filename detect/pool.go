@@ -234,6 +234,14 @@ func (p *Pool) Result() *Result {
 	}
 	wg.Wait()
 	p.res = mergeResults(rs)
+	if len(rs) > 1 {
+		// The merged rows took over the workers' (MergeRobots): with many
+		// robot names, the workers' rows held as long as the workers would
+		// double what the report needs.
+		for _, r := range rs {
+			r.Robots, r.RobotBuckets = nil, nil
+		}
+	}
 	return p.res
 }
 

@@ -318,7 +318,11 @@ func (d *Detector) Result() *Result {
 	nets, ops := networks{rows: make([]networkRow, 0, len(sorted))}, operators{}
 	res.Clients = ClientList{clients: sorted, env: env, index: new(clientIndex)}
 	res.Violations.index = new(clientIndex)
-	byName := map[string]*RobotSummary{}
+	// A robots row per name, found by its index: on a log of many robot
+	// names (a flood of made-up ones), rows kept beside pointers to copies
+	// of them, and a prefix count per name that broke no rule, were most of
+	// the memory at the end.
+	byName := map[string]int{}
 	prefixes := map[string]map[string]int64{}
 	var robotClients []robotBins
 	junkIPs := map[string]int{}
@@ -372,12 +376,13 @@ func (d *Detector) Result() *Result {
 			res.Violations.add(c, v.Name)
 		}
 		key := robotRowName(v.Name, v.Identity)
-		s := byName[key]
-		if s == nil {
-			s = &RobotSummary{Name: key, Reasons: map[string]int{}, Operator: v.Operator, Identity: v.Identity, Purpose: v.Purpose, URL: agents.URL(v.Name)}
-			byName[key] = s
-			prefixes[key] = map[string]int64{}
+		i, ok := byName[key]
+		if !ok {
+			i = len(res.Robots)
+			byName[key] = i
+			res.Robots = append(res.Robots, RobotSummary{Name: key, Reasons: map[string]int{}, Operator: v.Operator, Identity: v.Identity, Purpose: v.Purpose, URL: agents.URL(v.Name)})
 		}
+		s := &res.Robots[i]
 		if s.Identity != v.Identity {
 			// Some verified, some not: the row is as good as its weakest.
 			s.Identity = agents.IdentityUnverified
@@ -398,6 +403,9 @@ func (d *Detector) Result() *Result {
 		if c.viol != nil {
 			s.FirstViolation = earliest(s.FirstViolation, c.viol.first)
 			s.LastViolation = latest(s.LastViolation, c.viol.last)
+			if len(c.viol.prefixes) > 0 && prefixes[key] == nil {
+				prefixes[key] = map[string]int64{}
+			}
 			for _, p := range c.viol.prefixes {
 				prefixes[key][p.Prefix] += p.Count
 			}
@@ -407,16 +415,17 @@ func (d *Detector) Result() *Result {
 	}
 	d.clients, d.uas, d.recent, d.heap, d.th.pool = clientTable{}, nil, nil, nil, nil
 
-	for name, s := range byName {
+	byName = nil
+	for i := range res.Robots {
+		s := &res.Robots[i]
 		s.Compliance = ComplianceUnchecked
 		if res.ViolationsChecked && s.checked {
 			s.Finding, s.Compliance = finding(s)
 		}
-		for p, n := range prefixes[name] {
+		for p, n := range prefixes[s.Name] {
 			s.Prefixes = append(s.Prefixes, PrefixCount{p, n})
 		}
 		sortPrefixes(s)
-		res.Robots = append(res.Robots, *s)
 	}
 	slices.SortFunc(res.Robots, func(a, b RobotSummary) int {
 		return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Name, b.Name))

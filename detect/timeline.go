@@ -1,7 +1,6 @@
 package detect
 
 import (
-	"cmp"
 	"encoding/json"
 	"maps"
 	"math"
@@ -300,17 +299,7 @@ func (d *Detector) timelineResult(robotClients []robotBins, robots []RobotSummar
 	}
 	state := make([]RobotBuckets, 0, len(every))
 	for _, name := range slices.Sorted(maps.Keys(every)) {
-		b := every[name]
-		slices.SortFunc(b, func(x, y [2]int64) int { return cmp.Compare(x[0], y[0]) })
-		out := b[:0]
-		for _, e := range b {
-			if len(out) > 0 && out[len(out)-1][0] == e[0] {
-				out[len(out)-1][1] += e[1]
-				continue
-			}
-			out = append(out, e)
-		}
-		state = append(state, RobotBuckets{Name: name, Buckets: out})
+		state = append(state, RobotBuckets{Name: name, Buckets: combineBuckets(every[name])})
 	}
 	return out, state
 }
