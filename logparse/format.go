@@ -72,6 +72,11 @@ type Format struct {
 	w3c    *w3cLayout   // a W3C extended log: its default fields, until a #Fields line says otherwise
 	tok    *tokenLayout // a load balancer's, S3's, HAProxy's or Squid's fixed layout (cloud.go)
 	syslog *Format      // a text format behind a syslog header (syslog.go)
+	// container is the format of the lines a container runtime stored:
+	// behind CRI's prefix, or with docker, in Docker's json-file objects
+	// (container.go).
+	container *Format
+	docker    bool
 	// fallback are the formats a line that f cannot read is tried with:
 	// set on a detected format (withFallbacks), never on one given by name.
 	fallback []*Format
@@ -172,10 +177,21 @@ var FormatNames = []string{"common", "combined", "combined_xff", "lighttpd", "vh
 // "combined", "vhost_combined"), or nil for "auto": a nil *Format asks
 // NewReader to detect the format from the first lines.
 func FormatByName(name string) (*Format, error) {
-	if inner, ok := strings.CutPrefix(strings.ToLower(name), "syslog+"); ok {
+	lower := strings.ToLower(name)
+	for _, prefix := range []string{"cri+", "docker+"} {
+		if inner, ok := strings.CutPrefix(lower, prefix); ok {
+			// As the summary names a log read inside a container runtime's lines.
+			f, err := FormatByName(inner)
+			if err != nil || f == nil || f.w3c != nil || f.container != nil {
+				return nil, fmt.Errorf("format %q: %s takes a format other than auto, w3c, cri+ and docker+", name, prefix)
+			}
+			return containerFormat(f, prefix == "docker+"), nil
+		}
+	}
+	if inner, ok := strings.CutPrefix(lower, "syslog+"); ok {
 		// As the summary names a log read behind syslog headers.
 		f, err := FormatByName(inner)
-		if err != nil || f == nil || f.json != nil || f.w3c != nil || f.tok != nil || f.syslog != nil {
+		if err != nil || f == nil || f.json != nil || f.w3c != nil || f.tok != nil || f.syslog != nil || f.container != nil {
 			return nil, fmt.Errorf("format %q: syslog+ takes a text format: common, combined, combined_xff, lighttpd, vhost_combined, vhost_common, envoy or istio", name)
 		}
 		return syslogFormat(f), nil
@@ -716,7 +732,7 @@ func (f *Format) richness() int {
 // fallback: a combined line cut short reads as Common, and a cut line is
 // malformed. Structured layouts (W3C, the balancers') keep their own.
 func withFallbacks(f *Format) *Format {
-	if f == nil || f.w3c != nil || f.tok != nil || f.syslog != nil {
+	if f == nil || f.w3c != nil || f.tok != nil || f.syslog != nil || f.container != nil {
 		return f
 	}
 	g := *f

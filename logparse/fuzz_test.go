@@ -13,6 +13,7 @@ import (
 // fuzzFormats are the formats FuzzParseLine picks from.
 var fuzzFormats = []*Format{
 	Combined, Common, VHostCombined, CombinedXFF, syslogFormat(Combined), HAProxyFormat,
+	containerFormat(Combined, false), containerFormat(JSONFormat, true),
 	mustFormat(`$host $remote_addr [$time_iso8601] "$request" $status $bytes_sent "$http_user_agent" rt=$request_time`),
 	mustFormat(`%a %l %u %t "%m %U%q %H" %>s %B %D "%{Referer}i" "%{User-Agent}i"`),
 	mustFormat(`$msec $remote_addr "$request" $status`),
@@ -53,6 +54,9 @@ var edgeSeedLines = []string{
 	`1700000000.250 192.0.2.1 "GET /x" 200`,
 	"\x00\xff\xfe\n\n",
 	`192.0.2.1 - - [20/May/2015:21:05:01 +0000] "GET / HTTP/1.1" 200 1 "-" "x" "203.0.113.1"`,
+	`2024-05-06T07:00:01.123456789Z stdout F 192.0.2.1 - - [20/May/2015:21:05:01 +0000] "GET / HTTP/1.1" 200 1 "-" "x"`,
+	`{"log":"{"remote_addr":"192.0.2.1","request":"GET / HTTP/1.1","status":200}
+","stream":"stdout","time":"2024-05-06T07:00:01Z"}`,
 }
 
 // checkParsed asserts what holds for every line, parsed or not.

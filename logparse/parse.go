@@ -147,6 +147,8 @@ func (f *Format) parseOwn(line []byte, rec *Record, alias bool) error {
 		return f.tok.parse(line, rec, alias)
 	case f.syslog != nil:
 		return f.parseSyslog(line, rec, alias)
+	case f.container != nil:
+		return f.parseContainer(line, rec, alias)
 	}
 	file, lineNo := rec.File, rec.Line
 	*rec = Record{Bytes: -1, File: file, Line: lineNo}

@@ -443,8 +443,17 @@ func (r *Reader) lineBuffered() bool {
 // common (which tolerates text after its last field) parses every line.
 // When no line parses, or the sample is empty, it returns Combined. A log
 // detected as common whose later lines are combined loses nothing: Common
-// parses those lines as Combined (see Common).
+// parses those lines as Combined (see Common). Lines a container runtime
+// stored (CRI's, Docker's json-file) are detected inside their wrapping.
 func Detect(lines [][]byte) *Format {
+	if f := detectContainer(lines); f != nil {
+		return f
+	}
+	return detectPlain(lines)
+}
+
+// detectPlain is Detect for lines as the server wrote them.
+func detectPlain(lines [][]byte) *Format {
 	if f := detectStructured(lines); f != nil {
 		return f
 	}
