@@ -60,6 +60,9 @@ func TestDetectFormats(t *testing.T) {
 		{"s3.log", "s3", 2, 0, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "/DOC-EXAMPLE-BUCKET1/index.html", 200, 5120, "2024-05-06T07:00:01Z", "https://example.com/", "DOC-EXAMPLE-BUCKET1"},
 		{"haproxy.log", "haproxy", 3, 0, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "/index.html", 200, 5120, "2024-05-06T07:00:01.655Z", "", "www.example.com"},
 		{"haproxy-short.log", "haproxy", 3, 0, "203.0.113.10", "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "GET", "/index.html", 200, 5120, "2024-05-06T07:00:01.655Z", "", "www.example.com"},
+		// Akamai DataStream 2's documented JSON sample (https://techdocs.akamai.com/datastream2/docs/log-format),
+		// with its URI-encoded User-agent and Referer, and queryStr apart from reqPath.
+		{"akamai.json.log", "json", 2, 0, "4.5.6.7", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_14_3)", "GET", "/path1/path2/file.ext?param=value", 206, 4995, "2019-11-15T17:46:40Z", "https://test.referrer.net/en-US/docs/Web/test", "test.hostname.net"},
 		{"squid.log", "squid", 3, 0, "203.0.113.10", "", "GET", "http://www.example.com/index.html", 200, 5120, "2024-05-06T07:00:01.779Z", "", "www.example.com"},
 	}
 	for _, tt := range tests {
@@ -663,5 +666,32 @@ func TestVHostCommon(t *testing.T) {
 	// A plain combined line is still combined.
 	if f := Detect([][]byte{[]byte(`203.0.113.9 - - [10/Mar/2024:08:00:00 +0000] "GET / HTTP/1.1" 200 5 "-" "curl/8.0"`)}); f == nil || f.Name() != "combined" {
 		t.Errorf("combined detected as %v", f)
+	}
+}
+
+// TestURIDecoded: a User-agent or Referer written URI-encoded (Akamai
+// DataStream 2: https://techdocs.akamai.com/datastream2/docs/log-format)
+// is decoded; one written as sent is left as it is, '+' and '%' included.
+func TestURIDecoded(t *testing.T) {
+	tests := []struct{ in, ua, referer string }{
+		{"Mozilla%2F5.0+%28Macintosh%3B+Intel+Mac+OS+X+10_14_3%29", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_14_3)", "Mozilla%2F5.0+%28Macintosh%3B+Intel+Mac+OS+X+10_14_3%29"},
+		{"Mozilla%2F5.0+%28compatible%3B+Googlebot%2F2.1%3B+%2Bhttp%3A%2F%2Fwww.google.com%2Fbot.html%29", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", ""},
+		{"Mozilla%2f5.0+%28compatible%3b+bingbot%2f2.0%3b++http%3a%2f%2fwww.bing.com%2fbingbot.htm%29", "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", ""},
+		{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", ""},
+		{"Mozilla/5.0 (X11; Linux x86_64) 100%2F", "Mozilla/5.0 (X11; Linux x86_64) 100%2F", ""},
+		{"https%3A%2F%2Ftest.referrer.net%2Fen-US%2Fdocs%2FWeb%2Ftest", "https://test.referrer.net/en-US/docs/Web/test", "https://test.referrer.net/en-US/docs/Web/test"},
+		{"https://www.example.com/search?q=a+b%2Fc", "https://www.example.com/search?q=a+b%2Fc", "https://www.example.com/search?q=a+b%2Fc"},
+		{"curl", "curl", "curl"},
+	}
+	for _, tt := range tests {
+		if got := uriDecoded(tt.in, "/", "%2F", "%2f"); got != tt.ua {
+			t.Errorf("User-agent %q: %q, want %q", tt.in, got, tt.ua)
+		}
+		if tt.referer == "" {
+			continue
+		}
+		if got := uriDecoded(tt.in, "://", "%3A%2F%2F", "%3a%2f%2f"); got != tt.referer {
+			t.Errorf("Referer %q: %q, want %q", tt.in, got, tt.referer)
+		}
 	}
 }

@@ -40,6 +40,9 @@ var jsonKeys = []struct {
 	// Google Cloud's load balancers (httpRequest), Azure Front Door and
 	// Application Gateway (properties), Cloudflare Logpush (ClientIP, above).
 	{"httprequest.remoteip", kindClient}, {"properties.clientip", kindClient},
+	// Akamai DataStream 2 (cliIP, reqTimeSec, reqMethod, reqPath, reqHost,
+	// statusCode, UA, referer, bytes, xForwardedFor).
+	{"cliip", kindClient},
 	// The time: nginx $time_iso8601 or $time_local or $msec, Caddy's ts,
 	// Traefik's StartUTC, logstash's @timestamp.
 	{"time_iso8601", kindTimeAny}, {"time_local", kindTimeAny}, {"msec", kindTimeAny}, {"ts", kindTimeAny},
@@ -49,12 +52,15 @@ var jsonKeys = []struct {
 	// Kong's started_at (ms), API Gateway's requestTime, Fastly's
 	// time_start, Envoy's start_time.
 	{"started_at", kindTimeAny}, {"requesttime", kindTimeAny}, {"time_start", kindTimeAny}, {"start_time", kindTimeAny},
+	{"reqtimesec", kindTimeAny},
 	// The request.
 	{"request", kindRequest}, {"request_line", kindRequest},
 	{"request.method", kindMethod}, {"request_method", kindMethod}, {"requestmethod", kindMethod}, {"method", kindMethod},
-	{"httpmethod", kindMethod},
+	{"httpmethod", kindMethod}, {"reqmethod", kindMethod},
 	{"request.uri", kindTarget}, {"request_uri", kindTarget}, {"requestpath", kindTarget}, {"uri", kindTarget},
-	{"path", kindTarget}, {"url", kindTarget},
+	{"path", kindTarget}, {"url", kindTarget}, {"reqpath", kindTarget},
+	// A query kept apart from the path (Akamai's queryStr) joins it.
+	{"querystr", kindQuery},
 	{"httprequest.requestmethod", kindMethod}, {"properties.httpmethod", kindMethod}, {"clientrequestmethod", kindMethod},
 	// Application Gateway v2's originalRequestUriWithArgs is what the
 	// client asked for; its requestUri is the path after the gateway's URL
@@ -64,7 +70,7 @@ var jsonKeys = []struct {
 	{"request.proto", kindProtocol}, {"server_protocol", kindProtocol}, {"requestprotocol", kindProtocol}, {"protocol", kindProtocol},
 	// The answer.
 	{"status", kindStatus}, {"downstreamstatus", kindStatus}, {"status_code", kindStatus}, {"response_status", kindStatus},
-	{"response.status", kindStatus}, {"response_code", kindStatus},
+	{"response.status", kindStatus}, {"response_code", kindStatus}, {"statuscode", kindStatus},
 	{"httprequest.status", kindStatus}, {"properties.httpstatuscode", kindStatus}, {"properties.httpstatus", kindStatus}, {"edgeresponsestatus", kindStatus},
 	{"httprequest.responsesize", kindBytes}, {"properties.responsebytes", kindBytes}, {"properties.sentbytes", kindBytes}, {"edgeresponsebytes", kindBytes},
 	{"body_bytes_sent", kindBytes}, {"size", kindBytes}, {"downstreamcontentsize", kindBytes}, {"bytes_sent", kindBytes}, {"bytes", kindBytes},
@@ -80,9 +86,11 @@ var jsonKeys = []struct {
 	{"properties.hostname", kindVHost}, {"properties.originalhost", kindVHost}, {"properties.host", kindVHost}, {"clientrequesthost", kindVHost}, // originalHost: before a header rewrite
 	{"http_user_agent", kindUserAgent}, {"request.headers.user-agent", kindUserAgent}, {"request_user-agent", kindUserAgent},
 	{"user_agent", kindUserAgent}, {"useragent", kindUserAgent}, {"agent", kindUserAgent}, {"request_user_agent", kindUserAgent},
+	{"ua", kindUserAgent},
 	{"host", kindVHost}, {"request.host", kindVHost}, {"requesthost", kindVHost}, {"http_host", kindVHost}, {"server_name", kindVHost},
+	{"reqhost", kindVHost},
 	{"http_x_forwarded_for", kindForwarded}, {"x_forwarded_for", kindForwarded}, {"request.headers.x-forwarded-for", kindForwarded},
-	{"request_x-forwarded-for", kindForwarded}, {"x-forwarded-for", kindForwarded},
+	{"request_x-forwarded-for", kindForwarded}, {"x-forwarded-for", kindForwarded}, {"xforwardedfor", kindForwarded},
 }
 
 // Field kinds only the json format has.
@@ -91,6 +99,7 @@ const (
 	kindClientPort                        // "address:port" or "[v6]:port"
 	kindForwarded                         // X-Forwarded-For
 	kindTargetURL                         // a balancer's absolute URL: its host is the virtual host, not a proxy probe's
+	kindQuery                             // the query, without '?', of a log that writes it apart from the path
 )
 
 // jsonKey is one key path of a layout: the field it fills and its rank
@@ -138,7 +147,7 @@ func newJSONFormat(name string, extra map[fieldKind][]string) *Format {
 			}
 		}
 	}
-	for _, kind := range []fieldKind{kindClient, kindTimeAny, kindRequest, kindMethod, kindTarget, kindTargetURL, kindProtocol, kindStatus, kindBytes, kindReferer, kindUserAgent, kindVHost, kindForwarded} {
+	for _, kind := range []fieldKind{kindClient, kindTimeAny, kindRequest, kindMethod, kindTarget, kindTargetURL, kindQuery, kindProtocol, kindStatus, kindBytes, kindReferer, kindUserAgent, kindVHost, kindForwarded} {
 		for _, p := range extra[kind] {
 			add(p, kind)
 		}
@@ -184,7 +193,8 @@ type jsonScan struct {
 	pos   int
 	l     *jsonLayout
 	rec   *Record
-	ranks [kindForwarded + 1]uint8 // rank+1 of the key that filled each field; 0: none yet
+	ranks [kindQuery + 1]uint8 // rank+1 of the key that filled each field; 0: none yet
+	query string               // kindQuery's value, joined to the target at the end
 	path  [256]byte
 	plen  int
 }
@@ -217,6 +227,9 @@ func (l *jsonLayout) parse(line []byte, rec *Record, alias bool) error {
 	}
 	if sc.space(); sc.pos < len(line) {
 		return newParseError(line, sc.pos+1, fmt.Errorf("%w: text after the JSON object", ErrMismatch))
+	}
+	if sc.query != "" && rec.Target != "" && strings.IndexByte(rec.Target, '?') < 0 {
+		rec.Target += "?" + sc.query // robots.txt rules match the path and query
 	}
 	if rec.Client == "" {
 		return newParseError(line, 1, fmt.Errorf("%w: no client address (give its key with --json-fields ip=KEY)", ErrMismatch))
@@ -509,13 +522,15 @@ func (sc *jsonScan) store(start, end int, esc bool) error {
 		}
 		rec.Bytes = n
 	case kindReferer:
-		rec.Referer = dashEmpty(v)
+		rec.Referer = dashEmpty(uriDecoded(v, "://", "%3A%2F%2F", "%3a%2f%2f"))
 	case kindUserAgent:
-		rec.UserAgent = dashEmpty(v)
+		rec.UserAgent = dashEmpty(uriDecoded(v, "/", "%2F", "%2f"))
 	case kindVHost:
 		rec.VHost = dashEmpty(v)
 	case kindForwarded:
 		rec.Forwarded = dashEmpty(v)
+	case kindQuery:
+		sc.query = dashEmpty(v)
 	}
 	sc.ranks[slot] = k.rank + 1
 	return nil
@@ -535,6 +550,25 @@ func slotOf(k fieldKind) fieldKind {
 		return kindTarget
 	}
 	return k
+}
+
+// uriDecoded returns v decoded when it is written URI-encoded, as Akamai
+// DataStream 2 writes its User-agent and Referer
+// ("Mozilla%2F5.0+%28Macintosh%3B+Intel+Mac+OS+X+10_14_3%29",
+// "https%3A%2F%2Ftest.referrer.net%2Fen-US%2Fdocs%2FWeb%2Ftest":
+// https://techdocs.akamai.com/datastream2/docs/log-format): when the text
+// every raw value has (a User-agent's "/", a Referer's "://") is missing
+// and its encoding (in upper or lower case) is there. A User-agent's '+' is a space (but a
+// crawler's own "+http", as in IIS's logs: see iisSpaces); a Referer, a
+// URL, keeps its '+'.
+func uriDecoded(v, raw, enc, encLower string) string {
+	if strings.Contains(v, raw) || !strings.Contains(v, enc) && !strings.Contains(v, encLower) {
+		return v
+	}
+	if raw == "/" && strings.IndexByte(v, '+') >= 0 {
+		v = iisSpaces(v)
+	}
+	return percentDecode(v)
 }
 
 func dashEmpty(v string) string {
