@@ -140,19 +140,19 @@ func (d *Detector) foldClient(c *client) {
 	// Its requests stay in the site's totals, now as "other": the timeline
 	// tells robots, humans and folded clients apart per bucket.
 	tl := &d.tl
-	for _, e := range c.bins.bins {
+	for _, e := range c.bins.list() {
 		if j := tl.epoch + int64(e.off) - tl.base; j >= 0 && j < int64(tl.n) {
 			tl.other[j] += int64(e.n)
 		}
 	}
-	if c.bins.spill > 0 && !c.last.time().IsZero() {
+	if spill := c.bins.spilled(); spill > 0 && !c.last.time().IsZero() {
 		// Spilled requests were never placed; the client's last bucket is
 		// as good a guess as any, and keeps other <= total.
 		if j := floorDiv(c.last.sec+tl.zone, tl.width) - tl.base; j >= 0 && j < int64(tl.n) {
-			tl.other[j] = min(tl.total[j], tl.other[j]+c.bins.spill)
+			tl.other[j] = min(tl.total[j], tl.other[j]+spill)
 		}
 	}
-	tl.binCap -= cap(c.bins.bins)
+	tl.binCap -= c.bins.capacity()
 	c.bins = clientBins{}
 
 	// Its findings outlive its row: judged now, as it stands, with the

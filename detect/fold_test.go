@@ -125,9 +125,9 @@ func TestFoldLetsGoAtOnce(t *testing.T) {
 	if d.clients.get("192.0.2.1", "BadBot/1.0") != nil {
 		t.Fatal("the fixture should fold the robot")
 	}
-	if c.viol != nil || c.fetches != nil || c.rate.window != nil || c.rate.inc != nil || c.bins.bins != nil {
+	if c.viol != nil || c.fetches != nil || c.rate.window != nil || c.rate.inc != nil || c.bins != (clientBins{}) {
 		t.Errorf("folded client still holds: violations %v, fetches %v, window %v, incidents %v, bins %d",
-			c.viol != nil, c.fetches != nil, c.rate.window != nil, c.rate.inc != nil, len(c.bins.bins))
+			c.viol != nil, c.fetches != nil, c.rate.window != nil, c.rate.inc != nil, len(c.bins.list()))
 	}
 	folded := weak.Make(c)
 	c = nil

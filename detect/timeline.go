@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"time"
+	"unsafe"
 )
 
 // The timeline counts the site's requests in at most maxBins equal buckets.
@@ -70,10 +71,53 @@ type timeBin struct {
 	n   uint32
 }
 
-// clientBins is one client's histogram, sorted by offset.
+// clientBins is one client's histogram, sorted by offset. Most clients of
+// a busy log fall in one bucket (a botnet's, a CDN's: one request each), so
+// the first bucket is kept in the record itself and a list is made only
+// for a second one: a slice header and a small array per client were a
+// tenth of a high-churn log's memory.
 type clientBins struct {
+	one  timeBin  // the only bucket while more is nil (n 0: none yet)
+	more *binList // nil until a second bucket, or a request not binned
+}
+
+// binList is a client's histogram past its first bucket.
+type binList struct {
 	bins  []timeBin
 	spill int64 // requests not binned: the memory bound was reached
+}
+
+// list returns the buckets, a view of cb's own memory: it is valid as long
+// as cb is, and writes through it change cb.
+func (cb *clientBins) list() []timeBin {
+	switch {
+	case cb.more != nil:
+		return cb.more.bins
+	case cb.one.n > 0:
+		return unsafe.Slice(&cb.one, 1)
+	}
+	return nil
+}
+
+// spilled returns the requests not binned.
+func (cb *clientBins) spilled() int64 {
+	if cb.more == nil {
+		return 0
+	}
+	return cb.more.spill
+}
+
+// capacity is what the histogram counts against maxClientBins: the first
+// bucket counts as the two-bucket list it was before it was kept inline,
+// so that the bound, and where a client starts spilling, are as they were.
+func (cb *clientBins) capacity() int {
+	switch {
+	case cb.more != nil:
+		return cap(cb.more.bins)
+	case cb.one.n > 0:
+		return 2
+	}
+	return 0
 }
 
 // siteTimeline is the timeline's running state.
@@ -155,6 +199,29 @@ func (d *Detector) addToTimeline(c *client, t time.Time) {
 
 // addClient counts one request in bucket off of a client's histogram.
 func (tl *siteTimeline) addClient(cb *clientBins, off int32) {
+	if cb.more == nil {
+		switch {
+		case cb.one.n > 0 && cb.one.off == off:
+			cb.one.n++
+			return
+		case cb.one.n == 0 && tl.binCap+2 <= maxClientBins:
+			tl.binCap += 2
+			cb.one = timeBin{off, 1}
+			return
+		case cb.one.n == 0:
+			cb.more = &binList{spill: 1}
+			return
+		}
+		// A second bucket: the list the first one counted as.
+		b := make([]timeBin, 1, 2)
+		b[0] = cb.one
+		cb.one, cb.more = timeBin{}, &binList{bins: b}
+	}
+	tl.addToList(cb.more, off)
+}
+
+// addToList counts one request in bucket off of a client's list.
+func (tl *siteTimeline) addToList(cb *binList, off int32) {
 	b := cb.bins
 	j := len(b)
 	if j > 0 && b[j-1].off == off {
@@ -215,7 +282,7 @@ func (d *Detector) widenTimeline(idx int64) {
 	tl.total, tl.other, tl.n, tl.base = total, other, n, newBase
 	newEpoch := floorDiv(tl.epoch, k)
 	for c := range d.clients.all() {
-		b := c.bins.bins
+		b := c.bins.list() // merged in place, in the list or in the record
 		out := b[:0]
 		for _, e := range b {
 			off := int32(floorDiv(tl.epoch+int64(e.off), k) - newEpoch)
@@ -225,7 +292,9 @@ func (d *Detector) widenTimeline(idx int64) {
 			}
 			out = append(out, timeBin{off, e.n})
 		}
-		c.bins.bins = out
+		if c.bins.more != nil {
+			c.bins.more.bins = out
+		}
 	}
 	tl.epoch = newEpoch
 }
@@ -271,18 +340,18 @@ func (d *Detector) timelineResult(robotClients []robotBins, robots []RobotSummar
 		if k, ok := top[c.name]; ok {
 			byName = out.ByRobot[k].Requests
 		} else {
-			for _, e := range c.bins.bins {
+			for _, e := range c.bins.list() {
 				every[c.name] = append(every[c.name], [2]int64{tl.epoch + int64(e.off) - tl.base, int64(e.n)})
 			}
 		}
-		for _, e := range c.bins.bins {
+		for _, e := range c.bins.list() {
 			j := tl.epoch + int64(e.off) - tl.base
 			out.Robots[j] += int64(e.n)
 			if byName != nil {
 				byName[j] += int64(e.n)
 			}
 		}
-		if c.bins.spill > 0 {
+		if c.bins.spilled() > 0 {
 			out.Estimated += d.spreadSpill(c, out.Robots, byName)
 		}
 	}
@@ -318,7 +387,7 @@ func (d *Detector) spreadSpill(c *robotBins, robots, byName []int64) int64 {
 	if room <= 0 {
 		return 0
 	}
-	spill := min(c.bins.spill, room)
+	spill := min(c.bins.spilled(), room)
 	var cum, given int64
 	for i := lo; i <= hi; i++ {
 		cum += max(0, tl.total[i]-tl.other[i]-robots[i])
