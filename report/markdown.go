@@ -63,8 +63,18 @@ func markdownStyle(w io.Writer, s *section, opt Options) error {
 // ampersands are escaped. An unescaped '&' began a character reference:
 // "&lt;b&gt;" in a User-agent rendered as "<b>", and "&rlm;" or "&zwj;" put
 // back the invisible characters Escape had made visible.
+//
+// It also keeps GitHub-flavoured Markdown from making links of the text:
+// its autolink extension links "http://", "https://" and "ftp://" URLs,
+// "www." names and e-mail addresses in plain text, so a User-agent's
+// "+https://evil.example/phish" was a link in the mailed report. The colon
+// of a scheme before "//" and the dot of "www." are escaped, which ends
+// those. An e-mail address is found in the text after escapes are undone
+// ("bot\@evil.example" and "bot&#64;evil.example" are still links), so each
+// run of '@' is written as a code span of its own: the address is then
+// split in two texts, neither a link, and "@name" is no mention either.
 func mdCell(s string) string {
-	if !strings.ContainsAny(s, "|\\`*_~<>[]#&") {
+	if !strings.ContainsAny(s, "|\\`*_~<>[]#&:@wW") {
 		return s
 	}
 	var b strings.Builder
@@ -79,9 +89,33 @@ func mdCell(s string) string {
 			b.WriteString("&gt;")
 		case '&':
 			b.WriteString("&amp;")
+		case ':':
+			if i > 0 && asciiLetter(s[i-1]) && strings.HasPrefix(s[i+1:], "//") {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(c)
+		case '@':
+			// A run of '@' in one span: "``" inside would be read as
+			// a longer delimiter.
+			j := i + 1
+			for j < len(s) && s[j] == '@' {
+				j++
+			}
+			b.WriteString("`" + s[i:j] + "`")
+			i = j - 1
+		case 'w', 'W':
+			if len(s)-i >= 4 && strings.EqualFold(s[i:i+4], "www.") {
+				b.WriteString(s[i : i+3])
+				b.WriteString(`\.`)
+				i += 3
+				continue
+			}
+			b.WriteByte(c)
 		default:
 			b.WriteByte(c)
 		}
 	}
 	return b.String()
 }
+
+func asciiLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
