@@ -420,7 +420,7 @@ func (b *batch) addTooLong(name string, no int64, head []byte, max int) {
 	}
 	pe := &ParseError{File: name, Line: no, Column: max + 1,
 		Err:  fmt.Errorf("%w: more than %d bytes", ErrLineTooLong, max),
-		Text: EscapeText(head, MaxTextBytes)}
+		Text: LineText(head, MaxTextBytes)}
 	b.errs = append(b.errs, pe)
 	b.stats.AddMalformed(pe)
 }

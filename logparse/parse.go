@@ -28,13 +28,14 @@ type ParseError struct {
 	Line   int64  // 1-based line number
 	Column int    // 1-based byte offset where the problem was seen; 0 if none
 	Err    error  // the reason, wrapping one of the Err* values above
-	Text   string // the start of the line, escaped to printable ASCII and cut to MaxTextBytes
+	Text   string // the start of the line, cut to MaxTextBytes, with bytes outside printable ASCII written \xHH (see LineText)
 }
 
 // MaxTextBytes is how many bytes of a malformed line ParseError.Text keeps.
 const MaxTextBytes = 160
 
-// Error returns "file:line:column: reason: text".
+// Error returns "file:line:column: reason: text", the text between
+// quotes; it is the message's last part, so quotes in it end nothing.
 func (e *ParseError) Error() string {
 	var b strings.Builder
 	if e.File != "" {
@@ -60,7 +61,19 @@ func (e *ParseError) Error() string {
 func (e *ParseError) Unwrap() error { return e.Err }
 
 func newParseError(line []byte, col int, err error) *ParseError {
-	return &ParseError{Column: col, Err: err, Text: EscapeText(line, MaxTextBytes)}
+	return &ParseError{Column: col, Err: err, Text: LineText(line, MaxTextBytes)}
+}
+
+// LineText returns the first max bytes of a log line as a person reads it
+// in the file: every byte outside printable ASCII written as \xHH, which
+// Apache and nginx write too, and the rest, quotes and backslashes
+// included, as it is. A cut is marked with "...". Unlike EscapeText it
+// is not made to sit between quotes: a malformed line is shown in a cell
+// of its own, where EscapeText's form was escaped twice to the eye (a
+// line's "GET read \"GET, and a User-agent Apache logged as \"x\" read
+// \\\"x\\\").
+func LineText(b []byte, max int) string {
+	return escapeText(b, max, false)
 }
 
 // EscapeText returns the first max bytes of b with every byte outside
@@ -68,6 +81,10 @@ func newParseError(line []byte, col int, err error) *ParseError {
 // log text cannot drive a terminal and reads unambiguously between quotes.
 // A cut is marked with "...".
 func EscapeText(b []byte, max int) string {
+	return escapeText(b, max, true)
+}
+
+func escapeText(b []byte, max int, quoted bool) string {
 	cut := len(b) > max
 	if cut {
 		b = b[:max]
@@ -76,7 +93,7 @@ func EscapeText(b []byte, max int) string {
 	out := make([]byte, 0, len(b)+16)
 	for _, c := range b {
 		switch {
-		case c == '\\' || c == '"':
+		case quoted && (c == '\\' || c == '"'):
 			out = append(out, '\\', c)
 		case c >= 0x20 && c < 0x7f:
 			out = append(out, c)

@@ -286,6 +286,36 @@ func TestParseErrorText(t *testing.T) {
 	}
 }
 
+// TestLineText: a malformed line is shown as the file shows it, escaped
+// once: its control and non-ASCII bytes as \xHH, its quotes and
+// backslashes (an Apache line's \" and \xHH escapes) as they are, where
+// EscapeText, made for text between quotes, escapes them again.
+func TestLineText(t *testing.T) {
+	tests := []struct{ in, line, quoted string }{
+		{`GET / HTTP/1.1`, `GET / HTTP/1.1`, `GET / HTTP/1.1`},
+		{`"GET /x HTTP/1.1" 200 1 "-" "no end`, `"GET /x HTTP/1.1" 200 1 "-" "no end`, `\"GET /x HTTP/1.1\" 200 1 \"-\" \"no end`},
+		{`"a \"quoted\" UA \x1b"`, `"a \"quoted\" UA \x1b"`, `\"a \\\"quoted\\\" UA \\x1b\"`},
+		{"\x1b[2J\r\n\t\x00\x7f caf\xc3\xa9", `\x1b[2J\x0d\x0a\x09\x00\x7f caf\xc3\xa9`, `\x1b[2J\x0d\x0a\x09\x00\x7f caf\xc3\xa9`},
+	}
+	for _, tt := range tests {
+		if got := LineText([]byte(tt.in), MaxTextBytes); got != tt.line {
+			t.Errorf("LineText(%q) = %q, want %q", tt.in, got, tt.line)
+		}
+		if got := EscapeText([]byte(tt.in), MaxTextBytes); got != tt.quoted {
+			t.Errorf("EscapeText(%q) = %q, want %q", tt.in, got, tt.quoted)
+		}
+	}
+	if got := LineText([]byte(`"`+strings.Repeat("x", 200)), 8); got != `"xxxxxxx...` {
+		t.Errorf("LineText cut = %q", got)
+	}
+	// The reader's sample of a malformed Apache line.
+	line := `192.0.2.1 - - [20/May/2015:21:05:01 +0000] "GET / HTTP/1.1" 200 1 "-" "say \"hi\" \x1b`
+	_, st := readText(t, line+"\n", Combined)
+	if len(st.Samples) != 1 || st.Samples[0].Text != line {
+		t.Errorf("samples %v, want one with Text %q", st.Samples, line)
+	}
+}
+
 func TestParseReusesRecord(t *testing.T) {
 	var rec Record
 	full := `192.0.2.1 ident bob [20/May/2015:21:05:01 +0000] "GET / HTTP/1.1" 200 1 "http://r/" "x"`

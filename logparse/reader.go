@@ -291,7 +291,7 @@ func (r *Reader) read(rec *Record) error {
 	switch {
 	case tooLong:
 		err = &ParseError{Column: r.maxLine() + 1, Err: fmt.Errorf("%w: more than %d bytes", ErrLineTooLong, r.maxLine()),
-			Text: EscapeText(line, MaxTextBytes)}
+			Text: LineText(line, MaxTextBytes)}
 	case r.format != nil && r.format.w3c != nil:
 		if r.w3c == nil {
 			r.w3c = r.format.w3c

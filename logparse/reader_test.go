@@ -354,7 +354,7 @@ func TestReaderStrict(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := r.Read(&rec)
-	if err == nil || err.Error() != `s.log:2:71: missing closing quote in %{User-Agent}i: "192.0.2.1 - - [20/May/2015:21:05:01 +0000] \"GET / HTTP/1.1\" 200 1 \"-\" \"no end"` {
+	if err == nil || err.Error() != `s.log:2:71: missing closing quote in %{User-Agent}i: "192.0.2.1 - - [20/May/2015:21:05:01 +0000] "GET / HTTP/1.1" 200 1 "-" "no end"` {
 		t.Errorf("err = %v", err)
 	}
 }
