@@ -154,9 +154,12 @@ func csvCell(v any) string {
 // OWASP's rule against CSV injection. Spreadsheets take the quote as "this
 // is text" and do not show it. The rule holds for text that looks like a
 // number too ("-1" as a User-agent is text, and stays "-1" on screen
-// instead of becoming the number -1).
+// instead of becoming the number -1). Leading spaces do not hide a
+// formula: a spreadsheet that trims cells on import (LibreOffice's "Trim
+// spaces") reads " =HYPERLINK(…)" as "=HYPERLINK(…)".
 func neutralise(cell string) string {
-	if cell == "" || !strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
+	t := strings.TrimLeft(cell, " ")
+	if t == "" || !strings.ContainsRune("=+-@\t\r", rune(t[0])) {
 		return cell
 	}
 	return "'" + cell

@@ -16,6 +16,7 @@ import (
 // formulaStart reports whether a spreadsheet would run cell as a formula
 // (OWASP's list for CSV injection).
 func formulaStart(cell string) bool {
+	cell = strings.TrimLeft(cell, " ") // as a spreadsheet that trims cells reads it
 	return cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0]))
 }
 
@@ -32,6 +33,11 @@ func TestCSVCell(t *testing.T) {
 		{"+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"},
 		{"-2+3+cmd|' /C calc'!A0", "'-2+3+cmd|' /C calc'!A0"},
 		{"@SUM(1+1)", "'@SUM(1+1)"},
+		{` =HYPERLINK("http://x")`, `' =HYPERLINK("http://x")`}, // a trimming import would run it
+		{"   -2+3", "'   -2+3"},
+		{" \t=1", ` \t=1`},
+		{"  ", "  "},
+		{" a=1", " a=1"},
 		{"\t=1", `\t=1`}, // escaped: no longer a tab
 		{"\r=1", `\r=1`},
 		{"-", "'-"},
@@ -65,7 +71,7 @@ func csvReport(t *testing.T) *Report {
 	d := detect.New(detect.Config{Robots: rob, Watch: func(string) bool { return true }})
 	start := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
 	attacks := []string{`=HYPERLINK("http://evil","x")`, `+cmd|'/C calc'!A0`, `-2+3+cmd|'/C calc'!A0`,
-		`@SUM(A1)`, "\t=1", "\r=1", "-1", "+1", "-evil/1.0"}
+		`@SUM(A1)`, "\t=1", "\r=1", "-1", "+1", "-evil/1.0", ` =HYPERLINK("http://evil","x")`}
 	var n int64
 	for i := range 30 {
 		for j, a := range attacks {
