@@ -6,6 +6,8 @@ import (
 	"io"
 	"sync"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/logparse"
@@ -125,6 +127,7 @@ func (t logTime) MarshalJSON() ([]byte, error) {
 
 func (e *EventWriter) write(v any) {
 	b, err := json.Marshal(v)
+	b = escapeInvisibleJSON(b)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.err != nil {
@@ -298,4 +301,46 @@ func writeEvents(w io.Writer, r *Report) error {
 		return err
 	}
 	return e.Close()
+}
+
+// escapeInvisibleJSON writes the characters Escape makes visible and
+// encoding/json leaves raw (C1 controls such as CSI, bidi overrides,
+// zero-width characters …) as \uXXXX escapes in the JSON text b. The
+// values are the same to every JSON reader, but events go to terminals
+// as they are written (-F -o jsonl, tail -f): a User-agent's raw U+009B
+// or U+202E would act there, or reorder the line. Outside strings JSON
+// text is ASCII, so every other byte is left alone.
+func escapeInvisibleJSON(b []byte) []byte {
+	i := 0
+	for i < len(b) && b[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(b) {
+		return b // the common case: no byte outside ASCII
+	}
+	out := make([]byte, i, len(b)+16)
+	copy(out, b[:i])
+	for i < len(b) {
+		if b[i] < utf8.RuneSelf {
+			out = append(out, b[i])
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError || !invisible(r) {
+			out = append(out, b[i:i+size]...)
+			i += size
+			continue
+		}
+		units := []rune{r}
+		if r > 0xffff {
+			r1, r2 := utf16.EncodeRune(r)
+			units = []rune{r1, r2}
+		}
+		for _, u := range units {
+			out = append(out, '\\', 'u', hexDigits[u>>12&0xf], hexDigits[u>>8&0xf], hexDigits[u>>4&0xf], hexDigits[u&0xf])
+		}
+		i += size
+	}
+	return out
 }

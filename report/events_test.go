@@ -190,3 +190,28 @@ func TestSummaryEventTopRobots(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapeInvisibleJSON: what Escape makes visible is a \u escape in an
+// event, the same value to a JSON reader; other text is left as it is.
+func TestEscapeInvisibleJSON(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"ua":"curl/8"}`, `{"ua":"curl/8"}`},
+		{"{\"ua\":\"caf\u00e9 \u4e16\u754c \U0001F916\"}", "{\"ua\":\"caf\u00e9 \u4e16\u754c \U0001F916\"}"},
+		{"{\"ua\":\"C1\u009b31m \u0085\"}", `{"ua":"C1\u009b31m \u0085"}`},
+		{"{\"ua\":\"Mozilla \u202eTOBELGOOG\u202c zw\u200b\ufeff\"}", `{"ua":"Mozilla \u202eTOBELGOOG\u202c zw\u200b\ufeff"}`},
+		{"{\"ua\":\"tag\U000E0041\"}", `{"ua":"tag\udb40\udc41"}`},
+	}
+	for _, tt := range tests {
+		got := string(escapeInvisibleJSON([]byte(tt.in)))
+		if got != tt.want {
+			t.Errorf("escapeInvisibleJSON(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		var a, b map[string]string
+		if err := json.Unmarshal([]byte(tt.in), &a); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(got), &b); err != nil || a["ua"] != b["ua"] {
+			t.Errorf("%q reads back as %q (%v), want %q", got, b["ua"], err, a["ua"])
+		}
+	}
+}
