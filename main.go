@@ -65,7 +65,8 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 	progress := opt.StartProgress(stderr, files) // nil: none
 	defer progress.Stop()
 
-	rep := &report.Report{Files: files.Names, Reordered: reordered, Robots: opt.ShownRobots(), RobotsFailed: robotsFailed, SiteRobots: cfg.Robots, Shard: opt.Shard.String()}
+	rep := &report.Report{Files: files.Names, Reordered: reordered, Robots: opt.ShownRobots(), RobotsFailed: robotsFailed, SiteRobots: cfg.Robots, Shard: opt.Shard.String(),
+		Options: opt.RunOptions(cfg)}
 	out := opt.LiveOutput(stdout, &cfg) // nil: a batch run
 	if ew, ok := out.(*report.EventWriter); ok {
 		defer ew.Close()

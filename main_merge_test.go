@@ -240,6 +240,78 @@ func TestMergeRefusesWhatItCannotMergeExactly(t *testing.T) {
 	}
 }
 
+// TestMergeRefusesPartsMadeWithDifferentOptions: parts made with
+// different thresholds, caps, robots.txt files, proxies or windows do not
+// add up to one run's report, and merging them silently gave a wrong one;
+// merge refuses them, naming the option and the two parts. The same
+// options spelled otherwise (the default given, 1d for 24h, the same
+// robots.txt in another place) merge, as does a part that names no options
+// (written before they were recorded).
+func TestMergeRefusesPartsMadeWithDifferentOptions(t *testing.T) {
+	dir := t.TempDir()
+	robots := "testdata/sample.robots.txt"
+	copied := filepath.Join(dir, "robots-copy.txt")
+	b, err := os.ReadFile(robots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(copied, b, 0o644)
+	write := func(name string, args ...string) string {
+		t.Helper()
+		_, out, errOut := runCLI(t, nil, append(append([]string{"-o", "json", "--top", "0"}, args...), "testdata/sample.log.gz")...)
+		if !strings.Contains(out, `"state"`) {
+			t.Fatalf("%s: no report: %s", name, errOut)
+		}
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(out), 0o644)
+		return p
+	}
+	base := write("base.json", "--robots", robots, "--since", "1d")
+	for _, tc := range []struct {
+		name, option string
+		args         []string
+	}{
+		{"burst", "--burst (20 and 30)", []string{"--robots", robots, "--since", "1d", "--burst", "30"}},
+		{"sustained", "--sustained (60 and 90)", []string{"--robots", robots, "--since", "1d", "--sustained", "90"}},
+		{"max-clients", "--max-clients (250000 and 1000)", []string{"--robots", robots, "--since", "1d", "--max-clients", "1000"}},
+		{"no-robots", "--robots", []string{"--since", "1d"}},
+		{"other-robots", "--robots", []string{"--robots", "testdata/scenarios/site/robots.txt", "--since", "1d"}},
+		{"trust-proxy", "--trust-proxy (none and 10.0.0.0/8)", []string{"--robots", robots, "--since", "1d", "--trust-proxy", "10.0.0.0/8"}},
+		{"since", "--since (24h0m0s and 2h0m0s)", []string{"--robots", robots, "--since", "2h"}},
+		{"until", "--until (none and 2024-03-10T01:00:00Z)", []string{"--robots", robots, "--since", "1d", "--until", "2024-03-10T01:00:00Z"}},
+	} {
+		part := write(tc.name+".json", tc.args...)
+		code, _, errOut := runCLI(t, nil, "merge", "-o", "json", base, part)
+		if code != cli.ExitError || !strings.Contains(errOut, "different "+tc.option) || !strings.Contains(errOut, base) || !strings.Contains(errOut, part) {
+			t.Errorf("merge of parts made with different %s: exit %d, %q; want exit 1 naming the option and both parts", tc.name, code, errOut)
+		}
+	}
+	same := write("same.json", "--robots", copied, "--since", "24h", "--burst", "20")
+	code, merged, errOut := runCLI(t, nil, "merge", "-o", "json", base, same)
+	if code != cli.ExitOK {
+		t.Errorf("merge of parts made with the same options spelled otherwise: exit %d, %s", code, errOut)
+	}
+	var doc struct {
+		State struct {
+			Options map[string]any `json:"options"`
+		} `json:"state"`
+	}
+	if err := json.Unmarshal([]byte(merged), &doc); err != nil || doc.State.Options["burst"] != float64(20) {
+		t.Errorf("the merged report's state does not say what its parts were made with: %v %v", doc.State.Options, err)
+	}
+	// A part of a robowatch that did not record its options is taken as it is.
+	old := filepath.Join(dir, "old.json")
+	var d map[string]any
+	b, _ = os.ReadFile(write("burst-old.json", "--burst", "30"))
+	json.Unmarshal(b, &d)
+	delete(d["state"].(map[string]any), "options")
+	b, _ = json.Marshal(d)
+	os.WriteFile(old, b, 0o644)
+	if code, _, errOut := runCLI(t, nil, "merge", "-o", "json", base, old); code != cli.ExitOK {
+		t.Errorf("merge with a part that names no options: exit %d, %s", code, errOut)
+	}
+}
+
 type jsonSummary struct {
 	Lines, Records, Malformed, Directives, Violations, Clients int64
 }

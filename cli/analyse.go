@@ -113,6 +113,36 @@ func (a *Analyse) Config(ctx context.Context, stderr io.Writer) (cfg detect.Conf
 	return cfg, set.Failed, nil
 }
 
+// RunOptions are the options the report is made with that change its
+// counts and verdicts, for robowatch merge to refuse parts made with
+// different ones. cfg is Config's, with the robots.txt files read: they are
+// named by content, and one that could not be fetched is no file checked
+// against.
+func (a *Analyse) RunOptions(cfg detect.Config) *report.RunOptions {
+	o := &report.RunOptions{Burst: cfg.BurstPer10s, Sustained: cfg.SustainedPer60s, MaxClients: cfg.MaxClients,
+		RobotsTxt: []string{}, TrustProxy: []string{}, Since: a.Since.String(), Until: a.Until.String()}
+	if o.Burst <= 0 {
+		o.Burst = detect.DefaultBurstPer10s
+	}
+	if o.Sustained <= 0 {
+		o.Sustained = detect.DefaultSustainedPer60s
+	}
+	if cfg.Robots != nil {
+		o.RobotsTxt = append(o.RobotsTxt, report.RobotsDigest(cfg.Robots.Text))
+	}
+	for host, r := range cfg.RobotsByHost {
+		o.RobotsTxt = append(o.RobotsTxt, host+"="+report.RobotsDigest(r.Text))
+	}
+	slices.Sort(o.RobotsTxt)
+	for _, p := range a.Proxies {
+		if s := p.String(); !slices.Contains(o.TrustProxy, s) {
+			o.TrustProxy = append(o.TrustProxy, s)
+		}
+	}
+	slices.Sort(o.TrustProxy)
+	return o
+}
+
 // maxCount bounds the numeric flags.
 const maxCount = 1_000_000_000
 

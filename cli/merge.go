@@ -23,7 +23,9 @@ the shards of one log (robowatch --shard I/N -o json --top 0 LOG, one per
 shard: the merged report is the one a single run makes) or the reports of
 consecutive logs (seven days into a week: counts add up, each client's
 peaks are the highest of the parts). Each part must be a whole -o json
-report (--top 0, no --section); a part may be gzip-compressed.
+report (--top 0, no --section); a part may be gzip-compressed. The parts
+must be made with the same --burst, --sustained, --max-clients, --robots,
+--trust-proxy, --since and --until.
 
 Exit status: 0 merged, 1 a part could not be read or merged, or the report
 is incomplete (a part names an input it could not read, a part's run was

@@ -176,3 +176,19 @@ func resolveBound(b TimeBound, last time.Time) time.Time {
 	}
 	return b.Resolve(last)
 }
+
+// String is the bound as an option value that means the same, for a report
+// to say what it was made with: an RFC 3339 time, the date as given, or the
+// duration back from the last record (time.Duration's form, so 1d and 24h
+// are one); "" when unset.
+func (b TimeBound) String() string {
+	switch {
+	case !b.set:
+		return ""
+	case !b.at.IsZero():
+		return b.at.Format(time.RFC3339Nano)
+	case b.date != "":
+		return b.date
+	}
+	return b.back.String()
+}

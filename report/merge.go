@@ -2,6 +2,8 @@ package report
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,6 +31,66 @@ type jsonState struct {
 	// Operators are the sets behind operators[]' counts: its networks, and
 	// its User-agents as FNV-1a hashes (16 hex digits).
 	Operators []jsonOperatorSets `json:"operators"`
+
+	// Options are what the run was made with that changes its counts and
+	// verdicts; absent in the parts of a robowatch before it, which merge
+	// then cannot check.
+	Options *RunOptions `json:"options,omitempty"`
+}
+
+// RunOptions are the options of a run that change what it counts or how it
+// judges. Parts made with different ones do not add up to the report of
+// one run (a burst of 25 requests is an incident at --burst 20, not at
+// --burst 30; a part checked against no robots.txt has no violations), so
+// merge refuses them. Defaults are written as the values they stand for.
+type RunOptions struct {
+	Burst      int      `json:"burst"`       // --burst: requests in 10 s
+	Sustained  int      `json:"sustained"`   // --sustained: requests in 60 s
+	MaxClients int      `json:"max_clients"` // --max-clients (0: no cap)
+	RobotsTxt  []string `json:"robots_txt"`  // the robots.txt files checked against, by content (RobotsDigest): DIGEST, or HOST=DIGEST for one host's; sorted
+	TrustProxy []string `json:"trust_proxy"` // --trust-proxy networks, sorted
+	Since      string   `json:"since"`       // --since (logparse.TimeBound.String: 1d and 24h are one), "" for none
+	Until      string   `json:"until"`       // --until, likewise
+}
+
+// RobotsDigest names a robots.txt by its content, for RunOptions: the
+// first 16 hex digits of the SHA-256 of the text read. By content, not by
+// path: the machines of a split may hold the same file in different places.
+func RobotsDigest(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:8])
+}
+
+// differ names the first option a and b differ in, with the two values as
+// a report of each says them; "" when they agree.
+func (a *RunOptions) differ(b *RunOptions) (option, av, bv string) {
+	list := func(s []string) string {
+		if len(s) == 0 {
+			return "none"
+		}
+		return strings.Join(s, ", ")
+	}
+	bound := func(s string) string { return cmp.Or(s, "none") }
+	robotsTxt := func(s []string) string {
+		if len(s) == 0 {
+			return "none"
+		}
+		return "robots.txt of SHA-256 " + strings.Join(s, ", ")
+	}
+	for _, o := range []struct{ option, a, b string }{
+		{"--burst", strconv.Itoa(a.Burst), strconv.Itoa(b.Burst)},
+		{"--sustained", strconv.Itoa(a.Sustained), strconv.Itoa(b.Sustained)},
+		{"--max-clients", strconv.Itoa(a.MaxClients), strconv.Itoa(b.MaxClients)},
+		{"--robots", robotsTxt(a.RobotsTxt), robotsTxt(b.RobotsTxt)},
+		{"--trust-proxy", list(a.TrustProxy), list(b.TrustProxy)},
+		{"--since", bound(a.Since), bound(b.Since)},
+		{"--until", bound(a.Until), bound(b.Until)},
+	} {
+		if o.a != o.b {
+			return o.option, o.a, o.b
+		}
+	}
+	return "", "", ""
 }
 
 type jsonOperatorSets struct {
@@ -54,6 +116,7 @@ func stateOf(r *Report) *jsonState {
 		}
 		s.Operators = append(s.Operators, j)
 	}
+	s.Options = r.Options
 	return s
 }
 
@@ -153,7 +216,27 @@ func Merge(names []string, readers []io.Reader) (*Report, error) {
 		}
 		n, shards[sh.I] = sh.N, names[i]
 	}
+	// Parts made with different options would merge into a report no run
+	// makes, and nothing in it would say so. A part of an older robowatch
+	// says none and is taken as it is.
+	var made *RunOptions
+	madeBy := ""
+	for i, p := range parts {
+		o := p.State.Options
+		if o == nil {
+			continue
+		}
+		if made == nil {
+			made, madeBy = o, names[i]
+			continue
+		}
+		if option, a, b := made.differ(o); option != "" {
+			return nil, fmt.Errorf("%s and %s were made with different %s (%s and %s): they do not merge into one report; make the parts with the same options",
+				madeBy, names[i], option, a, b)
+		}
+	}
 	rep := mergeParts(parts)
+	rep.Options = made
 	if n > 0 && len(shards) < n {
 		var missing []string
 		for i := 1; i <= n; i++ {

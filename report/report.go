@@ -33,6 +33,7 @@ type Report struct {
 	Window       string         // the --since/--until window the records were cut to; "" when none
 	Outside      int64          // records outside Window, left out of the verdicts
 	Shard        string         // --shard I/N; "" for the whole log
+	Options      *RunOptions    // what the run was made with that changes its counts and verdicts; nil: not known
 
 	// Streamed, for -o jsonl, is the writer the events went out on while
 	// reading: Write then adds only the final summary event.
