@@ -233,6 +233,24 @@ func TestMergeRefusesWhatItCannotMergeExactly(t *testing.T) {
 	if code, _, errOut := runCLI(t, nil, "merge", "--fail-on", "violations", plain); code != cli.ExitUsage || !strings.Contains(errOut, "without --robots") {
 		t.Errorf("merge --fail-on violations of unchecked parts: exit %d, stderr %q; want a usage error", code, errOut)
 	}
+	// The same report twice (a file named twice, a copy) counted its
+	// traffic twice; two reports in one file merged the first only.
+	copied := filepath.Join(dir, "copy.json")
+	os.WriteFile(copied, b, 0o644)
+	both := filepath.Join(dir, "both.json")
+	os.WriteFile(both, append(append([]byte{}, b...), unchecked...), 0o644)
+	for _, tc := range []struct {
+		parts []string
+		say   string
+	}{
+		{[]string{whole, whole}, "same report"},
+		{[]string{whole, copied}, "same report"},
+		{[]string{both}, "more than one JSON report"},
+	} {
+		if code, _, errOut := runCLI(t, nil, append([]string{"merge", "-o", "json"}, tc.parts...)...); code != cli.ExitError || !strings.Contains(errOut, tc.say) {
+			t.Errorf("merge %v: exit %d, stderr %q; want exit 1 saying %q", tc.parts, code, errOut, tc.say)
+		}
+	}
 	for _, bad := range []string{"0/3", "4/3", "1/0", "x", "1/2/3"} {
 		if code, _, errOut := runCLI(t, nil, "--shard", bad, "testdata/sample.log.gz"); code != cli.ExitUsage {
 			t.Errorf("--shard %s: exit %d (%s), want a usage error", bad, code, errOut)

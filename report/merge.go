@@ -135,15 +135,25 @@ type jsonPart struct {
 	Operators  []detect.OperatorSummary `json:"operators"`
 	Watched    []detect.ClientTimeline  `json:"watched"`
 	State      *jsonState               `json:"state"`
+
+	digest [sha256.Size]byte // of the file, to tell one given twice
 }
 
 // readPart reads one JSON report and checks that it is whole: written by
-// -o json with every client and network listed.
+// -o json with every client and network listed, and nothing after it (two
+// reports in one file, cat mon.json tue.json, merged the first only). It
+// keeps the SHA-256 of the file, to tell one given twice.
 func readPart(name string, r io.Reader) (*jsonPart, error) {
 	var p jsonPart
-	if err := json.NewDecoder(r).Decode(&p); err != nil {
+	h := sha256.New()
+	dec := json.NewDecoder(io.TeeReader(r, h))
+	if err := dec.Decode(&p); err != nil {
 		return nil, fmt.Errorf("%s: not a robowatch JSON report: %w", name, err)
 	}
+	if err := dec.Decode(new(json.RawMessage)); err != io.EOF {
+		return nil, fmt.Errorf("%s: more than one JSON report, or something after it: merge takes one report a file", name)
+	}
+	h.Sum(p.digest[:0])
 	switch {
 	case p.Summary == nil:
 		return nil, fmt.Errorf("%s: not a robowatch JSON report (no summary)", name)
@@ -195,6 +205,7 @@ func Merge(names []string, readers []io.Reader) (*Report, error) {
 	}
 	parts := make([]*jsonPart, len(readers))
 	shards := map[int]string{} // shard I: the part that is it
+	digests := map[[sha256.Size]byte]string{}
 	n := 0
 	for i, r := range readers {
 		p, err := readPart(names[i], r)
@@ -202,6 +213,13 @@ func Merge(names []string, readers []io.Reader) (*Report, error) {
 			return nil, err
 		}
 		parts[i] = p
+		// The same report twice (a file named twice, a copy) would count
+		// its traffic twice. Reports of empty inputs add nothing and may
+		// be alike; a shard twice is said as such below.
+		if other, ok := digests[p.digest]; ok && p.Summary.Lines > 0 && p.Summary.Shard == "" {
+			return nil, fmt.Errorf("%s and %s are the same report: given twice, it would count its traffic twice", other, names[i])
+		}
+		digests[p.digest] = names[i]
 		if p.Summary.Shard == "" {
 			continue
 		}
