@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/logparse"
@@ -136,13 +138,38 @@ type jsonPart struct {
 	Watched    []detect.ClientTimeline  `json:"watched"`
 	State      *jsonState               `json:"state"`
 
-	digest [sha256.Size]byte // of the file, to tell one given twice
+	digest [sha256.Size]byte // of the file
+}
+
+// partOrder is the order merge takes the parts in, whatever the order
+// they were given in: the merged rows break their ties by it (a client's
+// details, its peak times when two days peaked alike, the files and the
+// malformed lines, the timeline's zone), so it must not be the command
+// line's. Oldest first, as a run reads rotated logs; then by shard, and
+// by content for parts alike in both.
+func partOrder(a, b *jsonPart) int {
+	t := func(p *time.Time) time.Time {
+		if p == nil {
+			return time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC) // a part without records last
+		}
+		return *p
+	}
+	shard := func(p *jsonPart) int {
+		sh, _ := detect.ParseShard(p.Summary.Shard)
+		return sh.I
+	}
+	return cmp.Or(
+		t(a.Summary.First).Compare(t(b.Summary.First)),
+		t(a.Summary.Last).Compare(t(b.Summary.Last)),
+		cmp.Compare(shard(a), shard(b)),
+		bytes.Compare(a.digest[:], b.digest[:]))
 }
 
 // readPart reads one JSON report and checks that it is whole: written by
 // -o json with every client and network listed, and nothing after it (two
 // reports in one file, cat mon.json tue.json, merged the first only). It
-// keeps the SHA-256 of the file, to tell one given twice.
+// keeps the SHA-256 of the file, which orders parts and tells one given
+// twice.
 func readPart(name string, r io.Reader) (*jsonPart, error) {
 	var p jsonPart
 	h := sha256.New()
@@ -253,6 +280,7 @@ func Merge(names []string, readers []io.Reader) (*Report, error) {
 				madeBy, names[i], option, a, b)
 		}
 	}
+	slices.SortStableFunc(parts, partOrder)
 	rep := mergeParts(parts)
 	rep.Options = made
 	if n > 0 && len(shards) < n {
