@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/robowatch/robowatch/cli"
 )
@@ -378,6 +381,82 @@ func TestMergeIgnoresTheOrderOfItsParts(t *testing.T) {
 			} else if out != first {
 				t.Errorf("merge of %s in the order %v differs from the order 0 1 2 at %s", filepath.Base(parts[0]), order, firstDiff(out, first))
 			}
+		}
+	}
+}
+
+// TestMergeDaysAcrossDST: daily reports of a log whose zone moves from
+// +0100 to +0200 (Europe's clocks on 31 March 2024) merge into the
+// timeline one run over all the days makes: the same start, in the first
+// day's zone, and the same buckets. Each day's buckets were placed by its
+// own local time: after the change an hour late, and the start was in the
+// zone of whichever day was named first.
+func TestMergeDaysAcrossDST(t *testing.T) {
+	dir := t.TempDir()
+	change := time.Date(2024, 3, 31, 1, 0, 0, 0, time.UTC)
+	cet, cest := time.FixedZone("", 3600), time.FixedZone("", 7200)
+	days := map[string]*strings.Builder{}
+	var whole strings.Builder
+	for at := time.Date(2024, 3, 29, 23, 0, 0, 0, time.UTC); at.Before(time.Date(2024, 4, 1, 22, 0, 0, 0, time.UTC)); at = at.Add(7 * time.Minute) {
+		local := at.In(cet)
+		if !at.Before(change) {
+			local = at.In(cest)
+		}
+		for k, ua := range []string{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "curl/8.0", "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0"} {
+			if (at.Unix()/420)%int64(k+1) != 0 {
+				continue
+			}
+			line := fmt.Sprintf("192.0.2.%d - - [%s] \"GET /page/%d HTTP/1.1\" 200 512 \"-\" \"%s\"\n", k+1, local.Format("02/Jan/2006:15:04:05 -0700"), at.Unix()%97, ua)
+			day := local.Format("2006-01-02")
+			if days[day] == nil {
+				days[day] = &strings.Builder{}
+			}
+			days[day].WriteString(line)
+			whole.WriteString(line)
+		}
+	}
+	all := filepath.Join(dir, "all.log")
+	os.WriteFile(all, []byte(whole.String()), 0o644)
+	var parts []string
+	for day, b := range days {
+		log := filepath.Join(dir, day+".log")
+		os.WriteFile(log, []byte(b.String()), 0o644)
+		_, out, _ := runCLI(t, nil, "-o", "json", log)
+		os.WriteFile(log+".json", []byte(out), 0o644)
+		parts = append(parts, log+".json")
+	}
+	slices.Sort(parts)
+	type timeline struct {
+		Timeline struct {
+			Start         string  `json:"start"`
+			BucketSeconds int64   `json:"bucket_seconds"`
+			Requests      []int64 `json:"requests"`
+			Robots        []int64 `json:"robots"`
+		} `json:"timeline"`
+	}
+	timelineOf := func(out string) timeline {
+		var tl timeline
+		if err := json.Unmarshal([]byte(out), &tl); err != nil {
+			t.Fatalf("not JSON: %v", err)
+		}
+		return tl
+	}
+	_, out, _ := runCLI(t, nil, "-o", "json", all)
+	want := timelineOf(out)
+	if !strings.HasSuffix(want.Timeline.Start, "+01:00") {
+		t.Fatalf("the whole run's timeline starts at %s, not in the first day's zone", want.Timeline.Start)
+	}
+	backward := slices.Clone(parts)
+	slices.Reverse(backward)
+	for _, order := range [][]string{parts, backward} {
+		code, out, errOut := runCLI(t, nil, append([]string{"merge", "-o", "json"}, order...)...)
+		if code != cli.ExitOK {
+			t.Fatalf("merge: exit %d, %s", code, errOut)
+		}
+		if got := timelineOf(out); !reflect.DeepEqual(got, want) {
+			t.Errorf("merge of %d days across DST: timeline start %s, %d s buckets, requests %v, robots %v; one run over them: %s, %d s, %v, %v",
+				len(parts), got.Timeline.Start, got.Timeline.BucketSeconds, got.Timeline.Requests, got.Timeline.Robots,
+				want.Timeline.Start, want.Timeline.BucketSeconds, want.Timeline.Requests, want.Timeline.Robots)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -369,31 +370,46 @@ func (t *Timeline) Check() error {
 // buckets a single run over all of their span would use: the ladder width
 // at which the whole span fits, which every part's width divides, so the
 // sums are exact. robots is the merged robots list, for the names shown.
+//
+// The buckets are aligned in one zone, the earliest part's, as a single
+// run aligns them in its first record's: daily reports across a change of
+// UTC offset (DST) are in two zones, and a part's buckets placed by its
+// own local time came an hour off, the merged start in the zone of the
+// part named first. A part whose offset differs from that zone by less
+// than its bucket width (a part of 2 h buckets across DST) has buckets
+// that straddle two of the merged ones: each counts in the one it starts
+// in.
 func MergeTimelines(parts []Timeline, buckets [][]RobotBuckets, robots []RobotSummary) (Timeline, []RobotBuckets) {
 	out := Timeline{Requests: []int64{}, Robots: []int64{}, Humans: []int64{}, ByRobot: []RobotTimeline{}}
-	var width, lo, hi int64
-	var zone int
-	var loc *time.Location
-	started := false
-	for _, p := range parts {
+	ref := -1
+	for i := range parts {
+		p := &parts[i]
 		out.Untimed += p.Untimed
 		out.Estimated += p.Estimated
 		if len(p.Requests) == 0 || p.BucketSeconds <= 0 {
 			continue
 		}
-		_, off := p.Start.Zone()
-		first := floorDiv(p.Start.Unix()+int64(off), p.BucketSeconds)
-		if !started {
-			started, width, zone, loc = true, p.BucketSeconds, off, p.Start.Location()
-			lo, hi = first*width, (first+int64(len(p.Requests)))*width-1
+		if ref < 0 || p.Start.Before(parts[ref].Start) {
+			ref = i
+		}
+	}
+	if ref < 0 {
+		return out, nil
+	}
+	_, zone := parts[ref].Start.Zone()
+	loc := parts[ref].Start.Location()
+	// local is where bucket i of p starts, in seconds of the merged zone.
+	local := func(p *Timeline, i int64) int64 { return p.Start.Unix() + int64(zone) + i*p.BucketSeconds }
+	var width int64
+	lo, hi := local(&parts[ref], 0), int64(math.MinInt64)
+	for i := range parts {
+		p := &parts[i]
+		if len(p.Requests) == 0 || p.BucketSeconds <= 0 {
 			continue
 		}
 		width = max(width, p.BucketSeconds)
-		lo = min(lo, first*p.BucketSeconds)
-		hi = max(hi, (first+int64(len(p.Requests)))*p.BucketSeconds-1)
-	}
-	if !started {
-		return out, nil
+		lo = min(lo, local(p, 0))
+		hi = max(hi, local(p, int64(len(p.Requests)))-1)
 	}
 	step := 0
 	for ladderWidth(step) < width {
@@ -419,13 +435,12 @@ func MergeTimelines(parts []Timeline, buckets [][]RobotBuckets, robots []RobotSu
 	}
 	rest := map[string][][2]int64{}
 	listed := map[string]bool{} // the top names some part has buckets of
-	for pi, p := range parts {
+	for pi := range parts {
+		p := &parts[pi]
 		if len(p.Requests) == 0 || p.BucketSeconds <= 0 {
 			continue
 		}
-		_, off := p.Start.Zone()
-		first := floorDiv(p.Start.Unix()+int64(off), p.BucketSeconds)
-		to := func(i int64) int { return int(floorDiv((first+i)*p.BucketSeconds, width) - base) }
+		to := func(i int64) int { return int(floorDiv(local(p, i), width) - base) }
 		for i := range p.Requests {
 			j := to(int64(i))
 			out.Requests[j] += p.Requests[i]
