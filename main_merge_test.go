@@ -30,6 +30,9 @@ func TestShardsMergeToTheWholeRun(t *testing.T) {
 		{"iis-directives", "", []string{"testdata/formats/iis.log"}},
 		{"malformed-and-rotated", "", []string{"testdata/logs/nasa-401-1000.log", "testdata/logs/basjes-1-300.log", "testdata/scenarios/server-formats/notes.txt"}},
 		{"elastic", "", []string{"testdata/logs/elastic-8801-9000.log", "testdata/logs/elastic-5801-5900.log"}},
+		// One client before the change to summer time, the rest after: a
+		// shard of only later clients took +0200 for the log's zone.
+		{"dst", "", []string{"testdata/scenarios/dst/change.log"}},
 	} {
 		for _, n := range []int{2, 3, 7} {
 			t.Run(fmt.Sprintf("%s/%d", tc.name, n), func(t *testing.T) {
@@ -497,6 +500,9 @@ func TestWorkersGiveTheSameReport(t *testing.T) {
 		{"testdata/formats/iis.log", "testdata/logs/nasa-401-1000.log", "testdata/logs/basjes-1-300.log"},
 		{"--since", "2024-03-10T01:00:00Z", "--robots", "testdata/sample.robots.txt", "testdata/sample.log.gz"},
 		{"--shard", "2/3", "--robots", "testdata/sample.robots.txt", "testdata/sample.log.gz"},
+		// A worker whose clients all came after the change to summer time
+		// took +0200 for the log's zone: their peaks and the timeline.
+		{"testdata/scenarios/dst/change.log"},
 	} {
 		for _, out := range [][]string{{"-o", "json"}, {"--width", "120"}, {"-o", "nginx"}} {
 			run := func(workers string) (int, string) {

@@ -46,10 +46,12 @@ type Detector struct {
 	maxSec       int64 // latest second seen
 	logLast      int64 // a Pool's worker: the log's latest second, set before Result
 	logLastSet   bool
-	ticked       bool      // other shards' records moved the clock before the first of ours (Pass)
-	tickMax      int64     // to this second
-	first, last  time.Time // earliest and latest record time
-	loc          *time.Location
+	ticked       bool           // other shards' records moved the clock before the first of ours (Pass)
+	tickMax      int64          // to this second
+	first, last  time.Time      // earliest and latest record time
+	loc          *time.Location // the log's zone (setZone)
+	zone         int64          // its UTC offset in seconds, which timeline buckets align to
+	zoned        bool
 	sinceSweep   int
 	sweepAt      int       // sinceSweep that starts the next sweep: at least sweepEvery, and as many as the clients it kept
 	active       []*client // the clients holding a window (see rate.go), which sweep visits
@@ -260,8 +262,24 @@ func (d *Detector) Pass(r *logparse.Record) {
 	}
 	d.counts.count(r)
 	if sec := r.Time.Unix(); !r.Time.IsZero() && !d.ahead(sec) {
+		d.setZone(r.Time)
 		d.tick(sec)
 	}
+}
+
+// setZone takes the zone of the log's first timed record (not dated in
+// the future) as the zone the report shows times in and aligns timeline
+// buckets to. A --shard run or a Pool's worker learns it from another's
+// record (Pass, a batch's zone): each took its own first record's, so on a
+// log across a change to summer time a shard or worker whose clients came
+// after it wrote its times in the other zone, and --workers 4 a report
+// other than --workers 1's. A record without a time has no zone.
+func (d *Detector) setZone(t time.Time) {
+	if d.zoned || t.IsZero() {
+		return
+	}
+	_, off := t.Zone()
+	d.zoned, d.loc, d.zone = true, t.Location(), int64(off)
 }
 
 // tick moves the log's clock to sec, a second other records reached: the
@@ -294,14 +312,13 @@ func (d *Detector) Add(r *logparse.Record) {
 		// Counted for its client below, but it moves neither the log's
 		// clock nor its span, and takes no part in rates or the timeline.
 		d.future++
-	} else if !d.started {
+	} else if d.setZone(r.Time); !d.started {
 		d.started = true
 		d.maxSec = sec
 		if d.ticked {
 			d.maxSec = max(sec, d.tickMax)
 		}
 		d.first, d.last = r.Time, r.Time
-		d.loc = r.Time.Location()
 	} else {
 		d.maxSec = max(d.maxSec, sec)
 		if r.Time.Before(d.first) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/robowatch/robowatch/agents"
 	"github.com/robowatch/robowatch/logparse"
@@ -29,6 +30,7 @@ import (
 // back (release) once all are done with it.
 type Pool struct {
 	clock  int64             // the log's clock: the latest second of the records handed over
+	first  time.Time         // the first timed record handed over, whose zone is the log's (Detector.setZone)
 	shared *poolClients      // the cap the workers share; nil without one
 	handed [maxWorkers]int64 // records handed to each worker, for its share of the cap
 	dets   []*Detector
@@ -53,6 +55,7 @@ type poolBatch struct {
 	// the clock a single pass would without going through the other
 	// workers' records; counts counts all of them, for the log's traits.
 	clock   []int64
+	zone    time.Time // Pool.first once the batch is handed over: the log's zone for every record in it
 	counts  logCounts
 	left    atomic.Int32 // workers not done with it
 	release func()
@@ -92,6 +95,7 @@ func (p *Pool) work(k int, d *Detector, in <-chan *poolBatch) {
 	me := uint8(k)
 	for b := range in {
 		before := d.counts // Add counts this worker's own records; the batch counts all
+		d.setZone(b.zone)
 		for i, o := range b.owner {
 			if o != me {
 				continue
@@ -143,10 +147,14 @@ func (p *Pool) Add(recs []logparse.Record, keep, mine []bool, release func()) {
 			p.handed[b.owner[i]]++
 		}
 		b.counts.count(r)
-		if sec := r.Time.Unix(); !r.Time.IsZero() && sec <= horizon && sec > p.clock {
-			p.clock = sec
+		if sec := r.Time.Unix(); !r.Time.IsZero() && sec <= horizon {
+			if p.first.IsZero() {
+				p.first = r.Time
+			}
+			p.clock = max(p.clock, sec)
 		}
 	}
+	b.zone = p.first
 	if p.shared != nil {
 		var total int64
 		for k := range p.dets {

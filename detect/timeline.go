@@ -164,9 +164,8 @@ func (d *Detector) addToTimeline(c *client, t time.Time) {
 		return
 	}
 	if !tl.started {
-		_, off := t.Zone()
 		tl.started = true
-		tl.zone = int64(off)
+		tl.zone = d.zone // the log's (setZone), not this record's
 		tl.width = 1
 		tl.epoch = t.Unix() + tl.zone
 		tl.base = tl.epoch
