@@ -299,7 +299,6 @@ func TestMergeRefusesPartsMadeWithDifferentOptions(t *testing.T) {
 		{"sustained", "--sustained (60 and 90)", []string{"--robots", robots, "--since", "1d", "--sustained", "90"}},
 		{"max-clients", "--max-clients (250000 and 1000)", []string{"--robots", robots, "--since", "1d", "--max-clients", "1000"}},
 		{"no-robots", "--robots", []string{"--since", "1d"}},
-		{"other-robots", "--robots", []string{"--robots", "testdata/scenarios/site/robots.txt", "--since", "1d"}},
 		{"trust-proxy", "--trust-proxy (none and 10.0.0.0/8)", []string{"--robots", robots, "--since", "1d", "--trust-proxy", "10.0.0.0/8"}},
 		{"since", "--since (24h0m0s and 2h0m0s)", []string{"--robots", robots, "--since", "2h"}},
 		{"until", "--until (none and 2024-03-10T01:00:00Z)", []string{"--robots", robots, "--since", "1d", "--until", "2024-03-10T01:00:00Z"}},
@@ -309,6 +308,18 @@ func TestMergeRefusesPartsMadeWithDifferentOptions(t *testing.T) {
 		if code != cli.ExitError || !strings.Contains(errOut, "different "+tc.option) || !strings.Contains(errOut, base) || !strings.Contains(errOut, part) {
 			t.Errorf("merge of parts made with different %s: exit %d, %q; want exit 1 naming the option and both parts", tc.name, code, errOut)
 		}
+	}
+	// Consecutive logs checked against the robots.txt of their day merge,
+	// with a warning: a site changes its file in the middle of a week.
+	// Shards of one log, which one run's options made, do not.
+	changed := write("other-robots.json", "--robots", "testdata/scenarios/site/robots.txt", "--since", "1d")
+	if code, _, errOut := runCLI(t, nil, "merge", "-o", "json", base, changed); code != cli.ExitOK || !strings.Contains(errOut, "2 different robots.txt files") {
+		t.Errorf("merge of days checked against different robots.txt files: exit %d, %q; want exit 0 and a warning", code, errOut)
+	}
+	shard1 := write("shard1.json", "--robots", robots, "--since", "1d", "--shard", "1/2")
+	shard2 := write("shard2.json", "--robots", "testdata/scenarios/site/robots.txt", "--since", "1d", "--shard", "2/2")
+	if code, _, errOut := runCLI(t, nil, "merge", "-o", "json", shard1, shard2); code != cli.ExitError || !strings.Contains(errOut, "different --robots") {
+		t.Errorf("merge of shards checked against different robots.txt files: exit %d, %q; want exit 1 naming --robots", code, errOut)
 	}
 	same := write("same.json", "--robots", copied, "--since", "24h", "--burst", "20")
 	code, merged, errOut := runCLI(t, nil, "merge", "-o", "json", base, same)

@@ -125,7 +125,7 @@ func (m *Merge) Run(ctx context.Context, stdout, stderr io.Writer) int {
 		}
 		rep.SiteRobots = r
 	}
-	for _, e := range rep.Errors {
+	for _, e := range append(rep.Errors, rep.Warnings...) {
 		Warnf(stderr, "robowatch merge: warning: %s\n", e)
 	}
 	if slices.Contains(report.BlockFormats, m.Output) {

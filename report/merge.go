@@ -64,8 +64,9 @@ func RobotsDigest(text string) string {
 }
 
 // differ names the first option a and b differ in, with the two values as
-// a report of each says them; "" when they agree.
-func (a *RunOptions) differ(b *RunOptions) (option, av, bv string) {
+// a report of each says them; "" when they agree. With robotsChanged, two
+// robots.txt files (neither none) are no difference: see Merge.
+func (a *RunOptions) differ(b *RunOptions, robotsChanged bool) (option, av, bv string) {
 	list := func(s []string) string {
 		if len(s) == 0 {
 			return "none"
@@ -88,9 +89,10 @@ func (a *RunOptions) differ(b *RunOptions) (option, av, bv string) {
 		{"--since", bound(a.Since), bound(b.Since)},
 		{"--until", bound(a.Until), bound(b.Until)},
 	} {
-		if o.a != o.b {
-			return o.option, o.a, o.b
+		if o.a == o.b || robotsChanged && o.option == "--robots" && len(a.RobotsTxt) > 0 && len(b.RobotsTxt) > 0 {
+			continue
 		}
+		return o.option, o.a, o.b
 	}
 	return "", "", ""
 }
@@ -264,25 +266,41 @@ func Merge(names []string, readers []io.Reader) (*Report, error) {
 	// Parts made with different options would merge into a report no run
 	// makes, and nothing in it would say so. A part of an older robowatch
 	// says none and is taken as it is.
+	// Consecutive logs (no shards) may have been checked against different
+	// robots.txt files: a site changes its file in the middle of a week,
+	// and each day's violations were rightly judged against the file of
+	// the day. They merge, with a warning; the shards of one log, which
+	// one run's options must have made, do not.
 	var made *RunOptions
 	madeBy := ""
+	var robotsTxt []string
 	for i, p := range parts {
 		o := p.State.Options
 		if o == nil {
 			continue
 		}
+		robotsTxt = union(robotsTxt, o.RobotsTxt)
 		if made == nil {
 			made, madeBy = o, names[i]
 			continue
 		}
-		if option, a, b := made.differ(o); option != "" {
+		if option, a, b := made.differ(o, n == 0); option != "" {
 			return nil, fmt.Errorf("%s and %s were made with different %s (%s and %s): they do not merge into one report; make the parts with the same options",
 				madeBy, names[i], option, a, b)
 		}
 	}
+	slices.Sort(robotsTxt)
+	var warnings []string
+	if made != nil && len(robotsTxt) > len(made.RobotsTxt) {
+		changed := *made
+		changed.RobotsTxt = robotsTxt
+		made = &changed
+		warnings = append(warnings, fmt.Sprintf("the parts were checked against %d different robots.txt files (SHA-256 %s): each part's violations are against its own", len(robotsTxt), strings.Join(robotsTxt, ", ")))
+	}
 	slices.SortStableFunc(parts, partOrder)
 	rep := mergeParts(parts)
 	rep.Options = made
+	rep.Warnings = append(rep.Warnings, warnings...)
 	if n > 0 && len(shards) < n {
 		var missing []string
 		for i := 1; i <= n; i++ {

@@ -27,6 +27,7 @@ type Report struct {
 	Robots       []string       // robots.txt sources used for the violation check, as given
 	RobotsFailed []string       // robots.txt sources that could not be fetched, each with why: not checked against
 	Errors       []string       // input errors (unreadable file, corrupt gzip); the rest was still read
+	Warnings     []string       // what a merge noticed that leaves the report whole (parts checked against different robots.txt files)
 	FileFormats  []FileFormat   // the format each input was read in, in the order read
 	SiteRobots   *robots.Robots // the robots.txt for the whole log, for -o robots.txt; nil when none was given
 	Partial      bool           // the run was cut short (interrupted): counts cover what was read
