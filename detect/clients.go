@@ -260,8 +260,8 @@ func (e *verdictEnv) verdict(c *client) Verdict {
 		CrawlDelay:       delay.Seconds(),
 		CrawlDelayFast:   tooFast,
 	}
-	if v.Robot && c.viol != nil {
-		v.Violations = c.viol.n
+	if cv := c.rare().viol; v.Robot && cv != nil {
+		v.Violations = cv.n
 	}
 	if v.Robot && c.ua.agent.Kind == agents.Browser {
 		// Found by what it did, under a browser's name: "Chrome" would

@@ -151,7 +151,7 @@ func (d *Detector) check(c *client, r *logparse.Record, path string, res resourc
 		}
 		return false, nil
 	}
-	if c.fetches != nil && toldNone(c.fetches.last) && c.fetches.lastFor == rb {
+	if f := c.rare().fetches; f != nil && toldNone(f.last) && f.lastFor == rb {
 		// The server told this robot there is no robots.txt for this
 		// host: RFC 9309 (2.3.1.3) lets it fetch anything there then.
 		// What it asks for is no violation of a file it was not given,
@@ -172,10 +172,10 @@ func (d *Detector) check(c *client, r *logparse.Record, path string, res resourc
 	if ok {
 		return false, nil
 	}
-	v := c.viol
+	v := c.rare().viol
 	if v == nil {
 		v = &clientViolations{first: r.Time, last: r.Time}
-		c.viol = v
+		c.keepRare().viol = v
 	}
 	v.n++
 	if r.Time.After(v.last) {
@@ -255,7 +255,7 @@ func crawlDelay(c *client) (delay time.Duration, exceeded bool, detail string) {
 // seconds from and to: its earliest or latest fetch falls there, or the
 // span between them holds the window and a third fetch may.
 func (c *client) fetchedIn(from, to int64) bool {
-	f := c.fetches
+	f := c.rare().fetches
 	if f == nil {
 		return false
 	}

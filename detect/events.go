@@ -119,8 +119,10 @@ func (d *Detector) stream(c *client, sec int64, untimed, robotsTxt, violated boo
 	// (likewise thinned); Advance catches up with the rest.
 	n := c.requests
 	due := n <= 16 || n&(n-1) == 0 || robotsTxt || opened
-	if violated && (c.viol.n <= 16 || c.viol.n&(c.viol.n-1) == 0) {
-		due = true
+	if violated {
+		if n := c.rare().viol.n; n <= 16 || n&(n-1) == 0 {
+			due = true
+		}
 	}
 	if due {
 		d.announce(c, d.streamEnv())
@@ -142,10 +144,10 @@ func (d *Detector) announce(c *client, env *verdictEnv) {
 	c.announced = true
 	d.live.robots++
 	d.cfg.Events.Robot(v)
-	if c.viol == nil {
+	if c.rare().viol == nil {
 		return
 	}
-	for i := range c.viol.list {
+	for i := range c.rare().viol.list {
 		d.live.violations++
 		d.cfg.Events.Violation(storedViolationOf(c, i))
 	}
@@ -163,8 +165,8 @@ func eventName(c *client) string {
 // storedViolationOf is c's i-th stored violation, its text copied: the
 // client's buffer is still being written.
 func storedViolationOf(c *client, i int) Violation {
-	sv := &c.viol.list[i]
-	text := c.viol.text[sv.off:]
+	sv := &c.rare().viol.list[i]
+	text := c.rare().viol.text[sv.off:]
 	v := Violation{
 		IP: c.ip, UserAgent: c.ua.ua, Name: eventName(c), Time: sv.t,
 		Method: string(text[:sv.mlen]), Path: string(text[sv.mlen : uint32(sv.mlen)+sv.plen]),
@@ -248,7 +250,7 @@ func (d *Detector) expire(quiet int64) {
 	d.live.expireAt = now + expireEvery
 	cut := time.Unix(now, 0).Add(-d.cfg.Expire)
 	for c := range d.clients.all() {
-		if c.watch != nil || !c.last.time().Before(cut) || c.rate.window != nil {
+		if c.rare().watch != nil || !c.last.time().Before(cut) || c.rate.window != nil {
 			continue
 		}
 		if c.evict.at >= 0 {
@@ -379,8 +381,8 @@ func (d *Detector) TopRobots(n int) []LiveRobot {
 		}
 		r.Clients++
 		r.Requests += c.requests
-		if c.viol != nil {
-			r.Violations += c.viol.n
+		if v := c.rare().viol; v != nil {
+			r.Violations += v.n
 		}
 		r.Incidents += c.rate.incidentCount()
 		if c.rate.openIncident() != nil || c.flags&flagEarly != 0 {

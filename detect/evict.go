@@ -98,7 +98,7 @@ func (d *Detector) shed() {
 // admit puts a new client in the eviction heap with the weight it inherits.
 func (d *Detector) admit(c *client, floor int64) {
 	c.evict.floor = floor
-	if d.cfg.MaxClients <= 0 || c.watch != nil {
+	if d.cfg.MaxClients <= 0 || c.rare().watch != nil {
 		c.evict.at = -1
 		return
 	}
@@ -166,9 +166,9 @@ func (d *Detector) foldClient(c *client) {
 		// Not a robot, and the common case in a flood: no judging.
 	} else if j := judge(c, d.counts.traits(), &d.cfg); j.robot() {
 		d.otherRobots.add(clientHash(c.ip, c.ua.ua))
-		if c.viol != nil {
-			d.other.Violations += c.viol.n
-			d.unlisted.violations += c.viol.n
+		if v := c.rare().viol; v != nil {
+			d.other.Violations += v.n
+			d.unlisted.violations += v.n
 		}
 	}
 	// Let go of it and of what it held at once, not at the next sweep of the
@@ -176,10 +176,10 @@ func (d *Detector) foldClient(c *client) {
 	// sweep would be held. Its stored violations give their room back to
 	// the bound on all clients' (maxStoredViolations).
 	d.leaveActive(c)
-	if c.viol != nil {
-		d.storedViolations -= len(c.viol.list)
+	if v := c.rare().viol; v != nil {
+		d.storedViolations -= len(v.list)
 	}
-	c.viol, c.fetches, c.matcher, c.robots = nil, nil, nil, nil
+	c.x, c.matcher, c.robots = nil, nil, nil // never watched: a watched client is not folded
 	for i := range c.rate.incidents() {
 		d.th.curves.release(&c.rate.inc.list[i])
 	}
@@ -222,7 +222,7 @@ func (d *Detector) leaveActive(c *client) {
 // ancient-browser signal could then apply, and it alone makes no robot
 // (TestPlainBrowserIsNoRobot holds the two together).
 func plainBrowser(c *client, cfg *Config) bool {
-	return c.ua.agent.Kind == agents.Browser && c.robotsTxt == 0 && c.fastForms == 0 &&
+	return c.ua.agent.Kind == agents.Browser && c.robotsTxt == 0 && c.rare().fastForms == 0 &&
 		c.rate.incidentCount() == 0 &&
 		c.requests < int64(cfg.MinRequests) && int64(c.pages) < int64(cfg.MinPages)
 }

@@ -118,16 +118,16 @@ func TestFoldLetsGoAtOnce(t *testing.T) {
 			Method: "GET", Target: fmt.Sprintf("/private/%d", k), Status: 200})
 	}
 	c := d.clients.get("192.0.2.1", "BadBot/1.0")
-	if c == nil || c.viol == nil || c.fetches == nil || c.rate.window == nil || d.sinceSweep == 0 {
+	if c == nil || c.rare().viol == nil || c.rare().fetches == nil || c.rate.window == nil || d.sinceSweep == 0 {
 		t.Fatal("the fixture holds no state to let go of, or was swept")
 	}
 	d.Add(&logparse.Record{Client: "192.0.2.2", UserAgent: firefoxUA, Time: t0.Add(5 * time.Second), Method: "GET", Target: "/", Status: 200})
 	if d.clients.get("192.0.2.1", "BadBot/1.0") != nil {
 		t.Fatal("the fixture should fold the robot")
 	}
-	if c.viol != nil || c.fetches != nil || c.rate.window != nil || c.rate.inc != nil || c.bins != (clientBins{}) {
+	if c.x != nil || c.rate.window != nil || c.rate.inc != nil || c.bins != (clientBins{}) {
 		t.Errorf("folded client still holds: violations %v, fetches %v, window %v, incidents %v, bins %d",
-			c.viol != nil, c.fetches != nil, c.rate.window != nil, c.rate.inc != nil, len(c.bins.list()))
+			c.rare().viol != nil, c.rare().fetches != nil, c.rate.window != nil, c.rate.inc != nil, len(c.bins.list()))
 	}
 	folded := weak.Make(c)
 	c = nil

@@ -358,7 +358,7 @@ func mergeResults(rs []*Result) *Result {
 	}
 	rank := map[clientKey]int{}
 	for i, c := range clients {
-		if c.viol != nil || len(c.rate.incidents()) > 0 || scanners[c] {
+		if c.rare().viol != nil || len(c.rate.incidents()) > 0 || scanners[c] {
 			rank[clientKey{c.ip, c.ua.ua}] = i
 		}
 	}

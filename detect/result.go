@@ -329,7 +329,9 @@ func (d *Detector) Result() *Result {
 	for _, c := range sorted {
 		d.advance(c, maxSecond)
 		c.rate.release(d.th.pool)
-		c.watch = nil
+		if c.x != nil {
+			c.x.watch = nil
+		}
 		if c.bytes == math.MaxInt64 {
 			res.BytesSaturated = true
 		}
@@ -359,7 +361,10 @@ func (d *Detector) Result() *Result {
 			res.Incidents = append(res.Incidents, d.incident(c, in, v.Name))
 		}
 		if !v.Robot {
-			c.viol, c.bins = nil, clientBins{} // a human's violations are not reported
+			if c.x != nil {
+				c.x.viol = nil // a human's violations are not reported
+			}
+			c.bins = clientBins{}
 			continue
 		}
 		res.RobotCount++
@@ -370,9 +375,9 @@ func (d *Detector) Result() *Result {
 			// Judged a robot on the whole of its traffic only now.
 			d.announce(c, env)
 		}
-		if c.viol != nil {
-			res.ViolationCount += c.viol.n
-			res.ViolationsDropped += c.viol.n - int64(len(c.viol.list))
+		if c.rare().viol != nil {
+			res.ViolationCount += c.rare().viol.n
+			res.ViolationsDropped += c.rare().viol.n - int64(len(c.rare().viol.list))
 			res.Violations.add(c, v.Name)
 		}
 		key := robotRowName(v.Name, v.Identity)
@@ -398,15 +403,15 @@ func (d *Detector) Result() *Result {
 		s.CrawlDelayFast = s.CrawlDelayFast || v.CrawlDelayFast
 		if c.robotsTxt > 0 {
 			s.FetchedRobotsTxt = true
-			s.FirstFetch = earliest(s.FirstFetch, c.fetches.first)
+			s.FirstFetch = earliest(s.FirstFetch, c.rare().fetches.first)
 		}
-		if c.viol != nil {
-			s.FirstViolation = earliest(s.FirstViolation, c.viol.first)
-			s.LastViolation = latest(s.LastViolation, c.viol.last)
-			if len(c.viol.prefixes) > 0 && prefixes[key] == nil {
+		if c.rare().viol != nil {
+			s.FirstViolation = earliest(s.FirstViolation, c.rare().viol.first)
+			s.LastViolation = latest(s.LastViolation, c.rare().viol.last)
+			if len(c.rare().viol.prefixes) > 0 && prefixes[key] == nil {
 				prefixes[key] = map[string]int64{}
 			}
-			for _, p := range c.viol.prefixes {
+			for _, p := range c.rare().viol.prefixes {
 				prefixes[key][p.Prefix] += p.Count
 			}
 		}

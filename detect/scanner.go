@@ -128,42 +128,51 @@ func fingerprintOf(path string) uint8 {
 	return 0
 }
 
-// scannerTraits are what a client did that scanners do.
+// scannerTraits are what a client did that scanners do, beyond its
+// fingerprint: kept in clientRare, as few clients do any of it.
 type scannerTraits struct {
-	strong     uint32  // requests for probe paths no person asks for
-	weakFailed uint32  // requests for application paths that the site answered with an error
-	proxy      uint32  // CONNECT
-	absolute   uint32  // absolute URLs with no virtual host and tunnelled CONNECTs: probes for an open proxy, unless the log is a proxy's
-	junk       uint32  // requests without method and target: TLS handshakes, binary or empty request lines
-	own        uint16  // absolute URLs of the host its Referer names (saturating: a flag with a count)
-	fpMask     uint8   // which of favicon, robots.txt and sitemap.xml it asked for
-	fpOnly     bool    // and never anything else
-	first      *string // its first probe, capped, for the evidence (a pointer: few clients probe, and every client has these traits)
+	strong     uint32 // requests for probe paths no person asks for
+	weakFailed uint32 // requests for application paths that the site answered with an error
+	proxy      uint32 // CONNECT
+	absolute   uint32 // absolute URLs with no virtual host and tunnelled CONNECTs: probes for an open proxy, unless the log is a proxy's
+	junk       uint32 // requests without method and target: TLS handshakes, binary or empty request lines
+	own        uint16 // absolute URLs of the host its Referer names (saturating: a flag with a count)
+	first      string // its first probe, capped, for the evidence
 }
 
-// add counts one request. target is as sent, path its origin form.
-func (s *scannerTraits) add(method, target, path, vhost, referer string, status int, first bool) {
+// fingerprint is which of favicon, robots.txt and sitemap.xml a client
+// asked for, kept in the record: every request sets it.
+type fingerprint struct {
+	mask uint8 // fpFavicon, fpRobotsTxt, fpSitemap
+	only bool  // and never anything else
+}
+
+// addProbe counts one request of c. target is as sent, path its origin
+// form.
+func (c *client) addProbe(method, target, path, vhost, referer string, status int, first bool) {
 	bit := fingerprintOf(path)
-	s.fpMask |= bit
+	c.fp.mask |= bit
 	if first {
-		s.fpOnly = bit != 0
+		c.fp.only = bit != 0
 	} else if bit == 0 {
-		s.fpOnly = false
+		c.fp.only = false
 	}
 	switch {
 	case method == "" && target == "":
 		// No request line, or bytes that are none: a TLS handshake, a
 		// port scanner's probe, a connection closed before a request
 		// (nginx's "-" with 400 or 408).
-		s.junk++
+		c.keepRare().probes.junk++
 		return
 	case tunnelled(method, status):
 		// A tunnel the server opened: a probe that found an open proxy,
 		// unless the log is a proxy's (counted with absolute URLs).
+		s := &c.keepRare().probes
 		s.absolute++
 		s.note(method + " " + target)
 		return
 	case method == "CONNECT":
+		s := &c.keepRare().probes
 		s.proxy++
 		s.note(method + " " + target)
 		return
@@ -172,7 +181,7 @@ func (s *scannerTraits) add(method, target, path, vhost, referer string, status 
 			// The site's own page (its Referer names the host), written as
 			// only a proxy is sent one: no probe for an open proxy, but no
 			// browser either (the basjes log's form spammers).
-			if s.own < math.MaxUint16 {
+			if s := &c.keepRare().probes; s.own < math.MaxUint16 {
 				s.own++
 			}
 			return
@@ -182,16 +191,19 @@ func (s *scannerTraits) add(method, target, path, vhost, referer string, status 
 		// their formats give the host, so vhost; Varnish and a reverse
 		// proxy Squid write every request so: scanner sees the log's
 		// traits.)
+		s := &c.keepRare().probes
 		s.absolute++
 		s.note(method + " " + target)
 		return
 	}
 	switch probeOf(path) {
 	case probeStrong:
+		s := &c.keepRare().probes
 		s.strong++
 		s.note(path)
 	case probeWeak:
 		if status >= 400 {
+			s := &c.keepRare().probes
 			s.weakFailed++
 			s.note(path)
 		}
@@ -199,26 +211,21 @@ func (s *scannerTraits) add(method, target, path, vhost, referer string, status 
 }
 
 func (s *scannerTraits) note(what string) {
-	if s.first == nil {
+	if s.first == "" {
 		// A copy: what is a view of a record the reader reuses.
-		first := strings.Clone(capText(what, 80))
-		s.first = &first
+		s.first = strings.Clone(capText(what, 80))
 	}
 }
 
 // firstProbe is the first probe noted, "" if none was.
-func (s *scannerTraits) firstProbe() string {
-	if s.first == nil {
-		return ""
-	}
-	return *s.first
-}
+func (s *scannerTraits) firstProbe() string { return s.first }
 
 // scanner says, in words, why the client is a scanner; "" if it is not.
 // kind is the kind of its User-agent: the favicon, robots.txt and sitemap
 // run is a scanner's only under a browser's (or no) name; a declared
-// crawler fetching robots.txt and the sitemap is doing its job.
-func (s *scannerTraits) scanner(browserLike, proxyLog bool) string {
+// crawler fetching robots.txt and the sitemap is doing its job. fp is the
+// client's fingerprint.
+func (s *scannerTraits) scanner(fp fingerprint, browserLike, proxyLog bool) string {
 	proxied := s.proxy
 	if !proxyLog {
 		proxied += s.absolute
@@ -230,7 +237,7 @@ func (s *scannerTraits) scanner(browserLike, proxyLog bool) string {
 		return "asked " + times(int64(s.weakFailed)) + " for application paths the site does not have, first " + s.firstProbe()
 	case proxied > 0:
 		return "used the server as a proxy " + times(int64(proxied)) + ", first " + s.firstProbe()
-	case browserLike && s.fpOnly && s.fpMask == fpFavicon|fpRobotsTxt|fpSitemap:
+	case browserLike && fp.only && fp.mask == fpFavicon|fpRobotsTxt|fpSitemap:
 		// All three: a browser shown /robots.txt asks for /favicon.ico
 		// by itself, so those two are the site's administrator checking
 		// the file as often as a scanner.
@@ -240,7 +247,7 @@ func (s *scannerTraits) scanner(browserLike, proxyLog bool) string {
 }
 
 // junkOnly reports whether none of c's requests was an HTTP request.
-func (c *client) junkOnly() bool { return int64(c.scan.junk) == c.requests }
+func (c *client) junkOnly() bool { return int64(c.rare().probes.junk) == c.requests }
 
 // tunnelled reports a CONNECT the server answered with a tunnel (2xx).
 func tunnelled(method string, status int) bool {

@@ -193,7 +193,7 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		return j
 	}
 	browserLike := a.Kind == agents.Browser || a.Kind == agents.Empty || a.Kind == agents.Unknown
-	if why := c.scan.scanner(browserLike, lt.proxyLog); why != "" {
+	if why := c.rare().probes.scanner(c.fp, browserLike, lt.proxyLog); why != "" {
 		j.add(ReasonScanner, pointsScanner, why)
 		j.kind = KindScanner
 	}
@@ -265,12 +265,12 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		j.add(ReasonBehaviour, pointsMostlyErrors, fmt.Sprintf("%s of %d requests answered 4xx/5xx (%d × 404)",
 			percent(int64(c.errors), c.requests), c.requests, c.notFound))
 	}
-	if c.scan.own > 0 && !lt.proxyLog {
+	if own := c.rare().probes.own; own > 0 && !lt.proxyLog {
 		j.add(ReasonBehaviour, pointsOwnAbsolute, fmt.Sprintf("asked %s for this site's pages by absolute URL (GET http://host/…), which browsers send only to a proxy",
-			times(int64(c.scan.own))))
+			times(int64(own))))
 	}
-	if c.fastForms > 0 {
-		detail := fmt.Sprintf("%d of %d form posts within %v of fetching the form", c.fastForms, c.posts, cfg.FastForm)
+	if fast := c.rare().fastForms; fast > 0 {
+		detail := fmt.Sprintf("%d of %d form posts within %v of fetching the form", fast, c.posts, cfg.FastForm)
 		if c.assets == 0 {
 			j.add(ReasonBehaviour, pointsFastForm, detail+", never an asset")
 		} else {
@@ -309,10 +309,10 @@ func because(reason string) string {
 
 func (c *client) robotsStatuses() string {
 	var b strings.Builder
-	if c.fetches == nil {
+	if c.rare().fetches == nil {
 		return ""
 	}
-	for _, s := range c.fetches.status {
+	for _, s := range c.rare().fetches.status {
 		if s.n == 0 {
 			break
 		}

@@ -36,12 +36,12 @@ type violationSource struct {
 // add appends c's stored violations (sorted in place by time, log order
 // kept among equal times).
 func (l *ViolationList) add(c *client, name string) {
-	list := c.viol.list
+	list := c.rare().viol.list
 	if len(list) == 0 {
 		return
 	}
 	slices.SortStableFunc(list, func(a, b storedViolation) int { return a.t.Compare(b.t) })
-	l.sources = append(l.sources, violationSource{c.ip, c.ua.ua, name, list, c.viol.text})
+	l.sources = append(l.sources, violationSource{c.ip, c.ua.ua, name, list, c.rare().viol.text})
 	l.n += len(list)
 }
 

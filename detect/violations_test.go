@@ -28,11 +28,11 @@ func TestViolationListOrder(t *testing.T) {
 		var want []Violation
 		for c := range tc.clients {
 			cl := &client{ip: fmt.Sprintf("192.0.2.%d", c), ua: &agentInfo{ua: "bot", agent: &agents.Agent{Name: "bot"}},
-				viol: &clientViolations{}}
+				x: &clientRare{viol: &clientViolations{}}}
 			n := rng.IntN(tc.per + 1)
 			for i := range n {
 				at := base.Add(time.Duration(rng.IntN(tc.spread)) * time.Second)
-				cl.viol.store(at, m, nil, "GET", fmt.Sprintf("/p%d", i), 200)
+				cl.x.viol.store(at, m, nil, "GET", fmt.Sprintf("/p%d", i), 200)
 				want = append(want, Violation{IP: cl.ip, UserAgent: "bot", Name: "bot", Time: at, Method: "GET",
 					Path: fmt.Sprintf("/p%d", i), Status: 200, Group: m.Group()})
 			}

@@ -140,8 +140,8 @@ func (w *watch) timeline(c *client, loc *time.Location) ClientTimeline {
 func (d *Detector) timelines() []ClientTimeline {
 	var out []ClientTimeline
 	for c := range d.clients.all() {
-		if c.watch != nil {
-			out = append(out, c.watch.timeline(c, d.loc))
+		if w := c.rare().watch; w != nil {
+			out = append(out, w.timeline(c, d.loc))
 		}
 	}
 	slices.SortFunc(out, func(a, b ClientTimeline) int {
