@@ -564,13 +564,30 @@ func robotName(ua, lower string) string {
 		}
 	}
 	if !strings.HasPrefix(lower, "mozilla/") {
+		// The first word with a letter: a number before it ("1" of "=1+1
+		// crawler/1") names no product; a value of numbers only ("123") is
+		// named by its first, as it names nothing else.
+		first := ""
 		for i := 0; i < len(ua); i++ {
-			if uaLetter(ua[i]) || uaDigit(ua[i]) {
-				if name := productName(ua, i, i+1); name != "" && !isScheme(ua[i:]) {
-					return phraseName(ua, i, name)
-				}
+			if !uaLetter(ua[i]) && !uaDigit(ua[i]) {
+				continue
+			}
+			name := productName(ua, i, i+1)
+			if name == "" || isScheme(ua[i:]) {
 				break
 			}
+			if strings.IndexFunc(name, func(r rune) bool { return r < 0x80 && uaLetter(byte(r)) }) >= 0 {
+				return phraseName(ua, i, name)
+			}
+			if first == "" {
+				first = phraseName(ua, i, name)
+			}
+			for i < len(ua) && (uaNameByte(ua[i]) || ua[i] == '+') {
+				i++
+			}
+		}
+		if first != "" {
+			return first
 		}
 	}
 	for i := 0; i < len(lower); i++ {

@@ -198,6 +198,7 @@ func TestClassifyAgent(t *testing.T) {
 		// Not a browser at all.
 		{"Hello World", Unknown, "Hello World"},
 		{"123", Unknown, "123"},
+		{"\t=1+1 crawler/1", Crawler, "crawler"}, // a number first names nothing
 		{"\xff\xfe\x00\x01garbage", Unknown, "garbage"},
 		{"FooClient/1.0", Unknown, "FooClient"},
 	}
