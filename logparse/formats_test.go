@@ -336,6 +336,25 @@ func TestJSONFields(t *testing.T) {
 			t.Errorf("ParseJSONFields(%q): no error", bad)
 		}
 	}
+	// Every field --json-fields takes is named where an unknown one is
+	// refused, xff too (the README lists it; --trust-proxy reads it).
+	_, err = ParseJSONFields("colour=x")
+	for _, name := range []string{"ip", "time", "request", "method", "uri", "protocol", "status", "bytes", "referer", "ua", "host", "xff"} {
+		if _, e := ParseJSONFields(name + "=k"); e != nil {
+			t.Errorf("ParseJSONFields(%q): %v", name+"=k", e)
+		}
+		if err == nil || !strings.Contains(err.Error(), " "+name) {
+			t.Errorf("unknown field: %v, does not name %q", err, name)
+		}
+	}
+	f, err = ParseJSONFields("ip=peer,xff=fwd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ = readText(t, `{"peer":"10.0.0.1","fwd":"203.0.113.7","time":"2024-05-06T09:00:00Z","request":"GET / HTTP/1.1","status":200}`+"\n", f)
+	if len(recs) != 1 || recs[0].Forwarded != "203.0.113.7" {
+		t.Errorf("xff=fwd: records %+v", recs)
+	}
 }
 
 // TestNothingRead: an input of which no line parsed is an error naming it;

@@ -168,7 +168,7 @@ var jsonFieldNames = map[string]fieldKind{
 // ParseJSONFields returns the json format with the key paths of spec first:
 // "ip=client,ua=agent,time=@timestamp" (field=path, comma-separated; a
 // nested key as its dotted path). Fields: ip, time, request, method, uri,
-// protocol, status, bytes, referer, ua, host.
+// protocol, status, bytes, referer, ua, host, xff.
 func ParseJSONFields(spec string) (*Format, error) {
 	extra := map[fieldKind][]string{}
 	for item := range strings.SplitSeq(spec, ",") {
@@ -179,7 +179,7 @@ func ParseJSONFields(spec string) (*Format, error) {
 		case !ok || path == "":
 			return nil, fmt.Errorf("%q: want FIELD=KEY, e.g. ua=agent", item)
 		case !known:
-			return nil, fmt.Errorf("%q: unknown field %q (want ip, time, request, method, uri, protocol, status, bytes, referer, ua or host)", item, name)
+			return nil, fmt.Errorf("%q: unknown field %q (want ip, time, request, method, uri, protocol, status, bytes, referer, ua, host or xff)", item, name)
 		}
 		extra[kind] = append(extra[kind], path)
 	}
