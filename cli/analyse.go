@@ -27,7 +27,7 @@ how hard they hit the server, and which of them ignore robots.txt.
 
 Usage:
   robowatch [flags] [FILE...]      read FILEs in order; none, or "-", reads standard input
-  robowatch check --robots FILE|URL [--agent UA] [--lint] [-o text|json] PATH...
+  robowatch check --robots FILE|URL|- [--agent UA] [--lint] [-o text|json|csv] PATH...
   robowatch merge [-o FORMAT] PART.json...   one report of the JSON reports of --shard runs or of several days
 
 Examples:

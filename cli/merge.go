@@ -25,7 +25,8 @@ consecutive logs (seven days into a week: counts add up, each client's
 peaks are the highest of the parts). Each part must be a whole -o json
 report (--top 0, no --section); a part may be gzip-compressed. The parts
 must be made with the same --burst, --sustained, --max-clients, --robots,
---trust-proxy, --since and --until.
+--trust-proxy, --since and --until; only consecutive logs (no shards) may
+differ in --robots, and merge with a warning (a site changed its file).
 
 Exit status: 0 merged, 1 a part could not be read or merged, or the report
 is incomplete (a part names an input it could not read, a part's run was
