@@ -406,6 +406,21 @@ func (d *Detector) Add(r *logparse.Record) {
 	}
 	pageLike := res == resourcePage
 	var hits uint32 // rate hits: this request's, and one for a page found late
+	ph := pathHash(path)
+	ph32 := uint32(ph ^ ph>>32) // pathHash32
+	// The page being viewed, asked for again while its parts still come:
+	// a browser does not pull a page into itself, nor load it twice in two
+	// seconds. A robot does, sending the site's home page as the Referer of
+	// everything and fetching that page now and then: each fetch renewed
+	// the page view, and its hundreds of requests a second passed as the
+	// parts of one page (no page count, no rate hit). The request is a
+	// page, and the view ends: what comes next with that Referer counts
+	// until the page is viewed afresh.
+	reviewed := pageLike && c.viewHash != 0 && ph32 == c.viewHash && !r.Time.IsZero() &&
+		sec >= c.viewSec && sec-c.viewSec <= pageViewSeconds && (r.Method == "GET" || r.Method == "HEAD")
+	if reviewed {
+		c.viewHash = 0
+	}
 	if pageLike && (r.Method == "GET" || r.Method == "HEAD") && r.Referer != "" {
 		ref := pathHash32(refererPath(r.Referer))
 		if c.viewHash != 0 && !r.Time.IsZero() && sec >= c.viewSec && sec-c.viewSec <= pageViewSeconds && ref == c.viewHash {
@@ -479,14 +494,12 @@ func (d *Detector) Add(r *logparse.Record) {
 		w.add(r, path, res == resourceRobotsTxt, &d.watchMinutes)
 	}
 
-	ph := pathHash(path)
-	ph32 := uint32(ph ^ ph>>32) // pathHash32
 	switch r.Method {
 	case "GET":
 		if pageLike {
 			c.formHash, c.formSec = ph32, sec
 		}
-		if res == resourcePage {
+		if res == resourcePage && !reviewed {
 			c.viewHash, c.viewSec = ph32, sec
 		}
 	case "POST":

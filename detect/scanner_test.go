@@ -254,6 +254,65 @@ func TestChainedWalker(t *testing.T) {
 	}
 }
 
+// TestPageAskedWithinItsOwnView: a robot that sends the site's home page
+// as the Referer of everything, and fetches the home page now and then,
+// is not pulling in the parts of one page view: each fetch of the page
+// renewed the view, and 75 requests a second passed as its parts (no
+// page, no rate hit, no incident). A person whose pages pull in
+// extension-less parts, and who comes back to a page later, keeps the
+// allowance.
+func TestPageAskedWithinItsOwnView(t *testing.T) {
+	const chrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+	const home = "https://www.example.com/"
+	// every: the home page is one request in every; 0: never fetched.
+	robot := func(ip string, every int) []req {
+		var out []req
+		for i := range 300 {
+			p := fmt.Sprintf("/products/%d", i)
+			if every > 0 && i%every == 0 {
+				p = "/"
+			}
+			out = append(out, req{ip: ip, ua: chrome, sec: i / 75, path: p, referer: home})
+		}
+		return out
+	}
+	// A person on a gallery of 40 extension-less images, back on the
+	// same gallery from another page a while later, twice.
+	var person []req
+	for visit := range 3 {
+		s := visit * 40
+		person = append(person, req{ip: "203.0.113.60", ua: chrome, sec: s, path: "/gallery", referer: home + "news"},
+			req{ip: "203.0.113.60", ua: chrome, sec: s, path: "/static/site.css", referer: home + "gallery"})
+		for i := range 40 {
+			person = append(person, req{ip: "203.0.113.60", ua: chrome, sec: s + i/20, path: fmt.Sprintf("/image/%d", i), referer: home + "gallery"})
+		}
+		person = append(person, req{ip: "203.0.113.60", ua: chrome, sec: s + 20, path: "/news", referer: home + "gallery"},
+			req{ip: "203.0.113.60", ua: chrome, sec: s + 20, path: "/static/news.css", referer: home + "news"})
+	}
+	tests := []struct {
+		name      string
+		ip        string
+		reqs      []req
+		incidents bool
+		robot     bool
+	}{
+		{"fixed Referer, its page fetched every 10th request", "203.0.113.70", robot("203.0.113.70", 10), true, true},
+		{"fixed Referer, its page fetched every 30th request", "203.0.113.71", robot("203.0.113.71", 30), true, true},
+		{"fixed Referer, its page fetched once", "203.0.113.72", robot("203.0.113.72", 300), true, true},
+		{"fixed Referer, its page never fetched", "203.0.113.73", robot("203.0.113.73", 0), true, true},
+		{"a person back on a gallery later", "203.0.113.60", person, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := verdictOf(t, run(Config{}, tt.reqs), tt.ip, chrome)
+			if (v.Incidents > 0) != tt.incidents || v.Robot != tt.robot {
+				t.Errorf("%d pages, %d incidents, robot %v (%q); want incidents %v, robot %v",
+					v.Pages, v.Incidents, v.Robot, v.Details, tt.incidents, tt.robot)
+			}
+		})
+	}
+}
+
 // TestBrokenAssets: a person on a site whose images 404 is not "mostly
 // errors": a failed asset a page pulled in (with the page as Referer) is
 // the site's broken link. A client whose own requests fail is.
