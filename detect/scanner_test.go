@@ -222,6 +222,59 @@ func TestIncidentWhileBrowsing(t *testing.T) {
 	}
 }
 
+// TestIncidentWhileBrowsingCommonLog: in Common Log Format lines (no
+// User-agent, no Referer) the assets a page pulls in count against the
+// rate threshold, so the people behind one busy address (tab after tab,
+// each page with its assets) made an incident; with a browser's share of
+// assets it weighs half there too, as it does for a browser that sends
+// Referers, and the pace alone makes no robot. Pages alone, too few
+// assets, or the same pace with anything else a robot does, still make
+// one; and a combined line that could show a Referer and shows none gets
+// nothing from it.
+func TestIncidentWhileBrowsingCommonLog(t *testing.T) {
+	const chrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+	// tabs: 40 pages, 4 a second, each with perPage assets (0: none;
+	// negative: one asset every -perPage pages); ua "" writes CLF lines.
+	tabs := func(ip, ua string, perPage int) []req {
+		var out []req
+		for i := range 40 {
+			sec := i / 4
+			out = append(out, req{ip: ip, ua: ua, sec: sec, path: fmt.Sprintf("/forum/thread-%d", i), clf: ua == ""})
+			n := perPage
+			if perPage < 0 && i%-perPage == 0 {
+				n = 1
+			}
+			for k := range max(n, 0) {
+				out = append(out, req{ip: ip, ua: ua, sec: sec, path: fmt.Sprintf("/static/img-%d-%d.png", i, k), clf: ua == ""})
+			}
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		ua    string // "" for CLF lines
+		reqs  []req
+		robot bool
+	}{
+		{"CLF: pages with their assets", "", tabs("198.51.100.20", "", 3), false},
+		{"CLF: one asset per four pages", "", tabs("198.51.100.21", "", -4), false},
+		{"CLF: pages only", "", tabs("198.51.100.22", "", 0), true},
+		{"CLF: one asset per ten pages", "", tabs("198.51.100.23", "", -10), true},
+		{"CLF: pages with their assets, and robots.txt", "", append(tabs("198.51.100.24", "", 3),
+			req{ip: "198.51.100.24", sec: 11, path: "/robots.txt", clf: true}), true},
+		{"combined: a browser with assets and never a Referer", chrome, tabs("198.51.100.25", chrome, 3), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ip := tt.reqs[0].ip
+			v := verdictOf(t, run(Config{}, tt.reqs), ip, tt.ua)
+			if v.Incidents == 0 || v.Robot != tt.robot {
+				t.Errorf("incidents %d, robot %v (score %d, %q); want an incident and robot %v", v.Incidents, v.Robot, v.Score, v.Details, tt.robot)
+			}
+		})
+	}
+}
+
 // TestChainedWalker: a robot that walks links fast, each request's
 // Referer the page before, with no assets: each page is a page (the
 // "part of the page view" allowance took every other one for a

@@ -49,7 +49,9 @@ const RobotScore = 100
 //	            in are part of its page view: no rate hits)                  100
 //	            ... by a browser that loads an asset per 4 pages or more and
 //	            sends a Referer on most requests (people behind one NAT
-//	            address, many tabs opened at once)                            50
+//	            address, many tabs opened at once), or by a client seen
+//	            only in lines that log neither (Common Log Format) that
+//	            loads an asset per 4 pages or more                            50
 //	behaviour   mostly HEAD (HeadShare of >= MinRequests requests);
 //	            browsers do not send HEAD                                    100
 //	            mostly errors (ErrorShare of >= MinRequests: a 404 spree)     60
@@ -220,7 +222,9 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 	if n > 0 {
 		detail := fmt.Sprintf("%d rapid-fire incident%s; peaks %d/1 s, %d/10 s, %d/60 s",
 			n, plural(n), c.rate.peak1, c.rate.peak10, c.rate.peak60)
-		if a.Kind == agents.Browser && c.assets > 0 && 4*int64(c.assets) >= int64(c.pages) && 2*int64(c.referers) >= c.requests {
+		browserShare := c.assets > 0 && 4*int64(c.assets) >= int64(c.pages)
+		switch {
+		case a.Kind == agents.Browser && browserShare && 2*int64(c.referers) >= c.requests:
 			// Browsing at that pace, with a browser's share of assets (at
 			// least one per four pages) and Referers: people behind one
 			// carrier's address, a reader opening 25 tabs. The pace alone
@@ -228,7 +232,16 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 			// not do, it does. A scraper with a made-up Referer and an image
 			// now and then does not get the discount.
 			j.add(ReasonRate, pointsIncidentBrowsing, detail+", browsing (assets, Referers on most requests)")
-		} else {
+		case c.flags&flagAgentField == 0 && browserShare:
+			// The same in Common Log Format lines, which log neither a
+			// User-agent nor a Referer: "a browser" and "Referers on most
+			// requests" cannot be asked of them, and without a Referer
+			// every asset a page pulls in counts against the threshold, so
+			// that the people behind one busy address (a page and its dozen
+			// assets, tab after tab) made an incident and a robot on the
+			// pace alone. The share of assets is what the log can show.
+			j.add(ReasonRate, pointsIncidentBrowsing, detail+", browsing (assets; the log records no User-agent or Referer)")
+		default:
 			j.add(ReasonRate, pointsIncident, detail)
 		}
 	}
