@@ -134,6 +134,7 @@ func TestClassifyAgent(t *testing.T) {
 		{"Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1; http://www.examplo.example)", Crawler, "examplo.example"},
 
 		// Tools and libraries, with their default User-agents.
+		{"Blackbox Exporter/0.24.0", Tool, "Blackbox Exporter"},
 		{"curl/8.4.0", Tool, "curl"},
 		{"  curl/8.4.0\t", Tool, "curl"},
 		{"Wget/1.21.4", Tool, "Wget"},

@@ -257,7 +257,7 @@ var claims = []struct {
 	// from addresses no list publishes, Perplexity-User from addresses its
 	// list may not hold; an operator here would make them impostors.
 	{"perplexity-user", "", "ai-assistant", ""}, {"whatsapp", "", "social-preview", ""}, {"skypeuripreview", "", "social-preview", ""},
-	{"telegrambot", "", "social-preview", ""}, {"statuscake", "", "monitoring", ""}, {"feedly", "", "feed", ""},
+	{"telegrambot", "", "social-preview", ""}, {"statuscake", "", "monitoring", ""}, {"blackbox exporter", "", "monitoring", ""}, {"feedly", "", "feed", ""},
 	{"blexbot", "", "seo", ""}, // WebMeUp's, now pointing to SE Ranking's help: not SE Ranking's published lists
 	{"inoreader", "", "feed", ""}, {"newsblur", "", "feed", ""}, {"feedbin", "", "feed", ""},
 	// A scraping framework anyone runs: ai.robots.txt lists it under Zyte,

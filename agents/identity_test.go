@@ -147,7 +147,7 @@ func TestLoadRangesBad(t *testing.T) {
 // TestPurposeWithoutOperator: robots named by what they are for, with no
 // operator whose addresses could check them.
 func TestPurposeWithoutOperator(t *testing.T) {
-	for name, want := range map[string]string{"StatusCake": "monitoring", "TelegramBot": "social-preview", "WhatsApp": "social-preview", "Feedly": "feed", "Kagibot": "search", "MicrosoftPreview": "social-preview"} {
+	for name, want := range map[string]string{"StatusCake": "monitoring", "Blackbox Exporter": "monitoring", "TelegramBot": "social-preview", "WhatsApp": "social-preview", "Feedly": "feed", "Kagibot": "search", "MicrosoftPreview": "social-preview"} {
 		if got := Purpose(name); got != want {
 			t.Errorf("Purpose(%q) = %q, want %q", name, got, want)
 		}

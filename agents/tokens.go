@@ -139,7 +139,8 @@ var agentTokens = []agentToken{
 
 	// Uptime and performance monitors, from their documentation (pingdom.com, uptimerobot.com,
 	// statuscake.com, site24x7.com, gtmetrix.com, catchpoint.com, newrelic.com, datadoghq.com,
-	// Kubernetes kube-probe, AWS ELB, Nagios/monitoring-plugins check_http, prometheus.io, zabbix.com).
+	// Kubernetes kube-probe, AWS ELB, Nagios/monitoring-plugins check_http, prometheus.io and its
+	// blackbox_exporter, zabbix.com).
 	{"pingdom", "Pingdom", Crawler, "uptime monitor"},
 	{"uptimerobot", "UptimeRobot", Crawler, "uptime monitor"},
 	{"statuscake", "StatusCake", Crawler, "uptime monitor"},
@@ -155,6 +156,7 @@ var agentTokens = []agentToken{
 	{"googlehc", "GoogleHC", Tool, "health check"},
 	{"check_http", "check_http", Tool, "monitoring plugin"},
 	{"prometheus/", "Prometheus", Tool, "monitor"},
+	{"blackbox exporter/", "Blackbox Exporter", Tool, "monitor"}, // Prometheus's prober: "Blackbox Exporter/<version>"
 	{"zabbix", "Zabbix", Tool, "monitor"},
 
 	// HTTP libraries and command-line clients: the default User-agent of each (curl.se,
