@@ -316,6 +316,15 @@ func TestMergeRefusesPartsMadeWithDifferentOptions(t *testing.T) {
 	if code, _, errOut := runCLI(t, nil, "merge", "-o", "json", base, changed); code != cli.ExitOK || !strings.Contains(errOut, "2 different robots.txt files") {
 		t.Errorf("merge of days checked against different robots.txt files: exit %d, %q; want exit 0 and a warning", code, errOut)
 	}
+	// The warning does not depend on the order of the parts: a part checked
+	// against a host's file besides the site's, named first, hid the day
+	// checked against the site's alone.
+	hosted := write("hosted-robots.json", "--robots", robots, "--robots", "www.example.com=testdata/scenarios/site/robots.txt", "--since", "1d")
+	for _, order := range [][]string{{base, hosted}, {hosted, base}} {
+		if code, _, errOut := runCLI(t, nil, append([]string{"merge", "-o", "json"}, order...)...); code != cli.ExitOK || !strings.Contains(errOut, "2 different robots.txt files") {
+			t.Errorf("merge of %v, checked against different robots.txt files: exit %d, %q; want exit 0 and a warning", order, code, errOut)
+		}
+	}
 	shard1 := write("shard1.json", "--robots", robots, "--since", "1d", "--shard", "1/2")
 	shard2 := write("shard2.json", "--robots", "testdata/scenarios/site/robots.txt", "--since", "1d", "--shard", "2/2")
 	if code, _, errOut := runCLI(t, nil, "merge", "-o", "json", shard1, shard2); code != cli.ExitError || !strings.Contains(errOut, "different --robots") {

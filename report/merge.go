@@ -291,7 +291,15 @@ func Merge(names []string, readers []io.Reader) (*Report, error) {
 	}
 	slices.Sort(robotsTxt)
 	var warnings []string
-	if made != nil && len(robotsTxt) > len(made.RobotsTxt) {
+	// Warned when any part's files are not all of them, whichever part came
+	// first: compared with the first part's only, a first part checked
+	// against more files than a later one (a host's file besides the
+	// site's, or an earlier merge of days) hid the difference, and the
+	// warning came or not with the order the parts were named in.
+	if made != nil && slices.ContainsFunc(parts, func(p *jsonPart) bool {
+		o := p.State.Options
+		return o != nil && !slices.Equal(slices.Sorted(slices.Values(o.RobotsTxt)), robotsTxt)
+	}) {
 		changed := *made
 		changed.RobotsTxt = robotsTxt
 		made = &changed
