@@ -127,8 +127,8 @@ func TestMergeConsecutiveLogs(t *testing.T) {
 		os.WriteFile(day+".json", []byte(out), 0o644)
 	}
 	code, merged, errOut := runCLI(t, nil, append([]string{"merge", "-o", "json"}, parts...)...)
-	if code != cli.ExitOK {
-		t.Fatalf("merge: exit %d: %s", code, errOut)
+	if code != cli.ExitOK || errOut != "" {
+		t.Fatalf("merge of consecutive days: exit %d, %q; want 0 and no warning", code, errOut)
 	}
 	w, m := reportIn(t, whole), reportIn(t, merged)
 	if w.Summary.Lines != m.Summary.Lines || w.Summary.Records != m.Summary.Records || w.Summary.Violations != m.Summary.Violations ||
@@ -315,6 +315,9 @@ func TestMergeRefusesPartsMadeWithDifferentOptions(t *testing.T) {
 	changed := write("other-robots.json", "--robots", "testdata/scenarios/site/robots.txt", "--since", "1d")
 	if code, _, errOut := runCLI(t, nil, "merge", "-o", "json", base, changed); code != cli.ExitOK || !strings.Contains(errOut, "2 different robots.txt files") {
 		t.Errorf("merge of days checked against different robots.txt files: exit %d, %q; want exit 0 and a warning", code, errOut)
+	} else if !strings.Contains(errOut, "cover the same time") {
+		// These two "days" are one log read twice: its traffic counts twice.
+		t.Errorf("merge of two reports of one log: %q; want a warning that they cover the same time", errOut)
 	}
 	// The warning does not depend on the order of the parts: a part checked
 	// against a host's file besides the site's, named first, hid the day

@@ -141,6 +141,7 @@ type jsonPart struct {
 	State      *jsonState               `json:"state"`
 
 	digest [sha256.Size]byte // of the file
+	name   string            // as given, for messages
 }
 
 // partOrder is the order merge takes the parts in, whatever the order
@@ -242,6 +243,7 @@ func Merge(names []string, readers []io.Reader) (*Report, error) {
 			return nil, err
 		}
 		parts[i] = p
+		p.name = names[i]
 		// The same report twice (a file named twice, a copy) would count
 		// its traffic twice. Reports of empty inputs add nothing and may
 		// be alike; a shard twice is said as such below.
@@ -306,6 +308,9 @@ func Merge(names []string, readers []io.Reader) (*Report, error) {
 		warnings = append(warnings, fmt.Sprintf("the parts were checked against %d different robots.txt files (SHA-256 %s): each part's violations are against its own", len(robotsTxt), strings.Join(robotsTxt, ", ")))
 	}
 	slices.SortStableFunc(parts, partOrder)
+	if n == 0 {
+		warnings = append(warnings, overlaps(parts)...)
+	}
 	rep := mergeParts(parts)
 	rep.Options = made
 	rep.Warnings = append(rep.Warnings, warnings...)
@@ -319,6 +324,35 @@ func Merge(names []string, readers []io.Reader) (*Report, error) {
 		rep.Errors = append(rep.Errors, "shards missing from the merge: "+strings.Join(missing, ", ")+"; the report covers the rest")
 	}
 	return rep, nil
+}
+
+// overlaps says which parts, in partOrder, cover the same time: parts that
+// are no shards are consecutive logs, and two that overlap by more than the
+// reordering a log may hold (a rotation's last seconds are the next file's
+// first) may be one log read twice, counted twice; or the logs of two
+// servers of one site, whose clients merge but whose rates at the edges
+// were judged apart. Either way the reader should know.
+func overlaps(parts []*jsonPart) []string {
+	var out []string
+	var latest time.Time
+	latestName := ""
+	for _, p := range parts {
+		if p.Summary.First == nil || p.Summary.Last == nil {
+			continue
+		}
+		if latestName != "" && latest.Sub(*p.Summary.First) > detect.DefaultReorderTolerance {
+			end := latest
+			if p.Summary.Last.Before(end) {
+				end = *p.Summary.Last
+			}
+			out = append(out, fmt.Sprintf("%s and %s cover the same time (%s to %s): merge sums consecutive logs and shards; if they hold the same traffic, it is counted twice",
+				latestName, p.name, p.Summary.First.Format(time.RFC3339), end.Format(time.RFC3339)))
+		}
+		if latestName == "" || p.Summary.Last.After(latest) {
+			latest, latestName = *p.Summary.Last, p.name
+		}
+	}
+	return out
 }
 
 func mergeParts(parts []*jsonPart) *Report {
