@@ -126,7 +126,7 @@ func (m *Merge) Run(ctx context.Context, stdout, stderr io.Writer) int {
 		}
 		rep.SiteRobots = r
 	}
-	for _, e := range append(rep.Errors, rep.Warnings...) {
+	for _, e := range slices.Concat(rep.Errors, rep.Warnings) {
 		Warnf(stderr, "robowatch merge: warning: %s\n", e)
 	}
 	if slices.Contains(report.BlockFormats, m.Output) {
