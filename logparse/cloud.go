@@ -39,8 +39,9 @@ type tokens struct {
 }
 
 // cut splits line at runs of spaces; a token that starts with '"' runs to
-// the next unescaped '"', one that starts with '[' to the next ']', one
-// that starts with '{' to the next '}'.
+// the next unescaped '"', one that starts with '[' to the next ']' (or,
+// for "[v6]:port", to the next space, brackets kept), one that starts with
+// '{' to the next '}'.
 func (t *tokens) cut(line []byte) bool {
 	t.n = 0
 	i := 0
@@ -81,6 +82,19 @@ func (t *tokens) cut(line []byte) bool {
 			}
 			end = start + k
 			i = end + 1
+			if closing == ']' && i < len(line) && line[i] != ' ' && bytes.IndexByte(line[start:end], ' ') < 0 {
+				// "[2001:db8::7]:443": an IPv6 client and its port, as
+				// ALB, ELB and HAProxy may write one, is one token,
+				// brackets and all; cut at ']' it would be two, and
+				// every field after it one place off.
+				start--
+				k := bytes.IndexByte(line[i:], ' ')
+				if k < 0 {
+					k = len(line) - i
+				}
+				end = i + k
+				i = end
+			}
 		default:
 			k := bytes.IndexByte(line[i:], ' ')
 			if k < 0 {

@@ -431,6 +431,27 @@ func TestTokenFormatsDetails(t *testing.T) {
 	if r := read("alb.log")[2]; r.Client != "2001:db8::42" || r.Status != 403 || r.Protocol != "HTTP/2.0" {
 		t.Errorf("ALB IPv6 line: %+v", r)
 	}
+	// A bracketed IPv6 client before its port is one field: the fields
+	// after it keep their places.
+	for _, tt := range []struct {
+		f    *Format
+		line string
+	}{
+		{ALBFormat, `http 2024-05-06T07:00:01.186641Z app/lb/50dc [2001:DB8::42]:2817 10.0.0.1:80 0.000 0.001 0.000 403 403 34 5120 "GET http://www.example.com:80/x HTTP/1.1" "curl/8.5.0" - - arn:x "Root=1" "-" "-" 0 2024-05-06T07:00:01.164000Z "forward" "-" "-" "10.0.0.1:80" "403" "-" "-" TID_1`},
+		{ALBFormat, `http 2024-05-06T07:00:01.186641Z app/lb/50dc [::ffff:203.0.113.9]:2817 10.0.0.1:80 0.000 0.001 0.000 403 403 34 5120 "GET http://www.example.com:80/x HTTP/1.1" "curl/8.5.0" - - arn:x "Root=1" "-" "-" 0 2024-05-06T07:00:01.164000Z "forward" "-" "-" "10.0.0.1:80" "403" "-" "-" TID_1`},
+		{ELBFormat, `2024-05-06T07:00:01.186641Z my-elb [2001:db8:0:0:0:0:0:42]:2817 10.0.0.1:80 0.000 0.001 0.000 403 403 34 5120 "GET http://www.example.com:80/x HTTP/1.1" "curl/8.5.0" - -`},
+		{HAProxyFormat, `[2001:db8::42]:33317 [06/May/2024:07:00:01.655] http-in static/srv1 10/0/30/69/109 403 5120 - - ---- 1/1/1/1/0 0/0 {www.example.com|curl/8.5.0} {} "GET /x HTTP/1.1"`},
+	} {
+		var rec Record
+		err := tt.f.Parse([]byte(tt.line), &rec)
+		want := "2001:db8::42"
+		if strings.Contains(tt.line, "203.0.113.9") {
+			want = "203.0.113.9"
+		}
+		if err != nil || rec.Client != want || rec.Status != 403 || rec.UserAgent != "curl/8.5.0" || rec.Target == "" {
+			t.Errorf("%s, [v6]:port: %v, %+v", tt.f.Name(), err, rec)
+		}
+	}
 	if r := read("haproxy.log")[2]; r.Client != "198.51.100.7" || r.UserAgent != "python-requests/2.31.0" || r.Status != 404 {
 		t.Errorf("HAProxy line without syslog prefix: %+v", r)
 	}
