@@ -535,6 +535,24 @@ func TestProxies(t *testing.T) {
 			t.Errorf("client %s, X-Forwarded-For %q: %s, want %s", tt.client, tt.xff, rec.Client, tt.want)
 		}
 	}
+	// A link-local proxy as Java servers write it, with its zone: the zone
+	// is dropped as the line is parsed, so that the trusted network holds
+	// the proxy and its X-Forwarded-For is believed.
+	ll := Proxies{netip.MustParsePrefix("fe80::/10")}
+	for _, tt := range []struct{ line, want string }{
+		{`fe80::1%eth0 - - [10/Mar/2024:08:00:00 +0000] "GET / HTTP/1.1" 200 5 "-" "curl/8.0" "2001:db8::42"`, "2001:db8::42"},
+		{`FE80:0:0:0:0:0:0:1%2 - - [10/Mar/2024:08:00:00 +0000] "GET / HTTP/1.1" 200 5 "-" "curl/8.0" "2001:db8::42, fe80::2%eth0"`, "2001:db8::42"},
+		{`fe80::1%eth0 - - [10/Mar/2024:08:00:00 +0000] "GET / HTTP/1.1" 200 5 "-" "curl/8.0" "-"`, "fe80::1"},
+	} {
+		var rec Record
+		if err := CombinedXFF.Parse([]byte(tt.line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		ll.Resolve(&rec)
+		if rec.Client != tt.want {
+			t.Errorf("%s: client %s, want %s", tt.line, rec.Client, tt.want)
+		}
+	}
 	// IIS writes the header's spaces as '+', as in any free-text field.
 	iis := "#Fields: date time c-ip cs-method cs-uri-stem sc-status x-forwarded-for\n2024-05-06 07:00:01 10.0.0.1 GET / 200 198.51.100.9,+10.0.0.5\n"
 	recs, _ := readText(t, iis, nil)

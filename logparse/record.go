@@ -14,7 +14,7 @@ import (
 // allocation, a copy of its line: keeping any of them keeps the whole line
 // alive, so strings.Clone a field kept long-term for many clients.
 type Record struct {
-	Client    string    // %h / $remote_addr: an IP address (IPv6 in RFC 5952 form, IPv4-mapped as IPv4) or a resolved host name
+	Client    string    // %h / $remote_addr: an IP address (IPv6 in RFC 5952 form without a zone, IPv4-mapped as IPv4) or a resolved host name
 	Ident     string    // %l: identd answer, "" when "-"
 	User      string    // %u / $remote_user, "" when "-"
 	Time      time.Time // %t / $time_local, in the zone the log wrote; UTC for a %{strftime}t time with no %z (see ParseApacheFormat)
@@ -74,8 +74,12 @@ func isScheme(s string) bool {
 // case, zeros compressed; an IPv4-mapped address as the IPv4 address), so
 // that one host is one client however its server spelt it: Java servers
 // write "2001:db8:0:0:0:0:0:99", nginx "2001:db8::99", Node on a
-// dual-stack socket "::ffff:203.0.113.9". IPv4 text and host names are
-// kept as they are; an address already canonical costs no allocation.
+// dual-stack socket "::ffff:203.0.113.9". A link-local peer's zone, which
+// Java and IIS append ("fe80::1%eth0", "fe80::1%2"), is dropped: it names
+// the server's own interface, not the client, and a zoned address is in no
+// netip.Prefix, so --client and --trust-proxy networks would never match
+// it. IPv4 text and host names are kept as they are; an address already
+// canonical costs no allocation.
 func canonicalClient(s string) string {
 	if strings.IndexByte(s, ':') < 0 {
 		return s
@@ -91,7 +95,7 @@ func canonicalClient(s string) string {
 // canonicalClient).
 func canonicalAddr(s string, a netip.Addr) string {
 	var buf [64]byte
-	b := a.Unmap().AppendTo(buf[:0])
+	b := a.Unmap().WithZone("").AppendTo(buf[:0])
 	if string(b) == s {
 		return s
 	}
