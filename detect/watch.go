@@ -153,12 +153,17 @@ func (d *Detector) timelines() []ClientTimeline {
 // WatchList returns a Config.Watch that picks clients by address: each spec
 // is an IP address ("66.249.66.1", "2001:db8::1"), a CIDR prefix
 // ("66.249.64.0/19") or, for logs that record host names, a host name
-// compared without regard to case.
+// compared without regard to case. An IPv6 address may be spelt any way a
+// log or a tool writes one, since the log's clients are read in one form
+// (RFC 5952, without a zone: see logparse.Record.Client): in brackets,
+// with or without a port ("[2001:db8::1]:443", as a balancer logs it),
+// with a zone ("fe80::1%eth0"), or IPv4-mapped ("::ffff:192.0.2.0/120"
+// is 192.0.2.0/24).
 func WatchList(specs []string) (func(ip string) bool, error) {
 	var prefixes []netip.Prefix
 	hosts := map[string]bool{}
 	for _, s := range specs {
-		s = strings.TrimSpace(s)
+		s = unbracket(strings.TrimSpace(s))
 		switch {
 		case s == "":
 			return nil, errors.New("empty client address")
@@ -173,14 +178,16 @@ func WatchList(specs []string) (func(ip string) bool, error) {
 				}
 				return nil, fmt.Errorf("%q: not a CIDR network: %s", s, why)
 			}
+			if p.Addr().Is4In6() && p.Bits() >= 96 {
+				// The clients' IPv4-mapped addresses are read as IPv4
+				// ones, which a ::ffff: prefix would never contain.
+				p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+			}
 			prefixes = append(prefixes, p.Masked())
-		case strings.Contains(s, "%"):
-			// Logs never write an address's zone (fe80::1%eth0): such a
-			// value would silently match nothing.
-			return nil, fmt.Errorf("%q: an IPv6 zone (%%...) is never in a log; give the address without it", s)
 		default:
 			if a, err := netip.ParseAddr(s); err == nil {
-				prefixes = append(prefixes, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+				a = a.Unmap().WithZone("")
+				prefixes = append(prefixes, netip.PrefixFrom(a, a.BitLen()))
 			} else if why := badHostName(s); why != "" {
 				return nil, fmt.Errorf("%q: not an IP address, a CIDR network or a host name: %s", s, why)
 			} else {
@@ -200,6 +207,29 @@ func WatchList(specs []string) (func(ip string) bool, error) {
 		}
 		return hosts[strings.ToLower(ip)]
 	}, nil
+}
+
+// unbracket is the IPv6 address of "[2001:db8::1]" or
+// "[2001:db8::1]:443"; anything else is returned as it is.
+func unbracket(s string) string {
+	rest, ok := strings.CutPrefix(s, "[")
+	if !ok {
+		return s
+	}
+	addr, port, ok := strings.Cut(rest, "]")
+	if !ok {
+		return s
+	}
+	if port != "" {
+		p, ok := strings.CutPrefix(port, ":")
+		if !ok || p == "" || strings.Trim(p, "0123456789") != "" {
+			return s
+		}
+	}
+	if a, err := netip.ParseAddr(addr); err != nil || !a.Is6() {
+		return s
+	}
+	return addr
 }
 
 // badHostName says why s cannot be a host name as a server logs one (%h

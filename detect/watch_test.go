@@ -81,7 +81,27 @@ func TestWatchList(t *testing.T) {
 			t.Errorf("watch(%q) = %v, want %v", tt.ip, got, tt.want)
 		}
 	}
-	for _, bad := range []string{"10.0.0.0/33", "", "1.2.3.4/x", "1.2.3", "300.1.2.3", "fe80::1%eth0", "2001:db8:::1", "host name", "a..b", "x;rm"} {
+	// An IPv6 address however a log or a tool spells it; the clients'
+	// addresses are canonical (logparse.Record.Client).
+	for _, tt := range []struct{ spec, ip string }{
+		{"2001:DB8:0:0:0:0:0:99", "2001:db8::99"},
+		{"[2001:db8::99]", "2001:db8::99"},
+		{"[2001:db8::99]:443", "2001:db8::99"},
+		{"fe80::1%eth0", "fe80::1"},
+		{"[fe80::1%eth0]:8080", "fe80::1"},
+		{"::ffff:192.0.2.9", "192.0.2.9"},
+		{"::ffff:192.0.2.0/120", "192.0.2.9"},
+		{"2001:DB8:0::/48", "2001:db8::99"},
+	} {
+		watch, err := WatchList([]string{tt.spec})
+		if err != nil {
+			t.Errorf("WatchList(%q): %v", tt.spec, err)
+		} else if !watch(tt.ip) {
+			t.Errorf("WatchList(%q) does not match %s", tt.spec, tt.ip)
+		}
+	}
+	for _, bad := range []string{"10.0.0.0/33", "", "1.2.3.4/x", "1.2.3", "300.1.2.3", "2001:db8:::1", "host name", "a..b", "x;rm",
+		"[example.com]", "[192.0.2.1]", "[2001:db8::1]:x", "[2001:db8::1", "fe80::1%"} {
 		if _, err := WatchList([]string{bad}); err == nil {
 			t.Errorf("WatchList(%q) gave no error", bad)
 		}
