@@ -3,6 +3,7 @@ package detect
 import (
 	"fmt"
 	"math"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -43,7 +44,7 @@ func (k *checker) init(cfg *Config) {
 	if len(cfg.RobotsByHost) > 0 {
 		k.byHost = make(map[string]*robots.Robots, len(cfg.RobotsByHost))
 		for h, rb := range cfg.RobotsByHost {
-			k.byHost[strings.ToLower(stripPort(h))] = rb
+			k.byHost[hostKey(h)] = rb
 		}
 	}
 	k.enabled = k.def != nil || len(k.byHost) > 0
@@ -57,29 +58,41 @@ func (k *checker) robotsFor(vhost string) *robots.Robots {
 	if rb, ok := k.byHost[vhost]; ok {
 		return rb
 	}
-	h := stripPort(vhost)
-	if rb, ok := k.byHost[h]; ok {
+	if rb, ok := k.byHost[hostKey(vhost)]; ok {
 		return rb
-	}
-	for i := 0; i < len(h); i++ {
-		if 'A' <= h[i] && h[i] <= 'Z' {
-			if rb, ok := k.byHost[strings.ToLower(h)]; ok {
-				return rb
-			}
-			break
-		}
 	}
 	return k.def
 }
 
-// stripPort cuts ":443" off "example.com:443" (and keeps "[::1]" whole).
+// hostKey is a virtual host as byHost keys it: without its port, in lower
+// case, and an IPv6 address without brackets, in RFC 5952 form. One host
+// reaches a log written many ways: a Host header "[2001:DB8::1]:8080", an
+// absolute URL's host "2001:db8::1" (logparse takes its brackets off), a
+// --robots "[2001:db8:0:0:0:0:0:1]=FILE".
+func hostKey(h string) string {
+	h = stripPort(h)
+	if b, ok := strings.CutPrefix(h, "["); ok {
+		if a, ok := strings.CutSuffix(b, "]"); ok {
+			h = a
+		}
+	}
+	if strings.IndexByte(h, ':') >= 0 {
+		if a, err := netip.ParseAddr(h); err == nil && a.Is6() {
+			return a.String()
+		}
+	}
+	return strings.ToLower(h)
+}
+
+// stripPort cuts ":443" off "example.com:443" and "[2001:db8::1]:443" (and
+// keeps "[::1]" and a bare "::1" whole).
 func stripPort(h string) string {
 	i := strings.LastIndexByte(h, ':')
 	if i < 0 || strings.IndexByte(h[i:], ']') >= 0 {
 		return h
 	}
 	if strings.HasPrefix(h, "[") && i > 0 && h[i-1] == ']' {
-		return h[1 : i-1]
+		return h[:i]
 	}
 	if strings.Count(h, ":") > 1 { // a bare IPv6 address
 		return h

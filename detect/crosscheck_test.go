@@ -3,6 +3,7 @@ package detect
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -206,6 +207,38 @@ func TestRobotsByHost(t *testing.T) {
 	want := []string{"/cart Disallow: /cart", "/admin/x Disallow: /admin/", "/cart?add=1 Disallow: /cart", "/search?q= Disallow: /search"}
 	if !slices.Equal(got, want) {
 		t.Errorf("violations = %q, want %q", got, want)
+	}
+}
+
+// TestRobotsByHostIPv6: a site reached by its IPv6 address has its
+// robots.txt however the Host header, the URL or --robots spell the
+// address: with or without brackets and port, upper case, uncompressed.
+func TestRobotsByHostIPv6(t *testing.T) {
+	v6 := robots.ParseBytes([]byte("User-agent: *\nDisallow: /v6/\n"))
+	rb := robots.ParseBytes([]byte("User-agent: *\nDisallow: /default/\n"))
+	for _, key := range []string{"[2001:db8::1]", "2001:db8::1", "[2001:DB8:0:0:0:0:0:1]"} {
+		d := New(Config{Robots: rb, RobotsByHost: map[string]*robots.Robots{key: v6}})
+		hosts := []string{"[2001:db8::1]", "[2001:db8::1]:8443", "2001:db8::1", "[2001:DB8::1]", "2001:0db8:0:0:0:0:0:1", "[2001:db8::2]:80"}
+		for i, host := range hosts {
+			path := "/v6/x"
+			if i == len(hosts)-1 {
+				path = "/default/x" // another address: the default file
+			}
+			r := req{ip: "192.0.2.91", ua: "", sec: i, path: path}.record()
+			r.VHost = host
+			d.Add(r)
+		}
+		d.Add(browse("10.23.0.1", chromeUA, 0, 1, 1)[0].record())
+		n := 0
+		for v := range d.Result().Violations.All() {
+			n++
+			if !strings.HasPrefix(v.Rule, "Disallow: /"+strings.Split(v.Path, "/")[1]+"/") {
+				t.Errorf("--robots %s: %s broke %q", key, v.Path, v.Rule)
+			}
+		}
+		if n != len(hosts) {
+			t.Errorf("--robots %s=FILE: %d violations, want %d (one per host spelling)", key, n, len(hosts))
+		}
 	}
 }
 

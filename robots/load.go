@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"os"
 	"strings"
 )
@@ -145,12 +146,30 @@ func LoadSet(ctx context.Context, sources []string, client *http.Client) (Set, [
 
 // SplitHost splits "HOST=SOURCE". A source with no "=" before its first
 // "/", ":" or "\" (a path or a URL) is for the whole log: host is "".
+// A host that is an IPv6 address has colons of its own: it is a host when
+// it is one, in brackets as a Host header writes it or bare
+// ("[2001:db8::1]=a.txt", "2001:db8::1=a.txt"); no file or URL is named
+// so.
 func SplitHost(s string) (host, source string) {
 	i := strings.IndexByte(s, '=')
-	if i <= 0 || strings.ContainsAny(s[:i], `/:\`) {
+	if i <= 0 {
+		return "", s
+	}
+	if strings.ContainsAny(s[:i], `/:\`) && !isIPv6Host(s[:i]) {
 		return "", s
 	}
 	return s[:i], s[i+1:]
+}
+
+// isIPv6Host reports whether h is an IPv6 address, bare or in brackets.
+func isIPv6Host(h string) bool {
+	if b, ok := strings.CutPrefix(h, "["); ok {
+		if h, ok = strings.CutSuffix(b, "]"); !ok {
+			return false
+		}
+	}
+	a, err := netip.ParseAddr(h)
+	return err == nil && a.Is6()
 }
 
 // Redact returns src with the password of a URL in it (http://user:pass@host/)

@@ -294,6 +294,13 @@ func TestSplitHost(t *testing.T) {
 		{"=x.txt", "", "=x.txt"},
 		{"h=", "h", ""},
 		{"h=a=b", "h", "a=b"},
+		// An IPv6 host has colons of its own.
+		{"[2001:db8::1]=v6.txt", "[2001:db8::1]", "v6.txt"},
+		{"2001:DB8::1=v6.txt", "2001:DB8::1", "v6.txt"},
+		{"[2001:db8::1]=https://[2001:db8::1]/robots.txt", "[2001:db8::1]", "https://[2001:db8::1]/robots.txt"},
+		{"[2001:db8::1]:8080=x.txt", "", "[2001:db8::1]:8080=x.txt"}, // a port reads as a path, as above
+		{"[2001:db8::1=x.txt", "", "[2001:db8::1=x.txt"},
+		{"a:b=x.txt", "", "a:b=x.txt"},
 	}
 	for _, c := range cases {
 		if host, source := SplitHost(c.in); host != c.host || source != c.source {
