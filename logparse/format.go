@@ -28,6 +28,7 @@ const (
 	kindUserAgent                   // %{User-Agent}i $http_user_agent
 	kindVHost                       // %v %V $host $server_name
 	kindClientList                  // Envoy's default log: the client is X-Forwarded-For's right-most address
+	kindPort                        // %p: a port number, checked but not kept
 )
 
 // epoch units for kindTimeEpoch, kept in field.unit.
@@ -412,6 +413,8 @@ func ParseApacheFormat(spec string) (*Format, error) {
 			fd.kind = kindBytes
 		case "v", "V":
 			fd.kind = kindVHost
+		case "p":
+			fd.kind = kindPort
 		case "i":
 			switch strings.ToLower(arg) {
 			case "referer", "referrer":
@@ -717,7 +720,7 @@ func compile(parts []part) (*Format, error) {
 func (f *Format) richness() int {
 	n := 0
 	for _, fd := range f.fields {
-		if fd.kind != kindSkip {
+		if fd.kind != kindSkip && fd.kind != kindPort { // a port fills nothing
 			n++
 		}
 	}

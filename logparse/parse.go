@@ -345,6 +345,15 @@ func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *
 	switch fd.kind {
 	case kindSkip:
 		return nil
+	case kindPort:
+		// Checked, so that vhost_combined's "%v:%p %h" does not read a
+		// line whose client is an X-Forwarded-For list opening with an
+		// IPv6 address ("2001:db8::7, 10.0.0.5 - - [...") as the virtual
+		// host "2001" on port "db8::7," with the proxy for its client.
+		if _, ok := parseUint(line[start:end], 5); !ok {
+			return fmt.Errorf("%w in %s: want a port number", ErrMismatch, fd.name)
+		}
+		return nil
 	case kindTimeCLF:
 		t, ok := parseCLFTime(line[start:end])
 		if !ok {

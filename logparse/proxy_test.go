@@ -47,4 +47,15 @@ func TestForwardedListAsClient(t *testing.T) {
 	if err := xffFirst.Parse([]byte(`198.51.100.7, garbage`+rest), &rec); err == nil {
 		t.Errorf("a list ending in garbage: client %q, want a malformed line", rec.Client)
 	}
+
+	// Detected: a list opening with an IPv6 address is no vhost_combined
+	// line ("%v:%p %h": host "2001", port "db8::7,", the proxy for client).
+	for _, first := range []string{`2001:db8::7, 10.0.0.5`, `2001:db8::7, fd00::5`, `[2001:db8::7]:443, 10.0.0.5`, `198.51.100.7:4431, 10.0.0.5`} {
+		lines := [][]byte{[]byte(first + rest), []byte(first + rest)}
+		f := Detect(lines)
+		var rec Record
+		if err := f.Parse(lines[0], &rec); err != nil || rec.VHost != "" || (rec.Client != "2001:db8::7" && rec.Client != "198.51.100.7") {
+			t.Errorf("detected %s for %q: client %q, host %q, %v", f.Name(), first, rec.Client, rec.VHost, err)
+		}
+	}
 }
