@@ -1,3 +1,29 @@
+// Ported from robots_test.cc of Google's robotstxt library,
+// https://github.com/google/robotstxt, as it stands at commit
+// 22b355ff855419e6a3ff8ff09c0ad7fdb17116f9 (the file last changed in
+// a67394c, 2022-09-12):
+//
+//	Copyright 2019 Google LLC
+//
+//	Licensed under the Apache License, Version 2.0 (the "License");
+//	you may not use this file except in compliance with the License.
+//	You may obtain a copy of the License at
+//
+//	    https://www.apache.org/licenses/LICENSE-2.0
+//
+//	Unless required by applicable law or agreed to in writing, software
+//	distributed under the License is distributed on an "AS IS" BASIS,
+//	WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+//	See the License for the specific language governing permissions and
+//	limitations under the License.
+//
+// The License's text is in LICENSE-google-robotstxt beside this file. This
+// file is a derivative of that one, and so under the same License. Changes
+// made by the robowatch project: the C++ EXPECTs rewritten as Go table rows
+// (robots.txt bodies, agents and URLs taken from Google's cases), run
+// against robowatch's parser instead of Google's, with robowatch's answer
+// and, where it deliberately differs from Google's, the reason.
+
 package robots
 
 import (
