@@ -178,8 +178,10 @@ func (f *Format) parseContainer(line []byte, rec *Record, alias bool) error {
 	}
 	err := f.container.parse(line[n:], rec, alias)
 	if pe, ok := err.(*ParseError); ok {
-		// The line as the file has it, and the column in it.
-		pe.Text = EscapeText(line, MaxTextBytes)
+		// The line as the file has it, and the column in it; shown as
+		// every malformed line is (LineText), not escaped again for a
+		// place between quotes.
+		pe.Text = LineText(line, MaxTextBytes)
 		if pe.Column > 0 {
 			pe.Column += n
 		}

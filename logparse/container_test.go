@@ -133,3 +133,19 @@ func TestDetectContainer(t *testing.T) {
 		}
 	}
 }
+
+// TestCRIMalformedText: a malformed line inside CRI's prefix is shown as
+// the file has it, prefix and all, escaped as every malformed line is
+// (LineText): its quotes and an Apache \" as they are, not \" and \\\".
+func TestCRIMalformedText(t *testing.T) {
+	line := `2024-03-10T00:00:00.1Z stdout F 192.0.2.1 - - [10/Mar/2024:00:00:00 +0000] "GET / HTTP/1.1" 200 X "-" "a \"b\" \x1b"`
+	var rec Record
+	err := containerFormat(Combined, false).Parse([]byte(line), &rec)
+	var pe *ParseError
+	if !errors.As(err, &pe) {
+		t.Fatalf("Parse = %v, want a *ParseError", err)
+	}
+	if pe.Text != line || pe.Column != strings.Index(line, " X ")+2 {
+		t.Errorf("Text %q, column %d; want %q, %d", pe.Text, pe.Column, line, strings.Index(line, " X ")+2)
+	}
+}
