@@ -30,6 +30,17 @@ func FuzzRun(f *testing.F) {
 	}
 	f.Add(site[:min(len(site), 4096)])
 	f.Add([]byte(validLine))
+	// The wrappers and encodings that reach the reports decoded: a
+	// container runtime's lines, Akamai's URI-encoded User-agent and
+	// Referer, IPv6 clients with zones and ports.
+	akamai, err := os.ReadFile("testdata/formats/akamai.json.log")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(akamai)
+	f.Add([]byte(`{"cliIP":"fe80::1%eth0","reqTimeSec":"1700000000","reqPath":"/a","queryStr":"b","UA":"%1B%5D0%3Bx%07%E2%80%AE+%3Dcmd%7C%2F","referer":"https%3A%2F%2Fe%0A%C2%9B"}` + "\n"))
+	f.Add([]byte("2024-05-06T07:00:01.5Z stdout F " + validLine + "2024-05-06T07:00:01.5Z stderr P " + validLine))
+	f.Add([]byte(`{"log":"[2001:db8::7]:443 - - [06/May/2024:09:00:00 +0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"\u001b[2J\u202e\"\n","stream":"stdout","time":"2024-05-06T07:00:01Z"}` + "\n"))
 	f.Add([]byte("\x1f\x8b\x08\x00\x00\x00\x00\x00"))
 	f.Add([]byte("BZh91AY&SY"))
 	f.Fuzz(func(t *testing.T, in []byte) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 var fuzzFormats = []*Format{
 	Combined, Common, VHostCombined, CombinedXFF, syslogFormat(Combined), HAProxyFormat,
 	containerFormat(Combined, false), containerFormat(JSONFormat, true),
+	containerFormat(Combined, true), containerFormat(JSONFormat, false), ALBFormat, ELBFormat,
 	mustFormat(`$host $remote_addr [$time_iso8601] "$request" $status $bytes_sent "$http_user_agent" rt=$request_time`),
 	mustFormat(`%a %l %u %t "%m %U%q %H" %>s %B %D "%{Referer}i" "%{User-Agent}i"`),
 	mustFormat(`$msec $remote_addr "$request" $status`),
@@ -57,6 +59,13 @@ var edgeSeedLines = []string{
 	`2024-05-06T07:00:01.123456789Z stdout F 192.0.2.1 - - [20/May/2015:21:05:01 +0000] "GET / HTTP/1.1" 200 1 "-" "x"`,
 	`{"log":"{"remote_addr":"192.0.2.1","request":"GET / HTTP/1.1","status":200}
 ","stream":"stdout","time":"2024-05-06T07:00:01Z"}`,
+	`{"log":"{\"remote_addr\":\"fe80::1%eth0\",\"request\":\"GET / HTTP/1.1\",\"status\":200,\"ua\":\"a\\u0000\"}\n","stream":"stdout","time":"2024-05-06T07:00:01Z"}`,
+	`{"log":"192.0.2.1 - - [20/May/2015:21:05:01 +0000] \"GET / HTTP/1.1\" 200 1 \"-\" \"x\\\\\"","stream":"stderr","time":"2024-05-06T07:00:01Z"}`,
+	`2024-05-06T07:00:01.123456789Z stderr P:x {"cliIP":"[2001:db8::7]:443","reqTimeSec":"1573840000","reqPath":"/a","queryStr":"b=1","UA":"Mozilla%2F5.0+%0A%1B%5B31m","referer":"https%3A%2F%2Fe%00"}`,
+	`2024-05-06T07:00:01.123456789Z stdout F {"cliIP":"[2001:db8::7]:443","reqTimeSec":"1573840000","reqPath":"/a?c","queryStr":"b=1","UA":"Mozilla%2F5.0+%0A%1B%5B31m","referer":"https%3A%2F%2Fe%00"}`,
+	`2024-05-06T07:00:01Z stdout F:x `,
+	`http 2024-05-06T07:00:01.186641Z app/lb/50dc [2001:db8::7]:2817 [fe80::1%eth0]:80 0.000 0.001 0.000 200 200 34 5120 "GET http://[::1]:80/ HTTP/1.1" "ua" - -`,
+	`2024-05-06T07:00:01.945958Z lb [2001:db8::7 x]:2817 10.0.0.1:80 0.1 0.1 0.1 200 200 0 5 "GET http://h/ HTTP/1.1" "ua" - -`,
 }
 
 // checkParsed asserts what holds for every line, parsed or not.
@@ -75,6 +84,9 @@ func checkParsed(t *testing.T, line []byte, rec *Record, err error) {
 			}
 		}
 		return
+	}
+	if a, err := netip.ParseAddr(rec.Client); err == nil && a.Unmap().WithZone("").String() != rec.Client {
+		t.Fatalf("client %q is not written canonically", rec.Client)
 	}
 	if rec.Status < 0 || rec.Bytes < -1 {
 		t.Fatalf("Status %d, Bytes %d", rec.Status, rec.Bytes)
