@@ -582,3 +582,64 @@ func TestMergeHostileParts(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeLongListsInLinearTime: the lists merge joins without repeats
+// (files, their formats, errors, robots.txt files, range files, the
+// summary's formats) and the malformed lines sorted by file are joined in
+// time linear in their length. Each was searched from the start for every
+// entry: a part listing 80,000 files took 18 s to merge, one with 20,000
+// formats 10 s, 80,000 malformed lines 55 s.
+func TestMergeLongListsInLinearTime(t *testing.T) {
+	_, good, _ := runCLI(t, nil, "-o", "json", "--robots", "testdata/sample.robots.txt", "testdata/sample.log.gz")
+	var d map[string]any
+	if err := json.Unmarshal([]byte(good), &d); err != nil {
+		t.Fatal(err)
+	}
+	const n = 40_000
+	var formats []string
+	var files, errs, robotsTxt, fileFormats, ranges, malformed []any
+	for i := range n {
+		f := fmt.Sprintf("access-%d.log", i)
+		files, formats = append(files, f), append(formats, fmt.Sprintf("format%d", i))
+		errs, robotsTxt = append(errs, "error "+f), append(robotsTxt, "robots-"+f)
+		fileFormats = append(fileFormats, map[string]any{"file": f, "format": "combined"})
+		ranges = append(ranges, map[string]any{"file": f, "operator": "x", "created": "", "prefixes": 1})
+	}
+	for i := range n { // last file first
+		malformed = append(malformed, map[string]any{"file": files[n-1-i], "line": i, "reason": "r", "text": "t"})
+	}
+	s := d["summary"].(map[string]any)
+	s["files"], s["file_formats"], s["robots_txt"], s["ranges"] = files, fileFormats, robotsTxt, ranges
+	s["format"] = strings.Join(formats, ", ")
+	d["errors"], d["malformed"] = errs, malformed
+	b, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := filepath.Join(t.TempDir(), "long.json")
+	if err := os.WriteFile(part, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	code, out, _ := runCLI(t, nil, "merge", "-o", "json", part)
+	if took := time.Since(start); took > 30*time.Second { // 8 s under -race; 92 s before
+		t.Errorf("merge of a part listing %d of each took %v", n, took)
+	}
+	if code != cli.ExitError { // the part's errors make the merge incomplete
+		t.Fatalf("exit %d", code)
+	}
+	var got struct {
+		Summary struct {
+			Files  []string
+			Format string
+		}
+		Malformed []struct{ File string }
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Summary.Files) != n || strings.Count(got.Summary.Format, ", ") != n-1 ||
+		len(got.Malformed) == 0 || got.Malformed[0].File != files[0] {
+		t.Errorf("%d files, format %.40q…, malformed lines %.80v", len(got.Summary.Files), got.Summary.Format, got.Malformed)
+	}
+}
