@@ -568,13 +568,27 @@ func TestMergeHostileParts(t *testing.T) {
 	// Merged with a real part, the year 1 made a start before the year 0:
 	// half a report on stdout, then "year outside of range".
 	ancient := edit("ancient.json", func(tl map[string]any) { tl["start"], tl["bucket_seconds"] = "0001-01-01T00:00:00Z", float64(1) })
+	summary := func(name, lines, records, malformed, directives string) string {
+		var d map[string]any
+		json.Unmarshal([]byte(good), &d)
+		s := d["summary"].(map[string]any)
+		s["lines"], s["records"], s["malformed"], s["directives"] = json.Number(lines), json.Number(records), json.Number(malformed), json.Number(directives)
+		b, _ := json.Marshal(d)
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, b, 0o644)
+		return p
+	}
+	// Added to a real part's, a negative count cancelled its lines.
+	negative := summary("negative.json", "-2500", "-2500", "0", "0")
+	short := summary("short.json", "2500", "2000", "0", "0")
+	wrapped := summary("wrapped.json", "0", "9223372036854775807", "9223372036854775807", "2") // the sum overflows to 0
 	goodPart := filepath.Join(dir, "good.json")
 	os.WriteFile(goodPart, []byte(good), 0o644)
 	broken := filepath.Join(dir, "broken.json")
 	os.WriteFile(broken, []byte(good[:len(good)/2]), 0o644)
 	for _, tc := range []struct{ part, say string }{
 		{huge, "no width robowatch uses"}, {odd, "no width robowatch uses"}, {long, "5000 buckets"}, {broken, "not a robowatch JSON report"},
-		{ancient, "outside the years"},
+		{ancient, "outside the years"}, {negative, "do not add up"}, {short, "do not add up"}, {wrapped, "do not add up"},
 	} {
 		code, _, errOut := runCLI(t, nil, "merge", "-o", "json", tc.part, goodPart)
 		if code != cli.ExitError || !strings.Contains(errOut, tc.say) {

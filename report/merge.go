@@ -190,6 +190,12 @@ func readPart(name string, r io.Reader) (*jsonPart, error) {
 		return nil, fmt.Errorf("%s: not a robowatch JSON report (no summary)", name)
 	case p.Version != Version:
 		return nil, fmt.Errorf("%s: JSON report version %d; this robowatch merges version %d", name, p.Version, Version)
+	case !linesAddUp(p.Summary):
+		// An edited or corrupt part: its counts would be added to the
+		// others', and a negative one subtracted, silently.
+		s := p.Summary
+		return nil, fmt.Errorf("%s: its lines do not add up (%d lines, %d records, %d malformed, %d directives): not a report robowatch wrote",
+			name, s.Lines, s.Records, s.Malformed, s.Directives)
 	case p.State == nil || p.State.Version != StateVersion:
 		return nil, fmt.Errorf("%s: no state (version %d) to merge by: write the parts with this robowatch's -o json", name, StateVersion)
 	case attachOperatorSets(&p) != nil:
@@ -201,6 +207,14 @@ func readPart(name string, r io.Reader) (*jsonPart, error) {
 			name, len(p.Clients), p.State.Clients, len(p.Networks), p.State.Networks)
 	}
 	return &p, nil
+}
+
+// linesAddUp reports whether s counts every line once, as every report
+// does (lines = records + malformed + directives), with no count negative.
+// It is written so that no sum overflows: the numbers are the file's.
+func linesAddUp(s *jsonSummary) bool {
+	return s.Records >= 0 && s.Malformed >= 0 && s.Directives >= 0 &&
+		s.Records <= s.Lines && s.Malformed <= s.Lines-s.Records && s.Directives == s.Lines-s.Records-s.Malformed
 }
 
 // attachOperatorSets puts the state's sets behind each operators[] row.
