@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // writeCSV writes one section as CSV with exact, unformatted values (full
@@ -156,9 +157,11 @@ func csvCell(v any) string {
 // number too ("-1" as a User-agent is text, and stays "-1" on screen
 // instead of becoming the number -1). Leading spaces do not hide a
 // formula: a spreadsheet that trims cells on import (LibreOffice's "Trim
-// spaces") reads " =HYPERLINK(…)" as "=HYPERLINK(…)".
+// spaces") reads " =HYPERLINK(…)" as "=HYPERLINK(…)"; nor do Unicode
+// spaces (a no-break space, an ideographic space), which a trim may take
+// too and which Escape leaves as they are.
 func neutralise(cell string) string {
-	t := strings.TrimLeft(cell, " ")
+	t := strings.TrimLeftFunc(cell, unicode.IsSpace)
 	if t == "" || !strings.ContainsRune("=+-@\t\r", rune(t[0])) {
 		return cell
 	}

@@ -35,6 +35,9 @@ func TestCSVCell(t *testing.T) {
 		{"@SUM(1+1)", "'@SUM(1+1)"},
 		{` =HYPERLINK("http://x")`, `' =HYPERLINK("http://x")`}, // a trimming import would run it
 		{"   -2+3", "'   -2+3"},
+		{"\u00a0=1+1", "'\u00a0=1+1"},       // a no-break space
+		{"\u3000@SUM(1)", "'\u3000@SUM(1)"}, // an ideographic space
+		{"\u00a0a=1", "\u00a0a=1"},
 		{" \t=1", ` \t=1`},
 		{"  ", "  "},
 		{" a=1", " a=1"},
