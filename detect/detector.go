@@ -416,24 +416,38 @@ func (d *Detector) Add(r *logparse.Record) {
 	// parts of one page (no page count, no rate hit). The request is a
 	// page, and the view ends: what comes next with that Referer counts
 	// until the page is viewed afresh.
-	reviewed := pageLike && c.viewHash != 0 && ph32 == c.viewHash && !r.Time.IsZero() &&
+	// A page view is known by viewHash32, which takes a directory's index
+	// page for the directory: the view of /shop/index.php is the one a
+	// Referer of /shop/ names.
+	var vh uint32
+	if pageLike {
+		vh = viewHash32(path)
+	}
+	reviewed := pageLike && c.viewHash != 0 && vh == c.viewHash && !r.Time.IsZero() &&
 		sec >= c.viewSec && sec-c.viewSec <= pageViewSeconds && (r.Method == "GET" || r.Method == "HEAD")
 	if reviewed {
 		c.viewHash = 0
 	}
-	if pageLike && (r.Method == "GET" || r.Method == "HEAD") && r.Referer != "" {
-		ref := pathHash32(refererPath(r.Referer))
+	if (pageLike || res == resourceOther) && (r.Method == "GET" || r.Method == "HEAD") && r.Referer != "" {
+		ref := viewHash32(refererPath(r.Referer))
 		if c.viewHash != 0 && !r.Time.IsZero() && sec >= c.viewSec && sec-c.viewSec <= pageViewSeconds && ref == c.viewHash {
 			// Asked for by the page this client fetched a moment ago: an
 			// image or a script served from a URL without an extension
 			// (/image/1234, /thumb?id=9), or a link followed at once. It
 			// is part of that page view, not a page of its own: no page
 			// count, no rate hit; nor an asset, as it may be a link a
-			// robot followed.
+			// robot followed. So is what the page's scripts load that is
+			// neither page nor asset by its extension (/data.json,
+			// /manifest.webmanifest, a script whose src the server logs
+			// with a stray attribute, "/a.min.js type="): a developer
+			// reloading such a page on a real site was a rapid-fire
+			// robot on those alone.
+			if pageLike {
+				p := viewHash32(path)
+				c.subHash = uint16(p ^ p>>16)
+			}
 			res = resourceSubrequest
-			p := pathHash32(path)
-			c.subHash = uint16(p ^ p>>16)
-		} else if c.subHash != 0 && uint16(ref^ref>>16) == c.subHash {
+		} else if pageLike && c.subHash != 0 && uint16(ref^ref>>16) == c.subHash {
 			// Coming from what was taken for part of a page view: that
 			// was a page, followed on (a robot walking links, each
 			// request's Referer the one before, would otherwise count
@@ -445,7 +459,7 @@ func (d *Detector) Add(r *logparse.Record) {
 		}
 	}
 	if r.Status >= 400 && r.Status < 600 && !((res == resourceAsset || res == resourceSubrequest) && r.Referer != "" &&
-		c.viewHash != 0 && pathHash32(refererPath(r.Referer)) == c.viewHash) {
+		c.viewHash != 0 && viewHash32(refererPath(r.Referer)) == c.viewHash) {
 		// An asset that the page this client just viewed pulled in, and
 		// that failed, is the site's broken link, not the client's doing:
 		// a person on a site whose images 404 was "mostly errors" and,
@@ -500,12 +514,19 @@ func (d *Detector) Add(r *logparse.Record) {
 			c.formHash, c.formSec = ph32, sec
 		}
 		if res == resourcePage && !reviewed {
-			c.viewHash, c.viewSec = ph32, sec
+			c.viewHash, c.viewSec = vh, sec
 		}
 	case "POST":
 		inc32(&c.posts)
 		if ph32 == c.formHash && sec >= c.formSec && sec-c.formSec <= int64(d.cfg.FastForm/time.Second) {
 			inc32(&c.keepRare().fastForms)
+		}
+		// The page a form's answer is (a login, a search, an order) is
+		// viewed as any other: the browser pulls in its parts with the
+		// POSTed URL as their Referer. Without a view they were pages and
+		// rate hits each.
+		if res == resourcePage && r.Status >= 200 && r.Status < 300 {
+			c.viewHash, c.viewSec = vh, sec
 		}
 	}
 

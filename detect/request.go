@@ -91,6 +91,53 @@ func pathHash32(p string) uint32 {
 	return uint32(h ^ h>>32)
 }
 
+// viewHash32 is pathHash32 of the page p names, a directory's index page
+// ("/shop/index.php?x", IIS's "/Default.aspx") taken for the directory
+// ("/shop/?x"): the server answers the one for the other, and a log
+// written behind a front proxy that resolves the index (nginx's index
+// directive passing "/" on to Apache as "/index.php", or Apache's %U)
+// records the page as the file while its parts name the directory as
+// their Referer. Without this every part of such a page counted as a page
+// of its own. It hashes the two pieces in turn, as pathHash would their
+// concatenation, so that nothing is allocated.
+func viewHash32(p string) uint32 {
+	q := len(p)
+	for i := 0; i < len(p); i++ {
+		if p[i] == '?' || p[i] == '#' {
+			q = i
+			break
+		}
+	}
+	head, tail := p[:q], p[q:]
+	if i := strings.LastIndexByte(head, '/'); i >= 0 && isIndexPage(head[i+1:]) {
+		head = head[:i+1]
+	}
+	h := fnvAdd(14695981039346656037, head)
+	h = fnvAdd(h, tail)
+	return uint32(h ^ h>>32)
+}
+
+// fnvAdd continues the FNV-1a hash h over s.
+func fnvAdd(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// isIndexPage reports whether the file name seg is a directory index as
+// servers name it by default (Apache's DirectoryIndex, nginx's index, IIS's
+// default documents): index or default with a page's extension, in any
+// case (IIS is case-insensitive).
+func isIndexPage(seg string) bool {
+	dot := strings.IndexByte(seg, '.')
+	if dot < 0 || classify("/"+seg) != resourcePage {
+		return false
+	}
+	return strings.EqualFold(seg[:dot], "index") || strings.EqualFold(seg[:dot], "default")
+}
+
 // pageViewSeconds is how long after a page its sub-resources come: a
 // browser asks for them as it parses the page, within a second or two.
 const pageViewSeconds = 2
