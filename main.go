@@ -145,6 +145,7 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 	} else if err := report.Write(stdout, opt.Output, rep, opt.Report); err != nil {
 		return fail(fmt.Errorf("writing the report: %w", err))
 	}
+	opt.ProxyHint(stderr, rep.Result)
 	if status == cli.ExitOK {
 		status = opt.Status(rep.Result, stderr) // --fail-on, --client that matched nothing
 	}

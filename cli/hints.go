@@ -1,0 +1,45 @@
+package cli
+
+import (
+	"io"
+	"net/netip"
+	"strings"
+
+	"github.com/robowatch/robowatch/detect"
+)
+
+// ProxyHint says on stderr when most of the requests came from private
+// addresses and no --trust-proxy was given: a server behind a proxy, a
+// load balancer or a CDN logs their address for every client, and the
+// report is then about a handful of machines of the site's own (its
+// worst incident the balancer, its scanners the balancer). Two real logs
+// from behind an AWS balancer read so. The remedy is in the log format,
+// so it is said, not guessed at.
+func (a *Analyse) ProxyHint(stderr io.Writer, res *detect.Result) {
+	if len(a.Proxies) > 0 || res == nil {
+		return
+	}
+	var private, all int64
+	var nets []string
+	count := 0
+	for _, n := range res.Networks {
+		all += n.Requests
+		p, err := netip.ParsePrefix(n.Network)
+		if err != nil || !(p.Addr().IsPrivate() || p.Addr().IsLoopback()) {
+			continue
+		}
+		private += n.Requests
+		if count++; count <= 3 {
+			nets = append(nets, n.Network)
+		}
+	}
+	if all == 0 || 2*private <= all {
+		return
+	}
+	more := ""
+	if count > 3 {
+		more = ", …"
+	}
+	Warnf(stderr, "robowatch: note: %d%% of the requests came from private addresses (%s%s); if that is a proxy or load balancer in front of the server, the report sees it instead of the clients: log X-Forwarded-For (nginx's $http_x_forwarded_for, Apache's %%{X-Forwarded-For}i) and name it with --trust-proxy\n",
+		100*private/all, strings.Join(nets, ", "), more)
+}

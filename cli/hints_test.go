@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"net/netip"
+	"strings"
+	"testing"
+
+	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/logparse"
+)
+
+// TestProxyHint: a log whose requests mostly come from private addresses
+// gets a note on stderr that a proxy in front of the server may be logged
+// for its clients, unless --trust-proxy was given; a log of public clients,
+// or of host names, gets none.
+func TestProxyHint(t *testing.T) {
+	trusted := Analyse{Proxies: logparse.Proxies{netip.MustParsePrefix("10.0.0.0/8")}}
+	nets := func(n ...any) []detect.NetworkSummary {
+		var out []detect.NetworkSummary
+		for i := 0; i < len(n); i += 2 {
+			out = append(out, detect.NetworkSummary{Network: n[i].(string), Requests: int64(n[i+1].(int))})
+		}
+		return out
+	}
+	tests := []struct {
+		name     string
+		a        Analyse
+		networks []detect.NetworkSummary
+		want     string // "" for no note
+	}{
+		{"behind a balancer", Analyse{}, nets("10.0.3.0/24", 900, "203.0.113.0/24", 100), "90% of the requests came from private addresses (10.0.3.0/24)"},
+		{"IPv6 unique local and loopback", Analyse{}, nets("fd00:1::/48", 60, "127.0.0.1/32", 30, "198.51.100.0/24", 10), "90% of the requests"},
+		{"many private networks", Analyse{}, nets("10.0.1.0/24", 10, "10.0.2.0/24", 10, "192.168.1.0/24", 10, "172.16.0.0/24", 10), "(10.0.1.0/24, 10.0.2.0/24, 192.168.1.0/24, …)"},
+		{"trusted proxies", trusted, nets("10.0.3.0/24", 900), ""},
+		{"public clients", Analyse{}, nets("203.0.113.0/24", 900, "10.0.3.0/24", 100), ""},
+		{"exactly half", Analyse{}, nets("203.0.113.0/24", 50, "10.0.3.0/24", 50), ""},
+		{"three private networks", Analyse{}, nets("10.0.1.0/24", 10, "10.0.2.0/24", 10, "192.168.1.0/24", 10), "(10.0.1.0/24, 10.0.2.0/24, 192.168.1.0/24); if"},
+		{"host names", Analyse{}, nets("crawl.example.org", 900), ""},
+		{"no requests", Analyse{}, nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stderr strings.Builder
+			tt.a.ProxyHint(&stderr, &detect.Result{Networks: tt.networks})
+			got := stderr.String()
+			if tt.want == "" && got != "" || tt.want != "" && (!strings.Contains(got, tt.want) || !strings.Contains(got, "--trust-proxy")) {
+				t.Errorf("stderr %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
