@@ -37,6 +37,9 @@ const (
 //     Actuator, router exploits (/HNAP1, /boaform, /GponForm).
 //   - Real logs kept in ../shared (basjes-hackers-access.log): cgi-bin
 //     probes, /phpMyAdmin variants, /wp-login.php and /xmlrpc.php sprees.
+//   - A honeypot's log on GitHub (hanXen/honeypot_log): ThinkPHP 5's
+//     remote code execution (CVE-2018-20062) asked for as /thinkphp/… and
+//     /TP/public/index.php; a site on ThinkPHP serves neither directory.
 var probePaths = []struct {
 	prefix string
 	probe  probe
@@ -54,6 +57,7 @@ var probePaths = []struct {
 	{"/vendor/phpunit", probeStrong}, {"/hnap1", probeStrong}, {"/boaform", probeStrong},
 	{"/gponform", probeStrong}, {"/setup.cgi", probeStrong}, {"/shell", probeStrong}, {"/cmd.php", probeStrong},
 	{"/eval-stdin.php", probeStrong}, {"/remote/fgt_lang", probeStrong}, {"/sdk", probeStrong}, {"/stalker_portal", probeStrong},
+	{"/thinkphp", probeStrong}, {"/tp/public/index.php", probeStrong},
 	// Paths of popular applications: a person may use them on a site that
 	// runs one; a scanner asks every site.
 	{"/wp-login.php", probeWeak}, {"/xmlrpc.php", probeWeak}, {"/wp-admin", probeWeak}, {"/wp-includes/", probeWeak},

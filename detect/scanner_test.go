@@ -47,6 +47,10 @@ func TestProbeOf(t *testing.T) {
 		{"/web.config.old", probeStrong},
 		{"/view?f=/etc/passwd-", probeStrong},
 		{"/sdk/vimServiceVersions.xml", probeStrong}, // VMware vCenter's, the /sdk scanners want
+		{"/TP/public/index.php", probeStrong},        // ThinkPHP 5's RCE, as a honeypot logged it
+		{"/thinkphp/html/public/index.php", probeStrong},
+		{"/thinkphp-tutorial/", probeNone},
+		{"/tp/index.html", probeNone},
 	}
 	for _, tt := range tests {
 		if got := probeOf(tt.path); got != tt.want {
