@@ -443,8 +443,7 @@ func (d *Detector) Add(r *logparse.Record) {
 			// reloading such a page on a real site was a rapid-fire
 			// robot on those alone.
 			if pageLike {
-				p := viewHash32(path)
-				c.subHash = uint16(p ^ p>>16)
+				c.subHash = uint16(vh ^ vh>>16)
 			}
 			res = resourceSubrequest
 		} else if pageLike && c.subHash != 0 && uint16(ref^ref>>16) == c.subHash {
