@@ -45,7 +45,9 @@ type jsonState struct {
 // judges. Parts made with different ones do not add up to the report of
 // one run (a burst of 25 requests is an incident at --burst 20, not at
 // --burst 30; a part checked against no robots.txt has no violations), so
-// merge refuses them. Defaults are written as the values they stand for.
+// merge refuses them, but for consecutive logs checked against different
+// robots.txt files (see Merge). Defaults are written as the values they
+// stand for.
 type RunOptions struct {
 	Burst      int      `json:"burst"`       // --burst: requests in 10 s
 	Sustained  int      `json:"sustained"`   // --sustained: requests in 60 s
