@@ -520,18 +520,9 @@ func detectBuiltin(lines [][]byte) (*Format, int) {
 // sample's combined_xff lines holds X-Forwarded-For values: "-" or a list
 // whose entries are addresses, in nine lines of ten.
 func forwardedLists(lines [][]byte) bool {
-	var rec Record
-	n, ok := 0, 0
-	for _, l := range lines {
-		if CombinedXFF.Parse(l, &rec) != nil {
-			continue
-		}
-		n++
-		if rec.Forwarded == "" || isAddressList(rec.Forwarded) {
-			ok++
-		}
-	}
-	return n > 0 && ok*10 >= n*9
+	return nineInTen(lines, CombinedXFF, func(rec *Record) bool {
+		return rec.Forwarded == "" || isAddressList(rec.Forwarded)
+	})
 }
 
 // hostNames reports whether the second field of the sample's lines is a
@@ -539,14 +530,24 @@ func forwardedLists(lines [][]byte) bool {
 // nine lines of ten: where combined has the identd answer, which servers
 // write as "-" as good as always.
 func hostNames(lines [][]byte) bool {
+	return nineInTen(lines, Lighttpd, func(rec *Record) bool {
+		h := rec.VHost
+		return h != "" && strings.IndexByte(h, '.') > 0 && !strings.ContainsAny(h, "/@\"")
+	})
+}
+
+// nineInTen reports whether, of the sample's lines that f parses, nine in
+// ten or more have what want looks for: a field that only that layout has
+// must hold its kind of value almost always before the layout is chosen.
+func nineInTen(lines [][]byte, f *Format, want func(*Record) bool) bool {
 	var rec Record
 	n, ok := 0, 0
 	for _, l := range lines {
-		if Lighttpd.Parse(l, &rec) != nil {
+		if f.Parse(l, &rec) != nil {
 			continue
 		}
 		n++
-		if h := rec.VHost; h != "" && strings.IndexByte(h, '.') > 0 && !strings.ContainsAny(h, "/@\"") {
+		if want(&rec) {
 			ok++
 		}
 	}
