@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unicode"
@@ -339,15 +340,14 @@ func TestHostileVanishingFiles(t *testing.T) {
 // 130; also when standard input is a pipe that has gone silent.
 func TestHostileInterrupt(t *testing.T) {
 	t.Run("endless input", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
 		const interruptAt = 20000
-		stdin := &cancellingReader{line: []byte(validLine), at: interruptAt, cancel: cancel}
 		for _, format := range []string{"json", "table"} {
-			stdin.n = 0
 			var out, errOut bytes.Buffer
-			ctx, cancel = context.WithCancel(context.Background())
-			stdin.cancel = cancel
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			// A reader each run: the copying goroutine behind standard
+			// input may still be reading the last one when run returns.
+			stdin := &cancellingReader{line: []byte(validLine), at: interruptAt, cancel: cancel}
 			code := run(ctx, []string{"-o", format}, stdin, &out, &errOut)
 			if code != cli.ExitInterrupted {
 				t.Fatalf("%s: exit %d, want %d; stderr: %s", format, code, cli.ExitInterrupted, errOut.String())
@@ -361,8 +361,8 @@ func TestHostileInterrupt(t *testing.T) {
 			s := parseSummary(t, out.String())
 			// Lines read ahead past the interrupt are not counted; at most
 			// those generated are.
-			if !s.Summary.Partial || s.Summary.Records < 1000 || s.Summary.Records > int64(stdin.n) {
-				t.Errorf("partial %v, %d records; want partial, 1000 to %d records", s.Summary.Partial, s.Summary.Records, stdin.n)
+			if n := stdin.n.Load(); !s.Summary.Partial || s.Summary.Records < 1000 || s.Summary.Records > n {
+				t.Errorf("partial %v, %d records; want partial, 1000 to %d records", s.Summary.Partial, s.Summary.Records, n)
 			}
 			if len(s.Errors) != 0 {
 				t.Errorf("an interrupt is not an input error: %q", s.Errors)
@@ -399,10 +399,12 @@ func TestHostileInterrupt(t *testing.T) {
 }
 
 // cancellingReader repeats a line without end and cancels after at lines:
-// an interrupt arriving in the middle of a long run.
+// an interrupt arriving in the middle of a long run. n is read by the test
+// while robowatch's reading goroutine may still be in Read.
 type cancellingReader struct {
 	line   []byte
-	at, n  int
+	at     int64
+	n      atomic.Int64
 	cancel func()
 }
 
@@ -410,7 +412,7 @@ func (r *cancellingReader) Read(b []byte) (int, error) {
 	k := 0
 	for k+len(r.line) <= len(b) {
 		k += copy(b[k:], r.line)
-		if r.n++; r.n == r.at {
+		if r.n.Add(1) == r.at {
 			r.cancel()
 		}
 	}
