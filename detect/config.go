@@ -104,7 +104,7 @@ type Config struct {
 	// holds the clients of the last Expire, not of every day. 0: never.
 	Expire time.Duration
 
-	pool *poolClients // the clients of all a Pool's workers, when they share MaxClients
+	pooled bool // a Pool's worker, whose part of MaxClients each batch sets (Pool.cut)
 }
 
 // DefaultMaxClients is a cap on tracked clients that suits a laptop. A

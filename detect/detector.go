@@ -32,7 +32,7 @@ type Detector struct {
 	agentSet map[agents.Agent]*agents.Agent
 	clients  clientTable
 	recent   *client // the client of the last record, if still in clients
-	worker   int     // its place in a Pool (its share of a shared cap)
+	limit    int64   // a Pool's worker: the most clients it may hold in this batch (-1: no cap)
 
 	records      int64
 	late         int64

@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"sync/atomic"
 )
 
 // Bounded clients (Config.MaxClients). A flood of distinct clients (a
@@ -44,53 +43,29 @@ type evictSlot struct {
 
 func (c *client) weight() int64 { return c.requests + c.evict.floor }
 
-// capped reports whether a new client must take an old one's place. In a
-// Pool it takes the new client's place in the workers' shared count first:
-// a check and a later add would let two workers both take the last place.
+// capped reports whether a new client must take an old one's place. A
+// Pool's worker keeps to the limit of the batch it is in (Pool.cut); with
+// no client of its own it has none to fold, and cut gives every worker
+// with records a place.
 func (d *Detector) capped() bool {
 	if d.cfg.MaxClients <= 0 {
 		return false
 	}
-	if p := d.cfg.pool; p != nil {
-		n := p.n.Add(1)
-		// A worker with no client of its own has none to fold: the last
-		// places are kept for such workers' first clients, so that the
-		// workers together never hold more than the cap. Past it, a
-		// worker short of its share takes the place, and one over its
-		// share gives one back (shed).
-		return len(d.heap) > 0 && n > p.max-p.reserve && int64(len(d.heap)) >= p.share[d.worker].Load()
+	if d.cfg.pooled {
+		return d.limit >= 0 && len(d.heap) > 0 && int64(len(d.heap)) >= d.limit
 	}
 	return d.clients.len() >= d.cfg.MaxClients && len(d.heap) > 0
 }
 
-// poolClients counts the clients a Pool's workers hold together, against
-// the cap they share.
-type poolClients struct {
-	n       atomic.Int64
-	max     int64
-	reserve int64 // places kept for workers that hold no client yet
-
-	// share is each worker's part of the cap, in proportion to the records
-	// handed to it (Pool.Add). Space-Saving keeps every client with more
-	// than records/places requests; a worker that came to the cap late,
-	// with a few places for half the records, would fold the log's
-	// heaviest client of its networks after a few hundred new ones. A
-	// worker holding more than its share gives places back (shed).
-	share [maxWorkers]atomic.Int64
-}
-
-// shed folds this worker's lightest clients while the workers hold more
-// than the cap and this one more than its share, giving back the places
-// the workers short of their share took. A worker sheds after each of its
-// records, and after each batch, whether or not it had records in it.
-func (d *Detector) shed() {
-	p := d.cfg.pool
-	if p == nil {
+// limitClients sets worker k's limit for a batch (none when limits is nil)
+// and folds its lightest clients past it.
+func (d *Detector) limitClients(limits []int64, k int) {
+	if limits == nil {
+		d.limit = -1
 		return
 	}
-	// Its own count and share first: the shared count changes with every
-	// worker's new client, and this runs after every record.
-	for len(d.heap) > 1 && int64(len(d.heap)) > p.share[d.worker].Load() && p.n.Load() > p.max-p.reserve {
+	d.limit = limits[k]
+	for int64(len(d.heap)) > max(d.limit, 1) {
 		d.evictLightest()
 	}
 }
@@ -190,9 +165,6 @@ func (d *Detector) foldClient(c *client) {
 	c.rate.inc = nil
 
 	d.clients.remove(c)
-	if d.cfg.pool != nil {
-		d.cfg.pool.n.Add(-1)
-	}
 	if d.recent == c {
 		d.recent = nil
 	}

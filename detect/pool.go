@@ -22,8 +22,8 @@ import (
 // through Pass, so that its log clock is the whole log's. Result merges the
 // workers' results into the one a single Detector makes: the same clients,
 // verdicts, lists and timeline, byte for byte in every report, while no
-// worker folds clients into "other" (each caps at its share of
-// Config.MaxClients).
+// worker folds clients into "other" (the workers share Config.MaxClients;
+// past it they fold the same clients on every run, see cut).
 //
 // Records come in batches from one goroutine (Add); each worker goes
 // through every batch, so a batch is handed over without copying and given
@@ -31,13 +31,19 @@ import (
 type Pool struct {
 	clock  int64             // the log's clock: the latest second of the records handed over
 	first  time.Time         // the first timed record handed over, whose zone is the log's (Detector.setZone)
-	shared *poolClients      // the cap the workers share; nil without one
-	handed [maxWorkers]int64 // records handed to each worker, for its share of the cap
+	handed [maxWorkers]int64 // records handed to each worker, for its part of the cap
 	dets   []*Detector
 	in     []chan *poolBatch
 	wg     sync.WaitGroup
 	close  sync.Once
 	res    *Result
+
+	// The cap the workers share (Config.MaxClients; 0: none), see cut.
+	maxClients int64
+	margin     int64          // fewer free places than this: each worker keeps to its part
+	bound      int64          // the most clients the workers can hold once done with what was handed
+	full       bool           // the workers came to the cap: each keeps to its part from now on
+	inflight   sync.WaitGroup // batches some worker is not done with
 }
 
 // Record owners that are no worker.
@@ -57,6 +63,7 @@ type poolBatch struct {
 	clock   []int64
 	zone    time.Time // Pool.first once the batch is handed over: the log's zone for every record in it
 	counts  logCounts
+	limits  []int64      // the most clients each worker may hold in this batch; nil: no cap
 	left    atomic.Int32 // workers not done with it
 	release func()
 }
@@ -66,22 +73,22 @@ type poolBatch struct {
 // nil: a live run judges on one goroutine.
 func NewPool(cfg Config, workers int) *Pool {
 	workers = min(max(workers, 1), maxWorkers)
+	if cfg.MaxClients > 0 {
+		workers = min(workers, cfg.MaxClients) // a place for each at least
+	}
 	agents.WarmUp()
 	p := &Pool{clock: math.MinInt64}
 	per := cfg
 	if cfg.MaxClients > 0 && workers > 1 {
-		// The workers fold a client only once they together hold the whole
-		// cap: a log with fewer clients than the cap is read exactly,
-		// whatever the worker count (networks do not fall evenly to the
-		// workers: a share each would fold on one of them early). Past
-		// the cap, each worker makes room in its own clients and keeps a
-		// part of the cap in proportion to its records (shed).
-		per.pool = &poolClients{max: int64(cfg.MaxClients), reserve: int64(min(workers-1, cfg.MaxClients/2))}
-		p.shared = per.pool
+		// The workers fold a client only once they together come near the
+		// cap (networks do not fall evenly to the workers: a part each
+		// from the start would fold on one of them early); see cut.
+		per.pooled = true
+		p.maxClients = int64(cfg.MaxClients)
+		p.margin = max(1, min(int64(32*workers), p.maxClients/8))
 	}
-	for k := range workers {
+	for range workers {
 		d := New(per)
-		d.worker = k
 		in := make(chan *poolBatch, 4)
 		p.dets, p.in = append(p.dets, d), append(p.in, in)
 		p.wg.Add(1)
@@ -96,6 +103,7 @@ func (p *Pool) work(k int, d *Detector, in <-chan *poolBatch) {
 	for b := range in {
 		before := d.counts // Add counts this worker's own records; the batch counts all
 		d.setZone(b.zone)
+		d.limitClients(b.limits, k)
 		for i, o := range b.owner {
 			if o != me {
 				continue
@@ -105,12 +113,13 @@ func (p *Pool) work(k int, d *Detector, in <-chan *poolBatch) {
 			}
 			r := &b.recs[i]
 			d.Add(r)
-			d.shed()
 		}
 		d.counts = before.plus(b.counts)
-		d.shed()
-		if b.left.Add(-1) == 0 && b.release != nil {
-			b.release()
+		if b.left.Add(-1) == 0 {
+			if b.release != nil {
+				b.release()
+			}
+			p.inflight.Done()
 		}
 	}
 }
@@ -130,23 +139,21 @@ func (p *Pool) Add(recs []logparse.Record, keep, mine []bool, release func()) {
 		}
 		return
 	}
-	b := &poolBatch{recs: recs, owner: make([]uint8, len(recs)), clock: make([]int64, len(recs)), release: release}
+	owner, clock := make([]uint8, len(recs)), make([]int64, len(recs))
 	w := uint32(len(p.dets))
 	horizon := p.dets[0].horizon
 	for i := range recs {
 		r := &recs[i]
-		b.clock[i] = p.clock
+		clock[i] = p.clock
 		switch {
 		case keep != nil && !keep[i]:
-			b.owner[i] = ownerNone
+			owner[i] = ownerNone
 			continue
 		case mine != nil && !mine[i]:
-			b.owner[i] = ownerPass
+			owner[i] = ownerPass
 		default:
-			b.owner[i] = uint8(routeOf(r.Client) % w)
-			p.handed[b.owner[i]]++
+			owner[i] = uint8(routeOf(r.Client) % w)
 		}
-		b.counts.count(r)
 		if sec := r.Time.Unix(); !r.Time.IsZero() && sec <= horizon {
 			if p.first.IsZero() {
 				p.first = r.Time
@@ -154,23 +161,128 @@ func (p *Pool) Add(recs []logparse.Record, keep, mine []bool, release func()) {
 			p.clock = max(p.clock, sec)
 		}
 	}
-	b.zone = p.first
-	if p.shared != nil {
-		var total int64
-		for k := range p.dets {
-			total += p.handed[k]
-		}
-		places := p.shared.max - p.shared.reserve
-		for k := range p.dets {
-			if total > 0 { // a batch of ticks only (another shard's records) changes no share
-				p.shared.share[k].Store(int64(float64(places) * float64(p.handed[k]) / float64(total)))
+	for lo := 0; lo < len(recs); {
+		hi, limits := p.cut(owner, lo)
+		b := &poolBatch{recs: recs[lo:hi], owner: owner[lo:hi], clock: clock[lo:hi], zone: p.first, limits: limits}
+		for i := range b.recs {
+			if o := b.owner[i]; o != ownerNone {
+				b.counts.count(&b.recs[i])
+				if o < ownerPass {
+					p.handed[o]++
+				}
 			}
 		}
+		if hi == len(recs) {
+			b.release = release
+		}
+		b.left.Store(int32(len(p.dets)))
+		p.inflight.Add(1)
+		for _, in := range p.in {
+			in <- b
+		}
+		lo = hi
 	}
-	b.left.Store(int32(len(p.dets)))
-	for _, in := range p.in {
-		in <- b
+}
+
+// cut decides how far from lo the next part of a batch goes, and the cap on
+// each worker's clients in it (nil: none). The workers' folding must not
+// depend on how fast each runs, or a report would change from run to run:
+// the limits are set here, where records are handed out in log order, from
+// the clients the workers hold once they are done with every earlier part.
+// Waiting for them costs a little parallelism, so it happens only near the
+// cap: while the records yet to come could not bring the workers to it (a
+// record makes one client at most), they run on unchecked. Near it, parts
+// of as many records as there are free places are handed out unchecked
+// too, so a log with fewer clients than the cap (less a few places a
+// worker) is read exactly. Past that, each worker's part of the cap follows
+// its share of the records (Space-Saving keeps every client with more than
+// records/places requests; a worker that came to the cap late, with a few
+// places for half the records, would fold its networks' heaviest client
+// after a few hundred new ones), and a worker over its part folds its
+// lightest clients before it starts.
+func (p *Pool) cut(owner []uint8, lo int) (int, []int64) {
+	if p.maxClients == 0 {
+		return len(owner), nil
 	}
+	owned := func(from, to int) int64 {
+		var n int64
+		for _, o := range owner[from:to] {
+			if o < ownerPass {
+				n++
+			}
+		}
+		return n
+	}
+	rest := owned(lo, len(owner))
+	if !p.full && p.bound+rest <= p.maxClients {
+		p.bound += rest
+		return len(owner), nil
+	}
+	p.inflight.Wait()
+	var held int64
+	for _, d := range p.dets {
+		held += int64(len(d.heap))
+	}
+	p.bound = held
+	room := p.maxClients - held
+	if !p.full {
+		if room >= rest {
+			p.bound += rest
+			return len(owner), nil
+		}
+		if room >= p.margin {
+			hi := lo
+			for n := int64(0); n < room; hi++ {
+				if owner[hi] < ownerPass {
+					n++
+				}
+			}
+			p.bound += room
+			return hi, nil
+		}
+		p.full = true
+	}
+	// The parts of the cap: in proportion to the records handed to each
+	// worker so far and in this part, at least a place for a worker with
+	// any (one holding none has none to fold).
+	var handed [maxWorkers]int64
+	var total int64
+	for k := range p.dets {
+		handed[k] = p.handed[k]
+	}
+	for _, o := range owner[lo:] {
+		if o < ownerPass {
+			handed[o]++
+		}
+	}
+	for k := range p.dets {
+		total += handed[k]
+	}
+	limits := make([]int64, len(p.dets))
+	var given int64
+	for k := range p.dets {
+		if handed[k] > 0 {
+			limits[k] = max(1, int64(float64(p.maxClients-int64(len(p.dets)))*float64(handed[k])/float64(total)))
+			given += limits[k]
+		}
+	}
+	// What rounding left goes to the workers with the most records, one
+	// place each, in worker order among equals: any fixed rule would do.
+	for given < p.maxClients {
+		best := -1
+		for k := range p.dets {
+			if handed[k] > 0 && (best < 0 || handed[k]*limits[best] > handed[best]*limits[k]) {
+				best = k
+			}
+		}
+		if best < 0 {
+			break
+		}
+		limits[best]++
+		given++
+	}
+	p.bound = p.maxClients
+	return len(owner), limits
 }
 
 // routeOf hashes the network of a client address for the workers: any
@@ -226,13 +338,6 @@ func (p *Pool) Result() *Result {
 		for _, d := range p.dets {
 			d.logLast, d.logLastSet = p.clock, true
 		}
-	}
-	// A worker that took places short of its share after the others' last
-	// shed leaves the workers over the cap: the others give them back now.
-	// Each ends at or under its share or the cap is kept, and the shares
-	// add up to the cap.
-	for _, d := range p.dets {
-		d.shed()
 	}
 	rs := make([]*Result, len(p.dets))
 	var wg sync.WaitGroup

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"maps"
 	"runtime"
 	"testing"
 	"time"
@@ -95,7 +96,11 @@ func TestClientListAllInOrder(t *testing.T) {
 // proportion to their records, not to who reached the cap first. Here one
 // worker's networks fill the cap before the other sees a record; the
 // other's heavy client (200 requests of 5,200, far above records/places)
-// must still be tracked whole, and the workers together keep to the cap.
+// must still be tracked, and the workers together keep to the cap. It may
+// lose its first visits, made while its worker's part of the cap was that
+// of its few records so far (3 places of 100): a part that followed the
+// latest records instead would fold the first worker's heavy clients each
+// time the traffic moved.
 func TestPoolShareOfCap(t *testing.T) {
 	const places = 100
 	// Two sets of /24s, one for each of two workers.
@@ -135,14 +140,96 @@ func TestPoolShareOfCap(t *testing.T) {
 				heavy = v.Requests
 			}
 		}
-		if heavy != 200 {
-			t.Errorf("%d workers: heavy client tracked with %d requests, want 200", workers, heavy)
+		if heavy < 190 {
+			t.Errorf("%d workers: heavy client tracked with %d requests, want 190 to 200", workers, heavy)
 		}
 		if n := res.Clients.Len(); n > places {
 			t.Errorf("%d workers: %d clients tracked, cap %d", workers, n, places)
 		}
 		if tracked+res.Other.Requests != int64(len(recs)) {
 			t.Errorf("%d workers: %d tracked + %d other requests, %d records", workers, tracked, res.Other.Requests, len(recs))
+		}
+	}
+}
+
+// runPool runs recs through a Pool in batches of 500 and lists its
+// tracked clients with their requests, and the folded requests.
+func runPool(recs []logparse.Record, cfg Config, workers int) (map[string]int64, int64) {
+	p := NewPool(cfg, workers)
+	for lo := 0; lo < len(recs); lo += 500 {
+		p.Add(recs[lo:min(lo+500, len(recs))], nil, nil, nil)
+	}
+	res := p.Result()
+	got := map[string]int64{}
+	for v := range res.Clients.All() {
+		got[v.IP+" "+v.UserAgent] = v.Requests
+	}
+	return got, res.Other.Requests
+}
+
+// churn is n records from distinct clients over many networks (up to
+// 800,000), every tenth from one of five heavy clients, one a second.
+func churn(n int) []logparse.Record {
+	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
+	recs := make([]logparse.Record, n)
+	for i := range recs {
+		// One User-agent: classifying 20,000 would take most of the test.
+		ip, ua := fmt.Sprintf("10.%d.%d.%d", i%13, i/13%256, i%251), "flood/1.0"
+		if i%10 == 0 {
+			ip, ua = fmt.Sprintf("192.0.%d.7", i/10%5), "heavy/1.0"
+		}
+		recs[i] = logparse.Record{Client: ip, UserAgent: ua, Method: "GET", Target: "/", Status: 200, Time: t0.Add(time.Duration(i) * time.Second)}
+	}
+	return recs
+}
+
+// TestPoolFoldsTheSameEveryRun: past --max-clients, which clients a Pool's
+// workers fold does not depend on how fast each ran, so the same log gives
+// the same report every time (cron diffs daily reports): the workers' parts
+// of the cap are set where records are handed out, not raced for.
+func TestPoolFoldsTheSameEveryRun(t *testing.T) {
+	recs := churn(20_000)
+	for _, workers := range []int{2, 3} {
+		first, other := runPool(recs, Config{MaxClients: 300}, workers)
+		if other == 0 || len(first) > 300 {
+			t.Fatalf("%d workers: %d clients tracked, %d requests folded; want folding under a cap of 300", workers, len(first), other)
+		}
+		for run := range 4 {
+			got, gotOther := runPool(recs, Config{MaxClients: 300}, workers)
+			if gotOther != other || !maps.Equal(got, first) {
+				t.Fatalf("%d workers, run %d: %d clients, %d folded; the first run %d, %d", workers, run+2, len(got), gotOther, len(first), other)
+			}
+		}
+		for i := range 5 {
+			if n := first[fmt.Sprintf("192.0.%d.7 heavy/1.0", i)]; n != 400 {
+				t.Errorf("%d workers: heavy client %d tracked with %d requests, want 400", workers, i, n)
+			}
+		}
+	}
+}
+
+// TestPoolExactNearCap: a log with nearly as many clients as the cap, in
+// many batches, is read exactly by any number of workers: they fold
+// nothing while their clients together stay under the cap, less a few
+// places a worker (Pool.cut).
+func TestPoolExactNearCap(t *testing.T) {
+	const cap = 2000
+	for _, workers := range []int{2, 3, 5} {
+		margin := min(32*workers, cap/8)
+		var recs []logparse.Record
+		for _, r := range churn(cap - margin) {
+			recs = append(recs, r, r) // every client twice, one batch apart or so
+		}
+		for i := range recs {
+			recs[i].Time = recs[0].Time.Add(time.Duration(i) * time.Second)
+		}
+		got, other := runPool(recs, Config{MaxClients: cap}, workers)
+		var sum int64
+		for _, n := range got {
+			sum += n
+		}
+		if other != 0 || sum != int64(len(recs)) {
+			t.Errorf("%d workers: %d clients with %d requests, %d folded; want all %d requests exact", workers, len(got), sum, other, len(recs))
 		}
 	}
 }
