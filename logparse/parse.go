@@ -127,10 +127,11 @@ func TrimEOL(line []byte) []byte {
 // are the caller's to fill).
 //
 // Escapes are decoded: \" and \\ into the character, Apache's \n \r \t \b \v
-// into the control byte, and \xHH (Apache for control and non-ASCII bytes,
-// nginx for those and '"') into the byte itself. Record strings hold the
-// bytes the client sent, which may be invalid UTF-8 or control characters:
-// escaping them for display is the output's job.
+// into the control byte, \xHH (Apache for control and non-ASCII bytes,
+// nginx for those and '"') into the byte itself, as are nginx escape=json's
+// \f and \u00XX. Record strings hold the bytes the client sent, which may
+// be invalid UTF-8 or control characters: escaping them for display is the
+// output's job.
 func (f *Format) Parse(line []byte, rec *Record) error {
 	return f.parse(line, rec, false)
 }
@@ -554,6 +555,20 @@ func Unescape(v string) string {
 		case 'v':
 			b = append(b, '\v')
 			i++
+		case 'f':
+			b = append(b, '\f')
+			i++
+		case 'u':
+			// nginx's escape=json writes a control byte as \u00XX (and
+			// \f): a JSON-shaped log_format given with -f is read as a
+			// text format, whose values come here. Neither server writes
+			// "\u" otherwise (nginx a backslash as \x5C, Apache as \\).
+			if r, ok := hex4(v, i+2); ok && r < 0x80 {
+				b = append(b, byte(r))
+				i += 5
+				continue
+			}
+			b = append(b, c)
 		case 'x', 'X':
 			if i+3 < len(v) {
 				hi, ok1 := unhex(v[i+2])
