@@ -71,4 +71,22 @@ var realServerLines = []realLine{
 		line:   "{\"time_local\":\"27/Nov/2026:03:53:32 +0000\",\"remote_addr\":\"127.0.0.1\",\"remote_user\":\"\",\"request\":\"GET /r15/ctrl HTTP/1.1\",\"status\":\"404\",\"body_bytes_sent\":\"153\",\"request_time\":\"0.000\",\"http_referrer\":\"\",\"http_user_agent\":\"Bot\\u0001\\u001B[31m\x7fEnd\\tTab\",\"http_x_forwarded_for\":\"\"}",
 		want:   realFields{"127.0.0.1", "GET", "/r15/ctrl", 404, "Bot\x01\x1b[31m\x7fEnd\tTab", ""},
 	},
+	{
+		// lighttpd 1.4.69's default accesslog.format: "-" for the virtual
+		// host of a request without a Host (HTTP/1.0, garbage, a TLS
+		// handshake), here a third of the lines.
+		server: "lighttpd 1.4.69 default, requests without Host",
+		lines: []string{
+			`127.0.0.1 www.example.com - [27/Nov/2026:04:00:18 +0000] "GET /lt2/1 HTTP/1.1" 404 341 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`,
+			`127.0.0.1 www.example.com - [27/Nov/2026:04:00:18 +0000] "GET /lt2/2 HTTP/1.1" 404 341 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`,
+			`127.0.0.1 www.example.com - [27/Nov/2026:04:00:18 +0000] "GET /lt2/3 HTTP/1.1" 404 341 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`,
+			`127.0.0.1 www.example.com - [27/Nov/2026:04:00:18 +0000] "GET /lt2/4 HTTP/1.1" 404 341 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`,
+			`127.0.0.1 www.example.com - [27/Nov/2026:04:00:18 +0000] "GET /lt2/5 HTTP/1.1" 404 341 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`,
+			`127.0.0.1 www.example.com - [27/Nov/2026:04:00:18 +0000] "GET /lt2/6 HTTP/1.1" 404 341 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`,
+			`127.0.0.1 - - [27/Nov/2026:04:00:18 +0000] "GET /lt2/old10 HTTP/1.0" 404 341 "-" "Wget/1.21"`,
+			`127.0.0.1 - - [27/Nov/2026:04:00:20 +0000] "  " 400 345 "-" "-"`,
+		},
+		line: `127.0.0.1 www.example.com - [27/Nov/2026:04:00:18 +0000] "GET /lt2/6 HTTP/1.1" 404 341 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`,
+		want: realFields{"127.0.0.1", "GET", "/lt2/6", 404, "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "www.example.com"},
+	},
 }
