@@ -298,7 +298,7 @@ func readHAProxy(t *tokens, line []byte, s string, rec *Record) error {
 	for i := first + 11; i < t.n; i++ {
 		sp := t.span[i]
 		if sp[0] > 0 && line[sp[0]-1] == '"' {
-			rec.Request = s[sp[0]:sp[1]]
+			rec.Request = haproxyUnescape(s[sp[0]:sp[1]])
 			splitRequest(rec.Request, rec)
 			break
 		}
@@ -334,6 +334,7 @@ func withoutPriority(v string) string {
 // a dotted name without spaces the Host.
 func capturedHeaders(v string, rec *Record) {
 	for h := range strings.SplitSeq(v, "|") {
+		h = haproxyUnescape(h) // after the split: a '|' in a value is #7C
 		switch {
 		case h == "":
 		case strings.Contains(h, "/") && rec.UserAgent == "":
@@ -342,6 +343,34 @@ func capturedHeaders(v string, rec *Record) {
 			rec.VHost = h
 		}
 	}
+}
+
+// haproxyUnescape decodes the escapes HAProxy writes in the request line
+// and captured headers: '#' and two hex digits for a '"', '#', a control or
+// non-ASCII byte (and '{', '|', '}' in a header), "#22" for '"'. A literal
+// '#' is always written "#23", so one not followed by two hex digits is
+// kept as written.
+func haproxyUnescape(v string) string {
+	i := strings.IndexByte(v, '#')
+	if i < 0 {
+		return v
+	}
+	b := make([]byte, 0, len(v))
+	b = append(b, v[:i]...)
+	for ; i < len(v); i++ {
+		c := v[i]
+		if c == '#' && i+2 < len(v) {
+			hi, ok1 := unhex(v[i+1])
+			lo, ok2 := unhex(v[i+2])
+			if ok1 && ok2 {
+				b = append(b, hi<<4|lo)
+				i += 2
+				continue
+			}
+		}
+		b = append(b, c)
+	}
+	return string(b)
 }
 
 // parseHAProxyTime reads "06/Feb/2009:12:14:14.655": CLF's date without a

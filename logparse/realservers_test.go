@@ -89,4 +89,32 @@ var realServerLines = []realLine{
 		line: `127.0.0.1 www.example.com - [27/Nov/2026:04:00:18 +0000] "GET /lt2/6 HTTP/1.1" 404 341 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`,
 		want: realFields{"127.0.0.1", "GET", "/lt2/6", 404, "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "www.example.com"},
 	},
+	{
+		// HAProxy 2.6.12, option httplog with "capture request header Host
+		// len 64" and "capture request header User-Agent len 512", log
+		// stdout format raw: '"', '{', '|', '}', '#', control and non-ASCII
+		// bytes are written '#' and two hex digits.
+		server: "haproxy 2.6.12 capture quote",
+		format: "haproxy",
+		line:   `127.0.0.1:43489 [27/Nov/2026:03:56:21.021] capture origin/o1 0/0/0/0/0 200 155 - - ---- 1/1/0/0/0 0/0 {localhost|Mozilla/5.0 (compatible; #22Quoted#22Bot/1.0)} "GET /r12/quote HTTP/1.1"`,
+		want:   realFields{"127.0.0.1", "GET", "/r12/quote", 200, `Mozilla/5.0 (compatible; "Quoted"Bot/1.0)`, ""},
+	},
+	{
+		server: "haproxy 2.6.12 capture UTF-8",
+		format: "haproxy",
+		line:   `127.0.0.1:35991 [27/Nov/2026:03:56:21.153] capture origin/o1 0/0/0/0/0 200 154 - - ---- 1/1/0/0/0 0/0 {localhost|Mozilla/5.0 (compatible; #C3#9Cn#C3#AFBot/1.0; #E6#97#A5#E6#9C#AC#E8#AA#9E)} "GET /r14/utf8 HTTP/1.1"`,
+		want:   realFields{"127.0.0.1", "GET", "/r14/utf8", 200, "Mozilla/5.0 (compatible; \u00dcn\u00efBot/1.0; \u65e5\u672c\u8a9e)", ""},
+	},
+	{
+		server: "haproxy 2.6.12 quote in the request line",
+		format: "haproxy",
+		line:   `127.0.0.1:33823 [27/Nov/2026:03:56:21.760] capture origin/o1 0/0/0/0/0 200 153 - - ---- 1/1/0/0/0 0/0 {localhost|Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0} "GET /r26/#22x#22 HTTP/1.1"`,
+		want:   realFields{"127.0.0.1", "GET", `/r26/"x"`, 200, "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0", ""},
+	},
+	{
+		// The same through rsyslog 8.2302's RSYSLOG_TraditionalFileFormat.
+		server: "haproxy 2.6.12 capture braces via syslog",
+		line:   `Nov 27 03:56:21 vm haproxy[8170]: 127.0.0.3:35693 [27/Nov/2026:03:56:21.598] capture origin/o1 0/0/0/0/0 200 154 - - ---- 1/1/0/0/0 0/0 {localhost|Weird/1.0 #7B#22json#22:1#7D it's} "GET /r23/json HTTP/1.1"`,
+		want:   realFields{"127.0.0.3", "GET", "/r23/json", 200, `Weird/1.0 {"json":1} it's`, ""},
+	},
 }
