@@ -41,8 +41,9 @@ type tokens struct {
 // cut splits line at runs of spaces; a token that starts with '"' runs to
 // the next unescaped '"', one that starts with '[' to the next ']' (or,
 // for "[v6]:port", to the next space, brackets kept), one that starts with
-// '{' to the next '}'.
-func (t *tokens) cut(line []byte) bool {
+// '{' to the next '}'. With open, a quoted token with no closing quote
+// runs to the end of the line.
+func (t *tokens) cut(line []byte, open bool) bool {
 	t.n = 0
 	i := 0
 	for i < len(line) && t.n < maxTokens {
@@ -59,6 +60,10 @@ func (t *tokens) cut(line []byte) bool {
 			j := start
 			for {
 				k := bytes.IndexByte(line[j:], '"')
+				if k < 0 && open {
+					end = len(line)
+					break
+				}
 				if k < 0 {
 					return false
 				}
@@ -113,6 +118,11 @@ func (t *tokens) cut(line []byte) bool {
 type tokenLayout struct {
 	min  int // tokens a line must have
 	read func(t *tokens, line []byte, s string, rec *Record) error
+	// openLast: the layout's last field is quoted and a line cut short in
+	// it is read. HAProxy cuts every log line at its "log … len" (1024
+	// bytes by default) and its request comes last: a long URL (a
+	// scanner's probe) would otherwise lose the whole request.
+	openLast bool
 }
 
 func (l *tokenLayout) parse(line []byte, rec *Record, alias bool) error {
@@ -123,7 +133,7 @@ func (l *tokenLayout) parse(line []byte, rec *Record, alias bool) error {
 		return newParseError(line, 0, ErrEmptyLine)
 	}
 	var t tokens
-	if !t.cut(line) {
+	if !t.cut(line, l.openLast) {
 		return newParseError(line, 1, fmt.Errorf("%w in a quoted or bracketed field", ErrQuote))
 	}
 	if t.n < l.min {
@@ -159,7 +169,7 @@ var (
 	ALBFormat     = &Format{name: "alb", spec: "alb", tok: &tokenLayout{min: 14, read: readALB}}
 	ELBFormat     = &Format{name: "elb", spec: "elb", tok: &tokenLayout{min: 13, read: readELB}}
 	S3Format      = &Format{name: "s3", spec: "s3", tok: &tokenLayout{min: 17, read: readS3}}
-	HAProxyFormat = &Format{name: "haproxy", spec: "haproxy", tok: &tokenLayout{min: 12, read: readHAProxy}}
+	HAProxyFormat = &Format{name: "haproxy", spec: "haproxy", tok: &tokenLayout{min: 12, read: readHAProxy, openLast: true}}
 	SquidFormat   = &Format{name: "squid", spec: "squid", tok: &tokenLayout{min: 7, read: readSquid}}
 )
 

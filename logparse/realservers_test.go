@@ -1,6 +1,9 @@
 package logparse
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Lines written by real servers (Debian 12 packages, run on loopback with a
 // known set of requests), each with what the client sent: the fields that
@@ -116,5 +119,20 @@ var realServerLines = []realLine{
 		server: "haproxy 2.6.12 capture braces via syslog",
 		line:   `Nov 27 03:56:21 vm haproxy[8170]: 127.0.0.3:35693 [27/Nov/2026:03:56:21.598] capture origin/o1 0/0/0/0/0 200 154 - - ---- 1/1/0/0/0 0/0 {localhost|Weird/1.0 #7B#22json#22:1#7D it's} "GET /r23/json HTTP/1.1"`,
 		want:   realFields{"127.0.0.3", "GET", "/r23/json", 200, `Weird/1.0 {"json":1} it's`, ""},
+	},
+	{
+		// HAProxy 2.6.12 cuts a log line at 1024 bytes (its "log … len"),
+		// in the request, which comes last: the request for /r08/ and
+		// 3000 a's (log stdout format raw).
+		server: "haproxy 2.6.12 long URL cut",
+		format: "haproxy",
+		line:   `127.0.0.1:45597 [27/Nov/2026:03:56:18.415] plain origin/o1 0/0/0/0/0 200 3152 - - ---- 1/1/0/0/0 0/0 "GET /r08/` + strings.Repeat("a", 912),
+		want:   realFields{"127.0.0.1", "GET", "/r08/" + strings.Repeat("a", 912), 200, "", ""},
+	},
+	{
+		// The same through rsyslog, with captured headers, detected.
+		server: "haproxy 2.6.12 long URL cut via syslog",
+		line:   `Nov 27 03:56:20 vm haproxy[8170]: 127.0.0.1:37645 [27/Nov/2026:03:56:20.803] capture origin/o1 0/0/0/0/0 200 3152 - - ---- 1/1/0/0/0 0/0 {localhost|Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0} "GET /r08/` + strings.Repeat("a", 792),
+		want:   realFields{"127.0.0.1", "GET", "/r08/" + strings.Repeat("a", 792), 200, "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0", ""},
 	},
 }
