@@ -50,6 +50,7 @@ type field struct {
 	strf   strftimeFormat // kindTimeStrf: the compiled format, which also tells where the value ends
 	name   string         // the directive as written, for error messages
 	list   bool           // an X-Forwarded-For list: bare, its ", " between hops is no field separator
+	num    bool           // quoted, and a bare status or size follows: its closing quote is followed by after and a digit or '-'
 }
 
 // Format is a compiled access-log line layout: literal separators and the
@@ -692,6 +693,7 @@ func compile(parts []part) (*Format, error) {
 		}
 		fd.after = []byte(lits[i+1])
 		fd.last = i+1 == len(fields)
+		fd.num = fd.quoted && !fd.last && !fields[i+1].quoted && (fields[i+1].kind == kindStatus || fields[i+1].kind == kindBytes)
 		if fd.kind == kindTimeStrf {
 			f.strf = true
 		}

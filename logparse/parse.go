@@ -196,6 +196,19 @@ func (f *Format) parseOwn(line []byte, rec *Record, alias bool) error {
 			}
 			start = pos + 1
 			end = closingQuote(line, start, fd.after, fd.last, hasEsc)
+			if fd.num && end >= 0 && !numberAt(line, end+1+len(fd.after)) {
+				// A raw quote inside "%r" (Squid's combined and Node's
+				// morgan write the request line as sent, and scanners send
+				// GET /"x" HTTP/1.1): a later quote followed by the status
+				// is the closing one. Without one, the first stands.
+				for e := end; e >= 0; {
+					e = closingQuote(line, e+1, fd.after, fd.last, hasEsc)
+					if e >= 0 && numberAt(line, e+1+len(fd.after)) {
+						end = e
+						break
+					}
+				}
+			}
 			if end < 0 {
 				return newParseError(line, pos+1, fmt.Errorf("%w in %s", ErrQuote, fd.name))
 			}
@@ -310,6 +323,12 @@ func closingQuote(line []byte, start int, after []byte, last, hasEsc bool) int {
 			return q
 		}
 	}
+}
+
+// numberAt reports whether line has a digit or '-' (a status or size, or
+// its absence) at i.
+func numberAt(line []byte, i int) bool {
+	return i < len(line) && (line[i] >= '0' && line[i] <= '9' || line[i] == '-')
 }
 
 // Times a record may carry: the years 1000 to 9998. A log's times are

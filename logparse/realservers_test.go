@@ -135,4 +135,17 @@ var realServerLines = []realLine{
 		line:   `Nov 27 03:56:20 vm haproxy[8170]: 127.0.0.1:37645 [27/Nov/2026:03:56:20.803] capture origin/o1 0/0/0/0/0 200 3152 - - ---- 1/1/0/0/0 0/0 {localhost|Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0} "GET /r08/` + strings.Repeat("a", 792),
 		want:   realFields{"127.0.0.1", "GET", "/r08/" + strings.Repeat("a", 792), 200, "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0", ""},
 	},
+	{
+		// Squid 5.7's built-in "combined" logformat writes the request
+		// line as sent: a raw quote in the URL.
+		server: "squid 5.7 combined raw quote",
+		line:   `127.0.0.1 - - [27/Nov/2026:03:57:08 +0000] "GET http://127.0.0.1:8090/r26/"x" HTTP/1.1" 200 256 "-" "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0" TCP_MISS:HIER_DIRECT`,
+		want:   realFields{"127.0.0.1", "GET", `http://127.0.0.1:8090/r26/"x"`, 200, "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0", ""},
+	},
+	{
+		server: "squid 5.7 combined raw quote, named",
+		format: "combined",
+		line:   `127.0.0.1 - - [27/Nov/2026:03:57:08 +0000] "GET http://127.0.0.1:8090/r26/"x" HTTP/1.1" 200 256 "-" "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0" TCP_MISS:HIER_DIRECT`,
+		want:   realFields{"127.0.0.1", "GET", `http://127.0.0.1:8090/r26/"x"`, 200, "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0", ""},
+	},
 }
