@@ -25,7 +25,9 @@ func (a *Analyse) ProxyHint(stderr io.Writer, res *detect.Result) {
 	for _, n := range res.Networks {
 		all += n.Requests
 		p, err := netip.ParsePrefix(n.Network)
-		if err != nil || !(p.Addr().IsPrivate() || p.Addr().IsLoopback()) {
+		// ::1 is summed in the network "::/48", whose first address is
+		// "::", not loopback: ask whether the network holds it.
+		if err != nil || !(p.Addr().IsPrivate() || p.Addr().IsLoopback() || p.Contains(netip.IPv6Loopback())) {
 			continue
 		}
 		private += n.Requests

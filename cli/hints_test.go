@@ -30,6 +30,10 @@ func TestProxyHint(t *testing.T) {
 	}{
 		{"behind a balancer", Analyse{}, nets("10.0.3.0/24", 900, "203.0.113.0/24", 100), "90% of the requests came from private addresses (10.0.3.0/24)"},
 		{"IPv6 unique local and loopback", Analyse{}, nets("fd00:1::/48", 60, "127.0.0.1/32", 30, "198.51.100.0/24", 10), "90% of the requests"},
+		// ::1, as a Node or Apache server on a dual-stack localhost logs a
+		// developer's browser (DanielRiener/cyber's access_log, Express
+		// apps' morgan logs on GitHub), is summed in the network ::/48.
+		{"IPv6 loopback", Analyse{}, nets("::/48", 900, "203.0.113.0/24", 100), "90% of the requests came from private addresses (::/48)"},
 		{"many private networks", Analyse{}, nets("10.0.1.0/24", 10, "10.0.2.0/24", 10, "192.168.1.0/24", 10, "172.16.0.0/24", 10), "(10.0.1.0/24, 10.0.2.0/24, 192.168.1.0/24, …)"},
 		{"trusted proxies", trusted, nets("10.0.3.0/24", 900), ""},
 		{"public clients", Analyse{}, nets("203.0.113.0/24", 900, "10.0.3.0/24", 100), ""},
