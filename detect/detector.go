@@ -170,6 +170,10 @@ const (
 	// the User-agent and Referer; a client seen only in Common Log Format
 	// lines cannot be blamed for sending neither.
 	flagAgentField clientFlags = 1 << iota
+	// flagRefererField: some request of it came from a line whose layout
+	// logs the Referer too; IIS 7's default fields, a load balancer's log
+	// and a format string without one log the User-agent alone.
+	flagRefererField
 	// flagChecked: some request of it was checked against a robots.txt;
 	// a robot of hosts --robots gave no file for obeyed nothing.
 	flagChecked
@@ -403,6 +407,9 @@ func (d *Detector) Add(r *logparse.Record) {
 	}
 	if !r.NoAgentField {
 		c.flags |= flagAgentField
+		if !r.NoRefererField {
+			c.flags |= flagRefererField
+		}
 	}
 	pageLike := res == resourcePage
 	var hits uint32 // rate hits: this request's, and one for a page found late

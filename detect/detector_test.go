@@ -32,6 +32,7 @@ type req struct {
 	status  int
 	referer string
 	clf     bool // a Common Log Format line: no User-agent or Referer field (leave ua and referer empty)
+	noRef   bool // a line whose layout logs the User-agent but no Referer (IIS 7's default fields; leave referer empty)
 }
 
 func (q req) record() *logparse.Record {
@@ -45,7 +46,7 @@ func (q req) record() *logparse.Record {
 	return &logparse.Record{
 		Client: q.ip, UserAgent: q.ua, Time: t0.Add(time.Duration(q.sec) * time.Second),
 		Method: m, Target: q.path, Protocol: "HTTP/1.1", Status: st, Bytes: 1000, Referer: q.referer,
-		NoAgentField: q.clf,
+		NoAgentField: q.clf, NoRefererField: q.noRef,
 	}
 }
 

@@ -279,6 +279,48 @@ func TestIncidentWhileBrowsingCommonLog(t *testing.T) {
 	}
 }
 
+// TestIncidentWhileBrowsingWithoutRefererField: in lines that log the
+// User-agent but no Referer (IIS 7 and 7.5 by default: a person signing in
+// to an IIS portal, u_ex170706.log of
+// ps-interactive/lab_monitoring-and-detection-log-ingestion on GitHub, its
+// page and a dozen assets twice in ten seconds, was a rapid-fire robot),
+// a browser with a browser's share of assets weighs half, as in Common Log
+// Format lines; pages alone still make a robot, and so does the same
+// browsing in lines that could show a Referer and show none.
+func TestIncidentWhileBrowsingWithoutRefererField(t *testing.T) {
+	const firefox = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0"
+	// tabs: 40 pages, 4 a second, each with perPage assets.
+	tabs := func(ip string, perPage int, noRef bool) []req {
+		var out []req
+		for i := range 40 {
+			sec := i / 4
+			out = append(out, req{ip: ip, ua: firefox, sec: sec, path: fmt.Sprintf("/portal/page-%d.aspx", i), noRef: noRef})
+			for k := range perPage {
+				out = append(out, req{ip: ip, ua: firefox, sec: sec, path: fmt.Sprintf("/portal/images/img-%d-%d.gif", i, k), noRef: noRef})
+			}
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		reqs  []req
+		robot bool
+	}{
+		{"no Referer field: pages with their assets", tabs("198.51.100.30", 3, true), false},
+		{"no Referer field: pages only", tabs("198.51.100.31", 0, true), true},
+		{"a Referer field, never a Referer", tabs("198.51.100.32", 3, false), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ip := tt.reqs[0].ip
+			v := verdictOf(t, run(Config{}, tt.reqs), ip, firefox)
+			if v.Incidents == 0 || v.Robot != tt.robot {
+				t.Errorf("incidents %d, robot %v (score %d, %q); want an incident and robot %v", v.Incidents, v.Robot, v.Score, v.Details, tt.robot)
+			}
+		})
+	}
+}
+
 // TestChainedWalker: a robot that walks links fast, each request's
 // Referer the page before, with no assets: each page is a page (the
 // "part of the page view" allowance took every other one for a

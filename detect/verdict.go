@@ -51,7 +51,8 @@ const RobotScore = 100
 //	            sends a Referer on most requests (people behind one NAT
 //	            address, many tabs opened at once), or by a client seen
 //	            only in lines that log neither (Common Log Format) that
-//	            loads an asset per 4 pages or more                            50
+//	            loads an asset per 4 pages or more, or by a browser that
+//	            does in lines that log no Referer (IIS 7's default fields)    50
 //	behaviour   mostly HEAD (HeadShare of >= MinRequests requests);
 //	            browsers do not send HEAD                                    100
 //	            mostly errors (ErrorShare of >= MinRequests: a 404 spree)     60
@@ -241,6 +242,13 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 			// assets, tab after tab) made an incident and a robot on the
 			// pace alone. The share of assets is what the log can show.
 			j.add(ReasonRate, pointsIncidentBrowsing, detail+", browsing (assets; the log records no User-agent or Referer)")
+		case a.Kind == agents.Browser && c.flags&flagRefererField == 0 && browserShare:
+			// A browser in lines that log its User-agent but no Referer
+			// (IIS 7 and 7.5 by default, a load balancer, a format string
+			// without one): "Referers on most requests" cannot be asked,
+			// and a person signing in to an IIS portal, a page and its
+			// dozen assets twice in ten seconds, was a rapid-fire robot.
+			j.add(ReasonRate, pointsIncidentBrowsing, detail+", browsing (assets; the log records no Referer)")
 		default:
 			j.add(ReasonRate, pointsIncident, detail)
 		}

@@ -211,6 +211,7 @@ func readBalancer(t *tokens, line []byte, s string, rec *Record, timeAt, at int)
 	rec.VHost = hostOfURL(rec.Target)
 	ua, _ := tokenAt(t, line, s, at+10)
 	rec.UserAgent = ua
+	rec.NoRefererField = true // the balancers log the User-agent, never the Referer
 	return nil
 }
 

@@ -66,6 +66,9 @@ type Format struct {
 	// say NoAgentField, so that an empty User-agent is not taken for one
 	// the client left out when other lines of the log have them.
 	noAgent bool
+	// noReferer: the layout has no Referer field: its records say
+	// NoRefererField.
+	noReferer bool
 	// richer is a format that continues this one with more fields
 	// (Combined for Common): a line with a quoted field after this
 	// format's last one is parsed with it when it fits.
@@ -664,7 +667,7 @@ func compile(parts []part) (*Format, error) {
 		fields[i].name = EscapeText([]byte(fields[i].name), 64)
 	}
 	f.prefix = []byte(lits[0])
-	f.noAgent = true
+	f.noAgent, f.noReferer = true, true
 	// A layout whose only client is X-Forwarded-For (Apache's
 	// "%{X-Forwarded-For}i %l %u %t …", recommended behind a balancer that
 	// is the only peer) takes its client from the list.
@@ -690,6 +693,9 @@ func compile(parts []part) (*Format, error) {
 		fd := &fields[i]
 		if fd.kind == kindUserAgent {
 			f.noAgent = false
+		}
+		if fd.kind == kindReferer {
+			f.noReferer = false
 		}
 		fd.after = []byte(lits[i+1])
 		fd.last = i+1 == len(fields)

@@ -678,6 +678,42 @@ func TestNoAgentField(t *testing.T) {
 	}
 }
 
+// TestNoRefererField: a layout that logs the User-agent but no Referer says
+// so, as IIS 7 and 7.5 do by default (their #Fields have no cs(Referer), as
+// in u_ex170706.log of ps-interactive/lab_monitoring-and-detection-log-ingestion
+// on GitHub, at 6aa1e9d69869996638537fec0653e66d875c7475; the lines here
+// are written after it, not copied), the load balancers, and a format
+// string without one; one with a Referer field, IIS's later default and a
+// combined line among them, does not.
+func TestNoRefererField(t *testing.T) {
+	const iis75 = "#Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) sc-status sc-substatus sc-win32-status time-taken\n"
+	const ff = "Mozilla/5.0+(Windows+NT+6.1;+rv:46.0)+Gecko/20100101+Firefox/46.0"
+	tests := []struct {
+		name   string
+		format *Format
+		text   string
+		want   bool
+	}{
+		{"IIS 7.5 default fields", W3CFormat, iis75 + "2017-07-06 00:00:28 10.0.0.2 GET /Home/Images/site.css - 443 - 203.0.113.50 " + ff + " 200 0 0 218\n", true},
+		{"IIS with cs(Referer)", W3CFormat, "#Fields: date time c-ip cs-uri-stem cs(User-Agent) cs(Referer) sc-status\n2017-07-06 00:00:28 203.0.113.50 /a.css " + ff + " - 200\n", false},
+		{"ALB", ALBFormat, `http 2024-05-06T07:00:01.186641Z app/my-lb/50dc6c495c0c9188 203.0.113.10:2817 10.0.0.1:80 0.000 0.001 0.000 200 200 34 5120 "GET http://www.example.com:80/ HTTP/1.1" "curl/8.5.0" - -` + "\n", true},
+		{"format string without a Referer", mustFormat(`%h %t "%r" %>s "%{User-Agent}i"`), `192.0.2.1 [10/Mar/2024:08:00:00 +0000] "GET / HTTP/1.1" 200 "curl/8.5.0"` + "\n", true},
+		{"combined", Combined, `192.0.2.1 - - [10/Mar/2024:08:00:00 +0000] "GET / HTTP/1.1" 200 5 "-" "-"` + "\n", false},
+		{"common handed to combined", Common, `192.0.2.1 - - [10/Mar/2024:08:00:00 +0000] "GET / HTTP/1.1" 200 5 "-" "-"` + "\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var rec Record
+			if err := NewReader(strings.NewReader(tt.text), "t.log", tt.format).Read(&rec); err != nil {
+				t.Fatal(err)
+			}
+			if rec.NoRefererField != tt.want {
+				t.Errorf("NoRefererField %v, want %v", rec.NoRefererField, tt.want)
+			}
+		})
+	}
+}
+
 // TestIISText: IIS writes a space as '+' and a '+' as '+'; a '+' before
 // "http" is read as a literal one, so crawlers' User-agents read as other
 // logs write them. A log whose #Fields line was cut off is read by IIS's

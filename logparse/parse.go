@@ -275,7 +275,7 @@ func (f *Format) parseOwn(line []byte, rec *Record, alias bool) error {
 	if f.strf && !rec.Time.IsZero() && !timeInRange(rec.Time) { // zero: a layout without a date
 		return newParseError(line, 0, errYearRange(rec.Time))
 	}
-	rec.NoAgentField = f.noAgent
+	rec.NoAgentField, rec.NoRefererField = f.noAgent, f.noReferer
 	if f.richer != nil && pos+1 < len(line) && line[pos+1] == '"' {
 		// Fields after the last one were about to be dropped: a richer
 		// layout that reads them (combined after common) takes the line.

@@ -31,8 +31,12 @@ type Record struct {
 	// NoAgentField: the line's layout logs no User-agent and no Referer (a
 	// Common Log Format line), so their absence says nothing of the client.
 	NoAgentField bool
-	File         string // source file name ("-" or "(stdin)" for standard input)
-	Line         int64  // 1-based line number in File
+	// NoRefererField: the layout logs a User-agent but no Referer (IIS
+	// 7 and 7.5 by default, whose #Fields lack cs(Referer); a format
+	// string without one), so a Referer's absence says nothing either.
+	NoRefererField bool
+	File           string // source file name ("-" or "(stdin)" for standard input)
+	Line           int64  // 1-based line number in File
 }
 
 // Path returns the request target as a path and query for matching against

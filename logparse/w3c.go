@@ -63,12 +63,18 @@ type w3cLayout struct {
 	// only ever appends fields, so a line may stop after any of them from
 	// the minFields-th on: CloudFront wrote 24 fields, later 26, now 33.
 	minFields int
+	// noReferer: no cs(Referer) field (IIS before 8.5 by default): its
+	// records say NoRefererField.
+	noReferer bool
 }
 
 func compileW3C(fields string, percent bool) *w3cLayout {
-	l := &w3cLayout{names: strings.TrimSpace(fields), percent: percent}
+	l := &w3cLayout{names: strings.TrimSpace(fields), percent: percent, noReferer: true}
 	for _, f := range strings.Fields(fields) {
 		l.fields = append(l.fields, w3cNames[strings.ToLower(f)])
+		if l.fields[len(l.fields)-1] == w3cReferer {
+			l.noReferer = false
+		}
 	}
 	return l
 }
@@ -114,7 +120,7 @@ func directiveFields(line []byte) (string, bool) {
 // parse reads one W3C record into rec.
 func (l *w3cLayout) parse(line []byte, rec *Record, alias bool) error {
 	file, lineNo := rec.File, rec.Line
-	*rec = Record{Bytes: -1, File: file, Line: lineNo}
+	*rec = Record{Bytes: -1, File: file, Line: lineNo, NoRefererField: l.noReferer}
 	line = TrimEOL(line)
 	if len(line) == 0 {
 		return newParseError(line, 0, ErrEmptyLine)
