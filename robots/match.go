@@ -462,9 +462,6 @@ func (m *Matcher) Allowed(path string) (bool, *Rule) {
 		return true, nil
 	}
 	p, slash := requestPath(path)
-	if !slash && (p == "/robots.txt" || strings.HasPrefix(p, "/robots.txt?")) {
-		return true, nil
-	}
 	if slash || needsCanon(p) || needsResolve(p) {
 		var buf, res [pathBufSize]byte
 		b := buf[:0]
@@ -480,9 +477,21 @@ func (m *Matcher) Allowed(path string) (bool, *Rule) {
 			b = appendResolved(res[:0], c)
 		}
 		// The string lives only for this call, like buf.
-		return m.decide(unsafe.String(&b[0], len(b)))
+		p = unsafe.String(&b[0], len(b))
+	}
+	// Asked of the path as the server resolves it: //robots.txt (a
+	// crawler joining "https://host/" and "/robots.txt"), /x/../robots.txt
+	// and /%72obots.txt are served /robots.txt, so they are no violation.
+	if !slash && isRobotsTxt(p) {
+		return true, nil
 	}
 	return m.decide(p)
+}
+
+// isRobotsTxt reports whether the canonical, resolved path p is robots.txt
+// itself, which RFC 9309 2.2.2 implicitly allows.
+func isRobotsTxt(p string) bool {
+	return p == "/robots.txt" || strings.HasPrefix(p, "/robots.txt?")
 }
 
 // dotEscapes decodes %2E, an escaped dot, in a rule.
