@@ -102,6 +102,9 @@ func (opt *Analyse) shardStats(st logparse.Stats, elsewhere int64) logparse.Stat
 	}
 	st.Records -= elsewhere
 	st.Elsewhere += elsewhere
+	if !opt.Shard.Owns("") {
+		st.NoClient = 0 // the records with no address are one client: one shard's
+	}
 	mine := st.Samples[:0:0]
 	var theirs int64
 	for _, e := range st.Samples {

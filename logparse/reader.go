@@ -44,9 +44,13 @@ type Stats struct {
 	// whose User-agent went unread (a JSON key not known) from one that
 	// never had it.
 	Agents, AgentFields int64
-	First               time.Time     // earliest record time; zero if no record had a time
-	Last                time.Time     // latest record time (times in a log need not be in order)
-	Samples             []*ParseError // the first MaxSamples malformed lines
+	// NoClient are the records whose line gave no client address ("-"
+	// where %h goes: Gunicorn behind a Unix socket, Varnish's rejected
+	// requests, "%{X-Forwarded-For}i" first without the header).
+	NoClient int64
+	First    time.Time     // earliest record time; zero if no record had a time
+	Last     time.Time     // latest record time (times in a log need not be in order)
+	Samples  []*ParseError // the first MaxSamples malformed lines
 }
 
 // Warning says, in one sentence naming the input, when most of its lines
@@ -75,6 +79,11 @@ func (s Stats) Warning(name string) string {
 	}
 	if s.Agents == 0 && (s.AgentFields > 0 || s.Records > 0 && strings.Contains(s.Format, "json")) {
 		w = append(w, "no line gave a User-agent, so robots are found by what they did alone"+how("ua"))
+	}
+	if s.NoClient > 0 {
+		// They are judged together as one client with no address, which
+		// no block list can hold: say so rather than list a blank row.
+		w = append(w, fmt.Sprintf("%d of its %d records give no client address (\"-\": a server behind a Unix socket, or a proxy that logged no X-Forwarded-For); they are one client with no address, which no block list can hold", s.NoClient, s.Records))
 	}
 	if len(w) == 0 {
 		return ""
@@ -111,6 +120,9 @@ func (s *Stats) AddRecord(rec *Record) {
 	s.Lines++
 	s.Records++
 	s.addTime(rec.Time)
+	if rec.Client == "" {
+		s.NoClient++
+	}
 	if !rec.NoAgentField {
 		s.AgentFields++
 		if rec.UserAgent != "" {
@@ -157,6 +169,7 @@ func (s *Stats) Merge(o Stats) {
 	s.MalformedElsewhere += o.MalformedElsewhere
 	s.Agents += o.Agents
 	s.AgentFields += o.AgentFields
+	s.NoClient += o.NoClient
 	s.addTime(o.First)
 	s.addTime(o.Last)
 	for _, e := range o.Samples {
