@@ -476,7 +476,7 @@ func (d *Detector) Add(r *logparse.Record) {
 			inc32(&c.notFound)
 		}
 	}
-	c.addProbe(r.Method, r.Target, path, r.VHost, r.Referer, r.Status, c.requests == 1)
+	c.addProbe(r.Method, r.Target, path, r.VHost, r.Protocol, r.Referer, r.Status, c.requests == 1)
 	switch res {
 	case resourcePage:
 		inc32(&c.pages)

@@ -31,8 +31,9 @@ type req struct {
 	path    string
 	status  int
 	referer string
-	clf     bool // a Common Log Format line: no User-agent or Referer field (leave ua and referer empty)
-	noRef   bool // a line whose layout logs the User-agent but no Referer (IIS 7's default fields; leave referer empty)
+	clf     bool   // a Common Log Format line: no User-agent or Referer field (leave ua and referer empty)
+	noRef   bool   // a line whose layout logs the User-agent but no Referer (IIS 7's default fields; leave referer empty)
+	proto   string // "HTTP/1.1" when empty
 }
 
 func (q req) record() *logparse.Record {
@@ -43,9 +44,13 @@ func (q req) record() *logparse.Record {
 	if st == 0 {
 		st = 200
 	}
+	proto := q.proto
+	if proto == "" {
+		proto = "HTTP/1.1"
+	}
 	return &logparse.Record{
 		Client: q.ip, UserAgent: q.ua, Time: t0.Add(time.Duration(q.sec) * time.Second),
-		Method: m, Target: q.path, Protocol: "HTTP/1.1", Status: st, Bytes: 1000, Referer: q.referer,
+		Method: m, Target: q.path, Protocol: proto, Status: st, Bytes: 1000, Referer: q.referer,
 		NoAgentField: q.clf, NoRefererField: q.noRef,
 	}
 }

@@ -138,7 +138,7 @@ type scannerTraits struct {
 	strong     uint32 // requests for probe paths no person asks for
 	weakFailed uint32 // requests for application paths that the site answered with an error
 	proxy      uint32 // CONNECT
-	absolute   uint32 // absolute URLs with no virtual host and tunnelled CONNECTs: probes for an open proxy, unless the log is a proxy's
+	absolute   uint32 // absolute URLs with no virtual host (over HTTP/1) and tunnelled CONNECTs: probes for an open proxy, unless the log is a proxy's
 	junk       uint32 // requests without method and target: TLS handshakes, binary or empty request lines
 	own        uint16 // absolute URLs of the host its Referer names (saturating: a flag with a count)
 	first      string // its first probe, capped, for the evidence
@@ -153,7 +153,7 @@ type fingerprint struct {
 
 // addProbe counts one request of c. target is as sent, path its origin
 // form.
-func (c *client) addProbe(method, target, path, vhost, referer string, status int, first bool) {
+func (c *client) addProbe(method, target, path, vhost, protocol, referer string, status int, first bool) {
 	bit := fingerprintOf(path)
 	c.fp.mask |= bit
 	if first {
@@ -180,7 +180,7 @@ func (c *client) addProbe(method, target, path, vhost, referer string, status in
 		s.proxy++
 		s.note(method + " " + target)
 		return
-	case absoluteTarget(target, vhost):
+	case absoluteTarget(target, vhost, protocol):
 		if sameHost(target, referer) {
 			// The site's own page (its Referer names the host), written as
 			// only a proxy is sent one: no probe for an open proxy, but no
@@ -259,9 +259,16 @@ func tunnelled(method string, status int) bool {
 }
 
 // absoluteTarget reports a request for an absolute URL ("GET http://…")
-// from a log that names no virtual host for it.
-func absoluteTarget(target, vhost string) bool {
-	return vhost == "" && (strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://"))
+// from a log that names no virtual host for it, over HTTP/1 (or with no
+// protocol logged): what only a proxy is sent. An HTTP/2 or HTTP/3 request
+// carries its scheme and authority, and HAProxy (2.1 on) logs it as an
+// absolute URL: every browser's request on a site that speaks HTTP/2 was
+// a probe for an open proxy.
+func absoluteTarget(target, vhost, protocol string) bool {
+	if vhost != "" || strings.HasPrefix(protocol, "HTTP/2") || strings.HasPrefix(protocol, "HTTP/3") {
+		return false
+	}
+	return strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://")
 }
 
 // probeEnds reports whether a path that starts with the probe prefix is

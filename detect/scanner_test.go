@@ -162,6 +162,16 @@ func TestProxyLogs(t *testing.T) {
 			req{ip: "192.0.2.9", ua: chrome, path: "http://Howto.example.nl/join_form", referer: "http://howto.example.nl/"}), "192.0.2.9", false},
 		{"origin log: one of another host than the Referer's is", append(browse("203.0.113.1", ""),
 			req{ip: "192.0.2.9", ua: chrome, path: "http://proxy-judge.example/azenv.php", referer: "http://howto.example.nl/"}), "192.0.2.9", true},
+		// HAProxy 2.1 and later log an HTTP/2 request as the absolute URL
+		// its :scheme and :authority make: on a site most of whose
+		// visitors speak HTTP/1.1, every HTTP/2 browser was a probe.
+		{"origin log: an HTTP/2 request logged as an absolute URL is no probe", append(append(browse("203.0.113.1", ""), browse("203.0.113.3", "")...),
+			req{ip: "192.0.2.9", ua: chrome, path: "https://www.example.com/", proto: "HTTP/2.0"},
+			req{ip: "192.0.2.9", ua: chrome, path: "https://www.example.com/site.css", proto: "HTTP/2.0", sec: 1}), "192.0.2.9", false},
+		{"origin log: nor an HTTP/3 one", append(browse("203.0.113.1", ""),
+			req{ip: "192.0.2.9", ua: chrome, path: "https://www.example.com/", proto: "HTTP/3"}), "192.0.2.9", false},
+		{"origin log: an HTTP/1.0 one is", append(browse("203.0.113.1", ""),
+			req{ip: "192.0.2.9", ua: chrome, path: "http://proxy-judge.example/azenv.php", proto: "HTTP/1.0"}), "192.0.2.9", true},
 		{"varnish log: browsing is not scanning", append(browse("203.0.113.1", "http://www.example.com"), browse("203.0.113.2", "http://www.example.com")...), "203.0.113.1", false},
 		{"varnish log: CONNECT still is", append(browse("203.0.113.1", "http://www.example.com"), req{ip: "192.0.2.9", ua: chrome, method: "CONNECT", path: "www.example.com:443", status: 400}), "192.0.2.9", true},
 		// A forward proxy (Squid): browsers reach HTTPS sites by CONNECT,

@@ -100,8 +100,9 @@ const (
 type logTraits struct {
 	hasUA, hasReferer bool
 	// proxyLog: most requests name an absolute URL with no virtual host
-	// or are CONNECTs the server tunnelled, as Varnish's varnishncsa, a
-	// reverse-proxy Squid and a forward proxy write every request: there,
+	// (over HTTP/1) or are CONNECTs the server tunnelled, as Varnish's
+	// varnishncsa, a reverse-proxy Squid and a forward proxy write every
+	// request: there,
 	// neither is a probe for an open proxy (through a forward proxy a
 	// browser reaches every HTTPS site by CONNECT). A CONNECT refused stays
 	// one.
@@ -119,7 +120,7 @@ type logCounts struct {
 	seen        int64
 	withUA      int64 // records with a User-agent: a log without any has no UA signal
 	withReferer int64 // likewise for the Referer
-	absolute    int64 // records whose target is an absolute URL and that name no virtual host, and CONNECTs tunnelled (2xx)
+	absolute    int64 // records whose target is an absolute URL (over HTTP/1) and that name no virtual host, and CONNECTs tunnelled (2xx)
 	assets      int64 // records for images, styles, scripts, fonts
 }
 
@@ -136,7 +137,7 @@ func (n *logCounts) countAs(r *logparse.Record, res resource) {
 	if r.Referer != "" {
 		n.withReferer++
 	}
-	if tunnelled(r.Method, r.Status) || absoluteTarget(r.Target, r.VHost) {
+	if tunnelled(r.Method, r.Status) || absoluteTarget(r.Target, r.VHost, r.Protocol) {
 		n.absolute++
 	}
 	if res == resourceAsset {
