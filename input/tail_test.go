@@ -203,9 +203,13 @@ func TestTailPermissionDenied(t *testing.T) {
 	appendFile(t, log, "one\n")
 	r := startTail(t, context.Background(), log, 50*time.Millisecond)
 	r.await("one\n")
+	// The new file is made unreadable before it takes the name: made and
+	// then chmodded in place, it could be opened in between.
+	staged := log + ".new"
+	write(t, staged, "secret\n", os.O_TRUNC)
+	os.Chmod(staged, 0)
 	os.Rename(log, log+".1")
-	write(t, log, "secret\n", os.O_TRUNC)
-	os.Chmod(log, 0)
+	os.Rename(staged, log)
 	r.awaitEvent(FollowError)
 	time.Sleep(200 * time.Millisecond) // several looks: still one event
 	if got := r.kinds(); len(got) != 1 || got[0] != FollowError {
