@@ -7,10 +7,12 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -107,7 +109,7 @@ func TestSIGTERMWhileSpooling(t *testing.T) {
 	}
 	defer cmd.Process.Kill()
 	io.WriteString(stdin, validLine)
-	time.Sleep(300 * time.Millisecond) // spooling, waiting for more
+	waitSpooling(t, cmd.Process.Pid, tmp) // spooling, waiting for more
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Errorf("the spool has a name while in use: %v", left)
 	}
@@ -125,4 +127,26 @@ func TestSIGTERMWhileSpooling(t *testing.T) {
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Errorf("left behind: %v", left)
 	}
+}
+
+// waitSpooling waits until process pid holds its spool open, a file under
+// dir already unnamed, where /proc shows it: a signal sent before
+// robowatch has even started would test the system's default action, not
+// robowatch. Elsewhere it waits a moment.
+func waitSpooling(t *testing.T, pid int, dir string) {
+	t.Helper()
+	fds := fmt.Sprintf("/proc/%d/fd", pid)
+	if _, err := os.Stat(fds); err != nil {
+		time.Sleep(300 * time.Millisecond)
+		return
+	}
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		links, _ := filepath.Glob(fds + "/*")
+		for _, l := range links {
+			if target, _ := os.Readlink(l); strings.HasPrefix(target, dir+string(filepath.Separator)) && strings.HasSuffix(target, " (deleted)") {
+				return
+			}
+		}
+	}
+	t.Fatal("robowatch did not start spooling within 30 s")
 }
