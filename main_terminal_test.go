@@ -36,12 +36,26 @@ func TestTerminalStdin(t *testing.T) {
 	c.Env = append(os.Environ(), "TERM=xterm", "SHELL=/bin/sh")
 	keys, _ := c.StdinPipe()
 	var screen bytes.Buffer
-	c.Stdout, c.Stderr = &screen, &screen
+	shown := &lockedWriter{w: &screen}
+	c.Stdout, c.Stderr = shown, shown
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer c.Process.Kill()
-	time.Sleep(time.Second)
+	// Ctrl-C once robowatch says it reads the terminal: sent before
+	// robowatch runs (a fixed second assumed an idle machine), it would
+	// reach the shell or stty instead.
+	const hint = "reading a log from standard input (the terminal)"
+	text := func() string {
+		shown.mu.Lock()
+		defer shown.mu.Unlock()
+		return screen.String()
+	}
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(text(), hint); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("robowatch did not say it reads the terminal within 30 s:\n%s", text())
+		}
+	}
 	io.WriteString(keys, "\x03") // Ctrl-C, through the terminal's line discipline
 	done := make(chan error, 1)
 	go func() { done <- c.Wait() }()
@@ -60,7 +74,7 @@ func TestTerminalStdin(t *testing.T) {
 	if status != 130 {
 		t.Errorf("exit status %d after Ctrl-C, want 130:\n%s", status, out)
 	}
-	for _, want := range []string{"reading a log from standard input (the terminal)", "robowatch access.log", "Summary"} {
+	for _, want := range []string{hint, "robowatch access.log", "Summary"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("screen lacks %q:\n%s", want, out)
 		}
