@@ -15,6 +15,7 @@ import (
 func TestInterruptCopiesAreOne(t *testing.T) {
 	ctx, stop := InterruptContext()
 	defer stop()
+	sent := time.Now()
 	if err := syscall.Kill(syscall.Getpid(), syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
@@ -24,6 +25,12 @@ func TestInterruptCopiesAreOne(t *testing.T) {
 		t.Fatal("SIGINT did not cancel the context")
 	}
 	time.Sleep(20 * time.Millisecond) // the first signal is fully handled
+	// A copy that comes a second after the first is the user's insistence,
+	// and exits: on a machine so loaded that the test got here that late,
+	// it would kill the test binary, proving nothing.
+	if late := time.Since(sent); late > interruptGrace/2 {
+		t.Skipf("the copy would come %v after the first signal: too late to be a copy", late)
+	}
 	if err := syscall.Kill(syscall.Getpid(), syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
