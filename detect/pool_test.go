@@ -120,7 +120,7 @@ func TestPoolShareOfCap(t *testing.T) {
 	}
 	for w := range 2 {
 		for i := range 2500 {
-			add(fmt.Sprintf("%s.%d", nets[w][i/250], i%250), fmt.Sprintf("flood-%d-%d/1.0", w, i))
+			add(fmt.Sprintf("%s.%d", nets[w][i/250], i%250), "flood/1.0") // distinct addresses; one User-agent to classify
 			if w == 1 && i%25 == 0 {
 				add(heavyNet+".7", "heavy/1.0")
 				add(heavyNet+".7", "heavy/1.0")
