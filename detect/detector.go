@@ -693,7 +693,7 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua string) *client {
 			d.watchDropped++
 		}
 	}
-	d.clients.put(c) // in a Pool, counted by capped already
+	d.clients.put(c)
 	return c
 }
 

@@ -46,26 +46,27 @@ func (c *client) weight() int64 { return c.requests + c.evict.floor }
 // capped reports whether a new client must take an old one's place. A
 // Pool's worker keeps to the limit of the batch it is in (Pool.cut); with
 // no client of its own it has none to fold, and cut gives every worker
-// with records a place.
+// with records a place. Watched clients are never folded but take places,
+// in a worker as in one Detector.
 func (d *Detector) capped() bool {
 	if d.cfg.MaxClients <= 0 {
 		return false
 	}
 	if d.cfg.pooled {
-		return d.limit >= 0 && len(d.heap) > 0 && int64(len(d.heap)) >= d.limit
+		return d.limit >= 0 && len(d.heap) > 0 && int64(d.clients.len()) >= d.limit
 	}
 	return d.clients.len() >= d.cfg.MaxClients && len(d.heap) > 0
 }
 
 // limitClients sets worker k's limit for a batch (none when limits is nil)
-// and folds its lightest clients past it.
+// and folds its lightest clients past it, keeping one.
 func (d *Detector) limitClients(limits []int64, k int) {
 	if limits == nil {
 		d.limit = -1
 		return
 	}
 	d.limit = limits[k]
-	for int64(len(d.heap)) > max(d.limit, 1) {
+	for int64(d.clients.len()) > max(d.limit, 1) && len(d.heap) > 1 {
 		d.evictLightest()
 	}
 }

@@ -221,7 +221,7 @@ func (p *Pool) cut(owner []uint8, lo int) (int, []int64) {
 	p.inflight.Wait()
 	var held int64
 	for _, d := range p.dets {
-		held += int64(len(d.heap))
+		held += int64(d.clients.len()) // watched ones too, as capped counts
 	}
 	p.bound = held
 	room := p.maxClients - held

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -230,6 +231,43 @@ func TestPoolExactNearCap(t *testing.T) {
 		}
 		if other != 0 || sum != int64(len(recs)) {
 			t.Errorf("%d workers: %d clients with %d requests, %d folded; want all %d requests exact", workers, len(got), sum, other, len(recs))
+		}
+	}
+}
+
+// TestPoolCountsWatchedClients: watched clients (--client) are never
+// folded but take places under the cap, in a Pool's workers as in one
+// Detector: with more clients than the cap, watched ones included, every
+// worker count folds and tracks at most the cap, not the cap and the
+// watched clients on top (which --workers 1 never holds, so --workers 2
+// folded nothing and still gave another report).
+func TestPoolCountsWatchedClients(t *testing.T) {
+	const cap = 970 // 900 clients and 100 watched: over the cap, under it less the margin without those
+	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
+	var recs []logparse.Record
+	for round := range 3 {
+		for i := range 1000 {
+			ip := fmt.Sprintf("10.%d.%d.1", i/250, i%250)
+			if i < 100 {
+				ip = fmt.Sprintf("172.16.%d.1", i)
+			}
+			recs = append(recs, logparse.Record{Client: ip, UserAgent: "flood/1.0", Method: "GET", Target: "/", Status: 200, Time: t0.Add(time.Duration(round*1000+i) * time.Second)})
+		}
+	}
+	watch := func(ip string) bool { return strings.HasPrefix(ip, "172.16.") }
+	for _, workers := range []int{1, 2, 3} {
+		got, other := runPool(recs, Config{MaxClients: cap, Watch: watch}, workers)
+		var sum int64
+		watched := 0
+		for k, n := range got {
+			sum += n
+			if strings.HasPrefix(k, "172.16.") {
+				watched++
+			}
+		}
+		if len(got) > cap || other == 0 || sum+other != int64(len(recs)) || watched != 100 {
+			t.Errorf("%d workers: %d clients (%d watched) with %d requests, %d folded; want at most %d clients, some folded, all 100 watched, %d requests in all",
+				workers, len(got), watched, sum, other, cap, len(recs))
 		}
 	}
 }
