@@ -213,19 +213,20 @@ func (p *Pool) cut(owner []uint8, lo int) (int, []int64) {
 		}
 		return n
 	}
-	rest := owned(lo, len(owner))
-	if !p.full && p.bound+rest <= p.maxClients {
-		p.bound += rest
-		return len(owner), nil
-	}
-	p.inflight.Wait()
-	var held int64
-	for _, d := range p.dets {
-		held += int64(d.clients.len()) // watched ones too, as capped counts
-	}
-	p.bound = held
-	room := p.maxClients - held
 	if !p.full {
+		// Once full, the parts follow the records alone: no need to wait.
+		rest := owned(lo, len(owner))
+		if p.bound+rest <= p.maxClients {
+			p.bound += rest
+			return len(owner), nil
+		}
+		p.inflight.Wait()
+		var held int64
+		for _, d := range p.dets {
+			held += int64(d.clients.len()) // watched ones too, as capped counts
+		}
+		p.bound = held
+		room := p.maxClients - held
 		if room >= rest {
 			p.bound += rest
 			return len(owner), nil

@@ -218,8 +218,10 @@ func TestPoolExactNearCap(t *testing.T) {
 	for _, workers := range []int{2, 3, 5} {
 		margin := min(32*workers, cap/8)
 		var recs []logparse.Record
-		for _, r := range churn(cap - margin) {
-			recs = append(recs, r, r) // every client twice, one batch apart or so
+		for _, r := range churn(2 * cap) {
+			if r.UserAgent != "heavy/1.0" && len(recs) < 2*(cap-margin) {
+				recs = append(recs, r, r) // cap - margin distinct clients, each twice
+			}
 		}
 		for i := range recs {
 			recs[i].Time = recs[0].Time.Add(time.Duration(i) * time.Second)
