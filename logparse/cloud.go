@@ -361,28 +361,7 @@ func capturedHeaders(v string, rec *Record) {
 // non-ASCII byte (and '{', '|', '}' in a header), "#22" for '"'. A literal
 // '#' is always written "#23", so one not followed by two hex digits is
 // kept as written.
-func haproxyUnescape(v string) string {
-	i := strings.IndexByte(v, '#')
-	if i < 0 {
-		return v
-	}
-	b := make([]byte, 0, len(v))
-	b = append(b, v[:i]...)
-	for ; i < len(v); i++ {
-		c := v[i]
-		if c == '#' && i+2 < len(v) {
-			hi, ok1 := unhex(v[i+1])
-			lo, ok2 := unhex(v[i+2])
-			if ok1 && ok2 {
-				b = append(b, hi<<4|lo)
-				i += 2
-				continue
-			}
-		}
-		b = append(b, c)
-	}
-	return string(b)
-}
+func haproxyUnescape(v string) string { return unescapeHex(v, '#') }
 
 // parseHAProxyTime reads "06/Feb/2009:12:14:14.655": CLF's date without a
 // zone (HAProxy logs its local time; it is read as UTC).

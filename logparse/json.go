@@ -689,15 +689,11 @@ func unescapeJSON(v string) (string, bool) {
 		case 'x':
 			// No JSON escape: nginx's default escaping (a JSON-shaped
 			// log_format without escape=json writes '"' as \x22).
-			if i+2 >= len(v) {
+			h, ok := hexByte(v, i+1)
+			if !ok {
 				return "", false
 			}
-			hi, ok1 := unhex(v[i+1])
-			lo, ok2 := unhex(v[i+2])
-			if !ok1 || !ok2 {
-				return "", false
-			}
-			b.WriteByte(hi<<4 | lo)
+			b.WriteByte(h)
 			i += 2
 		default:
 			return "", false

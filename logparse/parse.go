@@ -589,19 +589,48 @@ func Unescape(v string) string {
 			}
 			b = append(b, c)
 		case 'x', 'X':
-			if i+3 < len(v) {
-				hi, ok1 := unhex(v[i+2])
-				lo, ok2 := unhex(v[i+3])
-				if ok1 && ok2 {
-					b = append(b, hi<<4|lo)
-					i += 3
-					continue
-				}
+			if h, ok := hexByte(v, i+2); ok {
+				b = append(b, h)
+				i += 3
+				continue
 			}
 			b = append(b, c)
 		default:
 			b = append(b, c)
 		}
+	}
+	return string(b)
+}
+
+// hexByte returns the byte the two hex digits at s[i] and s[i+1] write.
+func hexByte(s string, i int) (byte, bool) {
+	if i < 0 || i+1 >= len(s) {
+		return 0, false
+	}
+	hi, ok1 := unhex(s[i])
+	lo, ok2 := unhex(s[i+1])
+	return hi<<4 | lo, ok1 && ok2
+}
+
+// unescapeHex decodes esc and two hex digits into the byte they write:
+// '%' for percent-encoding, '#' for HAProxy's escapes. An esc not followed
+// by two hex digits stays as written.
+func unescapeHex(v string, esc byte) string {
+	i := strings.IndexByte(v, esc)
+	if i < 0 {
+		return v
+	}
+	b := make([]byte, 0, len(v))
+	b = append(b, v[:i]...)
+	for ; i < len(v); i++ {
+		if v[i] == esc {
+			if c, ok := hexByte(v, i+1); ok {
+				b = append(b, c)
+				i += 2
+				continue
+			}
+		}
+		b = append(b, v[i])
 	}
 	return string(b)
 }

@@ -281,23 +281,7 @@ func (l *w3cLayout) decode(v string, times int) string {
 }
 
 // percentDecode decodes %XX; a '%' not followed by two hex digits stays.
-func percentDecode(v string) string {
-	var b strings.Builder
-	b.Grow(len(v))
-	for i := 0; i < len(v); i++ {
-		if v[i] == '%' && i+2 < len(v) {
-			hi, ok1 := unhex(v[i+1])
-			lo, ok2 := unhex(v[i+2])
-			if ok1 && ok2 {
-				b.WriteByte(hi<<4 | lo)
-				i += 2
-				continue
-			}
-		}
-		b.WriteByte(v[i])
-	}
-	return b.String()
-}
+func percentDecode(v string) string { return unescapeHex(v, '%') }
 
 // w3cDateTime reads W3C's date (yyyy-mm-dd) and time (hh:mm:ss, maybe with a
 // fraction), which are in UTC.
