@@ -167,7 +167,7 @@ func tokenAt(t *tokens, line []byte, s string, i int) (string, []byte) {
 // The token layouts, and their Formats.
 var (
 	ALBFormat     = &Format{name: "alb", spec: "alb", tok: &tokenLayout{min: 14, read: readALB}}
-	ELBFormat     = &Format{name: "elb", spec: "elb", tok: &tokenLayout{min: 13, read: readELB}}
+	ELBFormat     = &Format{name: "elb", spec: "elb", tok: &tokenLayout{min: 12, read: readELB}}
 	S3Format      = &Format{name: "s3", spec: "s3", tok: &tokenLayout{min: 17, read: readS3}}
 	HAProxyFormat = &Format{name: "haproxy", spec: "haproxy", tok: &tokenLayout{min: 12, read: readHAProxy, openLast: true}}
 	SquidFormat   = &Format{name: "squid", spec: "squid", tok: &tokenLayout{min: 7, read: readSquid}}
@@ -209,6 +209,13 @@ func readBalancer(t *tokens, line []byte, s string, rec *Record, timeAt, at int)
 	rec.Request = req
 	splitRequest(req, rec)
 	rec.VHost = hostOfURL(rec.Target)
+	if t.n <= at+10 {
+		// A Classic Load Balancer log from before AWS added user_agent,
+		// ssl_cipher and ssl_protocol (2015) ends at the request: its
+		// layout has no User-agent, which is then no empty one.
+		rec.NoAgentField = true
+		return nil
+	}
 	ua, _ := tokenAt(t, line, s, at+10)
 	rec.UserAgent = ua
 	rec.NoRefererField = true // the balancers log the User-agent, never the Referer

@@ -678,6 +678,31 @@ func TestNoAgentField(t *testing.T) {
 	}
 }
 
+// TestELBWithoutAgent: a Classic Load Balancer log from before AWS added
+// user_agent, ssl_cipher and ssl_protocol (2015) ends at the request, as
+// elb.log of atombrenner/elb-lambda-analyse on GitHub does (at
+// fe2a68ce3aea3d914f61c0aea7899b83a622e2e2; these lines are written after
+// it, not copied). It is detected as elb and read whole, its records
+// saying their layout has no User-agent rather than every client sending
+// an empty one.
+func TestELBWithoutAgent(t *testing.T) {
+	text := `2015-03-08T16:35:33.465313Z my-elb 198.51.100.23:63235 10.0.161.12:9000 0.000033 0.00082 0.000016 200 200 0 0 "OPTIONS http://www.example.com:80/list/V+4a4a?since=2014-03-08T16%3A35%3A25.796Z HTTP/1.1"
+2015-03-08T16:35:33.484710Z my-elb 203.0.113.45:42471 10.0.157.123:9000 0.000026 0.001111 0.000016 200 200 0 318 "GET http://www.example.com:80/list/V+a085 HTTP/1.1"
+2015-03-08T16:35:34.012000Z my-elb 203.0.113.45:42472 - -1 -1 -1 504 0 0 0 "GET http://www.example.com:80/ HTTP/1.1"
+`
+	recs, st := readText(t, text, nil)
+	if st.Format != "elb" || st.Records != 3 || st.Malformed != 0 {
+		t.Fatalf("format %s, %d records, %d malformed (%v); want elb, 3, 0", st.Format, st.Records, st.Malformed, st.Samples)
+	}
+	r := recs[1]
+	if r.Client != "203.0.113.45" || r.Method != "GET" || r.Path() != "/list/V+a085" || r.VHost != "www.example.com" || r.Status != 200 || r.Bytes != 318 || !r.NoAgentField {
+		t.Errorf("got %+v", r)
+	}
+	if w := st.Warning("t.log"); w != "" {
+		t.Errorf("warning %q; a layout without a User-agent field is no unread one", w)
+	}
+}
+
 // TestNoRefererField: a layout that logs the User-agent but no Referer says
 // so, as IIS 7 and 7.5 do by default (their #Fields have no cs(Referer), as
 // in u_ex170706.log of ps-interactive/lab_monitoring-and-detection-log-ingestion
