@@ -263,6 +263,45 @@ func TestCloudJSON(t *testing.T) {
 	}
 }
 
+// TestNginxJSONKeyNames: nginx JSON templates found in deployments name
+// the fields their own way: Elastic's widely copied json_logstash
+// ("response": "$status", "agent", "referrer", "remote_ip"; as in
+// nginx_json_logs of elastic/examples, whose README gives the template),
+// and nginx's variable names in lower camel case ("remoteAddr",
+// "requestUri", "httpUserAgent", …, as in a blog post of bithole.dev and
+// syslog2sqlite's README). The lines are written after them, not copied.
+// Kong's "response" object (response.status) stays a status's parent.
+func TestNginxJSONKeyNames(t *testing.T) {
+	tests := []struct {
+		name, line string
+		want       realFields
+	}{
+		{"json_logstash", `{"time": "17/May/2015:08:05:32 +0000", "remote_ip": "198.51.100.3", "remote_user": "-", "request": "GET /downloads/product_1 HTTP/1.1", "response": 404, "bytes": 0, "referrer": "-", "agent": "Debian APT-HTTP/1.3 (0.8.16~exp12ubuntu10.21)"}`,
+			realFields{"198.51.100.3", "GET", "/downloads/product_1", 404, "Debian APT-HTTP/1.3 (0.8.16~exp12ubuntu10.21)", ""}},
+		{"json_logstash string status", `{"time": "17/May/2015:08:05:32 +0000", "remote_ip": "198.51.100.3", "request": "GET / HTTP/1.1", "response": "301", "agent": "curl/8.5.0"}`,
+			realFields{"198.51.100.3", "GET", "/", 301, "curl/8.5.0", ""}},
+		{"camel case", `{"timestamp": 1661105476.291,"requestLen": 28,"status": 200,"remoteAddr": "203.0.113.9","requestMethod": "GET","requestUri": "/a?b=1","protocol": "HTTP/2.0","referrer": "","userAgent": "curl/7.68.0","host": "www.example.com"}`,
+			realFields{"203.0.113.9", "GET", "/a?b=1", 200, "curl/7.68.0", "www.example.com"}},
+		{"camel case nginx names", `{"remoteAddr": "203.0.113.9","remoteUser": "-","requestUri": "/","status": "403","bodyBytesSent": "12","httpReferer": "https://www.example.com/","httpUserAgent": "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"}`,
+			realFields{"203.0.113.9", "", "/", 403, "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", ""}},
+		{"kong response object", `{"started_at":1714978801000,"client_ip":"203.0.113.10","request":{"method":"GET","uri":"/","headers":{"user-agent":"curl/8.5.0"}},"response":{"status":404,"size":10}}`,
+			realFields{"203.0.113.10", "GET", "/", 404, "curl/8.5.0", ""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			recs, st := readText(t, tt.line+"\n", nil)
+			if st.Format != "json" || len(recs) != 1 {
+				t.Fatalf("format %s, %d records (%v)", st.Format, len(recs), st.Samples)
+			}
+			r := recs[0]
+			got := realFields{r.Client, r.Method, r.Target, r.Status, r.UserAgent, r.VHost}
+			if got != tt.want {
+				t.Errorf("got %#v\nwant %#v", got, tt.want)
+			}
+		})
+	}
+}
+
 // TestCloudFrontWithoutFields: a CloudFront log whose #Fields lines were
 // cut off (a file split, or several concatenated) is read by the fields
 // CloudFront documents, detected or named with -f cloudfront; a line of

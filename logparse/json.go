@@ -37,6 +37,10 @@ var jsonKeys = []struct {
 	{"clientip", kindClient}, {"client", kindClient}, {"ip", kindClient}, {"c-ip", kindClient},
 	{"clientaddr", kindClientPort}, {"client_addr", kindClientPort},
 	{"sourceip", kindClient}, {"downstream_remote_address", kindClientPort},
+	// nginx's variable names in lower camel case ("remoteAddr":
+	// "$remote_addr", "requestUri", "httpUserAgent", …), as JSON style
+	// guides have them written.
+	{"remoteaddr", kindClient},
 	// Google Cloud's load balancers (httpRequest), Azure Front Door and
 	// Application Gateway (properties), Cloudflare Logpush (ClientIP, above).
 	{"httprequest.remoteip", kindClient}, {"properties.clientip", kindClient},
@@ -58,7 +62,7 @@ var jsonKeys = []struct {
 	{"request.method", kindMethod}, {"request_method", kindMethod}, {"requestmethod", kindMethod}, {"method", kindMethod},
 	{"httpmethod", kindMethod}, {"reqmethod", kindMethod},
 	{"request.uri", kindTarget}, {"request_uri", kindTarget}, {"requestpath", kindTarget}, {"uri", kindTarget},
-	{"path", kindTarget}, {"url", kindTarget}, {"reqpath", kindTarget},
+	{"path", kindTarget}, {"url", kindTarget}, {"reqpath", kindTarget}, {"requesturi", kindTarget},
 	// A query kept apart from the path (Akamai's queryStr) joins it.
 	{"querystr", kindQuery},
 	{"httprequest.requestmethod", kindMethod}, {"properties.httpmethod", kindMethod}, {"clientrequestmethod", kindMethod},
@@ -72,21 +76,26 @@ var jsonKeys = []struct {
 	{"status", kindStatus}, {"downstreamstatus", kindStatus}, {"status_code", kindStatus}, {"response_status", kindStatus},
 	{"response.status", kindStatus}, {"response_code", kindStatus}, {"statuscode", kindStatus},
 	{"httprequest.status", kindStatus}, {"properties.httpstatuscode", kindStatus}, {"properties.httpstatus", kindStatus}, {"edgeresponsestatus", kindStatus},
+	// The widely copied nginx template of Elastic's examples
+	// (json_logstash: "response": "$status", "agent", "referrer") names
+	// the status "response"; last, and Kong's "response" object is a
+	// parent (response.status), no status.
+	{"response", kindStatus},
 	{"httprequest.responsesize", kindBytes}, {"properties.responsebytes", kindBytes}, {"properties.sentbytes", kindBytes}, {"edgeresponsebytes", kindBytes},
-	{"body_bytes_sent", kindBytes}, {"size", kindBytes}, {"downstreamcontentsize", kindBytes}, {"bytes_sent", kindBytes}, {"bytes", kindBytes},
+	{"body_bytes_sent", kindBytes}, {"bodybytessent", kindBytes}, {"size", kindBytes}, {"downstreamcontentsize", kindBytes}, {"bytes_sent", kindBytes}, {"bytes", kindBytes},
 	// Kong's file-log (response.*), Netlify, Fastly's documented JSON,
 	// API Gateway ($context.responseLength), Envoy's JSON.
 	{"response.size", kindBytes}, {"response_size", kindBytes}, {"resp_body_size", kindBytes}, {"responselength", kindBytes},
 	{"bytes_sent_total", kindBytes},
 	// Headers.
 	{"http_referer", kindReferer}, {"request.headers.referer", kindReferer}, {"request_referer", kindReferer},
-	{"referer", kindReferer}, {"referrer", kindReferer}, {"http_referrer", kindReferer},
+	{"referer", kindReferer}, {"referrer", kindReferer}, {"http_referrer", kindReferer}, {"httpreferer", kindReferer},
 	{"httprequest.referer", kindReferer}, {"properties.referer", kindReferer}, {"properties.referrer", kindReferer}, {"clientrequestreferer", kindReferer},
 	{"httprequest.useragent", kindUserAgent}, {"properties.useragent", kindUserAgent}, {"clientrequestuseragent", kindUserAgent},
 	{"properties.hostname", kindVHost}, {"properties.originalhost", kindVHost}, {"properties.host", kindVHost}, {"clientrequesthost", kindVHost}, // originalHost: before a header rewrite
 	{"http_user_agent", kindUserAgent}, {"request.headers.user-agent", kindUserAgent}, {"request_user-agent", kindUserAgent},
 	{"user_agent", kindUserAgent}, {"useragent", kindUserAgent}, {"agent", kindUserAgent}, {"request_user_agent", kindUserAgent},
-	{"ua", kindUserAgent},
+	{"ua", kindUserAgent}, {"httpuseragent", kindUserAgent},
 	{"host", kindVHost}, {"request.host", kindVHost}, {"requesthost", kindVHost}, {"http_host", kindVHost}, {"server_name", kindVHost},
 	{"reqhost", kindVHost},
 	{"http_x_forwarded_for", kindForwarded}, {"x_forwarded_for", kindForwarded}, {"request.headers.x-forwarded-for", kindForwarded},
