@@ -235,7 +235,7 @@ func (a *Analyse) inputs() string {
 func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*Analyse, error) {
 	fs := pflag.NewFlagSet("robowatch", pflag.ContinueOnError)
 	var (
-		format     = fs.StringP("format", "f", "auto", "log format: auto, "+strings.Join(logparse.FormatNames[:len(logparse.FormatNames)-1], ", ")+", syslog+FORMAT (a text format behind syslog headers), cri+FORMAT or docker+FORMAT (a container runtime's log of one), or an Apache LogFormat / nginx log_format string")
+		format     = fs.StringP("format", "f", "auto", "log format: auto, "+strings.Join(logparse.FormatNames[:len(logparse.FormatNames)-1], ", ")+", syslog+FORMAT (a text format or json behind syslog headers), cri+FORMAT or docker+FORMAT (a container runtime's log of one), or an Apache LogFormat / nginx log_format string")
 		output     = fs.StringP("output", "o", "table", "output: "+strings.Join(report.Formats, ", ")+"; a block list: "+strings.Join(report.BlockFormats, ", "))
 		robotsSrc  = fs.StringArray("robots", nil, "the site's robots.txt, FILE or URL; HOST=FILE|URL for one virtual host (repeatable)")
 		sections   = fs.StringSlice("section", nil, "print only these sections: "+strings.Join(report.Sections, ","))

@@ -196,8 +196,8 @@ func FormatByName(name string) (*Format, error) {
 	if inner, ok := strings.CutPrefix(lower, "syslog+"); ok {
 		// As the summary names a log read behind syslog headers.
 		f, err := FormatByName(inner)
-		if err != nil || f == nil || f.json != nil || f.w3c != nil || f.tok != nil || f.syslog != nil || f.container != nil {
-			return nil, fmt.Errorf("format %q: syslog+ takes a text format: common, combined, combined_xff, lighttpd, vhost_combined, vhost_common, envoy or istio", name)
+		if err != nil || f == nil || f.w3c != nil || f.tok != nil || f.syslog != nil || f.container != nil {
+			return nil, fmt.Errorf("format %q: syslog+ takes a text format (common, combined, combined_xff, lighttpd, vhost_combined, vhost_common, envoy or istio) or json", name)
 		}
 		return syslogFormat(f), nil
 	}

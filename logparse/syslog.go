@@ -12,6 +12,7 @@ import (
 // "<190>1 2024-03-10T08:00:00Z web1 nginx 12 - - ". Detection tries the
 // text formats on what follows that header when they fit no line as it is;
 // the header says nothing robowatch needs (the line has its own time).
+// JSON lines (a JSON log_format) are read behind it too.
 
 // syslogHeaderLen returns the length of the syslog header line starts
 // with, or 0 if it has none.
@@ -94,7 +95,19 @@ func detectSyslog(lines [][]byte) *Format {
 	}
 	f, read := detectBuiltin(inner)
 	if read*2 < len(lines) {
-		return nil
+		// nginx's access_log syslog:… with a JSON log_format (escape=json)
+		// writes "… nginx: {…}": JSON behind the header.
+		n := 0
+		var rec Record
+		for _, l := range inner {
+			if JSONFormat.Parse(l, &rec) == nil {
+				n++
+			}
+		}
+		if n*2 < len(lines) {
+			return nil
+		}
+		f = JSONFormat
 	}
 	return syslogFormat(f)
 }
