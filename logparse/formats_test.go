@@ -284,6 +284,12 @@ func TestNginxJSONKeyNames(t *testing.T) {
 			realFields{"203.0.113.9", "GET", "/a?b=1", 200, "curl/7.68.0", "www.example.com"}},
 		{"camel case nginx names", `{"remoteAddr": "203.0.113.9","remoteUser": "-","requestUri": "/","status": "403","bodyBytesSent": "12","httpReferer": "https://www.example.com/","httpUserAgent": "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"}`,
 			realFields{"203.0.113.9", "", "/", 403, "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", ""}},
+		// Other JSON logs write a text under "response" (an API's
+		// answer): no status, and no malformed line either.
+		{"response as text", `{"remote_addr":"203.0.113.9","time_iso8601":"2024-05-06T09:00:02+00:00","request":"GET / HTTP/1.1","response":"hello world","http_user_agent":"curl/8.5.0"}`,
+			realFields{"203.0.113.9", "GET", "/", 0, "curl/8.5.0", ""}},
+		{"response beside a status", `{"remote_addr":"203.0.113.9","time_iso8601":"2024-05-06T09:00:02+00:00","request":"GET / HTTP/1.1","status":200,"response":"OK","http_user_agent":"curl/8.5.0"}`,
+			realFields{"203.0.113.9", "GET", "/", 200, "curl/8.5.0", ""}},
 		{"kong response object", `{"started_at":1714978801000,"client_ip":"203.0.113.10","request":{"method":"GET","uri":"/","headers":{"user-agent":"curl/8.5.0"}},"response":{"status":404,"size":10}}`,
 			realFields{"203.0.113.10", "GET", "/", 404, "curl/8.5.0", ""}},
 	}

@@ -79,8 +79,10 @@ var jsonKeys = []struct {
 	// The widely copied nginx template of Elastic's examples
 	// (json_logstash: "response": "$status", "agent", "referrer") names
 	// the status "response"; last, and Kong's "response" object is a
-	// parent (response.status), no status.
-	{"response", kindStatus},
+	// parent (response.status), no status. Other JSON logs write a text
+	// there (an API's answer): a value that is no status is ignored, not a
+	// malformed line.
+	{"response", kindStatusLoose},
 	{"httprequest.responsesize", kindBytes}, {"properties.responsebytes", kindBytes}, {"properties.sentbytes", kindBytes}, {"edgeresponsebytes", kindBytes},
 	{"body_bytes_sent", kindBytes}, {"bodybytessent", kindBytes}, {"size", kindBytes}, {"downstreamcontentsize", kindBytes}, {"bytes_sent", kindBytes}, {"bytes", kindBytes},
 	// Kong's file-log (response.*), Netlify, Fastly's documented JSON,
@@ -104,11 +106,12 @@ var jsonKeys = []struct {
 
 // Field kinds only the json format has.
 const (
-	kindTimeAny    fieldKind = 100 + iota // a time written as ISO 8601, CLF or seconds since 1970 (a string or a number)
-	kindClientPort                        // "address:port" or "[v6]:port"
-	kindForwarded                         // X-Forwarded-For
-	kindTargetURL                         // a balancer's absolute URL: its host is the virtual host, not a proxy probe's
-	kindQuery                             // the query, without '?', of a log that writes it apart from the path
+	kindTimeAny     fieldKind = 100 + iota // a time written as ISO 8601, CLF or seconds since 1970 (a string or a number)
+	kindClientPort                         // "address:port" or "[v6]:port"
+	kindForwarded                          // X-Forwarded-For
+	kindTargetURL                          // a balancer's absolute URL: its host is the virtual host, not a proxy probe's
+	kindQuery                              // the query, without '?', of a log that writes it apart from the path
+	kindStatusLoose                        // a status under a name other logs give other values: one that is no status is ignored
 )
 
 // jsonKey is one key path of a layout: the field it fills and its rank
@@ -524,6 +527,12 @@ func (sc *jsonScan) store(start, end int, esc bool) error {
 			return fmt.Errorf("%w in %q", ErrStatus, sc.key())
 		}
 		rec.Status = int(max(n, 0))
+	case kindStatusLoose:
+		n, ok := parseUint(raw, 3)
+		if !ok || esc || n < 100 {
+			return nil
+		}
+		rec.Status = int(n)
 	case kindBytes:
 		n, ok := parseUint(raw, 18)
 		if !ok || esc {
@@ -557,6 +566,8 @@ func slotOf(k fieldKind) fieldKind {
 		return kindClient
 	case kindTargetURL:
 		return kindTarget
+	case kindStatusLoose:
+		return kindStatus
 	}
 	return k
 }
