@@ -85,7 +85,8 @@ func (r *Robots) prepare() {
 //
 //  1. A group's tokens are its User-agent names: "*", or the leading run of
 //     [A-Za-z0-9_-] of each name, lower-cased.
-//  2. The header's words: URLs and e-mail addresses dropped, the rest split
+//  2. The header's words: URLs, e-mail addresses and the versions after a
+//     product's '/' dropped, the rest split
 //     at every byte outside [A-Za-z0-9_-], lower-cased, words without a
 //     letter dropped, and the words of browsers' and platforms' vocabulary
 //     ("Mozilla", "compatible", "KHTML", "like", "Safari", "Windows" …)
@@ -321,6 +322,19 @@ func forEachWord(ua string, fn func(word string)) {
 		for len(chunk) > 0 {
 			a := 0
 			for a < len(chunk) && !isTokenByte(chunk[a]) {
+				if chunk[a] == '/' {
+					// "SemrushBot/7~bl", "MJ12bot/v1.4.8": what follows a
+					// product's '/' is its version (RFC 9110 §10.1.5), not
+					// a robot's name; read as words, "bl" put SemrushBot
+					// in the group of "User-agent: bl.uk_lddc_bot". The
+					// version ends where the chunk does, or at a '+' that
+					// stands for a space ("Spider/1.0+Mobile").
+					a++
+					for a < len(chunk) && chunk[a] != '+' {
+						a++
+					}
+					continue
+				}
 				a++
 			}
 			b := a

@@ -399,6 +399,10 @@ Disallow: /star/
 		{"bot only for bot", google, "SomeBot/1.0", "/bot/x", true, ""},
 		{"bot word", google, "bot/1.0", "/bot/x", false, "Disallow: /bot/"},
 		{"digits in token", google, "Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)", "/mj/x", false, "Disallow: /mj/"},
+		// A '/' ends a product's name: the version after it names no
+		// robot, whatever letters it holds.
+		{"version is no name", "User-agent: bl.uk_lddc_bot\nDisallow: /\n", "Mozilla/5.0 (compatible; SemrushBot/7~bl; +http://www.semrush.com/bot.html)", "/x", true, ""},
+		{"version is no name: star", "User-agent: bl.uk_lddc_bot\nDisallow: /\n\nUser-agent: *\nDisallow: /star/\n", "Mozilla/5.0 (compatible; SemrushBot/7~bl; +http://www.semrush.com/bot.html)", "/star/x", false, "Disallow: /star/"},
 		{"leading digits", google, "Mozilla/5.0 (Windows NT 6.1; 360Spider)", "/360/x", false, "Disallow: /360/"},
 		{"browser gets *", google, "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36", "/star/x", false, "Disallow: /star/"},
 		{"empty gets *", google, "", "/star/x", false, "Disallow: /star/"},
@@ -501,7 +505,12 @@ func TestHeaderWords(t *testing.T) {
 		{"Foo/1.0+http://x.example/", "Foo"},
 		{"Bar/2 (mailto:bar@example.com; www.example.com)", "Bar"},
 		{"Lycos_Spider_(Rex)/1.0 libwww/3.1", "Lycos_Spider_ Rex libwww"},
-		{"MJ12bot/v1.4.8 360Spider 1234", "MJ12bot v1 360Spider"},
+		{"MJ12bot/v1.4.8 360Spider 1234", "MJ12bot 360Spider"},
+		// A version is no name: "bl" of SemrushBot's is not bl.uk_lddc_bot.
+		{"Mozilla/5.0 (compatible; SemrushBot/7~bl; +http://www.semrush.com/bot.html)", "Mozilla SemrushBot compatible"},
+		{"Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) Chrome/W.X.Y.Z Mobile Safari/537.36", "Mozilla Linux Android Nexus 5X Build Chrome Mobile Safari"},
+		{"Qwantify/Bleriot/1.1", "Qwantify"},
+		{"Screaming+Frog+SEO+Spider/19.0+Mobile", "Screaming Frog SEO Spider Mobile"},
 		{"", ""},
 	}
 	for _, c := range cases {
