@@ -44,6 +44,9 @@ func TestLint(t *testing.T) {
 		{"several agents", "User-agent: Copernicus Fred\nDisallow: /x\n", "several-agents@1", `only the first ("copernicus")`},
 		{"version not a name", "User-agent: Yahoo Pipes 1.0\nDisallow: /x\n", "several-agents@1", "(Yahoo, Pipes)"},
 		{"several paths", "User-agent: *\nDisallow: /cgi-bin/ /tmp/\n", "several-paths@2", `one pattern "/cgi-bin/ /tmp/"`},
+		// A word that starts no path makes the value one path with a space.
+		{"path with a space", "User-agent: *\nDisallow: /Service References/\n", "path-space@2", `write "Disallow: /Service%20References/"`},
+		{"path with spaces, no slash", "User-agent: *\nDisallow: /docs/Staff Dev/ x\n", "path-space@2", `"/docs/Staff%20Dev/%20x"`},
 		{"1994 blank line", "User-agent: cybermapper\n\nUser-agent: *\nDisallow: /\n", "blank-line-1994@1", `add "Disallow:" after line 1`},
 		{"1994 blank line, two agents", "User-agent: a\nUser-agent: b\n\n\nUser-agent: c\nDisallow: /\n", "blank-line-1994@2", "a, b"},
 		{"rules after blank", "User-agent: *\nAllow: /\n\nDisallow: /x\nDisallow: /y\n", "rules-after-blank-1994@4", "delete blank line 3"},

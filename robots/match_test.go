@@ -449,6 +449,12 @@ Disallow: /star/
 		{"paths line 1", "User-agent: *\nDisallow: /cgi-bin/ /tmp/\n", "bot", "/cgi-bin/x", false, "Disallow: /cgi-bin/ /tmp/"},
 		{"paths line 2", "User-agent: *\nDisallow: /cgi-bin/ /tmp/\n", "bot", "/tmp/x", false, "Disallow: /cgi-bin/ /tmp/"},
 		{"paths line other", "User-agent: *\nDisallow: /cgi-bin/ /tmp/\n", "bot", "/x", true, ""},
+		// ...but a word that starts no path is the rest of a path with a
+		// space, matched as the request for it holds it (%20): split, the
+		// line would disallow every path starting /Service.
+		{"path with a space", "User-agent: *\nDisallow: /Service References/\n", "bot", "/Service%20References/x", false, "Disallow: /Service References/"},
+		{"path with a space: prefix", "User-agent: *\nDisallow: /Service References/\n", "bot", "/Services/x", true, ""},
+		{"path with a space: rest", "User-agent: *\nDisallow: /Service References/\n", "bot", "/References/x", true, ""},
 		// A trailing '*' on a name is not a wildcard.
 		{"agent star suffix", "User-agent: Mediapartners-Google*\nDisallow: /\n", "Mediapartners-Google", "/x", false, "Disallow: /"},
 		// "*" alone after a rule starts a new group; blank lines do not end one.

@@ -389,6 +389,19 @@ func (p *parser) rule(allow bool, keyName, value, text string) {
 		p.cur.Rules = append(p.cur.Rules, &Rule{Allow: allow, Line: p.lineNo, Text: text})
 		return
 	}
+	if len(pats) > 1 && !allPaths(pats) {
+		// "Disallow: /Service References/" is one path with a space in
+		// it, not the paths "/Service" and "References/": split, the first
+		// would be a far broader rule than written and the second would
+		// never match. Kept whole, the space is matched as %20, the way a
+		// request for that path holds it (RFC 9309 §2.2.2).
+		enc := encodeSpaces(value)
+		p.problem(Warning, "path-space",
+			fmt.Sprintf("path %q holds a space: robowatch reads it as one path and matches it as %q, as RFC 9309 asks; Google's parser compares the space as written, and no request holds one, so for Googlebot the rule matches nothing", value, enc),
+			fmt.Sprintf("write %q", keyName+": "+enc))
+		pats = pats[:1]
+		pats[0] = value
+	}
 	if len(pats) > 1 {
 		p.problem(Warning, "several-paths",
 			fmt.Sprintf("several paths on one line: robowatch reads %d rules as the 1994 standard does, but RFC 9309 readers such as Google read one pattern %q with spaces in it, which matches nothing", len(pats), value),
@@ -397,6 +410,33 @@ func (p *parser) rule(allow bool, keyName, value, text string) {
 	for _, pat := range pats {
 		p.cur.Rules = append(p.cur.Rules, &Rule{Allow: allow, Pattern: pat, Line: p.lineNo, Text: text})
 	}
+}
+
+// allPaths reports whether every word of a rule's value starts a path
+// ('/' or '*'): a 1994-style list of paths rather than one path with spaces.
+func allPaths(words []string) bool {
+	for _, w := range words {
+		if w[0] != '/' && w[0] != '*' {
+			return false
+		}
+	}
+	return true
+}
+
+// encodeSpaces percent-encodes the spaces and tabs of a path.
+func encodeSpaces(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ':
+			b.WriteString("%20")
+		case '\t':
+			b.WriteString("%09")
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
 }
 
 func (p *parser) crawlDelay(value string) {
