@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // codes renders problems as "code@line" in order.
@@ -62,6 +63,13 @@ func TestLint(t *testing.T) {
 		{"dotted agent not token", "User-agent: Mail.RU_Bot\nDisallow: /\n", "agent-not-token@1", "every other robot called \"Mail\""},
 		{"bad crawl-delay", "User-agent: *\nCrawl-delay: 10s\nDisallow: /x\n", "bad-crawl-delay@2", "seconds"},
 		{"duplicate crawl-delay", "User-agent: *\nCrawl-delay: 1\nCrawl-delay: 2\nDisallow: /x\n", "duplicate-crawl-delay@3", "first (1s)"},
+		// Crawl-delay ends no group for Google: the User-agent lines after it
+		// join it, and their rules bind the robots before it too.
+		{"crawl-delay joins", "User-agent: *\nCrawl-delay: 10\n# AI\nUser-agent: CCBot\nDisallow: /\n", "crawl-delay-joins@2", `"Disallow: /" first`},
+		{"crawl-delay chain: one warning", "User-agent: a\nCrawl-delay: 2\n\nUser-agent: b\nCrawl-delay: 1\n\nUser-agent: c\nUser-agent: d\nDisallow: /\n", "crawl-delay-joins@2", "so a, b get the rules meant for c, d"},
+		{"crawl-delay then rule", "User-agent: a\nCrawl-delay: 2\nDisallow: /x\nUser-agent: b\nDisallow: /\n", "", ""},
+		{"crawl-delay after agents", "User-agent: a\nUser-agent: b\nCrawl-delay: 2\nDisallow: /x\n", "", ""},
+		{"crawl-delay, no rules after", "User-agent: a\nCrawl-delay: 2\nUser-agent: b\nCrawl-delay: 3\n", "group-without-rules@1", "a, b"},
 		{"sitemap relative", "User-agent: *\nDisallow: /x\nSitemap: /sitemap.xml\n", "sitemap-url@3", "absolute"},
 		{"non-standard collapsed", "User-agent: *\nDisallow: /z\nNoindex: /a\nNoindex: /b\nNoindex: /c\nHost: e.example\n", "non-standard-key@3 non-standard-key@6", "also on 2 more lines: 4, 5"},
 		{"no groups", "# nothing\n", "no-groups@0", "everything"},
@@ -143,5 +151,23 @@ func TestLintNeverWidens(t *testing.T) {
 				t.Errorf("%q: suggests %q", ua, strings.TrimSuffix(name, `"`))
 			}
 		}
+	}
+}
+
+// TestCrawlDelayJoin: robots whose groups run together past their
+// Crawl-delays (as Google reads them) keep the shortest delay, not the
+// first: no robot is held to a delay written for another.
+func TestCrawlDelayJoin(t *testing.T) {
+	r := ParseBytes([]byte("User-agent: a\nCrawl-delay: 20\n\nUser-agent: b\nCrawl-delay: 1\n\nUser-agent: c\nDisallow: /x\n"))
+	if len(r.Groups) != 1 {
+		t.Fatalf("%d groups, want 1 (Google's reading)", len(r.Groups))
+	}
+	for _, a := range []string{"a", "b", "c"} {
+		if d, ok := r.Agent(a).CrawlDelay(); !ok || d != time.Second {
+			t.Errorf("%s: Crawl-delay %v %v, want 1s", a, d, ok)
+		}
+	}
+	if ok, _ := r.Allowed("a", "/x"); ok {
+		t.Errorf("a may fetch /x: Google's reading gives it c's rules")
 	}
 }

@@ -166,6 +166,15 @@ type parser struct {
 	lastAgentLine    int
 	blankAfterRules  int
 	noted1994Rules   bool // the "rules after a blank line" note was given for cur
+
+	// For the Crawl-delay note: a Crawl-delay among cur's User-agent lines,
+	// before any rule, and User-agent lines after it (see userAgent).
+	delayLine    int  // line of the first such Crawl-delay, 0 if none
+	delayAgents  int  // how many of cur.Agents came before it
+	afterDelay   bool // the last key line was that Crawl-delay
+	joinLine     int  // the first User-agent line after it, 0 if none
+	agentsJoined int  // cur.Agents before the latest User-agent lines that follow a Crawl-delay
+	lastDelay    int  // line of the latest Crawl-delay among them
 }
 
 func (p *parser) problem(sev Severity, code, msg, suggestion string) {
@@ -312,6 +321,17 @@ func (p *parser) userAgent(value string) {
 		p.r.Groups = append(p.r.Groups, p.cur)
 		p.inRules = false
 		p.blankAfterAgents, p.blankAfterRules, p.noted1994Rules = 0, 0, false
+		p.delayLine, p.joinLine = 0, 0
+	} else if p.delayLine != 0 {
+		// A Crawl-delay came before this line: the Crawl-delay note given
+		// with the group's first rule says it all, blank lines included.
+		if p.joinLine == 0 {
+			p.joinLine = p.lineNo
+		}
+		if p.afterDelay {
+			p.agentsJoined = len(p.cur.Agents)
+		}
+		p.blankAfterAgents = 0
 	} else if p.blankAfterAgents != 0 {
 		names := strings.Join(p.cur.Agents, ", ")
 		p.problemAt(p.lastAgentLine, Warning, "blank-line-1994",
@@ -321,6 +341,7 @@ func (p *parser) userAgent(value string) {
 		p.blankAfterAgents = 0
 	}
 	p.lastAgentLine = p.lineNo
+	p.afterDelay = false
 	names := fields(value, true)
 	if len(names) == 0 {
 		p.problem(Warning, "empty-user-agent", "empty User-agent value: it names no robot", "write a product token such as \"User-agent: Googlebot\" or \"User-agent: *\"")
@@ -382,7 +403,11 @@ func (p *parser) rule(allow bool, keyName, value, text string) {
 			fmt.Sprintf("delete blank line %d", p.blankAfterRules))
 		p.noted1994Rules = true
 	}
+	if p.joinLine != 0 && !p.inRules {
+		p.noteDelayJoin(keyName, value)
+	}
 	p.blankAfterAgents = 0
+	p.afterDelay = false
 	p.inRules = true
 	pats := fields(value, false)
 	if len(pats) == 0 {
@@ -444,9 +469,26 @@ func (p *parser) crawlDelay(value string) {
 		p.problem(Warning, "rule-outside-group", "Crawl-delay line before any User-agent line: every crawler ignores it", "put it inside the group of the robot it is meant for")
 		return
 	}
+	if !p.inRules && p.delayLine == 0 {
+		p.delayLine, p.delayAgents = p.lineNo, len(p.cur.Agents)
+	}
+	p.afterDelay = !p.inRules
+	if !p.inRules {
+		p.lastDelay = p.lineNo
+	}
 	secs, err := strconv.ParseFloat(value, 64)
 	if err != nil || math.IsNaN(secs) || secs < 0 || secs > 1e9 {
 		p.problem(Warning, "bad-crawl-delay", fmt.Sprintf("Crawl-delay %q is not a number of seconds: ignored", value), "write e.g. \"Crawl-delay: 10\"")
+		return
+	}
+	if p.cur.HasCrawlDelay && p.joinLine != 0 && !p.inRules {
+		// Another robot's Crawl-delay, in the group only because Google's
+		// reading runs on (see noteDelayJoin): no duplicate for the
+		// readers of Crawl-delay, who see two groups. The shorter counts,
+		// so that no robot is blamed under a delay meant for another.
+		if d := time.Duration(secs * float64(time.Second)); d < p.cur.CrawlDelay {
+			p.cur.CrawlDelay = d
+		}
 		return
 	}
 	if p.cur.HasCrawlDelay {
@@ -455,6 +497,40 @@ func (p *parser) crawlDelay(value string) {
 	}
 	p.cur.CrawlDelay = time.Duration(secs * float64(time.Second))
 	p.cur.HasCrawlDelay = true
+}
+
+// noteDelayJoin warns, at a group's first rule, that the group's User-agent
+// lines run on past a Crawl-delay. Google's parser ignores Crawl-delay and
+// ends a group only at a rule, so "User-agent: a / Crawl-delay: 5 /
+// User-agent: b / Disallow: /" gives a "Disallow: /", as robowatch reads it
+// too; parsers that read Crawl-delay (crawler-commons, Python's
+// robotparser) end a's group at its Crawl-delay. Nothing in the file says
+// which reading a robot follows, and Google's blocks robots the author
+// meant only to slow down.
+func (p *parser) noteDelayJoin(keyName, value string) {
+	before := p.cur.Agents[:p.delayAgents]
+	owners := p.cur.Agents[p.agentsJoined:]
+	rule := keyName + ":"
+	if value != "" {
+		rule += " " + value
+	}
+	where := fmt.Sprintf("after line %d", p.delayLine)
+	if p.lastDelay != p.delayLine {
+		where = fmt.Sprintf("after each Crawl-delay of lines %d to %d", p.delayLine, p.lastDelay)
+	}
+	p.problemAt(p.delayLine, Warning, "crawl-delay-joins",
+		fmt.Sprintf("User-agent %s (line %d) has this Crawl-delay but no rule before User-agent line %d: RFC 9309 readers such as Google ignore Crawl-delay and read one group on to line %d, so %s get the rules meant for %s (%q first); parsers that read Crawl-delay, such as crawler-commons (Common Crawl's CCBot) and Python's robotparser, end the group here, with nothing disallowed",
+			listNames(before), p.cur.Line, p.joinLine, p.lineNo, listNames(p.cur.Agents[:p.agentsJoined]), listNames(owners), rule),
+		fmt.Sprintf("if %s may fetch everything, add \"Disallow:\" %s; if it should obey the rules from line %d on, move the Crawl-delay after them", listNames(before), where, p.lineNo))
+	p.joinLine = 0
+}
+
+// listNames joins User-agent names for a message, at most five of them.
+func listNames(names []string) string {
+	if len(names) <= 5 {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:5], ", "), len(names)-5)
 }
 
 func hasPrefixFold(s, prefix string) bool {
