@@ -116,3 +116,13 @@ func Cut(s string, width int) string {
 	}
 	return runewidth.Truncate(s, width, "…")
 }
+
+// Address is a client address for display: escaped as Escape does, and
+// "-", as the log wrote it, for a record that gave none (Gunicorn behind a
+// Unix socket), rather than an empty cell.
+func Address(ip string) string {
+	if ip == "" {
+		return "-"
+	}
+	return Escape(ip)
+}

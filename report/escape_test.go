@@ -64,3 +64,20 @@ func TestCut(t *testing.T) {
 		}
 	}
 }
+
+// TestAddress: a client address is shown escaped, and a record that gave
+// none ("-" in the log: Gunicorn behind a Unix socket) as "-", not as an
+// empty cell or "(first )".
+func TestAddress(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", "-"},
+		{"203.0.113.9", "203.0.113.9"},
+		{"2001:db8::7", "2001:db8::7"},
+		{"evil\x1b[31mhost", Escape("evil\x1b[31mhost")},
+	}
+	for _, tt := range tests {
+		if got := Address(tt.in); got != tt.want {
+			t.Errorf("Address(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -260,7 +260,7 @@ func incidentCharts(incidents []detect.Incident) ([]chart, string) {
 
 // incidentChart draws an incident's requests in each second on scale s.
 func incidentChart(in detect.Incident, s scale) chart {
-	c := newTimeChart(fmt.Sprintf("%s %s", Escape(in.IP), Escape(in.Name)), incidentChartHeight)
+	c := newTimeChart(fmt.Sprintf("%s %s", Address(in.IP), Escape(in.Name)), incidentChartHeight)
 	c.Note = fmt.Sprintf("%s, %s: %s requests, at most %d in a second", in.Start.Format(timeLayout),
 		Duration(time.Duration(in.Seconds)*time.Second), Count(in.Requests), in.PeakPerSecond)
 	if in.PerSecondCut {

@@ -329,7 +329,7 @@ func clientsSection(r *Report, opt Options, text bool) *section {
 		if c.Identity == detect.IdentityImpostor {
 			name += " (impostor)"
 		}
-		s.rows = append(s.rows, []string{Escape(c.IP), robot, name, strconv.Itoa(c.Score), Count(c.Requests),
+		s.rows = append(s.rows, []string{Address(c.IP), robot, name, strconv.Itoa(c.Score), Count(c.Requests),
 			fmt.Sprintf("%d/%d/%d", c.Peak.Per1s, c.Peak.Per10s, c.Peak.Per60s), Count(c.RobotsTxtFetches), viol,
 			strings.Join(c.Reasons, ","), uaCell(c.UserAgent)})
 		if c.Identity == detect.IdentityImpostor {
@@ -371,7 +371,7 @@ func violationsSection(r *Report, opt Options) *section {
 	}
 	n := opt.top(res.Violations.Len())
 	for _, v := range res.Violations.Head(n) {
-		s.rows = append(s.rows, []string{v.Time.Format(opt.timeLayout()), Escape(v.IP), Escape(v.Name), Escape(v.Method),
+		s.rows = append(s.rows, []string{v.Time.Format(opt.timeLayout()), Address(v.IP), Escape(v.Name), Escape(v.Method),
 			Escape(v.Path), strconv.Itoa(v.Status), Escape(v.Group), fmt.Sprintf("line %d: %s", v.Line, Escape(v.Rule))})
 	}
 	s.notes = cutNote(n, res.Violations.Len(), "stored violation", "stored violations")
@@ -508,7 +508,7 @@ func groupedViolationsSection(r *Report, opt Options) *section {
 			statuses = append(statuses, "…")
 		}
 		v := &g.first
-		s.rows = append(s.rows, []string{Escape(v.IP), Escape(v.Name), Count(g.count),
+		s.rows = append(s.rows, []string{Address(v.IP), Escape(v.Name), Count(g.count),
 			v.Time.Format(timeLayout), g.last.Format(timeLayout), ruleCell(v.Line, v.Rule),
 			strings.Join(paths, ", "), strings.Join(statuses, ", "), Escape(v.Group)})
 		s.paint(len(s.rows)-1, 2, toneViolation)
@@ -552,7 +552,7 @@ func incidentsSection(r *Report, opt Options, text bool) *section {
 		}
 		st := in.Status
 		s.rows = append(s.rows, []string{in.Start.Format(layout), Duration(time.Duration(in.Seconds) * time.Second),
-			Escape(in.IP), Escape(in.Name), Count(in.Requests), strconv.Itoa(in.PeakPerSecond), paths,
+			Address(in.IP), Escape(in.Name), Count(in.Requests), strconv.Itoa(in.PeakPerSecond), paths,
 			fmt.Sprintf("%d/%d/%d/%d", st.S2xx, st.S3xx, st.S4xx, st.S5xx), Bytes(in.Bytes)})
 		s.paint(len(s.rows)-1, 5, toneIncident)
 	}
@@ -674,7 +674,7 @@ func headlineSection(r *Report, opt Options) *section {
 	}
 	if len(res.Incidents) > 0 {
 		in := res.Incidents[0]
-		who := Escape(in.IP)
+		who := Address(in.IP)
 		if !strings.HasPrefix(in.Name, "unnamed (") { // its network is in the address
 			who += " (" + Escape(in.Name) + ")"
 		}
@@ -709,7 +709,7 @@ func headlineSection(r *Report, opt Options) *section {
 	scanners, first := int64(res.Scanners), res.FirstScanner
 	if scanners > 0 {
 		add("Scanners", fmt.Sprintf("%s probed for weaknesses (first %s); see Clients, kind scanner",
-			Exact(scanners)+noun(scanners, " client", " clients"), Escape(first)))
+			Exact(scanners)+noun(scanners, " client", " clients"), Address(first)))
 	}
 	return s
 }
