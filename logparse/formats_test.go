@@ -3,6 +3,7 @@ package logparse
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net/netip"
 	"os"
@@ -405,6 +406,11 @@ func TestJSONFields(t *testing.T) {
 // TestNothingRead: an input of which no line parsed is an error naming it;
 // one of which some did, or an empty one, is not.
 func TestNothingRead(t *testing.T) {
+	// With a format given, the first line's reason: no report follows.
+	envoy := Stats{Lines: 3, Malformed: 3, Format: "envoy", Samples: []*ParseError{{File: "e.log", Line: 1, Err: fmt.Errorf("%w: no client address", ErrMismatch)}}}
+	if err := envoy.NothingRead("e.log", false); err == nil || !strings.Contains(err.Error(), "none of its 3 lines is an envoy log line (line 1: ") || !strings.Contains(err.Error(), "no client address") {
+		t.Errorf("given format: %v", err)
+	}
 	if err := (Stats{Lines: 3, Malformed: 3, Format: "combined"}).NothingRead("a.log", true); err == nil || !strings.Contains(err.Error(), "a.log: none of its 3 lines") || !strings.Contains(err.Error(), "--format") {
 		t.Errorf("nothing parsed: %v", err)
 	}

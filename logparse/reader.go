@@ -112,7 +112,24 @@ func (s Stats) NothingRead(name string, detected bool) error {
 		}
 		return fmt.Errorf("%s: none of its %d lines is an access-log line of a known format (tried %s); %s", name, malformed, strings.Join(FormatNames[:len(FormatNames)-1], ", "), hint)
 	}
-	return fmt.Errorf("%s: none of its %d lines is a %s log line; is it an access log, and in that format (see --format)?", name, malformed, s.Format)
+	// No report follows, so the first line's reason is said here: a
+	// format that fits but for one field (Envoy's log without the
+	// X-Forwarded-For it takes the client from) is told from one that
+	// does not fit at all.
+	why := ""
+	if len(s.Samples) > 0 && s.Samples[0].Err != nil {
+		why = fmt.Sprintf(" (line %d: %v)", s.Samples[0].Line, s.Samples[0].Err)
+	}
+	return fmt.Errorf("%s: none of its %d lines is %s %s log line%s; is it an access log, and in that format (see --format)?", name, malformed, article(s.Format), s.Format, why)
+}
+
+// article is "an" before a name said with a vowel first (an envoy, an
+// istio, an alb, an s3 log line), else "a".
+func article(name string) string {
+	if name != "" && strings.IndexByte("aeiouAEIOU", name[0]) >= 0 || strings.HasPrefix(name, "s3") {
+		return "an"
+	}
+	return "a"
 }
 
 // AddRecord counts rec as a parsed line.
