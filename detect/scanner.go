@@ -97,9 +97,12 @@ func probeOf(path string) probe {
 			}
 		}
 	}
+	if dotfileBelowRoot(p) {
+		return probeStrong
+	}
 	// Path traversal, plain or percent-encoded, and the file it is after.
 	// Most paths have neither ".." nor '%': two memchr-speed scans.
-	if i := strings.Index(path, ".."); i >= 0 && (strings.HasPrefix(path[i+2:], "/") || strings.HasPrefix(path[i+2:], "%2f") || strings.HasPrefix(path[i+2:], "%2F")) {
+	if traversal(path) {
 		return probeStrong
 	}
 	if strings.IndexByte(path, '%') >= 0 && (strings.Contains(path, "%2e%2e") || strings.Contains(path, "%2E%2E")) {
@@ -299,6 +302,60 @@ func segmentEnds(rest string) bool {
 	switch rest[0] {
 	case '/', '.', '?', ';', '&', '%':
 		return true
+	}
+	return false
+}
+
+// dotfileBelowRoot reports a secret dotfile of probePaths asked for in a
+// directory: scanners try /api/.env, /core/.env, /backend/.env and
+// /app/.git/config in every directory they guess (a site behind Cloudflare,
+// in a log on GitHub: Daniloday/ubuntu access.log.1). Below the root the
+// name must end its segment: /blog/.environment-friendly-tips is a page.
+func dotfileBelowRoot(p string) bool {
+	for i := 1; i < len(p); i++ {
+		j := strings.Index(p[i:], "/.")
+		if j < 0 {
+			return false
+		}
+		i += j
+		rest := p[i:]
+		for _, e := range probeIndex['.'] {
+			if len(rest) >= len(e.prefix) && strings.EqualFold(rest[:len(e.prefix)], e.prefix) &&
+				(strings.HasSuffix(e.prefix, "/") || segmentEnds(rest[len(e.prefix):])) {
+				return e.probe == probeStrong
+			}
+		}
+	}
+	return false
+}
+
+// traversal reports a ".." that is a whole path segment (or a parameter's
+// value) followed by a slash, plain or encoded: what climbs out of the web
+// root. One inside a name is none: Internet Explorer 8 read a CSS font list
+// as one URL and asked 35 times for /font/roboto/Roboto-Thin.woff2%22)%20
+// format(%22woff2%22),%20url(%22../font/… (1geek0/weblog access.log).
+func traversal(path string) bool {
+	for i := 0; i < len(path); i++ {
+		j := strings.Index(path[i:], "..")
+		if j < 0 {
+			return false
+		}
+		i += j
+		after, before := path[i+2:], path[:i]
+		if !(strings.HasPrefix(after, "/") || len(after) >= 3 && strings.EqualFold(after[:3], "%2f")) {
+			continue
+		}
+		if before == "" {
+			return true
+		}
+		switch before[len(before)-1] {
+		case '/', '\\', '=', '.', '?', '&', ';', ':':
+			// "....//" too, which a filter that deletes "../" once makes "../".
+			return true
+		}
+		if len(before) >= 3 && (strings.EqualFold(before[len(before)-3:], "%2f") || strings.EqualFold(before[len(before)-3:], "%5c")) {
+			return true
+		}
 	}
 	return false
 }

@@ -51,6 +51,22 @@ func TestProbeOf(t *testing.T) {
 		{"/thinkphp/html/public/index.php", probeStrong},
 		{"/thinkphp-tutorial/", probeNone},
 		{"/tp/index.html", probeNone},
+		// Dotfiles in a directory, as scanners guess them (Daniloday/ubuntu
+		// access.log.1, a site behind Cloudflare).
+		{"/api/.env", probeStrong},
+		{"/backend/.env", probeStrong},
+		{"/core/.env.production", probeStrong},
+		{"/app/.git/config", probeStrong},
+		{"/blog/.envelope-art/", probeNone},
+		{"/docs/.well-known/x", probeNone},
+		// Traversal is a whole segment: Internet Explorer 8 asked for a CSS
+		// font list as one URL (1geek0/weblog access.log).
+		{"/font/roboto/Roboto-Thin.woff2%22)%20format(%22woff2%22),%20url(%22../font/roboto/Roboto-Thin.woff%22)", probeNone},
+		{"/static/../../../../etc/hosts", probeStrong},
+		{"/img/..%2f..%2fwin.ini", probeStrong},
+		{"/x?f=....//....//etc/hosts", probeStrong},
+		{"/x?f=..%2F..%2Fboot.ini", probeStrong},
+		{"/notes/v1..2/", probeNone},
 	}
 	for _, tt := range tests {
 		if got := probeOf(tt.path); got != tt.want {
