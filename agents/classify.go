@@ -218,6 +218,9 @@ func (c *Classifier) classify(ua string) Agent {
 // classifyLower is classify for a User-agent at most MaxLen long (long says
 // it was cut) and its lower-cased form.
 func (c *Classifier) classifyLower(ua, lower string, long bool) Agent {
+	if name := exploitAgent(lower); name != "" {
+		return Agent{Name: name, Kind: Tool, Reason: "exploit in the User-agent: " + name, Scanner: true}
+	}
 	if a, ok := declaredAgent(ua, lower); ok {
 		return a
 	}
@@ -237,6 +240,22 @@ func (c *Classifier) classifyLower(ua, lower string, long bool) Agent {
 		}
 	}
 	return a
+}
+
+// exploitAgent names an exploit sent as the User-agent, "" if there is
+// none: Shellshock (CVE-2014-6271), a bash function "() { :; }; cmd" that
+// a CGI script's bash runs, and Log4Shell (CVE-2021-44228), a Log4j
+// lookup "${jndi:ldap://…}". Both carry a command or URL after them, which
+// named the client by what it downloads: "() { :;}; /bin/bash -c 'wget …'"
+// was the tool Wget.
+func exploitAgent(lower string) string {
+	switch {
+	case strings.HasPrefix(strings.TrimLeft(lower, " "), "() {"):
+		return "Shellshock"
+	case strings.Contains(lower, "${jndi:"):
+		return "Log4Shell"
+	}
+	return ""
 }
 
 // declaredAgent finds what a User-agent says about itself: a known crawler or

