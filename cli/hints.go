@@ -5,11 +5,12 @@ import (
 	"net/netip"
 	"strings"
 
+	"github.com/robowatch/robowatch/agents"
 	"github.com/robowatch/robowatch/detect"
 )
 
 // ProxyHint says on stderr when most of the requests came from private
-// addresses and no --trust-proxy was given: a server behind a proxy, a
+// addresses, or from one CDN's edge, and no --trust-proxy was given: a server behind a proxy, a
 // load balancer or a CDN logs their address for every client, and the
 // report is then about a handful of machines of the site's own (its
 // worst incident the balancer, its scanners the balancer). Two real logs
@@ -22,9 +23,16 @@ func (a *Analyse) ProxyHint(stderr io.Writer, res *detect.Result) {
 	var private, all int64
 	var nets []string
 	count := 0
+	edge := map[string]int64{} // requests from each CDN's edge
 	for _, n := range res.Networks {
 		all += n.Requests
 		p, err := netip.ParsePrefix(n.Network)
+		if err == nil {
+			if cdn := agents.CDN(p.Addr()); cdn != "" {
+				edge[cdn] += n.Requests
+				continue
+			}
+		}
 		// ::1 is summed in the network "::/48", whose first address is
 		// "::", not loopback: ask whether the network holds it.
 		if err != nil || !(p.Addr().IsPrivate() || p.Addr().IsLoopback() || p.Contains(netip.IPv6Loopback())) {
@@ -33,6 +41,14 @@ func (a *Analyse) ProxyHint(stderr io.Writer, res *detect.Result) {
 		private += n.Requests
 		if count++; count <= 3 {
 			nets = append(nets, n.Network)
+		}
+	}
+	for cdn, n := range edge {
+		if 2*n > all {
+			// Behind a CDN that the log names for every visitor: the
+			// report is about its edge, and block lists leave it out.
+			Warnf(stderr, "robowatch: note: %d%% of the requests came from %s's edge addresses: the log names the CDN instead of the visitors, and block lists leave its addresses out; log the visitor's address (Cloudflare's CF-Connecting-IP, or X-Forwarded-For) and name the CDN's ranges with --trust-proxy\n", 100*n/all, cdn)
+			return
 		}
 	}
 	if all == 0 || 2*private <= all {

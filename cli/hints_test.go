@@ -39,6 +39,10 @@ func TestProxyHint(t *testing.T) {
 		{"public clients", Analyse{}, nets("203.0.113.0/24", 900, "10.0.3.0/24", 100), ""},
 		{"exactly half", Analyse{}, nets("203.0.113.0/24", 50, "10.0.3.0/24", 50), ""},
 		{"three private networks", Analyse{}, nets("10.0.1.0/24", 10, "10.0.2.0/24", 10, "192.168.1.0/24", 10), "(10.0.1.0/24, 10.0.2.0/24, 192.168.1.0/24); if"},
+		// Behind Cloudflare without CF-Connecting-IP (a real log on
+		// GitHub: 95% of its requests from 172.70.x, 162.158.x, ...).
+		{"behind Cloudflare", Analyse{}, nets("172.70.42.0/24", 500, "162.158.1.0/24", 450, "203.0.113.0/24", 50), "95% of the requests came from Cloudflare's edge addresses"},
+		{"some Fastly", Analyse{}, nets("151.101.1.0/24", 40, "203.0.113.0/24", 60), ""},
 		{"host names", Analyse{}, nets("crawl.example.org", 900), ""},
 		{"no requests", Analyse{}, nil, ""},
 	}

@@ -222,8 +222,11 @@ type BlockOptions struct {
 // address (a host name, or garbage a log can hold): they cannot go in a
 // block list, and the caller says so. Internal are the selected addresses
 // no request from the internet comes from (loopback, private, link-local:
-// the server itself, its balancer, a health check, WordPress's own cron):
-// denying them can take the site down, so they are named, not listed.
+// the server itself, its balancer, a health check, WordPress's own cron),
+// and a CDN's edge addresses, which carry every visitor's requests when the
+// log names the edge (a site behind Cloudflare that logs no
+// CF-Connecting-IP): denying them can take the site down, so they are
+// named, not listed.
 // Clients folded into Other are not known one by one and are not listed.
 func (r *Result) Offenders(opt BlockOptions) (list []Offender, skipped, internal []string) {
 	byAddr := map[netip.Addr]*Offender{}
@@ -243,7 +246,7 @@ func (r *Result) Offenders(opt BlockOptions) (list []Offender, skipped, internal
 			seen[network(addr)] = true
 			continue
 		}
-		if logparse.InternalAddress(addr) {
+		if logparse.InternalAddress(addr) || agents.CDN(addr) != "" {
 			seen[network(addr)] = true
 			if t := addr.String(); len(internal) < 100 && !slices.Contains(internal, t) {
 				internal = append(internal, t)

@@ -35,7 +35,7 @@ func WriteBlock(w io.Writer, format string, r *Report, opt BlockOptions) ([]stri
 	bw := bufio.NewWriter(w)
 	header := blockHeader(r, opt, len(list))
 	if len(internal) > 0 {
-		header = append(header, fmt.Sprintf("Left out, internal or reserved addresses (the server itself, a balancer, a health check, or no host's): %s; deny one by hand if it is meant", strings.Join(internal, ", ")))
+		header = append(header, fmt.Sprintf("Left out, internal or reserved addresses and CDN edges (the server itself, a balancer, a health check, a CDN that carries everyone's requests, or no host's): %s; deny one by hand if it is meant", strings.Join(internal, ", ")))
 	}
 	comment := func(prefix string, o *detect.Offender) {
 		fmt.Fprintf(bw, "%s%s\n", prefix, offenderComment(o))
