@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"iter"
 	"math"
 	"strings"
 )
@@ -329,12 +330,7 @@ func log4Shell(path string) bool {
 // lookupAfter reports "jndi:" (any case before ndi) after "{" or "%7b", in
 // path, found by its tail ndi.
 func lookupAfter(path, ndi string) bool {
-	for i := 0; i < len(path); i++ {
-		j := strings.Index(path[i:], ndi)
-		if j < 0 {
-			return false
-		}
-		i += j
+	for i := range indexes(path, ndi) {
 		if i == 0 || path[i-1]|0x20 != 'j' {
 			continue
 		}
@@ -370,12 +366,10 @@ func phpInjection(query string) bool {
 // in a log on GitHub: Daniloday/ubuntu access.log.1). Below the root the
 // name must end its segment: /blog/.environment-friendly-tips is a page.
 func dotfileBelowRoot(p string) bool {
-	for i := 1; i < len(p); i++ {
-		j := strings.Index(p[i:], "/.")
-		if j < 0 {
-			return false
+	for i := range indexes(p, "/.") {
+		if i == 0 {
+			continue // the root's own: probePaths' entries
 		}
-		i += j
 		rest := p[i:]
 		for _, e := range probeIndex['.'] {
 			if len(rest) >= len(e.prefix) && strings.EqualFold(rest[:len(e.prefix)], e.prefix) &&
@@ -393,12 +387,7 @@ func dotfileBelowRoot(p string) bool {
 // as one URL and asked 35 times for /font/roboto/Roboto-Thin.woff2%22)%20
 // format(%22woff2%22),%20url(%22../font/… (1geek0/weblog access.log).
 func traversal(path string) bool {
-	for i := 0; i < len(path); i++ {
-		j := strings.Index(path[i:], "..")
-		if j < 0 {
-			return false
-		}
-		i += j
+	for i := range indexes(path, "..") {
 		after, before := path[i+2:], path[:i]
 		if !(strings.HasPrefix(after, "/") || len(after) >= 3 && strings.EqualFold(after[:3], "%2f")) {
 			continue
@@ -416,6 +405,20 @@ func traversal(path string) bool {
 		}
 	}
 	return false
+}
+
+// indexes yields the index of each occurrence of sub in s, left to right,
+// found at strings.Index's speed; sub is not empty.
+func indexes(s, sub string) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := 0; i < len(s); i++ {
+			j := strings.Index(s[i:], sub)
+			if j < 0 || !yield(i+j) {
+				return
+			}
+			i += j
+		}
+	}
 }
 
 // passwdEnds reports whether what follows "/etc/passwd" ends the file name:
