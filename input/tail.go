@@ -73,6 +73,7 @@ type Tail struct {
 	f       *os.File
 	off     int64     // bytes read from f
 	next    *os.File  // the file now under the name, read once f is drained and quiet
+	later   []pending // files that took the name after next, oldest first: each read after the one before
 	quiet   time.Time // when f last gave bytes (or next appeared), while next waits
 	watcher *fsnotify.Watcher
 	any     bool      // a byte was returned
@@ -85,6 +86,13 @@ type Tail struct {
 
 	closeOnce sync.Once
 	closed    chan struct{}
+}
+
+// pending is a file that took the name while an older one was still
+// being drained, and when it was seen.
+type pending struct {
+	f  *os.File
+	at time.Time
 }
 
 // Follow opens name and returns a reader of its bytes, from the start,
@@ -199,6 +207,9 @@ func (t *Tail) atStop(p []byte) (int, error) {
 // read: a truncated file read again, or the file now under the name.
 func (t *Tail) look() bool {
 	if t.next != nil {
+		// Another rotation in the quiet spell: the file it left behind
+		// is held open and read in its turn, not skipped.
+		t.queueNewer()
 		// The old file is drained until it has been quiet for a while:
 		// the server writes to it until it reopens its log.
 		if time.Since(t.quiet) < t.opt.RotateGrace {
@@ -252,10 +263,40 @@ func (t *Tail) look() bool {
 	return true
 }
 
+// queueNewer holds the file now under the name, if it is neither the one
+// read nor one waiting to be.
+func (t *Tail) queueNewer() {
+	now, err := os.Stat(t.name)
+	if err != nil {
+		return // gone for a moment in a rename and create; a later look sees it
+	}
+	newest := t.next
+	if n := len(t.later); n > 0 {
+		newest = t.later[n-1].f
+	}
+	for _, f := range []*os.File{t.f, newest} {
+		if st, err := f.Stat(); err == nil && os.SameFile(st, now) {
+			return
+		}
+	}
+	nf, err := os.Open(t.name)
+	if err != nil {
+		t.fail(err)
+		return
+	}
+	t.later = append(t.later, pending{nf, time.Now()})
+}
+
 // rotate moves reading from the old file, drained, to the new one.
 func (t *Tail) rotate() {
 	t.f.Close()
 	t.f, t.next, t.off = t.next, nil, 0
+	if len(t.later) > 0 {
+		// The new file has a successor already: its quiet spell counts
+		// from when that one was seen.
+		t.next, t.quiet = t.later[0].f, t.later[0].at
+		t.later = t.later[1:]
+	}
 	t.endLine()
 	kind := FollowRotated
 	if t.removed {
@@ -356,6 +397,10 @@ func (t *Tail) Close() error {
 		t.next.Close()
 		t.next = nil
 	}
+	for _, p := range t.later {
+		p.f.Close()
+	}
+	t.later = nil
 	if t.f != nil {
 		err := t.f.Close()
 		t.f = nil
