@@ -74,7 +74,8 @@ type Tail struct {
 	off     int64     // bytes read from f
 	next    *os.File  // the file now under the name, read once f is drained and quiet
 	later   []pending // files that took the name after next, oldest first: each read after the one before
-	quiet   time.Time // when f last gave bytes (or next appeared), while next waits
+	quiet   time.Time // when f was last seen to grow (or next appeared), while next waits
+	size    int64     // f's size then
 	watcher *fsnotify.Watcher
 	any     bool      // a byte was returned
 	lastNL  bool      // the last byte returned was a line end
@@ -146,9 +147,6 @@ func (t *Tail) Read(p []byte) (int, error) {
 		}
 		n, err := t.f.Read(p)
 		if n > 0 {
-			if t.next != nil {
-				t.quiet = time.Now()
-			}
 			t.off += int64(n)
 			t.any, t.lastNL = true, p[n-1] == '\n'
 			return n, nil
@@ -211,7 +209,13 @@ func (t *Tail) look() bool {
 		// is held open and read in its turn, not skipped.
 		t.queueNewer()
 		// The old file is drained until it has been quiet for a while:
-		// the server writes to it until it reopens its log.
+		// the server writes to it until it reopens its log. Quiet is
+		// the file not growing, not the reader having nothing left: a
+		// file read late (one of several rotations) has long been still.
+		if st, err := t.f.Stat(); err == nil && st.Size() != t.size {
+			t.quiet, t.size = time.Now(), st.Size()
+			return true
+		}
 		if time.Since(t.quiet) < t.opt.RotateGrace {
 			return false
 		}
@@ -260,6 +264,9 @@ func (t *Tail) look() bool {
 		return false
 	}
 	t.next, t.lastErr, t.quiet = nf, "", time.Now()
+	if cur != nil {
+		t.size = cur.Size()
+	}
 	return true
 }
 
@@ -296,6 +303,9 @@ func (t *Tail) rotate() {
 		// from when that one was seen.
 		t.next, t.quiet = t.later[0].f, t.later[0].at
 		t.later = t.later[1:]
+		if st, err := t.f.Stat(); err == nil {
+			t.size = st.Size()
+		}
 	}
 	t.endLine()
 	kind := FollowRotated
