@@ -41,7 +41,7 @@ type Pool struct {
 	// The cap the workers share (Config.MaxClients; 0: none), see cut.
 	maxClients int64
 	margin     int64          // fewer free places than this: each worker keeps to its part
-	bound      int64          // the most clients the workers can hold once done with what was handed
+	bound      int64          // until full: the most clients the workers can hold once done with what was handed
 	full       bool           // the workers came to the cap: each keeps to its part from now on
 	inflight   sync.WaitGroup // batches some worker is not done with
 }
@@ -204,18 +204,14 @@ func (p *Pool) cut(owner []uint8, lo int) (int, []int64) {
 	if p.maxClients == 0 {
 		return len(owner), nil
 	}
-	owned := func(from, to int) int64 {
-		var n int64
-		for _, o := range owner[from:to] {
-			if o < ownerPass {
-				n++
-			}
-		}
-		return n
-	}
 	if !p.full {
 		// Once full, the parts follow the records alone: no need to wait.
-		rest := owned(lo, len(owner))
+		var rest int64 // records still to hand out that may make a client
+		for _, o := range owner[lo:] {
+			if o < ownerPass {
+				rest++
+			}
+		}
 		if p.bound+rest <= p.maxClients {
 			p.bound += rest
 			return len(owner), nil
@@ -282,7 +278,6 @@ func (p *Pool) cut(owner []uint8, lo int) (int, []int64) {
 		limits[best]++
 		given++
 	}
-	p.bound = p.maxClients
 	return len(owner), limits
 }
 

@@ -247,17 +247,11 @@ func TestTailRotationBurst(t *testing.T) {
 	appendFile(t, log, "0\n")
 	r := startTail(t, context.Background(), log, 50*time.Millisecond)
 	r.await("0\n")
-	start, want := time.Now(), "0\n"
-	for i := 1; i <= 4; i++ {
-		for j := i - 1; j > 0; j-- {
-			os.Rename(fmt.Sprintf("%s.%d", log, j), fmt.Sprintf("%s.%d", log, j+1))
-		}
-		os.Rename(log, log+".1")
-		appendFile(t, log, fmt.Sprintf("%d\n", i))
-		want += fmt.Sprintf("%d\n", i)
-		time.Sleep(300 * time.Millisecond)
+	start := time.Now()
+	if err := rotateBurst(log); err != nil {
+		t.Fatal(err)
 	}
-	r.await(want)
+	r.await("0\n1\n2\n3\n4\n")
 	// How long it took is BenchmarkTailRotationBurst's to measure (about
 	// one spell now, a spell a file before): no wall-clock limit here.
 	t.Logf("read through 4 rotations in %v", time.Since(start))
@@ -373,6 +367,27 @@ func TestTailMissing(t *testing.T) {
 	}
 }
 
+// rotateBurst rotates log four times, 0.3 s apart, as logrotate does
+// (access.log.1 to .2, …, access.log to .1, a new access.log), each new
+// file holding the rotation's number on a line.
+func rotateBurst(log string) error {
+	for i := 1; i <= 4; i++ {
+		for j := i - 1; j > 0; j-- {
+			if err := os.Rename(fmt.Sprintf("%s.%d", log, j), fmt.Sprintf("%s.%d", log, j+1)); err != nil {
+				return err
+			}
+		}
+		if err := os.Rename(log, log+".1"); err != nil {
+			return err
+		}
+		if err := os.WriteFile(log, []byte(fmt.Sprintf("%d\n", i)), 0o644); err != nil {
+			return err
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	return nil
+}
+
 // BenchmarkTailRotationBurst measures how long -F takes to read through
 // four rotations 0.3 s apart (TestTailRotationBurst): about one quiet
 // spell (2 s) after the first plus the 1.2 s of rotations now; a spell a
@@ -397,15 +412,8 @@ func BenchmarkTailRotationBurst(b *testing.B) {
 			}
 			done <- err
 		}()
-		for i := 1; i <= 4; i++ {
-			for j := i - 1; j > 0; j-- {
-				os.Rename(fmt.Sprintf("%s.%d", log, j), fmt.Sprintf("%s.%d", log, j+1))
-			}
-			os.Rename(log, log+".1")
-			if err := os.WriteFile(log, []byte(fmt.Sprintf("%d\n", i)), 0o644); err != nil {
-				b.Fatal(err)
-			}
-			time.Sleep(300 * time.Millisecond)
+		if err := rotateBurst(log); err != nil {
+			b.Fatal(err)
 		}
 		if err := <-done; err != nil {
 			b.Fatal(err)
