@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,4 +59,42 @@ func TestBlockListsLoad(t *testing.T) {
 			t.Errorf("nft -c -f nftables.golden: %v\n%s", err, out)
 		}
 	})
+}
+
+// TestBlockListLeavesCarrierNAT: a balancer in RFC 6598's shared space
+// (100.64.0.0/10: Alibaba Cloud's SLB, a carrier's NAT in front of the
+// site) hammering the site is the site's own, as a 10.x balancer is: the
+// block list names it in its header and denies it nowhere, to the edges of
+// the space; the address one before it is denied.
+func TestBlockListLeavesCarrierNAT(t *testing.T) {
+	var log strings.Builder
+	for _, ip := range []string{"100.63.255.255", "100.64.0.1", "100.127.255.255"} {
+		for i := range 40 { // rapid fire: an incident under the default selection
+			fmt.Fprintf(&log, "%s - - [06/May/2024:09:00:%02d +0000] \"GET /q%d HTTP/1.1\" 200 5 \"-\" \"curl/8.5.0\"\n", ip, i/10, i)
+		}
+	}
+	for _, format := range []string{"nginx", "ips"} {
+		code, out, errOut := runCLI(t, []byte(log.String()), "-o", format, "-")
+		if code != 0 {
+			t.Fatalf("-o %s: exit %d: %s", format, code, errOut)
+		}
+		var listed []string
+		for l := range strings.Lines(out) {
+			if !strings.HasPrefix(l, "#") {
+				listed = append(listed, strings.TrimSpace(l))
+			}
+		}
+		want := map[string]string{"nginx": "deny 100.63.255.255;", "ips": "100.63.255.255"}[format]
+		if strings.Join(listed, "|") != want {
+			t.Errorf("-o %s lists %q, want only %q", format, listed, want)
+		}
+		// Two thirds of the requests came from the balancers: the note
+		// that the log names a proxy instead of its clients.
+		if !strings.Contains(errOut, "66% of the requests came from private addresses (100.127.255.0/24, 100.64.0.0/24)") {
+			t.Errorf("-o %s: no note of a proxy on stderr: %s", format, errOut)
+		}
+		if !strings.Contains(out, "CDN edges (") || !strings.Contains(out, "): 100.64.0.1, 100.127.255.255; deny one by hand") {
+			t.Errorf("-o %s: the header does not name the balancers:\n%s", format, out)
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/robowatch/robowatch/agents"
 	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/logparse"
 )
 
 // ProxyHint says on stderr when most of the requests came from private
@@ -35,7 +36,7 @@ func (a *Analyse) ProxyHint(stderr io.Writer, res *detect.Result) {
 		}
 		// ::1 is summed in the network "::/48", whose first address is
 		// "::", not loopback: ask whether the network holds it.
-		if err != nil || !(p.Addr().IsPrivate() || p.Addr().IsLoopback() || p.Contains(netip.IPv6Loopback())) {
+		if err != nil || !(logparse.InternalAddress(p.Addr()) || p.Contains(netip.IPv6Loopback())) {
 			continue
 		}
 		private += n.Requests

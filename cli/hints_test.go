@@ -29,6 +29,10 @@ func TestProxyHint(t *testing.T) {
 		want     string // "" for no note
 	}{
 		{"behind a balancer", Analyse{}, nets("10.0.3.0/24", 900, "203.0.113.0/24", 100), "90% of the requests came from private addresses (10.0.3.0/24)"},
+		// RFC 6598's shared space: a cloud balancer (Alibaba's SLB) or a
+		// carrier's NAT in front of the server; 100.128.0.0/24 is past it.
+		{"behind a balancer in 100.64.0.0/10", Analyse{}, nets("100.64.3.0/24", 600, "100.127.255.0/24", 300, "203.0.113.0/24", 100), "90% of the requests came from private addresses (100.64.3.0/24, 100.127.255.0/24)"},
+		{"next to the shared space", Analyse{}, nets("100.63.255.0/24", 600, "100.128.0.0/24", 300, "203.0.113.0/24", 100), ""},
 		{"IPv6 unique local and loopback", Analyse{}, nets("fd00:1::/48", 60, "127.0.0.1/32", 30, "198.51.100.0/24", 10), "90% of the requests"},
 		// ::1, as a Node or Apache server on a dual-stack localhost logs a
 		// developer's browser (DanielRiener/cyber's access_log, Express

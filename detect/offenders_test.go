@@ -40,8 +40,8 @@ func offenderLog(t *testing.T) *Result {
 	}
 	add("192.0.2.5", "Go-http-client/1.1", "/ok", 100) // an obedient robot beside it
 	add("crawler.bad.example", "curl/8.5.0", "/private/h", 30)
-	for i := range 8 { // eight violators of one /24
-		add(fmt.Sprintf("100.64.7.%d", 10+i), "scrapy/2.11", "/private/list", 200+i)
+	for i := range 8 { // eight violators of one /24 (public: just past RFC 6598's 100.64.0.0/10)
+		add(fmt.Sprintf("100.128.7.%d", 10+i), "scrapy/2.11", "/private/list", 200+i)
 	}
 	add("2001:db8::1", "MegaCrawler/3.1", "/private/v6", 300)
 	return d.Result()
@@ -66,26 +66,26 @@ func TestOffenders(t *testing.T) {
 		skipped string
 	}{
 		{"default", BlockOptions{Select: DefaultSelection},
-			"100.64.7.10=1 robots.txt violation|100.64.7.11=1 robots.txt violation|100.64.7.12=1 robots.txt violation|100.64.7.13=1 robots.txt violation|" +
-				"100.64.7.14=1 robots.txt violation|100.64.7.15=1 robots.txt violation|100.64.7.16=1 robots.txt violation|100.64.7.17=1 robots.txt violation|" +
+			"100.128.7.10=1 robots.txt violation|100.128.7.11=1 robots.txt violation|100.128.7.12=1 robots.txt violation|100.128.7.13=1 robots.txt violation|" +
+				"100.128.7.14=1 robots.txt violation|100.128.7.15=1 robots.txt violation|100.128.7.16=1 robots.txt violation|100.128.7.17=1 robots.txt violation|" +
 				"192.0.2.99=1 rapid-fire incident|198.51.100.7=4 robots.txt violations|2001:db8::1=1 robots.txt violation", "crawler.bad.example"},
-		{"violators, allowed /24 and v6 address", BlockOptions{Select: sel("violators"), Allow: []netip.Prefix{netip.MustParsePrefix("100.64.7.0/24"), netip.MustParsePrefix("2001:db8::1/128")}},
+		{"violators, allowed /24 and v6 address", BlockOptions{Select: sel("violators"), Allow: []netip.Prefix{netip.MustParsePrefix("100.128.7.0/24"), netip.MustParsePrefix("2001:db8::1/128")}},
 			"198.51.100.7=4 robots.txt violations", "crawler.bad.example"},
 		{"aggregate at 8", BlockOptions{Select: sel("violators"), Aggregate: 8},
-			"100.64.7.0/24=8 robots.txt violations|198.51.100.7=4 robots.txt violations|2001:db8::1=1 robots.txt violation", "crawler.bad.example"},
+			"100.128.7.0/24=8 robots.txt violations|198.51.100.7=4 robots.txt violations|2001:db8::1=1 robots.txt violation", "crawler.bad.example"},
 		{"aggregate at 9: too few", BlockOptions{Select: sel("violators"), Aggregate: 9},
-			"100.64.7.10=1 robots.txt violation|100.64.7.11=1 robots.txt violation|100.64.7.12=1 robots.txt violation|100.64.7.13=1 robots.txt violation|" +
-				"100.64.7.14=1 robots.txt violation|100.64.7.15=1 robots.txt violation|100.64.7.16=1 robots.txt violation|100.64.7.17=1 robots.txt violation|" +
+			"100.128.7.10=1 robots.txt violation|100.128.7.11=1 robots.txt violation|100.128.7.12=1 robots.txt violation|100.128.7.13=1 robots.txt violation|" +
+				"100.128.7.14=1 robots.txt violation|100.128.7.15=1 robots.txt violation|100.128.7.16=1 robots.txt violation|100.128.7.17=1 robots.txt violation|" +
 				"198.51.100.7=4 robots.txt violations|2001:db8::1=1 robots.txt violation", "crawler.bad.example"},
-		{"aggregate never past an allowed address", BlockOptions{Select: sel("violators"), Aggregate: 2, Allow: []netip.Prefix{netip.MustParsePrefix("100.64.7.200/32")}},
-			"100.64.7.10=1 robots.txt violation|100.64.7.11=1 robots.txt violation|100.64.7.12=1 robots.txt violation|100.64.7.13=1 robots.txt violation|" +
-				"100.64.7.14=1 robots.txt violation|100.64.7.15=1 robots.txt violation|100.64.7.16=1 robots.txt violation|100.64.7.17=1 robots.txt violation|" +
+		{"aggregate never past an allowed address", BlockOptions{Select: sel("violators"), Aggregate: 2, Allow: []netip.Prefix{netip.MustParsePrefix("100.128.7.200/32")}},
+			"100.128.7.10=1 robots.txt violation|100.128.7.11=1 robots.txt violation|100.128.7.12=1 robots.txt violation|100.128.7.13=1 robots.txt violation|" +
+				"100.128.7.14=1 robots.txt violation|100.128.7.15=1 robots.txt violation|100.128.7.16=1 robots.txt violation|100.128.7.17=1 robots.txt violation|" +
 				"198.51.100.7=4 robots.txt violations|2001:db8::1=1 robots.txt violation", "crawler.bad.example"},
 		{"aggregate never past a client not selected", BlockOptions{Select: sel("incidents"), Aggregate: 1},
 			"192.0.2.99=1 rapid-fire incident", ""},
 		{"name", BlockOptions{Select: sel("name:MegaCrawler")}, "2001:db8::1=named by --block name:megacrawler", ""},
 		{"robots: the person still not", BlockOptions{Select: sel("robots"), Aggregate: 8},
-			"100.64.7.0/24=robot|192.0.2.5=robot|192.0.2.99=robot|198.51.100.7=robot|2001:db8::1=robot", "crawler.bad.example"},
+			"100.128.7.0/24=robot|192.0.2.5=robot|192.0.2.99=robot|198.51.100.7=robot|2001:db8::1=robot", "crawler.bad.example"},
 		{"nothing selected", BlockOptions{}, "", ""},
 	}
 	for _, tt := range tests {
@@ -303,7 +303,7 @@ func TestOldLogImpostors(t *testing.T) {
 func TestOffendersLeaveInternal(t *testing.T) {
 	d := New(Config{})
 	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
-	for _, ip := range []string{"127.0.0.1", "10.0.0.5", "::1", "fe80::1", "203.0.113.9", "::ffff:192.168.1.20", "255.255.255.255", "::ffff:255.255.255.255", "224.0.0.1", "240.0.0.1", "0.1.2.3", "ff02::1", "172.70.42.7", "151.101.1.69"} {
+	for _, ip := range []string{"127.0.0.1", "10.0.0.5", "::1", "fe80::1", "203.0.113.9", "::ffff:192.168.1.20", "255.255.255.255", "::ffff:255.255.255.255", "224.0.0.1", "240.0.0.1", "0.1.2.3", "ff02::1", "172.70.42.7", "151.101.1.69", "100.64.0.1", "100.127.255.255", "100.63.255.255"} {
 		for i := range 40 { // rapid fire from each
 			d.Add(&logparse.Record{Client: ip, UserAgent: "curl/8.5.0", Method: "GET", Target: fmt.Sprintf("/q%d", i), Status: 200, Time: t0.Add(time.Duration(i/10) * time.Second)})
 		}
@@ -317,10 +317,13 @@ func TestOffendersLeaveInternal(t *testing.T) {
 	for _, o := range list {
 		got = append(got, o.Prefix.String())
 	}
-	if strings.Join(got, " ") != "203.0.113.0/24" { // its one address, aggregated at 1
-		t.Errorf("listed %q, want only 203.0.113.0/24", got)
+	// Each one address, aggregated at 1; 100.63.255.255 is one before
+	// RFC 6598's shared space (100.64.0.0/10, a carrier's NAT or a cloud
+	// balancer), which is internal.
+	if strings.Join(got, " ") != "100.63.255.0/24 203.0.113.0/24" {
+		t.Errorf("listed %q, want only 100.63.255.0/24 203.0.113.0/24", got)
 	}
-	if strings.Join(internal, " ") != "0.1.2.3 10.0.0.5 127.0.0.1 151.101.1.69 172.70.42.7 192.168.1.20 224.0.0.1 240.0.0.1 255.255.255.255 ::1 fe80::1 ff02::1" {
+	if strings.Join(internal, " ") != "0.1.2.3 10.0.0.5 100.64.0.1 100.127.255.255 127.0.0.1 151.101.1.69 172.70.42.7 192.168.1.20 224.0.0.1 240.0.0.1 255.255.255.255 ::1 fe80::1 ff02::1" {
 		t.Errorf("internal %q", internal)
 	}
 }

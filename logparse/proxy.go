@@ -98,16 +98,20 @@ func publicHop(list string) (client string, ok bool) {
 }
 
 // InternalAddress reports the addresses no request from the internet
-// comes from: the host's own, private and link-local ones, and those no
+// comes from: the host's own, private and link-local ones, RFC 6598's
+// shared space 100.64.0.0/10 (a carrier's NAT, a cloud's balancer: never
+// routed on the internet, as RFC 1918's ranges are not), and those no
 // host has (multicast, broadcast, IPv4's reserved 240/4 and "this
 // network" 0/8). In an X-Forwarded-For list they are the site's own
 // proxies; in a block list they would deny the server itself, its
 // balancer, or what a forged log line holds (nginx refuses a broadcast
-// address in a deny rule).
+// address in a deny rule); most requests from them mean a proxy in
+// front of the server. Every such decision asks here.
 func InternalAddress(a netip.Addr) bool {
 	a = a.Unmap()
 	if a.Is4() {
-		if b := a.As4(); b[0] >= 240 || b[0] == 0 {
+		b := a.As4()
+		if b[0] >= 240 || b[0] == 0 || b[0] == 100 && b[1]&0xc0 == 64 {
 			return true
 		}
 	}
