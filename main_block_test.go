@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestBlockListsLoad loads the block lists of the block-lists scenario
@@ -97,4 +98,69 @@ func TestBlockListLeavesCarrierNAT(t *testing.T) {
 			t.Errorf("-o %s: the header does not name the balancers:\n%s", format, out)
 		}
 	}
+}
+
+// foldLog is a log in which people of a /24 (five Firefox visits, a page
+// and its two assets each) come first, then the robots named by robots
+// ("NET.HOST", 40 requests in 4 s each: a rapid-fire incident). With
+// --max-clients 3 the robots take the people's places: the people are
+// folded into "other", known no more one by one.
+func foldLog(day int, people string, robots ...string) string {
+	var b strings.Builder
+	at := func(sec int) string {
+		return time.Date(2024, 5, day, 9, 0, 0, 0, time.UTC).Add(time.Duration(sec) * time.Second).Format("02/Jan/2006:15:04:05 -0700")
+	}
+	if people != "" {
+		for i := range 5 {
+			for _, path := range []string{"/", "/style.css", "/app.js"} {
+				fmt.Fprintf(&b, "%s.%d - - [%s] \"GET %s HTTP/1.1\" 200 512 \"https://www.example.com/\" \"Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0\"\n",
+					people, 20+i, at(i*10), path)
+			}
+		}
+	}
+	for k, ip := range robots {
+		for i := range 40 {
+			fmt.Fprintf(&b, "%s - - [%s] \"GET /q%d HTTP/1.1\" 200 5 \"-\" \"curl/8.5.0\"\n", ip, at(600+k*60+i/10), i)
+		}
+	}
+	return b.String()
+}
+
+// listed is what a block list denies, without its comments.
+func listed(out string) string {
+	var l []string
+	for s := range strings.Lines(out) {
+		if !strings.HasPrefix(s, "#") {
+			l = append(l, strings.TrimSpace(s))
+		}
+	}
+	return strings.Join(l, " ")
+}
+
+// TestAggregateNeverPastFoldedPeople: --aggregate lists a /24 only when
+// every client seen in it was selected. People folded into "other" by
+// --max-clients were seen and are not known one by one: their /24 stays
+// listed address by address, with any number of workers. (robowatch
+// merge has no --aggregate: its block lists are address by address.)
+func TestAggregateNeverPastFoldedPeople(t *testing.T) {
+	mixed := foldLog(6, "198.51.100", "198.51.100.7", "198.51.100.8", "198.51.100.9")
+	const apart = "deny 198.51.100.7; deny 198.51.100.8; deny 198.51.100.9;"
+	for _, workers := range []string{"1", "4"} {
+		code, out, errOut := runCLI(t, []byte(mixed), "-o", "nginx", "--aggregate", "--aggregate-at", "3", "--max-clients", "3", "--workers", workers, "-")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		if got := listed(out); got != apart {
+			t.Errorf("--workers %s: the /24 of folded people denied:\n got %s\nwant %s\n%s", workers, got, apart, out)
+		}
+		if !strings.Contains(out, "# A network with clients folded into other is listed address by address") {
+			t.Errorf("--workers %s: the header does not say why the /24 is not listed whole:\n%s", workers, out)
+		}
+	}
+	// Without people, the same robots make the /24.
+	code, out, errOut := runCLI(t, []byte(foldLog(6, "", "198.51.100.7", "198.51.100.8", "198.51.100.9")), "-o", "nginx", "--aggregate", "--aggregate-at", "3", "--max-clients", "3", "-")
+	if got := listed(out); code != 0 || got != "deny 198.51.100.0/24;" {
+		t.Errorf("robots alone: exit %d, %s; want the /24: %s", code, got, errOut)
+	}
+
 }

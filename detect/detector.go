@@ -59,6 +59,7 @@ type Detector struct {
 	unlisted     unlisted      // findings of folded clients: counted in Other, no longer listed
 	otherClients distinctCount // the distinct clients folded into other
 	otherRobots  distinctCount // those of them judged robots when folded (a client folded twice is one)
+	folded       foldedNetworks
 	seenClients  distinctCount // every distinct client admitted, under a cap
 	heap         []*client     // tracked clients by weight, when MaxClients caps them; see evict.go
 	result       *Result

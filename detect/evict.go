@@ -112,6 +112,7 @@ func (d *Detector) foldClient(c *client) {
 	d.other.Requests += c.requests
 	d.other.Bytes = addBytes(d.other.Bytes, c.bytes)
 	d.otherClients.add(clientHash(c.ip, c.ua.ua))
+	d.folded.add(c.ip)
 
 	// Its requests stay in the site's totals, now as "other": the timeline
 	// tells robots, humans and folded clients apart per bucket.

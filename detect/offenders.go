@@ -210,9 +210,10 @@ type BlockOptions struct {
 
 	// Aggregate lists a /24 (IPv4) or /48 (IPv6) instead of its addresses
 	// when at least this many of them are selected; 0 never does. A
-	// network is listed only when every client seen in it was selected
-	// and no allowed address lies in it: a block list never reaches past
-	// what the log showed doing wrong.
+	// network is listed only when every client seen in it was selected,
+	// none of them was folded into Other (--max-clients, Config.Expire:
+	// its verdict is not known) and no allowed address lies in it: a
+	// block list never reaches past what the log showed doing wrong.
 	Aggregate int
 }
 
@@ -276,8 +277,17 @@ func (r *Result) Offenders(opt BlockOptions) (list []Offender, skipped, internal
 		for addr := range byAddr {
 			members[network(addr)] = append(members[network(addr)], addr)
 		}
+		// A client folded into Other may have been a person: its
+		// network is listed address by address. Not knowing where Other's
+		// clients came from, none is listed whole.
+		folded := func(net netip.Prefix) bool {
+			if r.folded == nil {
+				return r.Other.Requests > 0 || r.Other.Clients > 0
+			}
+			return r.folded.has(net.Addr())
+		}
 		for net, addrs := range members {
-			if len(addrs) < opt.Aggregate || seen[net] || overlaps(opt.Allow, net) {
+			if len(addrs) < opt.Aggregate || seen[net] || folded(net) || overlaps(opt.Allow, net) {
 				continue
 			}
 			agg, aggWhy := &Offender{Prefix: net}, new(reasons)

@@ -327,3 +327,141 @@ func TestOffendersLeaveInternal(t *testing.T) {
 		t.Errorf("internal %q", internal)
 	}
 }
+
+// TestAggregateNeverPastFoldedClients: a network holding a client folded
+// into Other, whether by MaxClients or by Expire in a follow run, is
+// never aggregated: the client may have been a person, and its verdict is
+// gone. A fold in another network does not stop one; with one worker or
+// four alike.
+func TestAggregateNeverPastFoldedClients(t *testing.T) {
+	const firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"
+	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
+	// People of one network browse (three requests each), then three
+	// robots of 198.51.100.0/24 fire, two hours later.
+	records := func(people string) []logparse.Record {
+		var recs []logparse.Record
+		add := func(ip, ua, path string, sec int) {
+			recs = append(recs, logparse.Record{Client: ip, UserAgent: ua, Method: "GET", Target: path, Status: 200, Bytes: 100,
+				Referer: "https://www.example.com/", Time: t0.Add(time.Duration(sec) * time.Second)})
+		}
+		for i := range 5 {
+			for _, path := range []string{"/", "/style.css", "/app.js"} {
+				add(fmt.Sprintf("%s.%d", people, 20+i), firefox, path, i*10)
+			}
+		}
+		for k := range 3 {
+			for i := range 40 {
+				add(fmt.Sprintf("198.51.100.%d", 7+k), "curl/8.5.0", fmt.Sprintf("/q%d", i), 7200+k*60+i/10)
+			}
+		}
+		return recs
+	}
+	sel, err := ParseSelection("incidents")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const apart, whole = "198.51.100.7 198.51.100.8 198.51.100.9", "198.51.100.0/24"
+	tests := []struct {
+		name    string
+		cfg     Config
+		workers int // 0: one Detector
+		advance bool
+		people  string
+		want    string
+		folded  bool // want clients in Other
+	}{
+		{"people tracked", Config{}, 0, false, "198.51.100", apart, false},
+		{"people folded by MaxClients", Config{MaxClients: 3}, 0, false, "198.51.100", apart, true},
+		{"people folded by MaxClients, four workers", Config{MaxClients: 3}, 4, false, "198.51.100", apart, true},
+		{"people expired in a follow run", Config{Expire: time.Hour}, 0, true, "198.51.100", apart, true},
+		{"people of another network folded", Config{MaxClients: 3}, 0, false, "203.0.113", whole, true},
+		{"people of another network expired", Config{Expire: time.Hour}, 0, true, "203.0.113", whole, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var res *Result
+			if tt.workers > 0 {
+				p := NewPool(tt.cfg, tt.workers)
+				defer p.Close()
+				p.Add(records(tt.people), nil, nil, nil)
+				res = p.Result()
+			} else {
+				d := New(tt.cfg)
+				recs := records(tt.people)
+				for i := range recs {
+					d.Add(&recs[i])
+				}
+				if tt.advance {
+					d.Advance(0) // a live run's tick: the people idle for two hours expire
+				}
+				res = d.Result()
+			}
+			if got := res.Other.Requests > 0; got != tt.folded {
+				t.Fatalf("other %+v: folded %v, want %v", res.Other, got, tt.folded)
+			}
+			list, _, _ := res.Offenders(BlockOptions{Select: sel, Aggregate: 3})
+			var got []string
+			for _, o := range list {
+				got = append(got, o.Prefix.String())
+			}
+			if g := strings.ReplaceAll(strings.Join(got, " "), "/32", ""); g != tt.want {
+				t.Errorf("listed %s, want %s", g, tt.want)
+			}
+		})
+	}
+}
+
+// TestFoldedNetworks: the networks of folded clients, as Offenders
+// aggregates them; IPv4 and IPv6 never meet; past maxFoldedNetworks every
+// network counts, which only ever lists less.
+func TestFoldedNetworks(t *testing.T) {
+	var f foldedNetworks
+	for _, ip := range []string{"198.51.100.7", "::ffff:192.0.2.1", "2001:db8:1::5", "crawl.example.org", "fe80::1%eth0"} {
+		f.add(ip)
+	}
+	tests := []struct {
+		addr string
+		has  bool
+	}{
+		{"198.51.100.0", true},
+		{"198.51.100.255", true},
+		{"198.51.101.0", false},
+		{"192.0.2.0", true},
+		{"::ffff:198.51.100.0", true},
+		{"2001:db8:1::", true},
+		{"2001:db8:1:ffff::1", true},
+		{"2001:db8:2::", false},
+		{"fe80::", true},
+		{"0.0.0.0", false},
+		{"::", false},
+		{"::c633:6400", false}, // 198.51.100.0's bits, as an IPv6 address
+	}
+	check := func(f *foldedNetworks, tag string) {
+		for _, tt := range tests {
+			if got := f.has(netip.MustParseAddr(tt.addr)); got != tt.has {
+				t.Errorf("%s: has(%s) = %v, want %v", tag, tt.addr, got, tt.has)
+			}
+		}
+	}
+	check(&f, "added")
+	var u foldedNetworks
+	u.union(&f)
+	u.union(nil)
+	check(&u, "union")
+
+	var full foldedNetworks
+	for i := range maxFoldedNetworks + 1 {
+		if i < 1<<16 {
+			full.add(fmt.Sprintf("10.%d.%d.1", i>>8, i&0xff))
+		} else {
+			full.add(fmt.Sprintf("2001:db8:%x::1", i-1<<16))
+		}
+	}
+	if !full.all || full.nets != nil || !full.has(netip.MustParseAddr("203.0.113.1")) {
+		t.Errorf("past %d networks: all %v, %d held", maxFoldedNetworks, full.all, len(full.nets))
+	}
+	u.union(&full)
+	if !u.all {
+		t.Error("a union with a set past its bound is not all networks")
+	}
+}

@@ -360,7 +360,7 @@ func mergeResults(rs []*Result) *Result {
 	if len(rs) == 1 {
 		return rs[0]
 	}
-	out := &Result{}
+	out := &Result{folded: new(foldedNetworks)}
 	env := &verdictEnv{addrs: map[string]addressStats{}}
 	var (
 		clients    []*client
@@ -401,6 +401,11 @@ func mergeResults(rs []*Result) *Result {
 		out.Other.Robots += r.Other.Robots
 		out.Other.Violations += r.Other.Violations
 		out.Other.Incidents += r.Other.Incidents
+		if r.folded == nil {
+			out.folded = nil // one part not known: none is
+		} else if out.folded != nil {
+			out.folded.union(r.folded)
+		}
 		out.JunkConnections += r.JunkConnections
 		out.JunkAddresses += r.JunkAddresses
 		out.ClientBytes = addBytes(out.ClientBytes, r.ClientBytes)

@@ -48,6 +48,11 @@ type Result struct {
 
 	Other Other `json:"other"` // clients beyond Config.MaxClients, folded together
 
+	// folded are the networks Other's clients came from, which a block
+	// list never aggregates; nil when not known (a merged report), and
+	// then none with anything in Other is.
+	folded *foldedNetworks
+
 	// JunkConnections are the requests of clients that never sent an HTTP
 	// request (TLS handshakes on the plain port, binary or empty request
 	// lines), from JunkAddresses addresses: counted here, listed as clients
@@ -274,6 +279,8 @@ func (d *Detector) Result() *Result {
 		Other:             d.other,
 	}
 	res.Other.Clients = d.foldedClients()
+	folds := d.folded // Add is ignored from now on: the set is the Result's
+	res.folded = &folds
 	res.Other.Robots = d.otherRobots.estimate()
 	// Robots are counted as distinct clients too: one folded, seen again
 	// and folded again (or tracked at the end) is one robot, not one a fold.

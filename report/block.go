@@ -88,7 +88,11 @@ func blockHeader(r *Report, opt BlockOptions, n int) []string {
 	}
 	lines = append(lines, Count(int64(n))+noun(int64(n), " entry", " entries"))
 	if o := r.Result.Other; o.Robots > 0 {
-		lines = append(lines, Count(o.Robots)+noun(o.Robots, " robot was", " robots were")+" folded into other (--max-clients) and cannot be listed")
+		lines = append(lines, Count(o.Robots)+noun(o.Robots, " robot was", " robots were")+" folded into other (--max-clients, --expire) and cannot be listed")
+	}
+	if o := r.Result.Other; opt.Aggregate > 0 && (o.Requests > 0 || o.Clients > 0) {
+		// The admin asked for networks and may find addresses: say why.
+		lines = append(lines, "A network with clients folded into other is listed address by address, not whole: they may have been people")
 	}
 	return lines
 }
