@@ -679,3 +679,58 @@ func longPart(tb testing.TB, n int) (string, []any) {
 	}
 	return part, files
 }
+
+// TestMergedBlockListLeavesTrustedProxiesOut is a site behind a balancer
+// (198.51.100.10, named with --trust-proxy) whose log names no client for
+// some requests: those stay the balancer's. A single run never lists it;
+// the block lists merged from its shards denied it, and with it every
+// visitor. Every block format of the merge is the single run's.
+func TestMergedBlockListLeavesTrustedProxiesOut(t *testing.T) {
+	const proxy = "198.51.100.10"
+	dir := t.TempDir()
+	var log strings.Builder
+	at := time.Date(2024, 3, 10, 8, 0, 0, 0, time.UTC)
+	line := func(path, ua, xff string) {
+		fmt.Fprintf(&log, "%s - - [%s] \"GET %s HTTP/1.1\" 404 0 \"-\" \"%s\" \"%s\"\n", proxy, at.Format("02/Jan/2006:15:04:05 -0700"), path, ua, xff)
+		at = at.Add(time.Second)
+	}
+	for k := range 40 { // visitors behind the balancer
+		line(fmt.Sprintf("/page/%d", k), "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0", fmt.Sprintf("203.0.113.%d", k%5+1))
+	}
+	for _, p := range []string{"/.env", "/wp-login.php", "/.git/config", "/phpmyadmin/", "/admin.php"} {
+		line(p, "Mozilla/5.0", "192.0.2.66") // a scanner behind it: listed
+		line(p, "Mozilla/5.0", "-")          // a scan the log names no client for: the balancer's
+	}
+	file := filepath.Join(dir, "access.log")
+	if err := os.WriteFile(file, []byte(log.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, out, _ := runCLI(t, nil, "-o", "ips", file); !strings.Contains(out, "\n"+proxy+"\n") {
+		t.Fatalf("without --trust-proxy the balancer is not listed, so this test shows nothing:\n%s", out)
+	}
+	for _, n := range []int{2, 3} {
+		parts := []string{}
+		for i := 1; i <= n; i++ {
+			code, out, errOut := runCLI(t, nil, "-o", "json", "--top", "0", "--trust-proxy", proxy, "--shard", fmt.Sprintf("%d/%d", i, n), file)
+			if code != cli.ExitOK {
+				t.Fatalf("shard %d/%d: exit %d: %s", i, n, code, errOut)
+			}
+			part := filepath.Join(dir, fmt.Sprintf("part%d-of-%d.json", i, n))
+			os.WriteFile(part, []byte(out), 0o644)
+			parts = append(parts, part)
+		}
+		for _, format := range []string{"ips", "nginx", "apache", "nftables"} {
+			_, single, _ := runCLI(t, nil, "-o", format, "--trust-proxy", proxy, file)
+			code, merged, errOut := runCLI(t, nil, append([]string{"merge", "-o", format}, parts...)...)
+			if code != cli.ExitOK {
+				t.Fatalf("merge -o %s of %d shards: exit %d: %s", format, n, code, errOut)
+			}
+			if strings.Contains(merged, proxy) || !strings.Contains(merged, "192.0.2.66") {
+				t.Errorf("merge -o %s of %d shards made with --trust-proxy %s lists the balancer, or not the scanner behind it:\n%s", format, n, proxy, merged)
+			}
+			if merged != single {
+				t.Errorf("merge -o %s of %d shards differs from the single run's at %s", format, n, firstDiff(merged, single))
+			}
+		}
+	}
+}

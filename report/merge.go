@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,6 +57,25 @@ type RunOptions struct {
 	TrustProxy []string `json:"trust_proxy"` // --trust-proxy networks, sorted
 	Since      string   `json:"since"`       // --since (logparse.TimeBound.String: 1d and 24h are one), "" for none
 	Until      string   `json:"until"`       // --until, likewise
+}
+
+// proxies are the --trust-proxy networks, which a block list never holds
+// (see WriteBlock); none when o is nil (a part of a robowatch before the
+// options were recorded). An entry that is no network is an error: a part
+// edited so would otherwise have its proxy denied.
+func (o *RunOptions) proxies() ([]netip.Prefix, error) {
+	if o == nil {
+		return nil, nil
+	}
+	out := make([]netip.Prefix, 0, len(o.TrustProxy))
+	for _, s := range o.TrustProxy {
+		p, err := netip.ParsePrefix(s)
+		if err != nil {
+			return nil, fmt.Errorf("trust_proxy %q: not a CIDR network", s)
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
 }
 
 // RobotsDigest names a robots.txt by its content, for RunOptions: the
@@ -207,6 +227,9 @@ func readPart(name string, r io.Reader) (*jsonPart, error) {
 	case p.State.Clients != len(p.Clients) || p.State.Networks != len(p.Networks):
 		return nil, fmt.Errorf("%s: %d of %d clients and %d of %d networks listed: write the parts with -o json --top 0 and no --section",
 			name, len(p.Clients), p.State.Clients, len(p.Networks), p.State.Networks)
+	}
+	if _, err := p.State.Options.proxies(); err != nil {
+		return nil, fmt.Errorf("%s: state.options.%w", name, err)
 	}
 	return &p, nil
 }
