@@ -40,6 +40,13 @@ type jsonState struct {
 	// verdicts; absent in the parts of a robowatch before it, which merge
 	// then cannot check.
 	Options *RunOptions `json:"options,omitempty"`
+
+	// Inputs are the fingerprints of the inputs read (input.Digest: of
+	// their bytes after decompression, not their names), sorted; empty
+	// inputs are left out. null when not known: a run interrupted or
+	// following its files, a part of a robowatch before it. Merge refuses
+	// shards of different inputs and parts that share one (see Merge).
+	Inputs []string `json:"inputs"`
 }
 
 // RunOptions are the options of a run that change what it counts or how it
@@ -143,7 +150,7 @@ func stateOf(r *Report) *jsonState {
 		}
 		s.Operators = append(s.Operators, j)
 	}
-	s.Options = r.Options
+	s.Options, s.Inputs = r.Options, r.Inputs
 	return s
 }
 
@@ -230,6 +237,10 @@ func readPart(name string, r io.Reader) (*jsonPart, error) {
 	}
 	if _, err := p.State.Options.proxies(); err != nil {
 		return nil, fmt.Errorf("%s: state.options.%w", name, err)
+	}
+	if p.State.Inputs != nil { // a set: an edited part's order or repeats do not matter
+		slices.Sort(p.State.Inputs)
+		p.State.Inputs = slices.Compact(p.State.Inputs)
 	}
 	return &p, nil
 }
@@ -331,6 +342,9 @@ func Merge(names []string, readers []io.Reader) (*Report, error) {
 				madeBy, names[i], option, a, b)
 		}
 	}
+	if err := checkInputs(parts); err != nil {
+		return nil, err
+	}
 	robotsTxt := robotsSet.list
 	slices.Sort(robotsTxt)
 	var warnings []string
@@ -353,7 +367,7 @@ func Merge(names []string, readers []io.Reader) (*Report, error) {
 		warnings = append(warnings, overlaps(parts)...)
 	}
 	rep := mergeParts(parts)
-	rep.Options = made
+	rep.Options, rep.Inputs = made, inputsOf(parts)
 	rep.Warnings = append(rep.Warnings, warnings...)
 	if n > 0 && len(shards) < n {
 		var missing []string
@@ -365,6 +379,74 @@ func Merge(names []string, readers []io.Reader) (*Report, error) {
 		rep.Errors = append(rep.Errors, "shards missing from the merge: "+strings.Join(missing, ", ")+"; the report covers the rest")
 	}
 	return rep, nil
+}
+
+// checkInputs refuses parts that would count an input twice or make one
+// report of two inputs, by the inputs' fingerprints (jsonState.Inputs):
+// the shards of a split must all have read the same inputs (shard 1/2 of
+// Monday's log and shard 2/2 of Tuesday's are no report of either), and no
+// two parts but shards of one split may share an input (a whole report
+// beside its own shards, or two reports of one log, a copy elsewhere or
+// compressed: its traffic would count twice). Parts that say no inputs
+// (null) are not checked.
+func checkInputs(parts []*jsonPart) error {
+	var shard *jsonPart             // the first shard that says its inputs
+	first := map[string]*jsonPart{} // an input's fingerprint: the first part that read it
+	for _, p := range parts {
+		in := p.State.Inputs
+		if in == nil {
+			continue
+		}
+		isShard := p.Summary.Shard != ""
+		if isShard {
+			if shard == nil {
+				shard = p
+			} else if !slices.Equal(shard.State.Inputs, in) {
+				return fmt.Errorf("%s and %s are shards of different inputs (%s; %s): the shards of a split must all read the same log; merge each log's shards, then the merged reports",
+					shard.name, p.name, filesText(shard), filesText(p))
+			}
+		}
+		for _, d := range in {
+			o, ok := first[d]
+			switch {
+			case !ok:
+				first[d] = p
+			case isShard && o.Summary.Shard != "":
+				// The shards of one split read the same log.
+			default:
+				return fmt.Errorf("%s and %s read the same input (fingerprint %s; %s; %s): merged, its traffic would count twice; merge a whole report or its shards, not both",
+					o.name, p.name, d, filesText(o), filesText(p))
+			}
+		}
+	}
+	return nil
+}
+
+// filesText names a part's inputs, for a message.
+func filesText(p *jsonPart) string {
+	f := p.Summary.Files
+	switch {
+	case len(f) == 0:
+		return "no files named"
+	case len(f) > 3:
+		return "files " + strings.Join(f[:3], ", ") + fmt.Sprintf(" and %d more", len(f)-3)
+	}
+	return "files " + strings.Join(f, ", ")
+}
+
+// inputsOf are the inputs of the merged report: all the parts' (the shards'
+// one set, or the days' together), so that it too is refused beside its
+// parts; nil when a part does not say its own.
+func inputsOf(parts []*jsonPart) []string {
+	out := []string{}
+	for _, p := range parts {
+		if p.State.Inputs == nil {
+			return nil
+		}
+		out = append(out, p.State.Inputs...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // overlaps says which parts, in partOrder, cover the same time: parts that
