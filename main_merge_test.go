@@ -820,3 +820,85 @@ func TestMergeRefusesPartsOfDifferentInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeRefusesCountsThatWouldWrap: a part edited by hand (9e18
+// requests for one client, a day of 9e18 lines, a timeline bucket of
+// 9e18) merged with another day wrapped the sums to negative counts, exit
+// 0. A part whose rows do not add up to its summary is refused, naming it
+// and what does not add up; parts whose lines together pass 2^63-1 are
+// refused; the sums never wrap.
+func TestMergeRefusesCountsThatWouldWrap(t *testing.T) {
+	dir := t.TempDir()
+	log, err := os.ReadFile("testdata/scenarios/site/site.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(log), "\n"), "\n")
+	var days [2]map[string]any
+	for i, text := range []string{strings.Join(lines[:len(lines)/2], ""), strings.Join(lines[len(lines)/2:], "")} {
+		day := filepath.Join(dir, fmt.Sprintf("day%d.log", i+1))
+		os.WriteFile(day, []byte(text), 0o644)
+		_, out, errOut := runCLI(t, nil, "-o", "json", "--top", "0", day)
+		dec := json.NewDecoder(strings.NewReader(out))
+		dec.UseNumber()
+		if err := dec.Decode(&days[i]); err != nil {
+			t.Fatalf("day %d: %v: %s", i+1, err, errOut)
+		}
+	}
+	const huge = 9_000_000_000_000_000_000
+	num := func(v any) int64 {
+		n, err := v.(json.Number).Int64()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(d map[string]any)
+		say  string
+	}{
+		{"a client of 9e18 requests", func(d map[string]any) {
+			d["clients"].([]any)[0].(map[string]any)["requests"] = json.Number(fmt.Sprint(huge))
+		}, "clients' requests"},
+		{"a client of 9e18 violations", func(d map[string]any) {
+			d["clients"].([]any)[0].(map[string]any)["violations"] = json.Number(fmt.Sprint(huge))
+		}, `client "203.0.113.10" has counts beyond its`},
+		{"a timeline bucket of 9e18", func(d map[string]any) {
+			d["timeline"].(map[string]any)["requests"].([]any)[0] = json.Number(fmt.Sprint(huge))
+		}, "timeline"},
+		{"a network of 9e18 requests", func(d map[string]any) {
+			d["networks"].([]any)[0].(map[string]any)["requests"] = json.Number(fmt.Sprint(huge))
+		}, "network"},
+		{"a day of 9e18 lines, its rows adding up", func(d map[string]any) {
+			s, c := d["summary"].(map[string]any), d["clients"].([]any)[0].(map[string]any)
+			more := huge - num(s["lines"])
+			s["lines"] = json.Number(fmt.Sprint(huge))
+			s["records"] = json.Number(fmt.Sprint(num(s["records"]) + more))
+			c["requests"] = json.Number(fmt.Sprint(num(c["requests"]) + more))
+		}, "lines together"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var parts []string
+			for i, d := range days {
+				var e map[string]any
+				b, _ := json.Marshal(d)
+				dec := json.NewDecoder(bytes.NewReader(b))
+				dec.UseNumber()
+				dec.Decode(&e)
+				tc.edit(e)
+				b, _ = json.Marshal(e)
+				p := filepath.Join(t.TempDir(), fmt.Sprintf("day%d.json", i+1))
+				os.WriteFile(p, b, 0o644)
+				parts = append(parts, p)
+			}
+			code, out, errOut := runCLI(t, nil, "merge", "-o", "json", parts[0], parts[1])
+			if code != cli.ExitError || !strings.Contains(errOut, tc.say) || !strings.Contains(errOut, parts[0]) {
+				t.Errorf("exit %d, %q; want exit 1 naming %s and saying %q", code, errOut, parts[0], tc.say)
+			}
+			if strings.Contains(out, ": -") {
+				t.Errorf("a count wrapped to negative:\n%.2000s", out)
+			}
+		})
+	}
+}
