@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -283,9 +284,29 @@ func TestMergeRefusesPartsMadeWithDifferentOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(copied, b, 0o644)
-	write := func(name string, args ...string) string {
+	// The parts that are to merge read another log of the same hours (the
+	// sample without its first line, as a second server's): parts of one
+	// log would count it twice.
+	const sample = "testdata/sample.log.gz"
+	next := filepath.Join(dir, "next.log")
+	zr, err := os.Open(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	gr, err := gzip.NewReader(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := io.ReadAll(gr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := bytes.Cut(text, []byte("\n"))
+	os.WriteFile(next, rest, 0o644)
+	write := func(name, log string, args ...string) string {
 		t.Helper()
-		_, out, errOut := runCLI(t, nil, append(append([]string{"-o", "json", "--top", "0"}, args...), "testdata/sample.log.gz")...)
+		_, out, errOut := runCLI(t, nil, append(append([]string{"-o", "json", "--top", "0"}, args...), log)...)
 		if !strings.Contains(out, `"state"`) {
 			t.Fatalf("%s: no report: %s", name, errOut)
 		}
@@ -293,7 +314,7 @@ func TestMergeRefusesPartsMadeWithDifferentOptions(t *testing.T) {
 		os.WriteFile(p, []byte(out), 0o644)
 		return p
 	}
-	base := write("base.json", "--robots", robots, "--since", "1d")
+	base := write("base.json", sample, "--robots", robots, "--since", "1d")
 	for _, tc := range []struct {
 		name, option string
 		args         []string
@@ -306,7 +327,7 @@ func TestMergeRefusesPartsMadeWithDifferentOptions(t *testing.T) {
 		{"since", "--since (24h0m0s and 2h0m0s)", []string{"--robots", robots, "--since", "2h"}},
 		{"until", "--until (none and 2024-03-10T01:00:00Z)", []string{"--robots", robots, "--since", "1d", "--until", "2024-03-10T01:00:00Z"}},
 	} {
-		part := write(tc.name+".json", tc.args...)
+		part := write(tc.name+".json", sample, tc.args...)
 		code, _, errOut := runCLI(t, nil, "merge", "-o", "json", base, part)
 		if code != cli.ExitError || !strings.Contains(errOut, "different "+tc.option) || !strings.Contains(errOut, base) || !strings.Contains(errOut, part) {
 			t.Errorf("merge of parts made with different %s: exit %d, %q; want exit 1 naming the option and both parts", tc.name, code, errOut)
@@ -315,28 +336,29 @@ func TestMergeRefusesPartsMadeWithDifferentOptions(t *testing.T) {
 	// Consecutive logs checked against the robots.txt of their day merge,
 	// with a warning: a site changes its file in the middle of a week.
 	// Shards of one log, which one run's options made, do not.
-	changed := write("other-robots.json", "--robots", "testdata/scenarios/site/robots.txt", "--since", "1d")
+	changed := write("other-robots.json", next, "--robots", "testdata/scenarios/site/robots.txt", "--since", "1d")
 	if code, _, errOut := runCLI(t, nil, "merge", "-o", "json", base, changed); code != cli.ExitOK || !strings.Contains(errOut, "2 different robots.txt files") {
 		t.Errorf("merge of days checked against different robots.txt files: exit %d, %q; want exit 0 and a warning", code, errOut)
 	} else if !strings.Contains(errOut, "cover the same time") {
-		// These two "days" are one log read twice: its traffic counts twice.
+		// These two "days" cover the same hours (two servers' logs, or a
+		// log and most of it again): the reader should know.
 		t.Errorf("merge of two reports of one log: %q; want a warning that they cover the same time", errOut)
 	}
 	// The warning does not depend on the order of the parts: a part checked
 	// against a host's file besides the site's, named first, hid the day
 	// checked against the site's alone.
-	hosted := write("hosted-robots.json", "--robots", robots, "--robots", "www.example.com=testdata/scenarios/site/robots.txt", "--since", "1d")
+	hosted := write("hosted-robots.json", next, "--robots", robots, "--robots", "www.example.com=testdata/scenarios/site/robots.txt", "--since", "1d")
 	for _, order := range [][]string{{base, hosted}, {hosted, base}} {
 		if code, _, errOut := runCLI(t, nil, append([]string{"merge", "-o", "json"}, order...)...); code != cli.ExitOK || !strings.Contains(errOut, "2 different robots.txt files") {
 			t.Errorf("merge of %v, checked against different robots.txt files: exit %d, %q; want exit 0 and a warning", order, code, errOut)
 		}
 	}
-	shard1 := write("shard1.json", "--robots", robots, "--since", "1d", "--shard", "1/2")
-	shard2 := write("shard2.json", "--robots", "testdata/scenarios/site/robots.txt", "--since", "1d", "--shard", "2/2")
+	shard1 := write("shard1.json", sample, "--robots", robots, "--since", "1d", "--shard", "1/2")
+	shard2 := write("shard2.json", sample, "--robots", "testdata/scenarios/site/robots.txt", "--since", "1d", "--shard", "2/2")
 	if code, _, errOut := runCLI(t, nil, "merge", "-o", "json", shard1, shard2); code != cli.ExitError || !strings.Contains(errOut, "different --robots") {
 		t.Errorf("merge of shards checked against different robots.txt files: exit %d, %q; want exit 1 naming --robots", code, errOut)
 	}
-	same := write("same.json", "--robots", copied, "--since", "24h", "--burst", "20")
+	same := write("same.json", next, "--robots", copied, "--since", "24h", "--burst", "20")
 	code, merged, errOut := runCLI(t, nil, "merge", "-o", "json", base, same)
 	if code != cli.ExitOK {
 		t.Errorf("merge of parts made with the same options spelled otherwise: exit %d, %s", code, errOut)
@@ -352,7 +374,7 @@ func TestMergeRefusesPartsMadeWithDifferentOptions(t *testing.T) {
 	// A part of a robowatch that did not record its options is taken as it is.
 	old := filepath.Join(dir, "old.json")
 	var d map[string]any
-	b, _ = os.ReadFile(write("burst-old.json", "--burst", "30"))
+	b, _ = os.ReadFile(write("burst-old.json", next, "--burst", "30"))
 	json.Unmarshal(b, &d)
 	delete(d["state"].(map[string]any), "options")
 	b, _ = json.Marshal(d)
@@ -678,4 +700,205 @@ func longPart(tb testing.TB, n int) (string, []any) {
 		tb.Fatal(err)
 	}
 	return part, files
+}
+
+// TestMergedBlockListLeavesTrustedProxiesOut is a site behind a balancer
+// (198.51.100.10, named with --trust-proxy) whose log names no client for
+// some requests: those stay the balancer's. A single run never lists it;
+// the block lists merged from its shards denied it, and with it every
+// visitor. Every block format of the merge is the single run's.
+func TestMergedBlockListLeavesTrustedProxiesOut(t *testing.T) {
+	const proxy = "198.51.100.10"
+	dir := t.TempDir()
+	var log strings.Builder
+	at := time.Date(2024, 3, 10, 8, 0, 0, 0, time.UTC)
+	line := func(path, ua, xff string) {
+		fmt.Fprintf(&log, "%s - - [%s] \"GET %s HTTP/1.1\" 404 0 \"-\" \"%s\" \"%s\"\n", proxy, at.Format("02/Jan/2006:15:04:05 -0700"), path, ua, xff)
+		at = at.Add(time.Second)
+	}
+	for k := range 40 { // visitors behind the balancer
+		line(fmt.Sprintf("/page/%d", k), "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0", fmt.Sprintf("203.0.113.%d", k%5+1))
+	}
+	for _, p := range []string{"/.env", "/wp-login.php", "/.git/config", "/phpmyadmin/", "/admin.php"} {
+		line(p, "Mozilla/5.0", "192.0.2.66") // a scanner behind it: listed
+		line(p, "Mozilla/5.0", "-")          // a scan the log names no client for: the balancer's
+	}
+	file := filepath.Join(dir, "access.log")
+	if err := os.WriteFile(file, []byte(log.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, out, _ := runCLI(t, nil, "-o", "ips", file); !strings.Contains(out, "\n"+proxy+"\n") {
+		t.Fatalf("without --trust-proxy the balancer is not listed, so this test shows nothing:\n%s", out)
+	}
+	for _, n := range []int{2, 3} {
+		parts := []string{}
+		for i := 1; i <= n; i++ {
+			code, out, errOut := runCLI(t, nil, "-o", "json", "--top", "0", "--trust-proxy", proxy, "--shard", fmt.Sprintf("%d/%d", i, n), file)
+			if code != cli.ExitOK {
+				t.Fatalf("shard %d/%d: exit %d: %s", i, n, code, errOut)
+			}
+			part := filepath.Join(dir, fmt.Sprintf("part%d-of-%d.json", i, n))
+			os.WriteFile(part, []byte(out), 0o644)
+			parts = append(parts, part)
+		}
+		for _, format := range []string{"ips", "nginx", "apache", "nftables"} {
+			_, single, _ := runCLI(t, nil, "-o", format, "--trust-proxy", proxy, file)
+			code, merged, errOut := runCLI(t, nil, append([]string{"merge", "-o", format}, parts...)...)
+			if code != cli.ExitOK {
+				t.Fatalf("merge -o %s of %d shards: exit %d: %s", format, n, code, errOut)
+			}
+			if strings.Contains(merged, proxy) || !strings.Contains(merged, "192.0.2.66") {
+				t.Errorf("merge -o %s of %d shards made with --trust-proxy %s lists the balancer, or not the scanner behind it:\n%s", format, n, proxy, merged)
+			}
+			if merged != single {
+				t.Errorf("merge -o %s of %d shards differs from the single run's at %s", format, n, firstDiff(merged, single))
+			}
+		}
+	}
+}
+
+// TestMergeRefusesPartsOfDifferentInputs: shard 1/2 of Monday's log with
+// shard 2/2 of Tuesday's merged into a "complete" report of neither, and a
+// whole report beside its own shards (or a second report of the same log,
+// a copy elsewhere, compressed) counted the traffic twice; both exited 0
+// without a word. Each part records its inputs by content, and merge
+// refuses both, naming the parts. The same log held by two machines, one
+// copy compressed, is one input; consecutive days still merge.
+func TestMergeRefusesPartsOfDifferentInputs(t *testing.T) {
+	dir := t.TempDir()
+	log, err := os.ReadFile("testdata/scenarios/site/site.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(log), "\n"), "\n")
+	mon, tue, monCopy := filepath.Join(dir, "mon.log"), filepath.Join(dir, "tue.log"), filepath.Join(dir, "elsewhere", "mon.log.gz")
+	os.WriteFile(mon, []byte(strings.Join(lines[:len(lines)/2], "")), 0o644)
+	os.WriteFile(tue, []byte(strings.Join(lines[len(lines)/2:], "")), 0o644)
+	os.Mkdir(filepath.Dir(monCopy), 0o755)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(strings.Join(lines[:len(lines)/2], "")))
+	zw.Close()
+	os.WriteFile(monCopy, gz.Bytes(), 0o644)
+	part := func(name, log string, args ...string) string {
+		t.Helper()
+		code, out, errOut := runCLI(t, nil, append(append([]string{"-o", "json", "--top", "0"}, args...), log)...)
+		if code != cli.ExitOK {
+			t.Fatalf("%s: exit %d: %s", name, code, errOut)
+		}
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(out), 0o644)
+		return p
+	}
+	monWhole, tueWhole, monCopyWhole := part("mon.json", mon), part("tue.json", tue), part("mon-copy.json", monCopy)
+	mon1, mon2 := part("mon-1.json", mon, "--shard", "1/2"), part("mon-2.json", mon, "--shard", "2/2")
+	tue2 := part("tue-2.json", tue, "--shard", "2/2")
+	monCopy2 := part("mon-copy-2.json", monCopy, "--shard", "2/2")
+	for _, tc := range []struct {
+		name  string
+		parts []string
+		code  int
+		say   []string // in stderr
+	}{
+		{"shards of two days", []string{mon1, tue2}, cli.ExitError, []string{"different inputs", mon1, tue2}},
+		{"a whole report with its shards", []string{monWhole, mon1, mon2}, cli.ExitError, []string{"count twice", monWhole, mon1}},
+		{"its shards with the whole report", []string{mon1, mon2, monWhole}, cli.ExitError, []string{"count twice", monWhole, mon1}},
+		{"a whole report with one of its shards", []string{mon2, monWhole}, cli.ExitError, []string{"count twice", monWhole, mon2}},
+		{"one log's reports on two machines", []string{monWhole, monCopyWhole}, cli.ExitError, []string{"count twice", monWhole, monCopyWhole}},
+		{"one log's shards on two machines", []string{mon1, monCopy2}, cli.ExitOK, nil},
+		{"consecutive days", []string{monWhole, tueWhole}, cli.ExitOK, nil},
+	} {
+		code, _, errOut := runCLI(t, nil, append([]string{"merge", "-o", "json"}, tc.parts...)...)
+		if code != tc.code || tc.say == nil && errOut != "" {
+			t.Errorf("%s: exit %d, %q; want exit %d", tc.name, code, errOut, tc.code)
+			continue
+		}
+		for _, s := range tc.say {
+			if !strings.Contains(errOut, s) {
+				t.Errorf("%s: %q does not say %q", tc.name, errOut, s)
+			}
+		}
+	}
+}
+
+// TestMergeRefusesCountsThatWouldWrap: a part edited by hand (9e18
+// requests for one client, a day of 9e18 lines, a timeline bucket of
+// 9e18) merged with another day wrapped the sums to negative counts, exit
+// 0. A part whose rows do not add up to its summary is refused, naming it
+// and what does not add up; parts whose lines together pass 2^63-1 are
+// refused; the sums never wrap.
+func TestMergeRefusesCountsThatWouldWrap(t *testing.T) {
+	dir := t.TempDir()
+	log, err := os.ReadFile("testdata/scenarios/site/site.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(log), "\n"), "\n")
+	var days [2]map[string]any
+	for i, text := range []string{strings.Join(lines[:len(lines)/2], ""), strings.Join(lines[len(lines)/2:], "")} {
+		day := filepath.Join(dir, fmt.Sprintf("day%d.log", i+1))
+		os.WriteFile(day, []byte(text), 0o644)
+		_, out, errOut := runCLI(t, nil, "-o", "json", "--top", "0", day)
+		dec := json.NewDecoder(strings.NewReader(out))
+		dec.UseNumber()
+		if err := dec.Decode(&days[i]); err != nil {
+			t.Fatalf("day %d: %v: %s", i+1, err, errOut)
+		}
+	}
+	const huge = 9_000_000_000_000_000_000
+	num := func(v any) int64 {
+		n, err := v.(json.Number).Int64()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(d map[string]any)
+		say  string
+	}{
+		{"a client of 9e18 requests", func(d map[string]any) {
+			d["clients"].([]any)[0].(map[string]any)["requests"] = json.Number(fmt.Sprint(huge))
+		}, "clients' requests"},
+		{"a client of 9e18 violations", func(d map[string]any) {
+			d["clients"].([]any)[0].(map[string]any)["violations"] = json.Number(fmt.Sprint(huge))
+		}, `client "203.0.113.10" has counts beyond its`},
+		{"a timeline bucket of 9e18", func(d map[string]any) {
+			d["timeline"].(map[string]any)["requests"].([]any)[0] = json.Number(fmt.Sprint(huge))
+		}, "timeline"},
+		{"a network of 9e18 requests", func(d map[string]any) {
+			d["networks"].([]any)[0].(map[string]any)["requests"] = json.Number(fmt.Sprint(huge))
+		}, "network"},
+		{"a day of 9e18 lines, its rows adding up", func(d map[string]any) {
+			s, c := d["summary"].(map[string]any), d["clients"].([]any)[0].(map[string]any)
+			more := huge - num(s["lines"])
+			s["lines"] = json.Number(fmt.Sprint(huge))
+			s["records"] = json.Number(fmt.Sprint(num(s["records"]) + more))
+			c["requests"] = json.Number(fmt.Sprint(num(c["requests"]) + more))
+		}, "lines together"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var parts []string
+			for i, d := range days {
+				var e map[string]any
+				b, _ := json.Marshal(d)
+				dec := json.NewDecoder(bytes.NewReader(b))
+				dec.UseNumber()
+				dec.Decode(&e)
+				tc.edit(e)
+				b, _ = json.Marshal(e)
+				p := filepath.Join(t.TempDir(), fmt.Sprintf("day%d.json", i+1))
+				os.WriteFile(p, b, 0o644)
+				parts = append(parts, p)
+			}
+			code, out, errOut := runCLI(t, nil, "merge", "-o", "json", parts[0], parts[1])
+			if code != cli.ExitError || !strings.Contains(errOut, tc.say) || !strings.Contains(errOut, parts[0]) {
+				t.Errorf("exit %d, %q; want exit 1 naming %s and saying %q", code, errOut, parts[0], tc.say)
+			}
+			if strings.Contains(out, ": -") {
+				t.Errorf("a count wrapped to negative:\n%.2000s", out)
+			}
+		})
+	}
 }

@@ -46,7 +46,7 @@ func TestJSONContract(t *testing.T) {
 		"watched":    {"ip", "per_minute"},
 		"networks":   {"network", "clients", "robots", "requests", "user_agents", "violations", "incidents"},
 		"operators":  {"operator", "networks", "clients", "robots", "requests", "user_agents", "violations", "incidents"},
-		"state":      {"version", "clients", "networks", "by_robot", "prefixes", "operators"},
+		"state":      {"version", "clients", "networks", "by_robot", "prefixes", "operators", "options", "inputs"},
 	}
 	for key, fields := range need {
 		v, ok := doc[key]

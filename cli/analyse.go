@@ -79,6 +79,9 @@ type Analyse struct {
 	LiveView bool          // -F on a terminal: redraw a live view every Interval
 
 	Client *http.Client // fetches --robots URLs; nil: robots.Fetch's default
+
+	digests    []string // fingerprints of the inputs ReadLog read (Inputs)
+	digestsCut bool     // an input was not read to its end
 }
 
 // Config is the detector's configuration with the robots.txt files of

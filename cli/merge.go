@@ -27,6 +27,10 @@ report (--top 0, no --section); a part may be gzip-compressed. The parts
 must be made with the same --burst, --sustained, --max-clients, --robots,
 --trust-proxy, --since and --until; only consecutive logs (no shards) may
 differ in --robots, and merge with a warning (a site changed its file).
+The shards of a split must have read the same log, and no two parts but
+shards of one split may have read the same one (a whole report beside its
+own shards would count the log twice): each part names its inputs by a
+fingerprint of their content.
 
 Exit status: 0 merged, 1 a part could not be read or merged, or the report
 is incomplete (a part names an input it could not read, a part's run was

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/robowatch/robowatch/detect"
@@ -42,8 +43,10 @@ func (opt *Analyse) ReadLog(ctx context.Context, files *input.Files, name string
 		return logparse.Stats{}, err
 	}
 	defer r.Close()
+	digest := input.NewDigest(r)
+	defer opt.noteInput(digest) // after the reader's Close below
 	// Parsing runs on every core; records come in log order, as the Detector needs.
-	rd := logparse.NewParallelReader(r, name, opt.Format)
+	rd := logparse.NewParallelReader(digest, name, opt.Format)
 	rd.ReuseRecord = true // the Detector copies what it keeps
 	defer rd.Close()
 	if j.Pool != nil {
@@ -91,6 +94,30 @@ func (opt *Analyse) ReadLog(ctx context.Context, files *input.Files, name string
 			out.Malformed(det.Clock(), pe)
 		}
 	}
+}
+
+// noteInput keeps the fingerprint of an input ReadLog read, for Inputs.
+// An input without bytes is left out: it adds nothing to a report, and
+// every empty file would be "the same input".
+func (opt *Analyse) noteInput(d *input.Digest) {
+	sum, n, ok := d.Sum()
+	switch {
+	case !ok:
+		opt.digestsCut = true
+	case n > 0:
+		opt.digests = append(opt.digests, sum)
+	}
+}
+
+// Inputs are the fingerprints (input.Digest) of the inputs ReadLog read,
+// sorted, without repeats: robowatch merge refuses shards of different
+// inputs and parts that share one. nil when an input was not read to its
+// end (the run was interrupted): its bytes so far are no input's.
+func (opt *Analyse) Inputs() []string {
+	if opt.digestsCut {
+		return nil
+	}
+	return slices.Compact(append([]string{}, slices.Sorted(slices.Values(opt.digests))...))
 }
 
 // shardStats is what a --shard run counts of an input: its own records, and

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,7 +31,17 @@ type BlockOptions struct {
 // about a client says its name, which a User-agent chose, so it is cut to
 // a safe alphabet (see commentText). A list with nothing selected is still
 // a valid file, with its header.
+//
+// The run's trusted proxies (r.Options) are never listed, whoever made the
+// report: where the log names no client their requests stay theirs, and
+// denying one denies everyone behind it. A merge of parts knows them only
+// from the parts' options.
 func WriteBlock(w io.Writer, format string, r *Report, opt BlockOptions) ([]string, error) {
+	proxies, err := r.Options.proxies()
+	if err != nil {
+		return nil, err
+	}
+	opt.Allow = slices.Concat(opt.Allow, proxies)
 	list, skipped, internal := r.Result.Offenders(opt.BlockOptions)
 	bw := bufio.NewWriter(w)
 	header := blockHeader(r, opt, len(list))

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,6 +41,13 @@ type jsonState struct {
 	// verdicts; absent in the parts of a robowatch before it, which merge
 	// then cannot check.
 	Options *RunOptions `json:"options,omitempty"`
+
+	// Inputs are the fingerprints of the inputs read (input.Digest: of
+	// their bytes after decompression, not their names), sorted; empty
+	// inputs are left out. null when not known: a run interrupted or
+	// following its files, a part of a robowatch before it. Merge refuses
+	// shards of different inputs and parts that share one (see Merge).
+	Inputs []string `json:"inputs"`
 }
 
 // RunOptions are the options of a run that change what it counts or how it
@@ -56,6 +65,25 @@ type RunOptions struct {
 	TrustProxy []string `json:"trust_proxy"` // --trust-proxy networks, sorted
 	Since      string   `json:"since"`       // --since (logparse.TimeBound.String: 1d and 24h are one), "" for none
 	Until      string   `json:"until"`       // --until, likewise
+}
+
+// proxies are the --trust-proxy networks, which a block list never holds
+// (see WriteBlock); none when o is nil (a part of a robowatch before the
+// options were recorded). An entry that is no network is an error: a part
+// edited so would otherwise have its proxy denied.
+func (o *RunOptions) proxies() ([]netip.Prefix, error) {
+	if o == nil {
+		return nil, nil
+	}
+	out := make([]netip.Prefix, 0, len(o.TrustProxy))
+	for _, s := range o.TrustProxy {
+		p, err := netip.ParsePrefix(s)
+		if err != nil {
+			return nil, fmt.Errorf("trust_proxy %q: not a CIDR network", s)
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
 }
 
 // RobotsDigest names a robots.txt by its content, for RunOptions: the
@@ -123,7 +151,7 @@ func stateOf(r *Report) *jsonState {
 		}
 		s.Operators = append(s.Operators, j)
 	}
-	s.Options = r.Options
+	s.Options, s.Inputs = r.Options, r.Inputs
 	return s
 }
 
@@ -208,6 +236,16 @@ func readPart(name string, r io.Reader) (*jsonPart, error) {
 		return nil, fmt.Errorf("%s: %d of %d clients and %d of %d networks listed: write the parts with -o json --top 0 and no --section",
 			name, len(p.Clients), p.State.Clients, len(p.Networks), p.State.Networks)
 	}
+	if err := rowsAddUp(&p); err != nil {
+		return nil, fmt.Errorf("%s: %w: not a report robowatch wrote", name, err)
+	}
+	if _, err := p.State.Options.proxies(); err != nil {
+		return nil, fmt.Errorf("%s: state.options.%w", name, err)
+	}
+	if p.State.Inputs != nil { // a set: an edited part's order or repeats do not matter
+		slices.Sort(p.State.Inputs)
+		p.State.Inputs = slices.Compact(p.State.Inputs)
+	}
 	return &p, nil
 }
 
@@ -217,6 +255,136 @@ func readPart(name string, r io.Reader) (*jsonPart, error) {
 func linesAddUp(s *jsonSummary) bool {
 	return s.Records >= 0 && s.Malformed >= 0 && s.Directives >= 0 &&
 		s.Records <= s.Lines && s.Malformed <= s.Lines-s.Records && s.Directives == s.Lines-s.Records-s.Malformed
+}
+
+// tally adds counts that are each to be 0 or more, noting a negative one
+// or a sum past 2^63-1 instead of wrapping.
+type tally struct {
+	n   int64
+	bad bool
+}
+
+func (t *tally) add(vs ...int64) {
+	for _, v := range vs {
+		if v < 0 || v > math.MaxInt64-t.n {
+			t.bad = true
+			return
+		}
+		t.n += v
+	}
+}
+
+// within says whether every one of vs is 0 or more and, together, at
+// most limit.
+func within(limit int64, vs ...int64) bool {
+	var t tally
+	t.add(vs...)
+	return !t.bad && t.n <= limit
+}
+
+// each says whether every one of vs is from 0 to limit.
+func each(limit int64, vs ...int64) bool {
+	for _, v := range vs {
+		if v < 0 || v > limit {
+			return false
+		}
+	}
+	return true
+}
+
+// rowsAddUp checks that a whole part's rows add up to its summary, as in
+// every report robowatch writes: the clients' requests, with other's and
+// the records outside the window, are its records; their violations and
+// incidents are its own. Every other count (a client's pages, a network's
+// requests, the timeline's buckets, a robot's prefixes) is at most the
+// records, and the counts of each list together too. So the merge of parts
+// whose lines together fit in an int64 sums no count past it: a hand-edited
+// client of 9e18 requests, merged with another day, wrapped to negative.
+func rowsAddUp(p *jsonPart) error {
+	s := p.Summary
+	records := s.Records
+	var requests, violations, incidents tally
+	for i := range p.Clients {
+		c := &p.Clients[i]
+		requests.add(c.Requests)
+		violations.add(c.Violations)
+		incidents.add(int64(c.Incidents))
+		if !each(c.Requests, c.Pages, c.Assets, c.Errors, c.RobotsTxtFetches, c.Violations, int64(c.Incidents)) {
+			return fmt.Errorf("client %q has counts beyond its %d requests, or negative", c.IP, c.Requests)
+		}
+	}
+	requests.add(s.Other.Requests, s.Outside)
+	violations.add(s.Other.Violations)
+	incidents.add(s.Other.Incidents)
+	switch {
+	case requests.bad || requests.n != records:
+		return fmt.Errorf("its clients' requests, other's (%d) and those outside the window (%d) do not add up to its %d records", s.Other.Requests, s.Outside, records)
+	case violations.bad || violations.n != s.Violations || s.Violations > records:
+		return fmt.Errorf("its clients' violations and other's (%d) do not add up to its %d violations", s.Other.Violations, s.Violations)
+	case incidents.bad || incidents.n != int64(s.Incidents) || int64(s.Incidents) > records:
+		return fmt.Errorf("its clients' incidents and other's (%d) do not add up to its %d incidents", s.Other.Incidents, s.Incidents)
+	case !each(records, s.LateRecords, s.FutureRecords, s.UncheckedRecords, s.RobotRequests, s.JunkConnections,
+		s.ViolationsUnlisted, int64(s.IncidentsUnlisted), int64(s.DNSChecked), int64(s.JunkAddresses)):
+		return fmt.Errorf("a summary count is beyond its %d records, or negative", records)
+	}
+	tl := &p.Timeline
+	if !within(records, tl.Requests...) || !within(records, tl.Robots...) || !within(records, tl.Humans...) ||
+		!within(records, tl.Other...) || !each(records, tl.Untimed, tl.Estimated) {
+		return fmt.Errorf("its timeline counts more requests than its %d records, or a negative number", records)
+	}
+	for _, r := range tl.ByRobot {
+		if !within(records, r.Requests...) {
+			return fmt.Errorf("its timeline of %q counts more requests than its %d records, or a negative number", r.Name, records)
+		}
+	}
+	for _, r := range p.State.ByRobot {
+		var t tally
+		for _, b := range r.Buckets {
+			t.add(b[1])
+		}
+		if t.bad || t.n > records {
+			return fmt.Errorf("the state's timeline of %q counts more requests than its %d records, or a negative number", r.Name, records)
+		}
+	}
+	var netRequests, robotRequests, opRequests tally
+	for _, n := range p.Networks {
+		netRequests.add(n.Requests)
+		if !each(records, n.Violations, int64(n.Incidents), int64(n.Clients), int64(n.Robots), int64(n.UserAgents)) {
+			return fmt.Errorf("network %s has counts beyond its %d records, or negative", n.Network, records)
+		}
+	}
+	for _, r := range p.Robots {
+		robotRequests.add(r.Requests)
+		bad := !each(records, r.Violations, int64(r.Incidents), int64(r.Clients))
+		for _, list := range [][]detect.PrefixCount{r.Prefixes, p.State.Prefixes[r.Name]} {
+			var prefixes tally
+			for _, pc := range list {
+				prefixes.add(pc.Count)
+			}
+			bad = bad || prefixes.bad || prefixes.n > records
+		}
+		for _, n := range r.Reasons {
+			bad = bad || !each(records, int64(n))
+		}
+		if bad {
+			return fmt.Errorf("robot %q has counts beyond its %d records, or negative", r.Name, records)
+		}
+	}
+	for _, o := range p.Operators {
+		opRequests.add(o.Requests)
+		if !each(records, o.Violations, int64(o.Incidents), int64(o.Clients), int64(o.Robots), int64(o.Networks), int64(o.UserAgents)) {
+			return fmt.Errorf("operator %q has counts beyond its %d records, or negative", o.Operator, records)
+		}
+	}
+	switch {
+	case netRequests.bad || netRequests.n > records:
+		return fmt.Errorf("its networks' requests come to more than its %d records, or a negative number", records)
+	case robotRequests.bad || robotRequests.n > records:
+		return fmt.Errorf("its robots' requests come to more than its %d records, or a negative number", records)
+	case opRequests.bad || opRequests.n > records:
+		return fmt.Errorf("its operators' requests come to more than its %d records, or a negative number", records)
+	}
+	return nil
 }
 
 // attachOperatorSets puts the state's sets behind each operators[] row.
@@ -254,10 +422,17 @@ func Merge(names []string, readers []io.Reader) (*Report, error) {
 	shards := map[int]string{} // shard I: the part that is it
 	digests := map[[sha256.Size]byte]string{}
 	n := 0
+	var lines tally
 	for i, r := range readers {
 		p, err := readPart(names[i], r)
 		if err != nil {
 			return nil, err
+		}
+		// Every count of a part is at most its lines (rowsAddUp), so no
+		// sum of the merge passes theirs: refused, it would wrap.
+		if lines.add(p.Summary.Lines); lines.bad {
+			return nil, fmt.Errorf("%s to %s: more than %d lines together, more than merge can count: not reports robowatch wrote",
+				names[0], names[i], int64(math.MaxInt64))
 		}
 		parts[i] = p
 		p.name = names[i]
@@ -308,6 +483,9 @@ func Merge(names []string, readers []io.Reader) (*Report, error) {
 				madeBy, names[i], option, a, b)
 		}
 	}
+	if err := checkInputs(parts); err != nil {
+		return nil, err
+	}
 	robotsTxt := robotsSet.list
 	slices.Sort(robotsTxt)
 	var warnings []string
@@ -330,7 +508,7 @@ func Merge(names []string, readers []io.Reader) (*Report, error) {
 		warnings = append(warnings, overlaps(parts)...)
 	}
 	rep := mergeParts(parts)
-	rep.Options = made
+	rep.Options, rep.Inputs = made, inputsOf(parts)
 	rep.Warnings = append(rep.Warnings, warnings...)
 	if n > 0 && len(shards) < n {
 		var missing []string
@@ -342,6 +520,74 @@ func Merge(names []string, readers []io.Reader) (*Report, error) {
 		rep.Errors = append(rep.Errors, "shards missing from the merge: "+strings.Join(missing, ", ")+"; the report covers the rest")
 	}
 	return rep, nil
+}
+
+// checkInputs refuses parts that would count an input twice or make one
+// report of two inputs, by the inputs' fingerprints (jsonState.Inputs):
+// the shards of a split must all have read the same inputs (shard 1/2 of
+// Monday's log and shard 2/2 of Tuesday's are no report of either), and no
+// two parts but shards of one split may share an input (a whole report
+// beside its own shards, or two reports of one log, a copy elsewhere or
+// compressed: its traffic would count twice). Parts that say no inputs
+// (null) are not checked.
+func checkInputs(parts []*jsonPart) error {
+	var shard *jsonPart             // the first shard that says its inputs
+	first := map[string]*jsonPart{} // an input's fingerprint: the first part that read it
+	for _, p := range parts {
+		in := p.State.Inputs
+		if in == nil {
+			continue
+		}
+		isShard := p.Summary.Shard != ""
+		if isShard {
+			if shard == nil {
+				shard = p
+			} else if !slices.Equal(shard.State.Inputs, in) {
+				return fmt.Errorf("%s and %s are shards of different inputs (%s; %s): the shards of a split must all read the same log; merge each log's shards, then the merged reports",
+					shard.name, p.name, filesText(shard), filesText(p))
+			}
+		}
+		for _, d := range in {
+			o, ok := first[d]
+			switch {
+			case !ok:
+				first[d] = p
+			case isShard && o.Summary.Shard != "":
+				// The shards of one split read the same log.
+			default:
+				return fmt.Errorf("%s and %s read the same input (fingerprint %s; %s; %s): merged, its traffic would count twice; merge a whole report or its shards, not both",
+					o.name, p.name, d, filesText(o), filesText(p))
+			}
+		}
+	}
+	return nil
+}
+
+// filesText names a part's inputs, for a message.
+func filesText(p *jsonPart) string {
+	f := p.Summary.Files
+	switch {
+	case len(f) == 0:
+		return "no files named"
+	case len(f) > 3:
+		return "files " + strings.Join(f[:3], ", ") + fmt.Sprintf(" and %d more", len(f)-3)
+	}
+	return "files " + strings.Join(f, ", ")
+}
+
+// inputsOf are the inputs of the merged report: all the parts' (the shards'
+// one set, or the days' together), so that it too is refused beside its
+// parts; nil when a part does not say its own.
+func inputsOf(parts []*jsonPart) []string {
+	out := []string{}
+	for _, p := range parts {
+		if p.State.Inputs == nil {
+			return nil
+		}
+		out = append(out, p.State.Inputs...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // overlaps says which parts, in partOrder, cover the same time: parts that
@@ -429,7 +675,7 @@ func mergeParts(parts []*jsonPart) *Report {
 
 		res.Records += s.Records
 		estimated = estimated || s.ClientsEstimated
-		estimate += s.Clients
+		estimate = saturatingAdd(estimate, s.Clients) // an estimate: not bounded by the records
 		res.LateRecords += s.LateRecords
 		res.FutureRecords += s.FutureRecords
 		res.ViolationsChecked = res.ViolationsChecked || s.ViolationsChecked
@@ -438,14 +684,14 @@ func mergeParts(parts []*jsonPart) *Report {
 		res.ViolationsDropped += s.ViolationsUnlisted
 		res.IncidentCount += s.Incidents
 		res.IncidentsDropped += s.IncidentsUnlisted
-		res.Other.Clients += s.Other.Clients
+		res.Other.Clients = saturatingAdd(res.Other.Clients, s.Other.Clients) // estimates (HyperLogLog), not bounded by the records
 		res.Other.Requests += s.Other.Requests
 		res.Other.Bytes = saturatingAdd(res.Other.Bytes, s.Other.Bytes)
-		res.Other.Robots += s.Other.Robots
+		res.Other.Robots = saturatingAdd(res.Other.Robots, s.Other.Robots)
 		res.Other.Violations += s.Other.Violations
 		res.Other.Incidents += s.Other.Incidents
 		res.BytesSaturated = res.BytesSaturated || s.BytesSaturated
-		res.WatchDropped += s.WatchDropped
+		res.WatchDropped = saturatingAdd(res.WatchDropped, s.WatchDropped) // --client pairs: not bounded by the records
 		res.DNSChecked += s.DNSChecked
 		res.RangesNewer = res.RangesNewer || s.RangesNewer
 		ranges.add(s.Ranges...)
