@@ -101,11 +101,18 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 		return false
 	}
 	batch, live := cli.Split(files.Names, opt.Follow, out != nil)
-	for _, name := range batch {
+	for i, name := range batch {
 		if ctx.Err() != nil {
 			break
 		}
+		steps := det.Steps()
+		if i > 0 {
+			det.NewInput()
+		}
 		stats, err := opt.ReadLog(ctx, files, name, clip, det, progress, out)
+		if n := det.Steps(); n > steps {
+			cli.WarnStepBack(stderr, name, i > 0)
+		}
 		if account(name, stats, err) {
 			return status // no report: nothing to say, or --strict asked for none
 		}

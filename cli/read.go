@@ -187,6 +187,34 @@ func (j *Judge) Close() {
 	}
 }
 
+// NewInput tells the detection that another input starts (see
+// detect.Detector.NewInput).
+func (j *Judge) NewInput() {
+	if j.Pool != nil {
+		j.Pool.NewInput()
+	} else {
+		j.Detector.NewInput()
+	}
+}
+
+// Steps is how many times the log's clock went back so far.
+func (j *Judge) Steps() int64 {
+	if j.Pool != nil {
+		return j.Pool.Steps()
+	}
+	return j.Detector.Steps()
+}
+
+// WarnStepBack says that name went back in time (see
+// detect.Detector.NewInput); after says it was not the first input.
+func WarnStepBack(stderr io.Writer, name string, after bool) {
+	if after {
+		Warnf(stderr, "robowatch: note: %s goes back in time: it overlaps the files before it (two servers' logs of the same hours?) or its server clock was set back; its rates are judged on its own clock, per file, not added to theirs\n", name)
+		return
+	}
+	Warnf(stderr, "robowatch: note: %s goes back in time (a server clock set back?); rates are judged on the clock from there\n", name)
+}
+
 // Result is the verdicts, once every input was read.
 func (j *Judge) Result() *detect.Result {
 	if j.Pool != nil {

@@ -3,7 +3,6 @@ package detect
 import (
 	"fmt"
 	"math"
-	"net/netip"
 	"strings"
 	"time"
 
@@ -35,7 +34,7 @@ type checker struct {
 	maxStored        int   // bound on storedViolations: maxStoredViolations (tests lower it)
 	unchecked        int64 // requests whose host has no robots.txt
 	def              *robots.Robots
-	byHost           map[string]*robots.Robots // keys lower case, without port
+	byHost           map[string]*robots.Robots // keys robots.HostKey
 }
 
 func (k *checker) init(cfg *Config) {
@@ -44,7 +43,7 @@ func (k *checker) init(cfg *Config) {
 	if len(cfg.RobotsByHost) > 0 {
 		k.byHost = make(map[string]*robots.Robots, len(cfg.RobotsByHost))
 		for h, rb := range cfg.RobotsByHost {
-			k.byHost[hostKey(h)] = rb
+			k.byHost[robots.HostKey(h)] = rb
 		}
 	}
 	k.enabled = k.def != nil || len(k.byHost) > 0
@@ -58,46 +57,10 @@ func (k *checker) robotsFor(vhost string) *robots.Robots {
 	if rb, ok := k.byHost[vhost]; ok {
 		return rb
 	}
-	if rb, ok := k.byHost[hostKey(vhost)]; ok {
+	if rb, ok := k.byHost[robots.HostKey(vhost)]; ok {
 		return rb
 	}
 	return k.def
-}
-
-// hostKey is a virtual host as byHost keys it: without its port, in lower
-// case, and an IPv6 address without brackets, in RFC 5952 form. One host
-// reaches a log written many ways: a Host header "[2001:DB8::1]:8080", an
-// absolute URL's host "2001:db8::1" (logparse takes its brackets off), a
-// --robots "[2001:db8:0:0:0:0:0:1]=FILE".
-func hostKey(h string) string {
-	h = stripPort(h)
-	if b, ok := strings.CutPrefix(h, "["); ok {
-		if a, ok := strings.CutSuffix(b, "]"); ok {
-			h = a
-		}
-	}
-	if strings.IndexByte(h, ':') >= 0 {
-		if a, err := netip.ParseAddr(h); err == nil && a.Is6() {
-			return a.String()
-		}
-	}
-	return strings.ToLower(h)
-}
-
-// stripPort cuts ":443" off "example.com:443" and "[2001:db8::1]:443" (and
-// keeps "[::1]" and a bare "::1" whole).
-func stripPort(h string) string {
-	i := strings.LastIndexByte(h, ':')
-	if i < 0 || strings.IndexByte(h[i:], ']') >= 0 {
-		return h
-	}
-	if strings.HasPrefix(h, "[") && i > 0 && h[i-1] == ']' {
-		return h[:i]
-	}
-	if strings.Count(h, ":") > 1 { // a bare IPv6 address
-		return h
-	}
-	return h[:i]
 }
 
 // clientViolations is one client's disallowed requests.

@@ -242,6 +242,49 @@ func TestRobotsByHostIPv6(t *testing.T) {
 	}
 }
 
+// TestRobotsByHostTrailingDot: "www.example.com." is the fully qualified
+// spelling of www.example.com, and nginx and Apache serve it as the same
+// site; its requests are judged by that host's robots.txt, however --robots
+// and the Host header spell the name. Two trailing dots are no host name
+// (nginx answers 400), so they are another host.
+func TestRobotsByHostTrailingDot(t *testing.T) {
+	www := robots.ParseBytes([]byte("User-agent: *\nDisallow: /www/\n"))
+	rb := robots.ParseBytes([]byte("User-agent: *\nDisallow: /default/\n"))
+	for _, key := range []string{"www.example.com", "www.example.com.", "WWW.Example.COM."} {
+		for _, tt := range []struct {
+			host string
+			own  bool // judged by www's file
+		}{
+			{"www.example.com", true},
+			{"www.example.com.", true},
+			{"www.example.com.:443", true},
+			{"WWW.EXAMPLE.COM.:8080", true},
+			{"www.example.com..", false},
+			{"example.com.", false},
+			{"ww.example.com.", false},
+			{".", false},
+		} {
+			d := New(Config{Robots: rb, RobotsByHost: map[string]*robots.Robots{key: www}})
+			for i, path := range []string{"/www/x", "/default/x"} {
+				r := req{ip: "192.0.2.92", ua: scraperUA, sec: i, path: path}.record()
+				r.VHost = tt.host
+				d.Add(r)
+			}
+			var got []string
+			for v := range d.Result().Violations.All() {
+				got = append(got, v.Path)
+			}
+			want := []string{"/default/x"}
+			if tt.own {
+				want = []string{"/www/x"}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("--robots %s=FILE, Host %q: violations %q, want %q", key, tt.host, got, want)
+			}
+		}
+	}
+}
+
 func TestCrawlDelay(t *testing.T) {
 	rb := robots.ParseBytes([]byte(siteRobots))
 	// Crawl-delay 2 allows 30 requests a minute (31 with the robots.txt

@@ -47,6 +47,9 @@ type Detector struct {
 	logLast      int64 // a Pool's worker: the log's latest second, set before Result
 	logLastSet   bool
 	ticked       bool           // other shards' records moved the clock before the first of ours (Pass)
+	steps        stepWatch      // the clock's steps back (step.go)
+	epoch        uint16         // steps so far, wrapping: a client of an earlier one restarts its rate window
+	driven       bool           // a Pool's worker: the Pool watches for steps
 	tickMax      int64          // to this second
 	first, last  time.Time      // earliest and latest record time
 	loc          *time.Location // the log's zone (setZone)
@@ -115,6 +118,7 @@ type client struct {
 	// shows it was a page after all.
 	subHash uint16
 	fp      fingerprint // which of favicon, robots.txt and sitemap.xml it asked for (scanner.go)
+	epoch   uint16      // the Detector's epoch at its last timed request (step.go); in padding
 
 	// The last page fetched with GET and the last one viewed (not one a
 	// page pulled in), as pathHash folded to 32 bits (a false match is one
@@ -297,6 +301,7 @@ func (d *Detector) Pass(r *logparse.Record) {
 	d.counts.count(r)
 	if sec := r.Time.Unix(); !r.Time.IsZero() && !d.ahead(sec) {
 		d.setZone(r.Time)
+		d.watchStep(sec)
 		d.tick(sec)
 	}
 }
@@ -342,6 +347,9 @@ func (d *Detector) Add(r *logparse.Record) {
 	d.counts.countAs(r, res)
 	sec := r.Time.Unix()
 	future := !r.Time.IsZero() && d.ahead(sec)
+	if !future && !r.Time.IsZero() {
+		d.watchStep(sec)
+	}
 	if future {
 		// Counted for its client below, but it moves neither the log's
 		// clock nor its span, and takes no part in rates or the timeline.
@@ -557,6 +565,12 @@ func (d *Detector) Add(r *logparse.Record) {
 		d.addToTimeline(c, r.Time)
 	}
 	if !r.Time.IsZero() && !future {
+		if c.epoch != d.epoch {
+			// The clock went back since c's last request: its window
+			// starts again (step.go).
+			c.epoch = d.epoch
+			d.restart(c, d.watermark())
+		}
 		d.advance(c, d.watermark())
 		idle := c.rate.window == nil
 		if !c.rate.add(sec, hits, r.Bytes, r.Status, ph, d.th.pool) {
@@ -683,7 +697,7 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua string) *client {
 		d.uas[ua] = ai
 	}
 	ai.refs = min(ai.refs+1, math.MaxInt32-1)
-	c := &client{ip: strings.Clone(ip), ua: ai, rate: newRate(), evict: evictSlot{active: -1}}
+	c := &client{ip: strings.Clone(ip), ua: ai, rate: newRate(), evict: evictSlot{active: -1}, epoch: d.epoch}
 	if d.cfg.Watch != nil && d.cfg.Watch(c.ip) {
 		if d.watched < maxWatched {
 			// Watched clients are never folded; a bound keeps a watched

@@ -29,7 +29,9 @@ import (
 // through every batch, so a batch is handed over without copying and given
 // back (release) once all are done with it.
 type Pool struct {
-	clock  int64             // the log's clock: the latest second of the records handed over
+	clock  int64             // the log's clock: the latest second of the records handed over, or where it stepped back to
+	steps  stepWatch         // its steps back (step.go), for every worker
+	epoch  uint16            // steps so far, wrapping
 	first  time.Time         // the first timed record handed over, whose zone is the log's (Detector.setZone)
 	handed [maxWorkers]int64 // records handed to each worker, for its part of the cap
 	dets   []*Detector
@@ -60,7 +62,12 @@ type poolBatch struct {
 	// move the log's clock (none: math.MinInt64), so that a worker sees
 	// the clock a single pass would without going through the other
 	// workers' records; counts counts all of them, for the log's traits.
-	clock   []int64
+	clock []int64
+	// epoch[i] is the count of the clock's steps back (wrapping) before
+	// record i; nil when none happened in the batch: then every record's
+	// is epoch0.
+	epoch   []uint16
+	epoch0  uint16
 	zone    time.Time // Pool.first once the batch is handed over: the log's zone for every record in it
 	counts  logCounts
 	limits  []int64      // the most clients each worker may hold in this batch; nil: no cap
@@ -89,6 +96,7 @@ func NewPool(cfg Config, workers int) *Pool {
 	}
 	for range workers {
 		d := New(per)
+		d.driven = true
 		in := make(chan *poolBatch, 4)
 		p.dets, p.in = append(p.dets, d), append(p.in, in)
 		p.wg.Add(1)
@@ -108,7 +116,16 @@ func (p *Pool) work(k int, d *Detector, in <-chan *poolBatch) {
 			if o != me {
 				continue
 			}
-			if c := b.clock[i]; c != math.MinInt64 {
+			e := b.epoch0
+			if b.epoch != nil {
+				e = b.epoch[i]
+			}
+			if c := b.clock[i]; e != d.epoch {
+				// The clock stepped back since this worker's last
+				// record: it follows, as one Detector would.
+				d.epoch = e
+				d.clockAt(c)
+			} else if c != math.MinInt64 {
 				d.tick(c)
 			}
 			r := &b.recs[i]
@@ -123,6 +140,12 @@ func (p *Pool) work(k int, d *Detector, in <-chan *poolBatch) {
 		}
 	}
 }
+
+// NewInput is Detector.NewInput for the whole pool.
+func (p *Pool) NewInput() { p.steps.fresh = true }
+
+// Steps is Detector.Steps for the whole pool.
+func (p *Pool) Steps() int64 { return p.steps.steps }
 
 // Workers is how many detectors the pool runs.
 func (p *Pool) Workers() int { return len(p.dets) }
@@ -140,11 +163,17 @@ func (p *Pool) Add(recs []logparse.Record, keep, mine []bool, release func()) {
 		return
 	}
 	owner, clock := make([]uint8, len(recs)), make([]int64, len(recs))
+	var epoch []uint16 // made at the first step back
+	epoch0 := p.epoch
 	w := uint32(len(p.dets))
 	horizon := p.dets[0].horizon
+	tol := int64(p.dets[0].cfg.ReorderTolerance / time.Second)
 	for i := range recs {
 		r := &recs[i]
 		clock[i] = p.clock
+		if epoch != nil {
+			epoch[i] = p.epoch
+		}
 		switch {
 		case keep != nil && !keep[i]:
 			owner[i] = ownerNone
@@ -158,12 +187,26 @@ func (p *Pool) Add(recs []logparse.Record, keep, mine []bool, release func()) {
 			if p.first.IsZero() {
 				p.first = r.Time
 			}
+			if to, ok := p.steps.see(sec, p.clock, tol); ok {
+				p.clock = to
+				p.epoch++
+				if epoch == nil {
+					epoch = make([]uint16, len(recs))
+					for k := range i {
+						epoch[k] = epoch0
+					}
+				}
+				clock[i], epoch[i] = p.clock, p.epoch
+			}
 			p.clock = max(p.clock, sec)
 		}
 	}
 	for lo := 0; lo < len(recs); {
 		hi, limits := p.cut(owner, lo)
-		b := &poolBatch{recs: recs[lo:hi], owner: owner[lo:hi], clock: clock[lo:hi], zone: p.first, limits: limits}
+		b := &poolBatch{recs: recs[lo:hi], owner: owner[lo:hi], clock: clock[lo:hi], epoch0: epoch0, zone: p.first, limits: limits}
+		if epoch != nil {
+			b.epoch = epoch[lo:hi]
+		}
 		for i := range b.recs {
 			if o := b.owner[i]; o != ownerNone {
 				b.counts.count(&b.recs[i])

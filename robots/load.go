@@ -83,7 +83,7 @@ func load(ctx context.Context, rawURL string, client *http.Client) (*Robots, *Fe
 // Set is the robots.txt files of one log: one for the whole log and/or one per virtual host.
 type Set struct {
 	Default *Robots            // for every host without its own; nil: none
-	ByHost  map[string]*Robots // lower-case host → its robots.txt; nil when no source named a host
+	ByHost  map[string]*Robots // HostKey → its robots.txt; nil when no source named a host
 	Failed  []string           // the sources that could not be fetched (unreachable), one line each saying why
 }
 
@@ -91,9 +91,9 @@ type Set struct {
 //
 // A source is HOST=... only when its "=" comes before any "/", ":" or "\",
 // so that paths and URLs holding "=" stay whole-log sources. Hosts are
-// lower-cased; a host given twice keeps its last robots.txt. Only one
-// whole-log source is allowed, and that is checked before anything is read,
-// so a mistake costs no fetch.
+// keyed by HostKey; a host given twice, however spelt, keeps its last
+// robots.txt. Only one whole-log source is allowed, and that is checked
+// before anything is read, so a mistake costs no fetch.
 //
 // Errors name the source as given, "SRC: ...", for the caller to prefix
 // with its flag's name. The warnings are Load's, in the order of sources;
@@ -139,7 +139,7 @@ func LoadSet(ctx context.Context, sources []string, client *http.Client) (Set, [
 		if set.ByHost == nil {
 			set.ByHost = map[string]*Robots{}
 		}
-		set.ByHost[strings.ToLower(host)] = r
+		set.ByHost[HostKey(host)] = r
 	}
 	return set, warnings, nil
 }
