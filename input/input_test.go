@@ -107,6 +107,68 @@ func TestOpenSilentPipe(t *testing.T) {
 	})
 }
 
+// TestOpenLiveWaitsAfterBacklog: a live run's pipe (tail -f of a log, a
+// FIFO) lets the other inputs be read once it has nothing more to give,
+// not before: waiting is called when every byte the pipe held (more than
+// one of the reader's chunks) was read, and then the read waits for more.
+func TestOpenLiveWaitsAfterBacklog(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux tells what a pipe holds unread: elsewhere waiting may come early")
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close() // open and silent after the backlog
+	backlog := strings.Repeat("192.0.2.1 - - [06/May/2024:09:00:00 +0000] \"GET / HTTP/1.1\" 200 512\n", 800)
+	if _, err := io.WriteString(pw, backlog); err != nil { // within the pipe's 64 KiB
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var got int
+	at := make(chan int, 1)
+	waiting := func() {
+		select {
+		case at <- got:
+		default:
+		}
+	}
+	done := make(chan error, 1)
+	go func() {
+		r, err := (&input.Files{Stdin: pr}).OpenLive(ctx, input.Stdin, waiting)
+		if err != nil {
+			done <- err
+			return
+		}
+		defer r.Close()
+		buf := make([]byte, 4096)
+		for {
+			n, err := r.Read(buf)
+			got += n
+			if err != nil {
+				done <- err
+				return
+			}
+		}
+	}()
+	select {
+	case n := <-at:
+		if n != len(backlog) {
+			t.Errorf("waiting called after %d bytes of the backlog's %d", n, len(backlog))
+		}
+	case err := <-done:
+		t.Fatalf("the read ended before waiting: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("waiting not called on the silent pipe")
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("read after the interrupt: %v, want context.Canceled", err)
+	}
+}
+
 func testSilent(t *testing.T, f *input.Files, name string, write func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())

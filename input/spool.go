@@ -68,7 +68,7 @@ func (f *Files) spool(ctx context.Context, name string) error {
 	if limit <= 0 {
 		limit = DefaultMaxSpool
 	}
-	in := interruptible(ctx, src)
+	in := interruptible(ctx, src, nil)
 	defer in.Close()
 	n, err := io.Copy(tmp, io.LimitReader(in, limit+1))
 	if err == nil && n > limit {
