@@ -12,7 +12,8 @@ import (
 const chunkSize = 32 << 10
 
 // interruptible returns r, whose Read returns as soon as ctx is done (with
-// ctx's error), even while r itself blocks: a pipe or a terminal that stays
+// ctx's error, once the bytes it took from r are returned), even while r
+// itself blocks: a pipe or a terminal that stays
 // silent must not keep Ctrl-C from printing the partial report. Reads are
 // done by a goroutine that hands r's bytes over in chunks; it stays blocked
 // in r until r returns, which costs nothing as the program ends. waiting,
@@ -86,9 +87,8 @@ func (r *interruptReader) Read(p []byte) (int, error) {
 		return 0, r.ctx.Err()
 	}
 	for {
-		if err := r.ctx.Err(); err != nil {
-			return 0, err // the rest of the stream is left unread, as the interrupt asks
-		}
+		// What was read from the source before the interrupt is given:
+		// it is in memory, and it was read.
 		if len(r.rest) > 0 {
 			n := copy(p, r.rest)
 			r.rest = r.rest[n:]
@@ -96,6 +96,9 @@ func (r *interruptReader) Read(p []byte) (int, error) {
 		}
 		if r.err != nil {
 			return 0, r.err
+		}
+		if err := r.ctx.Err(); err != nil {
+			return 0, err // the rest of the stream is left unread, as the interrupt asks
 		}
 		if r.buf != nil {
 			r.free <- r.buf[:cap(r.buf)] // never blocks: the buffer came from free
