@@ -55,12 +55,21 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 	cli.WarnDuplicates(stderr, files.Unique())
 	reordered := files.Order(ctx, func(r io.Reader) time.Time { t, _ := logparse.FirstTime(r, opt.Format); return t })
 	clip := &logparse.Clip{Since: opt.Since, Until: opt.Until}
+	readCtx, names, cut := ctx, files.Names, false // what is read, until when; cut: by an interrupt in the first pass
 	if clip.Since.Relative() || clip.Until.Relative() {
 		last, err := files.Last(ctx, func(r io.Reader) time.Time { return logparse.LastTime(r, opt.Format) })
-		if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			// Interrupted in the first pass: the pipes read until then are
+			// kept, and the partial report is of them. Read from local
+			// files, they take no longer than the report.
+			readCtx, names, cut = context.Background(), files.Kept(), true
+		case err != nil:
 			return fail(fmt.Errorf("finding the last record for --since/--until: %w", err))
 		}
-		clip.Resolve(last)
+		if !last.IsZero() {
+			clip.Resolve(last)
+		}
 	}
 	progress := opt.StartProgress(stderr, files) // nil: none
 	defer progress.Stop()
@@ -96,20 +105,20 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 			}
 			rep.Errors = append(rep.Errors, err.Error())
 			status = fail(err)
-			return opt.Strict || unread == len(files.Names)
+			return opt.Strict || unread == len(names)
 		}
 		return false
 	}
-	batch, live := cli.Split(files.Names, opt.Follow, out != nil)
+	batch, live := cli.Split(names, opt.Follow, out != nil)
 	for i, name := range batch {
-		if ctx.Err() != nil {
+		if readCtx.Err() != nil {
 			break
 		}
 		steps := det.Steps()
 		if i > 0 {
 			det.NewInput()
 		}
-		stats, err := opt.ReadLog(ctx, files, name, clip, det, progress, out)
+		stats, err := opt.ReadLog(readCtx, files, name, clip, det, progress, out)
 		if n := det.Steps(); n > steps {
 			cli.WarnStepBack(stderr, name, i > 0)
 		}
@@ -117,17 +126,17 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 			return status // no report: nothing to say, or --strict asked for none
 		}
 	}
-	if len(live) > 0 && ctx.Err() == nil {
+	if len(live) > 0 && readCtx.Err() == nil {
 		progress.Stop() // a live run has no end to show progress towards
 		lv := &cli.Live{Det: det.Detector, Out: out, Interval: opt.Interval, Clip: clip, Proxies: opt.Proxies,
 			Strict: opt.Strict, Format: opt.Format, Follow: opt.Follow, Stderr: stderr}
-		stats, errs := lv.Run(ctx, files, live)
+		stats, errs := lv.Run(readCtx, files, live) // no file followed after an interrupt: names are kept pipes
 		for i, name := range live {
 			if account(name, stats[i], errs[i]) {
 				return status
 			}
 		}
-		if opt.Follow && ctx.Err() != nil {
+		if opt.Follow && ctx.Err() != nil && !cut {
 			ctx = context.Background() // Ctrl-C is how a follow run ends: its report is whole
 		}
 	}

@@ -72,7 +72,16 @@ type liveRun struct {
 
 func startLive(t testing.TB, args ...string) *liveRun {
 	t.Helper()
+	return startLiveIn(t, nil, args...)
+}
+
+// startLiveIn is startLive with stdin as the standard input (nil: none).
+func startLiveIn(t testing.TB, stdin *os.File, args ...string) *liveRun {
+	t.Helper()
 	cmd := exec.Command(robowatchBinary(t), args...)
+	if stdin != nil {
+		cmd.Stdin = stdin
+	}
 	cmd.Env = append(os.Environ(), "NO_COLOR=1")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -490,6 +499,54 @@ func TestLiveFIFO(t *testing.T) {
 	}
 	if err := <-r.done; err != nil {
 		t.Errorf("exit: %v", err)
+	}
+}
+
+// TestLiveFileBesideSilentPipe: -F access.log - with standard input a pipe
+// that stays open and silent (a tail -f of a quiet log, a named pipe no
+// line came through yet) reads access.log all the same: its lines, those
+// there and those appended, become events while the pipe says nothing, and
+// SIGTERM ends the run as it ends a follow run of files alone, with their
+// report and exit 0. Before, the file waited for the pipe's end: no event,
+// 0 records and exit 130.
+func TestLiveFileBesideSilentPipe(t *testing.T) {
+	for _, pipe := range []string{"stdin", "fifo"} {
+		t.Run(pipe, func(t *testing.T) {
+			dir := t.TempDir()
+			log := filepath.Join(dir, "access.log")
+			appendTo(t, log, line("10.0.10.1", time.Now(), "/robots.txt", liveCrawler))
+			var stdin *os.File
+			name := "-"
+			if pipe == "stdin" {
+				pr, pw, err := os.Pipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer pw.Close() // open and silent until the end
+				defer pr.Close()
+				stdin = pr
+			} else {
+				name = filepath.Join(dir, "access.pipe")
+				if err := syscall.Mkfifo(name, 0o600); err != nil {
+					t.Skip("no FIFO:", err)
+				}
+				// Read and write: a writer that is there and says nothing,
+				// opened without waiting for robowatch.
+				w, err := os.OpenFile(name, os.O_RDWR, 0)
+				if err != nil {
+					t.Skip("a FIFO cannot be opened for reading and writing here:", err)
+				}
+				defer w.Close()
+			}
+			r := startLiveIn(t, stdin, "-F", "-o", "jsonl", "--interval", "1s", log, name)
+			r.await("robot of the file's existing line", isEvent("robot", "10.0.10.1"))
+			appendTo(t, log, line("10.0.10.2", time.Now(), "/robots.txt", liveCrawler))
+			r.await("robot of a line appended", isEvent("robot", "10.0.10.2"))
+			final, code := r.stop(syscall.SIGTERM)
+			if code != 0 || final.num("records") != 2 || final.fields["partial"] != false {
+				t.Errorf("exit %d, final summary %v; want exit 0 and 2 records; stderr: %s", code, final.fields, r.stderr)
+			}
+		})
 	}
 }
 

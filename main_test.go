@@ -150,3 +150,51 @@ func TestSummaryEventsFields(t *testing.T) {
 		})
 	}
 }
+
+// TestWallTimeWindowAcrossSummerTime: a Berlin server's log through the
+// change to summer time (2024-03-31, 02:00 +0100 became 03:00 +0200) and a
+// window given as the clock on the wall: --since '2024-03-31 03:30' keeps
+// the requests from 03:30 +0200 on, as the admin means, and --until stops
+// at the wall time in the offset in force then. Before, both bounds were
+// placed in the first line's +0100, an hour off: --since left out the
+// requests of 03:30 to 04:29.
+func TestWallTimeWindowAcrossSummerTime(t *testing.T) {
+	var log strings.Builder
+	for _, at := range []string{
+		"31/Mar/2024:01:15:00 +0100", "31/Mar/2024:01:45:00 +0100",
+		"31/Mar/2024:03:10:00 +0200", "31/Mar/2024:03:30:00 +0200", "31/Mar/2024:03:50:00 +0200",
+		"31/Mar/2024:04:20:00 +0200", "31/Mar/2024:04:40:00 +0200",
+	} {
+		log.WriteString(`198.51.100.4 - - [` + at + `] "GET / HTTP/1.1" 200 512 "-" "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"` + "\n")
+	}
+	tests := []struct {
+		name    string
+		args    []string
+		outside int64
+		window  string
+	}{
+		{"since after the change", []string{"--since", "2024-03-31 03:30"}, 3, "from 2024-03-31 03:30:00 +0200"},
+		{"until after the change", []string{"--until", "2024-03-31 04:30"}, 1, "before 2024-03-31 04:30:00 +0200"},
+		{"across the change", []string{"--since", "2024-03-31 01:30", "--until", "2024-03-31 03:30"}, 5, "2024-03-31 01:30:00 +0100 to 2024-03-31 03:30:00 +0200"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, []byte(log.String()), append([]string{"-o", "json"}, tt.args...)...)
+			if code != cli.ExitOK {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var r struct {
+				Summary struct {
+					Records, Outside int64
+					Window           string
+				} `json:"summary"`
+			}
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatal(err)
+			}
+			if r.Summary.Records != 7 || r.Summary.Outside != tt.outside || r.Summary.Window != tt.window {
+				t.Errorf("%d records, %d outside, window %q; want 7, %d outside, %q", r.Summary.Records, r.Summary.Outside, r.Summary.Window, tt.outside, tt.window)
+			}
+		})
+	}
+}

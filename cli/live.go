@@ -62,10 +62,11 @@ type feed struct {
 	name  string
 	mu    sync.Mutex
 	items []liveItem
-	ready chan struct{} // a token: items were added (shared by all feeds)
-	room  chan struct{} // a token: the loop took the items
-	done  chan struct{} // closed when the goroutine returns
-	stats logparse.Stats
+	ready chan struct{}  // a token: items were added (shared by all feeds)
+	room  chan struct{}  // a token: the loop took the items
+	done  chan struct{}  // closed when the goroutine returns
+	stats logparse.Stats // the reader's, once the goroutine returned
+	seen  logparse.Stats // what the loop took of this input
 	ended bool
 }
 
@@ -177,9 +178,10 @@ func (l *Live) Run(ctx context.Context, files *input.Files, names []string) ([]l
 		case <-f.done:
 			stats[i] = f.stats
 		case <-time.After(2 * time.Second):
-			// A read that ignores the cancel (it should not happen: Tail
-			// and the interruptible pipe both stop): count what the loop saw.
-			stats[i] = l.stats
+			// A read that ignores the cancel (a FIFO that no writer
+			// opened blocks in the open itself): count what the loop saw
+			// of this input, not of all of them, which the others count.
+			stats[i] = f.seen
 		}
 		// What the input gave after the loop stopped is counted in its
 		// stats: it is judged too, or the report's records would not be
@@ -200,6 +202,7 @@ func (l *Live) item(f *feed, it liveItem) bool {
 	switch {
 	case it.rec != nil:
 		l.stats.AddRecord(it.rec)
+		f.seen.AddRecord(it.rec)
 		l.lastAt = time.Now()
 		l.Proxies.Resolve(it.rec)
 		if l.Clip.Keep(it.rec) {
@@ -207,6 +210,7 @@ func (l *Live) item(f *feed, it liveItem) bool {
 		}
 	case it.perr != nil:
 		l.stats.AddMalformed(it.perr)
+		f.seen.AddMalformed(it.perr)
 		if l.Out != nil {
 			l.Out.Malformed(l.Det.Clock(), it.perr)
 		}
@@ -237,7 +241,8 @@ func (l *Live) item(f *feed, it liveItem) bool {
 // read is one input's goroutine: it opens name (following it with
 // l.Follow), waits for its turn to read, parses its lines and feeds them
 // to the loop until the input ends or ctx is done. It lets the next input
-// start once it has read what was there (its first wait), or ended.
+// start once it has read what was there (its first wait, a followed file's
+// end or a pipe's silence), or ended.
 func (l *Live) read(ctx context.Context, files *input.Files, f *feed, turn <-chan struct{}, next chan struct{}) {
 	defer close(f.done)
 	var once sync.Once
@@ -258,9 +263,14 @@ func (l *Live) read(ctx context.Context, files *input.Files, f *feed, turn <-cha
 			Notice:  func(ev input.FollowEvent) { f.push(ctx, liveItem{notice: &ev}) },
 		})
 	} else {
-		r, err = files.Open(ctx, f.name)
+		// A pipe that has nothing to say yet lets the next input be read:
+		// its silence may last the whole run.
+		r, err = files.OpenLive(ctx, f.name, pass)
 	}
-	if err != nil {
+	if err != nil && ctx.Err() != nil {
+		f.push(ctx, liveItem{end: true}) // interrupted while waiting for the first bytes: no read error
+		return
+	} else if err != nil {
 		f.push(ctx, liveItem{end: true, err: err})
 		return
 	}

@@ -132,8 +132,14 @@ func Compressed(name string) bool {
 	defer f.Close()
 	var magic [6]byte
 	n, _ := io.ReadFull(f, magic[:])
+	return compressedStart(magic[:n])
+}
+
+// compressedStart reports whether b, a stream's first bytes, are those of
+// a compressed one.
+func compressedStart(b []byte) bool {
 	for _, m := range [][]byte{magicGzip, magicBzip2, magicZstd, magicXz} {
-		if bytes.HasPrefix(magic[:n], m) {
+		if bytes.HasPrefix(b, m) {
 			return true
 		}
 	}

@@ -41,13 +41,26 @@ type Files struct {
 // is a pipe, a FIFO or a device, which may stay silent for ever. Errors name
 // the file. The caller closes what it gets.
 func (f *Files) Open(ctx context.Context, name string) (io.ReadCloser, error) {
+	return f.open(ctx, name, nil)
+}
+
+// OpenLive is Open for a live run, which reads its inputs side by side:
+// waiting is called each time a read from a pipe, a FIFO or a device finds
+// no bytes come yet and is about to wait for them (the look at the first
+// bytes for compression included), so that the other inputs are read
+// meanwhile.
+func (f *Files) OpenLive(ctx context.Context, name string, waiting func()) (io.ReadCloser, error) {
+	return f.open(ctx, name, waiting)
+}
+
+func (f *Files) open(ctx context.Context, name string, waiting func()) (io.ReadCloser, error) {
 	var raw io.Reader
 	var closers []io.Closer
 	switch sp := f.spools[name]; {
 	case sp != nil:
 		raw = io.NewSectionReader(sp.f, 0, sp.size)
 	case name == Stdin:
-		ir := interruptible(ctx, f.stdin())
+		ir := interruptible(ctx, f.stdin(), waiting)
 		raw, closers = ir, []io.Closer{ir}
 	default:
 		file, err := os.Open(name)
@@ -56,7 +69,7 @@ func (f *Files) Open(ctx context.Context, name string) (io.ReadCloser, error) {
 		}
 		raw, closers = file, []io.Closer{file}
 		if st, err := file.Stat(); err == nil && !st.Mode().IsRegular() {
-			ir := interruptible(ctx, file)
+			ir := interruptible(ctx, file, waiting)
 			raw, closers = ir, []io.Closer{ir, file}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -105,6 +106,68 @@ func TestOpenSilentPipe(t *testing.T) {
 		}()
 		testSilent(t, &input.Files{}, fifo, func() {})
 	})
+}
+
+// TestOpenLiveWaitsAfterBacklog: a live run's pipe (tail -f of a log, a
+// FIFO) lets the other inputs be read once it has nothing more to give,
+// not before: waiting is called when every byte the pipe held (more than
+// one of the reader's chunks) was read, and then the read waits for more.
+func TestOpenLiveWaitsAfterBacklog(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux tells what a pipe holds unread: elsewhere waiting may come early")
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close() // open and silent after the backlog
+	backlog := strings.Repeat("192.0.2.1 - - [06/May/2024:09:00:00 +0000] \"GET / HTTP/1.1\" 200 512\n", 800)
+	if _, err := io.WriteString(pw, backlog); err != nil { // within the pipe's 64 KiB
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var got int
+	at := make(chan int, 1)
+	waiting := func() {
+		select {
+		case at <- got:
+		default:
+		}
+	}
+	done := make(chan error, 1)
+	go func() {
+		r, err := (&input.Files{Stdin: pr}).OpenLive(ctx, input.Stdin, waiting)
+		if err != nil {
+			done <- err
+			return
+		}
+		defer r.Close()
+		buf := make([]byte, 4096)
+		for {
+			n, err := r.Read(buf)
+			got += n
+			if err != nil {
+				done <- err
+				return
+			}
+		}
+	}()
+	select {
+	case n := <-at:
+		if n != len(backlog) {
+			t.Errorf("waiting called after %d bytes of the backlog's %d", n, len(backlog))
+		}
+	case err := <-done:
+		t.Fatalf("the read ended before waiting: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("waiting not called on the silent pipe")
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("read after the interrupt: %v, want context.Canceled", err)
+	}
 }
 
 func testSilent(t *testing.T, f *input.Files, name string, write func()) {
@@ -296,25 +359,86 @@ func TestSpoolBound(t *testing.T) {
 	}
 }
 
-// TestSpoolInterrupted: keeping a silent pipe stops at the interrupt.
+// TestSpoolInterrupted: keeping a silent pipe stops at the interrupt, and
+// what it gave until then is kept for the partial report (Kept, and Last
+// counting back from its last line), but for the line the interrupt cut in
+// two, which a read interrupted mid-line leaves out too.
 func TestSpoolInterrupted(t *testing.T) {
-	pr, pw := io.Pipe()
-	defer pw.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	f := &input.Files{Names: []string{"-"}, Stdin: pr}
-	defer f.Close()
-	done := make(chan error, 1)
-	go func() { done <- f.Spool(ctx) }()
-	pw.Write([]byte("2024-03-01 x\n"))
-	cancel()
-	select {
-	case err := <-done:
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("Spool = %v, want context.Canceled", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Spool still copies the silent pipe after the interrupt")
+	t.Setenv("TMPDIR", t.TempDir())
+	tests := []struct {
+		name, gave, kept string
+		last             string
+	}{
+		{"whole lines", "2024-03-01 x\n2024-03-02 y\n", "2024-03-01 x\n2024-03-02 y\n", "2024-03-02"},
+		{"a line cut", "2024-03-01 x\n2024-03-02 y\n2024-03-03 ha", "2024-03-01 x\n2024-03-02 y\n", "2024-03-02"},
+		{"nothing yet", "", "", ""},
 	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			src := &silentAfter{text: tt.gave, taken: make(chan struct{}), end: make(chan struct{})}
+			defer close(src.end)
+			f := &input.Files{Names: []string{"-"}, Stdin: src}
+			defer f.Close()
+			type result struct {
+				last time.Time
+				err  error
+			}
+			done := make(chan result, 1)
+			go func() {
+				last, err := f.Last(ctx, lastDate)
+				done <- result{last, err}
+			}()
+			<-src.taken // the text was handed over; the pipe is silent
+			cancel()
+			var res result
+			select {
+			case res = <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("Last still copies the silent pipe after the interrupt")
+			}
+			if !errors.Is(res.err, context.Canceled) {
+				t.Errorf("Last = %v, want context.Canceled", res.err)
+			}
+			if got := res.last; tt.last == "" && !got.IsZero() || tt.last != "" && got.Format("2006-01-02") != tt.last {
+				t.Errorf("Last = %v, want %q", got, tt.last)
+			}
+			if kept := f.Kept(); len(kept) != 1 || kept[0] != "-" {
+				t.Fatalf("Kept = %q, want standard input", kept)
+			}
+			r, err := f.Open(context.Background(), "-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			if got, err := io.ReadAll(r); err != nil || string(got) != tt.kept {
+				t.Errorf("kept %q (%v), want %q", got, err, tt.kept)
+			}
+		})
+	}
+}
+
+// silentAfter gives text, then says so (taken) at the next read and stays
+// silent until end: a pipe whose writer went quiet. The second read means
+// the first one's bytes were handed over.
+type silentAfter struct {
+	text       string
+	given      bool
+	said       sync.Once
+	taken, end chan struct{}
+}
+
+func (s *silentAfter) Read(p []byte) (int, error) {
+	if !s.given {
+		s.given = true
+		if s.text != "" {
+			return copy(p, s.text), nil
+		}
+	}
+	s.said.Do(func() { close(s.taken) })
+	<-s.end
+	return 0, io.EOF
 }
 
 // TestSizeAndCount: Size is the files' bytes on disk (0 when standard

@@ -1,6 +1,7 @@
 package input
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -23,6 +24,7 @@ var ErrSpoolFull = errors.New("larger than the spool's bound")
 type spool struct {
 	f    *os.File
 	size int64
+	cut  bool // by an interrupt: what the pipe gave until then
 }
 
 // Spool keeps every input that cannot be read twice (standard input, a
@@ -30,8 +32,10 @@ type spool struct {
 // so that it can be: a time window counted back from the log's last record
 // needs a first pass to find that record. At most MaxSpool bytes of each
 // are kept; a longer one is an error wrapping ErrSpoolFull. An interrupt
-// (ctx) ends the copy at once, even from a silent pipe. Close releases the
-// files.
+// (ctx) ends the copy at once, even from a silent pipe, and returns ctx's
+// error; what the pipe gave until then is kept all the same, for the
+// partial report (see Kept), but for a last line the interrupt cut in two.
+// Close releases the files.
 func (f *Files) Spool(ctx context.Context) error {
 	for _, name := range f.Names {
 		if f.spools[name] != nil || (name != Stdin && regular(name)) {
@@ -68,13 +72,21 @@ func (f *Files) spool(ctx context.Context, name string) error {
 	if limit <= 0 {
 		limit = DefaultMaxSpool
 	}
-	in := interruptible(ctx, src)
+	in := interruptible(ctx, src, nil)
 	defer in.Close()
-	n, err := io.Copy(tmp, io.LimitReader(in, limit+1))
+	lw := &lineEnds{w: tmp}
+	n, err := io.Copy(lw, io.LimitReader(in, limit+1))
+	cut := err != nil && ctx.Err() != nil
+	if cut && !compressedStart(lw.start) {
+		// A read interrupted mid-line leaves the line out: so does this
+		// one. A compressed stream has no lines to cut at; it is kept
+		// whole and ends where it was cut.
+		n = lw.lastEnd
+	}
 	if err == nil && n > limit {
 		err = fmt.Errorf("%w of %d bytes; give the log as a file, or --since as a time rather than a duration", ErrSpoolFull, limit)
 	}
-	if err != nil {
+	if err != nil && !cut {
 		tmp.Close()
 		if !unlinked {
 			os.Remove(tmp.Name())
@@ -84,11 +96,48 @@ func (f *Files) spool(ctx context.Context, name string) error {
 	if f.spools == nil {
 		f.spools = map[string]*spool{}
 	}
-	f.spools[name] = &spool{f: tmp, size: n}
+	f.spools[name] = &spool{f: tmp, size: n, cut: cut}
 	if !unlinked {
 		f.leftovers = append(f.leftovers, tmp.Name())
 	}
+	if cut {
+		return fmt.Errorf("keeping %s in a temporary file: %w", what, ctx.Err())
+	}
 	return nil
+}
+
+// lineEnds is a writer that notes where the last line written ended, and
+// the first bytes, to tell a compressed stream.
+type lineEnds struct {
+	w       io.Writer
+	n       int64  // bytes written
+	lastEnd int64  // the offset after the last '\n'
+	start   []byte // the first 6 bytes
+}
+
+func (l *lineEnds) Write(b []byte) (int, error) {
+	if k := 6 - len(l.start); k > 0 {
+		l.start = append(l.start, b[:min(k, len(b))]...)
+	}
+	n, err := l.w.Write(b)
+	if i := bytes.LastIndexByte(b[:n], '\n'); i >= 0 {
+		l.lastEnd = l.n + int64(i) + 1
+	}
+	l.n += int64(n)
+	return n, err
+}
+
+// Kept is the inputs kept by Spool, in the order of Names, those an
+// interrupt cut included: after an interrupt in Last, the inputs whose
+// bytes were read, which a partial report is of.
+func (f *Files) Kept() []string {
+	var kept []string
+	for _, name := range f.Names {
+		if f.spools[name] != nil {
+			kept = append(kept, name)
+		}
+	}
+	return kept
 }
 
 // Last returns the latest of last(r) over the inputs, each read from its
@@ -96,15 +145,20 @@ func (f *Files) spool(ctx context.Context, name string) error {
 // only a first pass can find. Inputs that cannot be read twice are spooled
 // first, so that the read that counts finds them again. Inputs that cannot
 // be opened are skipped: the read that counts reports them. No time in any
-// input is an error.
+// input is an error. An interrupt (ctx) returns ctx's error with the latest
+// time of the inputs Kept until then: the end a partial report of them
+// counts back from.
 func (f *Files) Last(ctx context.Context, last func(io.Reader) time.Time) (time.Time, error) {
 	if err := f.Spool(ctx); err != nil {
+		if ctx.Err() != nil {
+			return f.lastKept(last), err
+		}
 		return time.Time{}, err
 	}
 	var latest time.Time
 	for _, name := range f.Names {
 		if ctx.Err() != nil {
-			return time.Time{}, ctx.Err()
+			return f.lastKept(last), ctx.Err()
 		}
 		r, err := f.Open(ctx, name)
 		if err != nil {
@@ -119,4 +173,21 @@ func (f *Files) Last(ctx context.Context, last func(io.Reader) time.Time) (time.
 		return latest, errors.New("no record has a time")
 	}
 	return latest, nil
+}
+
+// lastKept is Last of the inputs Kept, after an interrupt: local files of
+// what was read, which are read at once.
+func (f *Files) lastKept(last func(io.Reader) time.Time) time.Time {
+	var latest time.Time
+	for _, name := range f.Kept() {
+		sp := f.spools[name]
+		r, err := Decompress(io.NewSectionReader(sp.f, 0, sp.size), name)
+		if err != nil {
+			continue
+		}
+		if t := last(r); t.After(latest) {
+			latest = t
+		}
+	}
+	return latest
 }

@@ -133,22 +133,31 @@ func (w Window) String() string {
 	return w.Since.Format(layout) + " to " + w.Until.Format(layout)
 }
 
-// Clip keeps the records of a --since/--until window. Bounds that depend on
-// the log (a date placed in the log's own zone, a duration back from its
-// end) are resolved by Resolve when the end is known, or else at the first
-// record with a time. The zero value keeps every record.
+// Clip keeps the records of a --since/--until window. A duration back from
+// the log's end is resolved by Resolve when the end is known. A date or a
+// zoneless time is the wall clock a person reads in the log: each record
+// is compared in its own offset, so that a window across a change to or
+// from summer time is what the server's clock said, not an hour off; in
+// the hour repeated when summer time ends, such a time is its first
+// occurrence, and once a record reached it, later ones do not fall back
+// before it. Window says where the bounds fell (a wall time in the offset
+// of the first record that reached it, else of the first record). The zero
+// value keeps every record.
 type Clip struct {
 	Since, Until TimeBound // as given
 	Window       Window    // the bounds as resolved
 	Outside      int64     // records left out
 
-	resolved bool
+	resolved             bool
+	sinceWall, untilWall time.Time // wall-time bounds, read as UTC; zero: none
+	sinceAt, untilAt     time.Time // the earliest record found at or past each
 }
 
 // Resolve places the bounds against last, the time of the log's last
 // record, as relative bounds need before the first record is kept.
 func (c *Clip) Resolve(last time.Time) {
 	c.Window = Window{Since: resolveBound(c.Since, last), Until: resolveBound(c.Until, last)}
+	c.sinceWall, c.untilWall = c.Since.wall(), c.Until.wall()
 	c.resolved = true
 }
 
@@ -164,10 +173,55 @@ func (c *Clip) Keep(rec *Record) bool {
 // In reports whether rec is inside the window, without counting it: a
 // record another shard counts (--shard).
 func (c *Clip) In(rec *Record) bool {
-	if !c.resolved && !rec.Time.IsZero() {
-		c.Resolve(rec.Time)
+	t := rec.Time
+	if t.IsZero() {
+		return true // nothing to cut it by
 	}
-	return c.Window.Contains(rec.Time)
+	if !c.resolved {
+		c.Resolve(t)
+	}
+	return c.afterSince(t) && c.beforeUntil(t)
+}
+
+func (c *Clip) afterSince(t time.Time) bool {
+	if c.sinceWall.IsZero() {
+		return c.Window.Since.IsZero() || !t.Before(c.Window.Since)
+	}
+	if !wallClock(t).Before(c.sinceWall) {
+		if c.sinceAt.IsZero() || t.Before(c.sinceAt) {
+			c.sinceAt, c.Window.Since = t, c.Since.Resolve(t)
+		}
+		return true
+	}
+	return !c.sinceAt.IsZero() && !t.Before(c.sinceAt) // the clock set back after the start
+}
+
+func (c *Clip) beforeUntil(t time.Time) bool {
+	if c.untilWall.IsZero() {
+		return c.Window.Until.IsZero() || t.Before(c.Window.Until)
+	}
+	if !wallClock(t).Before(c.untilWall) {
+		if c.untilAt.IsZero() || t.Before(c.untilAt) {
+			c.untilAt, c.Window.Until = t, c.Until.Resolve(t)
+		}
+		return false
+	}
+	return c.untilAt.IsZero() || t.Before(c.untilAt) // the clock set back after the end
+}
+
+// wallClock is t's clock reading in its own offset, as a UTC time.
+func wallClock(t time.Time) time.Time {
+	_, off := t.Zone()
+	return t.UTC().Add(time.Duration(off) * time.Second)
+}
+
+// wall is a date or zoneless time bound as a wall-clock reading, as a UTC
+// time; zero for the other kinds.
+func (b TimeBound) wall() time.Time {
+	if !b.set || b.date == "" {
+		return time.Time{}
+	}
+	return b.Resolve(time.Time{})
 }
 
 func resolveBound(b TimeBound, last time.Time) time.Time {

@@ -121,3 +121,76 @@ func TestClip(t *testing.T) {
 		t.Errorf("kept %v, outside %d, window %q", kept, c.Outside, c.Window.String())
 	}
 }
+
+// TestClipWallTimeAcrossDST: a date or a zoneless time is the wall clock a
+// person reads in the log, each record's in its own offset. A Berlin log
+// through the change to summer time (2024-03-31, +0100 to +0200 at 02:00)
+// and back (2024-10-27, +0200 to +0100 at 03:00, 02:00 to 03:00 twice):
+// --since 03:30 after the change keeps the lines from 03:30 +0200 on, not
+// from 04:30 as the first line's +0100 put it; a time in the repeated hour
+// is its first occurrence, and the window runs on (or stops) through the
+// repeat, with no hole in it.
+func TestClipWallTimeAcrossDST(t *testing.T) {
+	winter, summer := time.FixedZone("", 3600), time.FixedZone("", 2*3600)
+	spring := []time.Time{
+		time.Date(2024, 3, 31, 1, 0, 0, 0, winter),
+		time.Date(2024, 3, 31, 1, 59, 0, 0, winter),
+		time.Date(2024, 3, 31, 3, 0, 0, 0, summer),
+		time.Date(2024, 3, 31, 3, 29, 0, 0, summer),
+		time.Date(2024, 3, 31, 3, 30, 0, 0, summer),
+		time.Date(2024, 3, 31, 4, 0, 0, 0, summer),
+		time.Date(2024, 3, 31, 4, 45, 0, 0, summer),
+	}
+	autumn := []time.Time{
+		time.Date(2024, 10, 27, 1, 30, 0, 0, summer),
+		time.Date(2024, 10, 27, 2, 15, 0, 0, summer),
+		time.Date(2024, 10, 27, 2, 45, 0, 0, summer),
+		time.Date(2024, 10, 27, 2, 10, 0, 0, winter), // the clock set back
+		time.Date(2024, 10, 27, 2, 40, 0, 0, winter),
+		time.Date(2024, 10, 27, 3, 30, 0, 0, winter),
+	}
+	tests := []struct {
+		name         string
+		log          []time.Time
+		since, until string
+		kept         string
+		window       string
+	}{
+		{"since after the change", spring, "2024-03-31 03:30", "", "[4 5 6]", "from 2024-03-31 03:30:00 +0200"},
+		{"since before the change", spring, "2024-03-31 01:30", "", "[1 2 3 4 5 6]", "from 2024-03-31 01:30:00 +0100"},
+		{"since in the skipped hour", spring, "2024-03-31 02:30", "", "[2 3 4 5 6]", "from 2024-03-31 02:30:00 +0200"},
+		{"until after the change", spring, "", "2024-03-31 04:00", "[0 1 2 3 4]", "before 2024-03-31 04:00:00 +0200"},
+		{"a window across the change", spring, "2024-03-31 01:30", "2024-03-31 03:30", "[1 2 3]", "2024-03-31 01:30:00 +0100 to 2024-03-31 03:30:00 +0200"},
+		{"since in the repeated hour", autumn, "2024-10-27 02:30", "", "[2 3 4 5]", "from 2024-10-27 02:30:00 +0200"},
+		{"until in the repeated hour", autumn, "", "2024-10-27 02:30", "[0 1]", "before 2024-10-27 02:30:00 +0200"},
+		{"since after the repeated hour", autumn, "2024-10-27 03:00", "", "[5]", "from 2024-10-27 03:00:00 +0100"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &Clip{}
+			for _, b := range []struct {
+				s  string
+				to *TimeBound
+			}{{tt.since, &c.Since}, {tt.until, &c.Until}} {
+				if b.s != "" {
+					var err error
+					if *b.to, err = ParseTimeBound(b.s); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			var kept []int
+			for i, tm := range tt.log {
+				if c.Keep(&Record{Time: tm}) {
+					kept = append(kept, i)
+				}
+			}
+			if got := fmt.Sprint(kept); got != tt.kept || c.Outside != int64(len(tt.log)-len(kept)) {
+				t.Errorf("kept %s (%d outside), want %s", got, c.Outside, tt.kept)
+			}
+			if got := c.Window.String(); got != tt.window {
+				t.Errorf("window %q, want %q", got, tt.window)
+			}
+		})
+	}
+}
