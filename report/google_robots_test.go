@@ -33,6 +33,7 @@ type googleDirective struct {
 	key   int // googleAgent, googleAllow or googleDisallow
 	value string
 	line  int
+	plain bool // value holds no '*' or '$': a prefix (this port's shortcut)
 }
 
 const (
@@ -60,7 +61,7 @@ func googleParse(body string) []googleDirective {
 		emitLine = func() {
 			lineNum++
 			if d, ok := googleLine(string(line)); ok {
-				d.line = lineNum
+				d.line, d.plain = lineNum, !strings.ContainsAny(d.value, "*$")
 				out = append(out, d)
 			}
 		}
@@ -197,7 +198,7 @@ func googleAllowed(directives []googleDirective, agent, path string) bool {
 			}
 			separator = true
 			p := -1
-			if googleMatches(path, d.value) {
+			if d.plain && strings.HasPrefix(path, d.value) || !d.plain && googleMatches(path, d.value) {
 				p = len(d.value)
 			}
 			if d.key == googleDisallow {
@@ -242,9 +243,6 @@ func extractUserAgent(ua string) string {
 // googleMatches is RobotsMatchStrategy::Matches: '*' matches any run, a
 // final '$' the end of the path.
 func googleMatches(path, pattern string) bool {
-	if !strings.ContainsAny(pattern, "*$") {
-		return strings.HasPrefix(path, pattern) // what the loop below comes to, without its array
-	}
 	pos := make([]int, 1, len(path)+1)
 	for i := 0; i < len(pattern); i++ {
 		c := pattern[i]
