@@ -161,6 +161,14 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 		if len(skipped) > 0 {
 			cli.Warnf(stderr, "robowatch: warning: not in the block list, no IP address: %s\n", strings.Join(skipped, ", "))
 		}
+	} else if opt.Output == "robots.txt" {
+		warnings, err := report.WriteRobotsTxt(stdout, rep)
+		if err != nil {
+			return fail(fmt.Errorf("writing the suggested robots.txt: %w", err))
+		}
+		for _, w := range warnings {
+			cli.Warnf(stderr, "robowatch: warning: %s\n", w)
+		}
 	} else if err := report.Write(stdout, opt.Output, rep, opt.Report); err != nil {
 		return fail(fmt.Errorf("writing the report: %w", err))
 	}

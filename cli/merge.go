@@ -135,6 +135,12 @@ func (m *Merge) Run(ctx context.Context, stdout, stderr io.Writer) int {
 	}
 	if slices.Contains(report.BlockFormats, m.Output) {
 		_, err = report.WriteBlock(stdout, m.Output, rep, m.Block)
+	} else if m.Output == "robots.txt" {
+		var warnings []string
+		warnings, err = report.WriteRobotsTxt(stdout, rep)
+		for _, w := range warnings {
+			Warnf(stderr, "robowatch merge: warning: %s\n", w)
+		}
 	} else {
 		err = report.Write(stdout, m.Output, rep, m.Report)
 	}

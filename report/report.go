@@ -97,7 +97,8 @@ func Write(w io.Writer, format string, r *Report, opt Options) error {
 	case "html":
 		return writeHTML(w, r, opt)
 	case "robots.txt":
-		return writeRobotsTxt(w, r)
+		_, err := WriteRobotsTxt(w, r) // its warnings are for callers that can show them
+		return err
 	}
 	return fmt.Errorf("unknown output format %q (want %s)", format, strings.Join(Formats, ", "))
 }

@@ -9,52 +9,76 @@ import (
 	"time"
 
 	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/robots"
 )
 
-// writeRobotsTxt writes the site's robots.txt (Report.SiteRobots) as it is,
-// then what the log suggests adding: a group that disallows everything to
-// the AI-training crawlers seen in it, and a comment naming each robot that
-// fetched what robots.txt forbids, which robots.txt cannot stop (block
-// lists can). What it adds is written so that check --lint finds nothing
-// new in it: one product token per User-agent line, tokens the site's
-// file does not have a group for, nothing from the log but names made of
-// token characters.
-func writeRobotsTxt(w io.Writer, r *Report) error {
+// WriteRobotsTxt writes the site's robots.txt (Report.SiteRobots) whole and
+// as it is, then what the log suggests adding: a group that disallows
+// everything to the AI-training crawlers seen in it, and a comment naming
+// each robot that fetched what robots.txt forbids, which robots.txt cannot
+// stop (block lists can). What it adds is written so that check --lint
+// finds nothing new in it: one product token per User-agent line, tokens
+// the site's file does not have a group for, nothing from the log but
+// names made of token characters. The added group is kept apart from the
+// site's groups (see robots.EndsInOpenGroup), so that the file means, to
+// robowatch and to Google, the site's groups and the added one; the empty
+// Disallow that does it, when the site's last group has no rule, is all
+// that lint may say more of (that group changes nothing, or runs on past
+// a Crawl-delay, as it did).
+//
+// The warnings, one line each, are for the caller to show: the result is
+// over robots.MaxSize, which RFC 9309 readers need not read past, or the
+// site's file was too large to keep whole (robots.MaxKept).
+func WriteRobotsTxt(w io.Writer, r *Report) ([]string, error) {
 	bw := bufio.NewWriter(w)
+	if r.Result == nil {
+		r.Result = &detect.Result{}
+	}
 	res := r.Result
 	site := r.SiteRobots
-	if site != nil && site.Text != "" {
-		bw.WriteString(site.Text)
-		if !strings.HasSuffix(site.Text, "\n") {
-			bw.WriteString("\n")
-		}
-		if n := len(site.Groups); n > 0 && len(site.Groups[n-1].Rules) == 0 && !site.Groups[n-1].HasCrawlDelay {
-			// The file ends in User-agent lines with no rule after them:
-			// readers would take the next User-agent lines, ours, as more
-			// names of that group and give it our Disallow: /. An empty
-			// Disallow ends it and disallows nothing, as before.
-			bw.WriteString("# Added by robowatch: ends the group above, which had no rules (nothing disallowed, as before).\nDisallow:\n")
-		}
-		bw.WriteString("\n")
+	var text string
+	if site != nil {
+		text = site.Text + site.Beyond
 	}
-	first, last := r.span()
-	fmt.Fprintf(bw, "# Suggested by robowatch from %s", commentText(inputNames(r.Files), 200))
-	if !first.IsZero() {
-		fmt.Fprintf(bw, " (log time %s to %s)", first.UTC().Format(time.RFC3339), last.UTC().Format(time.RFC3339))
+	eol := lineEnd(text)
+	// out counts what is written, for the size warning; add writes a
+	// suggestion's line(s), "\n" written as the site's file ends its lines.
+	out := 0
+	write := func(s string) {
+		out += len(s)
+		bw.WriteString(s)
 	}
-	bw.WriteString(".\n")
-	if site == nil {
-		bw.WriteString("# No robots.txt was given (--robots): these lines are a start, not a whole file.\n")
+	add := func(format string, args ...any) {
+		s := fmt.Sprintf(format, args...)
+		if eol != "\n" {
+			s = strings.ReplaceAll(s, "\n", eol)
+		}
+		write(s)
 	}
 
-	// A robot the file has a group for, however it names it ("GPTBot/1.2"
-	// is GPTBot's, as robots.txt readers take the product token), keeps it.
+	// A robot the file has a group for, however it names it, keeps it:
+	// the site's author has said what it may fetch, and a group added
+	// for it would merge with theirs, their Allow lines winning over the
+	// added Disallow: / where they are longer. As robowatch reads it,
+	// "GPTBot/1.2" is GPTBot's (robots.txt readers take the product
+	// token) and "Meta" is Meta-ExternalAgent's when no group names it;
+	// as Google reads it, a name is its leading letters, '-' and '_', so
+	// "CCBot2" is CCBot's too.
 	has := func(tok string) bool {
 		if site == nil {
 			return false
 		}
-		g := site.Agent(tok).Group()
-		return g != "" && g != "*"
+		if g := site.Agent(tok).Group(); g != "" && g != "*" {
+			return true
+		}
+		for _, g := range site.Groups {
+			for _, a := range g.Agents {
+				if strings.EqualFold(googleToken(a), tok) {
+					return true
+				}
+			}
+		}
+		return false
 	}
 	var tokens []string
 	for _, b := range res.Robots {
@@ -67,13 +91,50 @@ func writeRobotsTxt(w io.Writer, r *Report) error {
 		}
 	}
 	slices.Sort(tokens)
-	if len(tokens) > 0 {
-		bw.WriteString("\n# AI-training crawlers seen in the log: they collect pages to train models.\n")
-		bw.WriteString("# Delete this group to let them in.\n")
-		for _, t := range tokens {
-			fmt.Fprintf(bw, "User-agent: %s\n", t)
+
+	if text != "" {
+		write(text)
+		if c := text[len(text)-1]; c != '\n' && c != '\r' {
+			// A last line without its end, a comment above all, would
+			// run on into the first line added.
+			add("\n")
 		}
-		bw.WriteString("Disallow: /\n")
+		if len(tokens) > 0 && robots.EndsInOpenGroup(text) {
+			// The file ends in User-agent lines with no rule after them
+			// (often "User-agent: *" and a Crawl-delay). RFC 9309 readers,
+			// Google's first, end a group only at an Allow or Disallow
+			// line (not at a blank line, a comment or a Crawl-delay), so
+			// the User-agent lines added below would join that group and
+			// lend it their Disallow: /: Googlebot barred from the whole
+			// site. An empty Disallow is a rule, so it ends the group, and
+			// it disallows nothing, so the group allows what it did. Not
+			// an empty Allow: Yandex long read that as Disallow: /.
+			add("# Added by robowatch: the group above has no Allow or Disallow line, and only such a line\n")
+			add("# ends a group; without this one, the User-agent lines added below would join it and give\n")
+			add("# it their Disallow: /. An empty Disallow disallows nothing: the group allows what it did.\n")
+			add("Disallow:\n")
+		}
+		add("\n")
+	}
+	first, last := r.span()
+	add("# Suggested by robowatch from %s", commentText(inputNames(r.Files), 200))
+	if !first.IsZero() {
+		add(" (log time %s to %s)", first.UTC().Format(time.RFC3339), last.UTC().Format(time.RFC3339))
+	}
+	add(".\n")
+	if site == nil {
+		add("# No robots.txt was given (--robots): these lines are a start, not a whole file.\n")
+	}
+
+	groupEnd := 0 // where the added group ends, for the size warning
+	if len(tokens) > 0 {
+		add("\n# AI-training crawlers seen in the log: they collect pages to train models.\n")
+		add("# Delete this group to let them in.\n")
+		for _, t := range tokens {
+			add("User-agent: %s\n", t)
+		}
+		add("Disallow: /\n")
+		groupEnd = out
 	}
 
 	var ignored []string
@@ -85,20 +146,59 @@ func writeRobotsTxt(w io.Writer, r *Report) error {
 			Count(b.Violations)+noun(b.Violations, " disallowed request", " disallowed requests"), commentText(b.Finding, 80)))
 	}
 	if len(ignored) > 0 {
-		bw.WriteString("\n# These robots fetched what robots.txt forbids. robots.txt cannot stop a robot\n")
-		bw.WriteString("# that does not read it or ignores it: block them (robowatch -o nginx, -o nftables).\n")
+		add("\n# These robots fetched what robots.txt forbids. robots.txt cannot stop a robot\n")
+		add("# that does not read it or ignores it: block them (robowatch -o nginx, -o nftables).\n")
 		for _, l := range ignored {
-			bw.WriteString(l + "\n")
+			add("%s\n", l)
 		}
 	}
 	switch {
 	case len(tokens) > 0 || len(ignored) > 0:
 	case res.ViolationsChecked:
-		bw.WriteString("# Nothing to add: no AI-training crawler, and no robot broke robots.txt.\n")
+		add("# Nothing to add: no AI-training crawler, and no robot broke robots.txt.\n")
 	default: // no robots.txt to check the log against: no violation is no answer
-		bw.WriteString("# Nothing to add: no AI-training crawler; robots.txt violations were not checked.\n")
+		add("# Nothing to add: no AI-training crawler; robots.txt violations were not checked.\n")
 	}
-	return bw.Flush()
+
+	var warnings []string
+	if site != nil && site.Cut {
+		warnings = append(warnings, fmt.Sprintf("the site's robots.txt is larger than %d MiB: the suggested robots.txt keeps only its first %d MiB (whole lines)", robots.MaxKept>>20, robots.MaxKept>>20))
+	}
+	if out > robots.MaxSize {
+		// Google reads the first 500 KiB and nothing after: a group added
+		// past them is not there for it.
+		what := "what lies past them is not read"
+		if groupEnd > robots.MaxSize {
+			what = fmt.Sprintf("the group added at its end for %s is not read", strings.Join(tokens, ", "))
+		}
+		warnings = append(warnings, fmt.Sprintf("the suggested robots.txt is %d KiB, and Google and other RFC 9309 readers read only its first %d KiB: %s; shorten the site's file",
+			(out+1023)>>10, robots.MaxSize>>10, what))
+	}
+	return warnings, bw.Flush()
+}
+
+// googleToken is the robot a User-agent value names as Google's parser
+// reads it: its leading run of letters, '-' and '_'.
+func googleToken(name string) string {
+	name = strings.TrimLeft(name, " \t")
+	i := 0
+	for i < len(name) && (name[i] >= 'a' && name[i] <= 'z' || name[i] >= 'A' && name[i] <= 'Z' || name[i] == '-' || name[i] == '_') {
+		i++
+	}
+	return name[:i]
+}
+
+// lineEnd is how text ends its lines ("\r\n", "\r" or "\n", as its first
+// line does), for the lines added to it; "\n" when it has none.
+func lineEnd(text string) string {
+	i := strings.IndexAny(text, "\r\n")
+	switch {
+	case i < 0 || text[i] == '\n':
+		return "\n"
+	case i+1 < len(text) && text[i+1] == '\n':
+		return "\r\n"
+	}
+	return "\r"
 }
 
 // productToken reports whether name is an RFC 9309 product token (letters,

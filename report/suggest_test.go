@@ -128,3 +128,43 @@ func TestSuggestedRobotsTxtEdges(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteRobotsTxtWarnings: what WriteRobotsTxt tells the caller to show
+// on stderr: a result over 500 KiB, which Google reads only the start of,
+// naming the added group when it lies past that start, and a site's file
+// too large to keep whole.
+func TestWriteRobotsTxtWarnings(t *testing.T) {
+	// GPTBot's violations make comments after the added group.
+	res := &detect.Result{Robots: []detect.RobotSummary{{Name: "GPTBot", Purpose: "ai-training", Identity: "verified", Violations: 3, Finding: "ignored robots.txt"}}}
+	pad := func(n int) string {
+		return "User-agent: *\nDisallow: /private/\n" + strings.Repeat("#\n", (n-34)/2)
+	}
+	cut := robots.ParseBytes([]byte("User-agent: *\nDisallow: /x\n"))
+	cut.Cut = true // as Parse sets it past robots.MaxKept
+	for _, tt := range []struct {
+		name string
+		site *robots.Robots
+		want []string
+	}{
+		{"small", robots.ParseBytes([]byte("User-agent: *\nDisallow: /x\n")), nil},
+		{"group within 500 KiB, comments past", robots.ParseBytes([]byte(pad(robots.MaxSize - 300))), []string{"what lies past them is not read"}},
+		{"group past 500 KiB", robots.ParseBytes([]byte(pad(robots.MaxSize + 10))), []string{"the group added at its end for GPTBot is not read"}},
+		{"site's file over 16 MiB", cut, []string{"larger than 16 MiB: the suggested robots.txt keeps only its first 16 MiB"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			warnings, err := WriteRobotsTxt(&out, &Report{Files: []string{"a.log"}, Result: res, SiteRobots: tt.site})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(warnings) != len(tt.want) {
+				t.Fatalf("warnings %q, want %d (%d bytes)", warnings, len(tt.want), out.Len())
+			}
+			for i, w := range tt.want {
+				if !strings.Contains(warnings[i], w) {
+					t.Errorf("warning %q lacks %q", warnings[i], w)
+				}
+			}
+		})
+	}
+}

@@ -9,34 +9,42 @@ import (
 	"time"
 )
 
-// Parse reads at most MaxSize bytes of a robots.txt from rd and parses them.
-// The only error is a read error; content never makes Parse fail.
+// Parse reads a robots.txt from rd (at most MaxKept bytes) and parses its
+// first MaxSize bytes. The only error is a read error; content never makes
+// Parse fail.
 func Parse(rd io.Reader) (*Robots, error) {
-	b, err := io.ReadAll(io.LimitReader(rd, MaxSize+1))
+	b, err := io.ReadAll(io.LimitReader(rd, MaxKept+1))
 	if err != nil {
 		return nil, fmt.Errorf("robots: reading robots.txt: %w", err)
 	}
 	return ParseBytes(b), nil
 }
 
-// ParseBytes parses a robots.txt body; only its first MaxSize bytes count.
+// ParseBytes parses a robots.txt body; only its first MaxSize bytes count as
+// rules, and its first MaxKept bytes are kept (Text, Beyond).
 func ParseBytes(b []byte) *Robots {
 	r := &Robots{}
+	cut := len(b) // the end of what is read as rules
 	if len(b) > MaxSize {
 		r.Truncated = true
 		// A line cut in the middle could turn "Disallow: /admin/private" into
 		// the far broader "Disallow: /ad", so the cut line is dropped whole.
 		// A line whose end is the first byte past the limit is whole.
-		cut := MaxSize
-		if endsLine := func(c byte) bool { return c == '\n' || c == '\r' }; !endsLine(b[MaxSize-1]) && !endsLine(b[MaxSize]) {
-			for cut > 0 && b[cut-1] != '\n' && b[cut-1] != '\r' {
-				cut--
-			}
+		cut = MaxSize
+		if !endsLine(b[MaxSize-1]) && !endsLine(b[MaxSize]) {
+			cut = lastLineEnd(b[:cut])
 		}
-		b = b[:cut]
+	}
+	keep := len(b)
+	if len(b) > MaxKept {
+		// Kept to its last whole line: a suggested robots.txt must not end
+		// in half a rule.
+		r.Cut = true
+		keep = max(lastLineEnd(b[:MaxKept]), cut)
 	}
 	// One conversion: every Pattern and Text below is a substring of it.
-	s := string(b)
+	s := string(b[:keep])
+	s, r.Beyond = s[:cut], s[cut:]
 	r.Text = s
 	r.HTML = looksLikeHTML(s)
 	s = trimBOM(s)
@@ -59,6 +67,17 @@ func ParseBytes(b []byte) *Robots {
 	}
 	r.Lines = p.lineNo
 	return r
+}
+
+func endsLine(c byte) bool { return c == '\n' || c == '\r' }
+
+// lastLineEnd is the length of b up to the end of its last whole line.
+func lastLineEnd(b []byte) int {
+	n := len(b)
+	for n > 0 && !endsLine(b[n-1]) {
+		n--
+	}
+	return n
 }
 
 // trimBOM drops a UTF-8 byte order mark at the start, or the start of one, as

@@ -21,6 +21,11 @@ import (
 // MaxSize is how much of a robots.txt file is read: RFC 9309's 500 KiB floor.
 const MaxSize = 500 << 10
 
+// MaxKept is how much of a robots.txt file is kept (Text and Beyond) for a
+// suggested robots.txt to start from: far past any real file, and a bound
+// on what a server can make robowatch hold.
+const MaxKept = 16 << 20
+
 // Robots is a parsed robots.txt file.
 type Robots struct {
 	Groups    []*Group // in file order; several groups may name the same robot
@@ -28,7 +33,9 @@ type Robots struct {
 	Truncated bool     // the file was longer than MaxSize and only its start was read
 	HTML      bool     // the body looks like an HTML page (a "soft 404"), not a robots.txt
 	Lines     int      // number of lines read
-	Text      string   // the file as read (its first MaxSize bytes): what a suggested robots.txt starts from
+	Text      string   // the part read as rules: the file, or its first MaxSize bytes (whole lines) when Truncated
+	Beyond    string   // the rest of the file when Truncated, not read as rules but kept: Text+Beyond is what a suggested robots.txt starts from
+	Cut       bool     // the file was longer than MaxKept: Text+Beyond is only its start (whole lines)
 
 	problems []Problem // what the parser had to guess or skip, for Lint
 
