@@ -10,22 +10,10 @@ import (
 )
 
 // Operators that publish no address list tell their crawlers by name: the
-// address's reverse DNS name is under one of their domains, and that name
-// resolves back to the address (the forward confirmation, without which
-// anyone who controls the reverse zone of their own addresses could claim
-// googlebot.com). dnsSuffixes are those domains, from each operator's
-// documentation ("Verifying Googlebot", "Verify Bingbot", "About
-// Applebot", Yandex's and Baidu's help pages).
-var dnsSuffixes = map[string][]string{
-	"Google":    {".googlebot.com", ".google.com", ".googleusercontent.com"},
-	"Microsoft": {".search.msn.com"},
-	"Apple":     {".applebot.apple.com"},
-	"Yandex":    {".yandex.ru", ".yandex.net", ".yandex.com"},
-	"Baidu":     {".baidu.com", ".baidu.jp"},
-	"Yahoo":     {".crawl.yahoo.net"},
-	"Amazon":    {".crawl.amazonbot.amazon"},
-	"Huawei":    {".petalsearch.com"},
-}
+// address's reverse DNS name is under one of their domains (dnsSuffixes,
+// from the table verifiers), and that name resolves back to the address
+// (the forward confirmation, without which anyone who controls the
+// reverse zone of their own addresses could claim googlebot.com).
 
 // Verifier checks claims by reverse and forward DNS. The zero value uses
 // the system's resolver with the default bounds.
@@ -156,34 +144,6 @@ func (v *Verifier) verify(ctx context.Context, addr, op string, timeout time.Dur
 func underAny(name string, suffixes []string) bool {
 	for _, s := range suffixes {
 		if strings.HasSuffix(name, s) {
-			return true
-		}
-	}
-	return false
-}
-
-// dnsRobots are, for an operator whose DNS names are documented for some
-// of its robots only, those robots (lower-case name prefixes): Amazon's
-// crawl.amazonbot.amazon is Amazonbot's, so AmazonBuyForMe or bedrockbot
-// from a name outside it is not proven an impostor. An operator with no
-// entry documents its names for all its crawlers.
-var dnsRobots = map[string][]string{
-	"Amazon": {"amazonbot"},
-}
-
-// HasDNS reports whether an operator documents DNS names for the robot
-// of that name.
-func HasDNS(operator, name string) bool {
-	if len(dnsSuffixes[operator]) == 0 {
-		return false
-	}
-	robots, some := dnsRobots[operator]
-	if !some {
-		return true
-	}
-	lower := strings.ToLower(name)
-	for _, r := range robots {
-		if strings.HasPrefix(lower, r) {
 			return true
 		}
 	}

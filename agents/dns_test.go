@@ -116,6 +116,10 @@ func TestHasDNS(t *testing.T) {
 		{"Amazon", "Amazonbot", true},
 		{"Amazon", "AmazonBuyForMe", false}, // crawl.amazonbot.amazon is Amazonbot's
 		{"Amazon", "bedrockbot", false},
+		{"Apple", "Applebot", true},
+		// Sent from a person's phone: applebot.apple.com is Applebot's.
+		{"Apple", "Apple Messages link preview", false},
+		{"Google", "FeedFetcher-Google", true},
 		{"Anthropic", "ClaudeBot", false}, // no DNS names documented
 		{"", "curl", false},
 	}

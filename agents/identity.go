@@ -64,12 +64,10 @@ type Ranges struct {
 	// bedrockbot's. An operator's own file (Google's) is for all its
 	// robots: it has no entry.
 	named map[string][]string
-}
 
-// rangeOperators says whose addresses a range file holds, by its name.
-var rangeOperators = map[string]string{
-	"googlebot.json": "Google", "googlesc.json": "Google", "googleutf.json": "Google",
-	"special-crawlers.json": "Google", "user-triggered-fetchers.json": "Google",
+	// limited are the lists that may verify some of their operator's
+	// robots only (verifiers): kept apart from nets.
+	limited []limitedList
 }
 
 // maxRangePrefixes bounds one range file: Google's largest holds about a
@@ -120,7 +118,7 @@ func LoadRanges(fsys fs.FS) (*Ranges, error) {
 			if err != nil || p.IPv4 != "" && p.IPv6 != "" {
 				return nil, fmt.Errorf("range file %s: prefix %d: %q is not one CIDR network", name, i+1, s)
 			}
-			r.nets[op] = append(r.nets[op], pfx.Masked())
+			r.add(path.Base(name), op, pfx.Masked())
 		}
 		r.Files = append(r.Files, RangeFile{File: path.Base(name), Operator: op, Created: doc.CreationTime, Prefixes: len(doc.Prefixes)})
 	}
@@ -129,6 +127,9 @@ func LoadRanges(fsys fs.FS) (*Ranges, error) {
 	own := map[string]bool{}
 	for op := range r.nets {
 		own[op] = true
+	}
+	for _, l := range r.limited {
+		own[l.v.operator] = true
 	}
 	for _, name := range collections {
 		if err := r.loadCollection(fsys, name, own); err != nil {
@@ -184,10 +185,7 @@ func (r *Ranges) loadCollection(fsys fs.FS, name string, own map[string]bool) er
 		case n > maxRangePrefixes || e.Authoritative == nil:
 			return fmt.Errorf("range file %s: service %q: %d prefixes (want at most %d) and ip_list_authoritative %v", name, svc, n, maxRangePrefixes, e.Authoritative)
 		}
-		into := r.nets
-		if !*e.Authoritative {
-			into = r.advisory
-		} else {
+		if *e.Authoritative {
 			for _, p := range e.Agents {
 				r.named[op] = append(r.named[op], strings.ToLower(strings.Trim(p, "*")))
 			}
@@ -197,7 +195,13 @@ func (r *Ranges) loadCollection(fsys fs.FS, name string, own map[string]bool) er
 			if err != nil {
 				return fmt.Errorf("range file %s: service %q: prefix %d: %q is not a CIDR network", name, svc, i+1, p)
 			}
-			into[op] = append(into[op], pfx.Masked())
+			if !*e.Authoritative {
+				r.advisory[op] = append(r.advisory[op], pfx.Masked())
+			} else {
+				// A service copied from a list the table limits (Google's
+				// user-triggered fetchers') verifies what the list does.
+				r.add(path.Base(e.Source), op, pfx.Masked())
+			}
 		}
 		file := path.Base(name) + "#" + svc
 		if !*e.Authoritative {
@@ -232,6 +236,10 @@ var claims = []struct {
 	{"googleother", "Google", "other", ""}, {"adsbot-google", "Google", "other", ""}, {"mediapartners-google", "Google", "other", ""},
 	{"apis-google", "Google", "other", ""}, {"feedfetcher-google", "Google", "feed", ""}, {"google-read-aloud", "Google", "ai-assistant", ""},
 	{"google-site-verification", "Google", "other", ""}, {"google favicon", "Google", "other", ""}, {"google-extended", "Google", "ai-training", ""},
+	// Google's other user-triggered fetchers (verifiers: googleUserFetchers).
+	{"google-cws", "Google", "other", ""}, {"googleproducer", "Google", "feed", ""}, {"googlemessages", "Google", "social-preview", ""},
+	{"google-notebooklm", "Google", "ai-assistant", ""}, {"google-gemininotebook", "Google", "ai-assistant", ""}, {"google-pinpoint", "Google", "other", ""},
+	{"google-agent", "Google", "ai-assistant", ""},
 	{"bingbot", "Microsoft", "search", "https://www.bing.com/webmasters/help/which-crawlers-does-bing-use-8c184ec0"}, {"msnbot", "Microsoft", "search", ""}, {"bingpreview", "Microsoft", "social-preview", ""}, {"adidxbot", "Microsoft", "other", ""},
 	{"applebot-extended", "Apple", "ai-training", "https://support.apple.com/en-us/119829"}, // a robots.txt token for Apple's AI training, before applebot
 	{"applebot", "Apple", "search", "https://support.apple.com/en-us/119829"}, {"gptbot", "OpenAI", "ai-training", "https://platform.openai.com/docs/bots"}, {"oai-searchbot", "OpenAI", "ai-search", "https://platform.openai.com/docs/bots"}, {"chatgpt-user", "OpenAI", "ai-assistant", "https://platform.openai.com/docs/bots"},
@@ -300,7 +308,7 @@ func (r *Ranges) Identify(name, addr string) (operator, identity, verifiedBy str
 		return "", "", ""
 	}
 	nets, advisory := r.nets[operator], r.advisory[operator]
-	if len(nets) == 0 && len(advisory) == 0 {
+	if len(nets) == 0 && len(advisory) == 0 && len(r.limited) == 0 {
 		return operator, IdentityUnverified, ""
 	}
 	a, err := netip.ParseAddr(addr)
@@ -315,6 +323,13 @@ func (r *Ranges) Identify(name, addr string) (operator, identity, verifiedBy str
 			return operator, IdentityVerified, VerifiedByRange
 		}
 	}
+	// A list that may verify some robots only (a Google Cloud customer's
+	// address in Google's user-triggered-fetchers list) proves nothing of
+	// the others.
+	in, named := r.limitedFor(operator, name, a)
+	if in {
+		return operator, IdentityVerified, VerifiedByRange
+	}
 	for _, p := range advisory {
 		if p.Contains(a) {
 			// The operator's network, not proven its crawler's: DNS may
@@ -322,9 +337,10 @@ func (r *Ranges) Identify(name, addr string) (operator, identity, verifiedBy str
 			return operator, IdentityUnverified, ""
 		}
 	}
-	if len(advisory) == 0 && !r.lists(operator, name) {
+	if len(advisory) == 0 && (len(nets) == 0 && !named || !r.lists(operator, name)) || partial(operator, name) {
 		// The operator publishes addresses for other robots of its own,
-		// not this one: outside them proves nothing.
+		// not this one, or publishes lists for it robowatch does not
+		// hold: outside them proves nothing.
 		return operator, IdentityUnverified, ""
 	}
 	return operator, IdentityImpostor, ""

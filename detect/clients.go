@@ -275,12 +275,17 @@ func (e *verdictEnv) verdict(c *client) Verdict {
 	}
 	// DNS settles what the ranges could not, and overrules a range file
 	// that calls the operator's own crawler an impostor: the file is a
-	// copy of a day's list, the operator's DNS says today's.
-	if r, ok := e.dns[c.ip]; ok && (v.Identity == agents.IdentityUnverified && r.Identity != agents.IdentityUnverified ||
-		v.Identity == agents.IdentityImpostor && r.Identity == agents.IdentityVerified) {
-		v.Identity = r.Identity
-		if r.Identity == agents.IdentityVerified {
-			v.VerifiedBy = agents.VerifiedByDNS
+	// copy of a day's list, the operator's DNS says today's. A name under
+	// a domain that may not verify this robot (googleusercontent.com for
+	// Googlebot) is no confirmation (agents.DNSResult.For).
+	if r, ok := e.dns[c.ip]; ok {
+		r = r.For(v.Name)
+		if v.Identity == agents.IdentityUnverified && r.Identity != agents.IdentityUnverified ||
+			v.Identity == agents.IdentityImpostor && r.Identity == agents.IdentityVerified {
+			v.Identity = r.Identity
+			if r.Identity == agents.IdentityVerified {
+				v.VerifiedBy = agents.VerifiedByDNS
+			}
 		}
 	}
 	v.Purpose = agents.Purpose(v.Name)

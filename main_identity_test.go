@@ -1,0 +1,85 @@
+package main
+
+import (
+	"encoding/json"
+	"maps"
+	"net"
+	"strings"
+	"testing"
+
+	"github.com/miekg/dns"
+
+	"github.com/robowatch/robowatch/cli"
+)
+
+// TestGoogleusercontentNeverGooglebot runs --verify-dns against a DNS
+// server on 127.0.0.1: a Googlebot claim from a Google Cloud customer's
+// machine, whose reverse name is under googleusercontent.com and resolves
+// back, is an impostor, not verified by DNS; Google's user-triggered
+// fetcher from such a name is verified; Googlebot under googlebot.com is.
+func TestGoogleusercontentNeverGooglebot(t *testing.T) {
+	server := localDNS(t, map[string]string{
+		"10.113.0.203.in-addr.arpa.":              "10.113.0.203.in-addr.arpa. 60 IN PTR 10.113.0.203.bc.googleusercontent.com.",
+		"10.113.0.203.bc.googleusercontent.com.":  "10.113.0.203.bc.googleusercontent.com. 60 IN A 203.0.113.10",
+		"11.113.0.203.in-addr.arpa.":              "11.113.0.203.in-addr.arpa. 60 IN PTR 203-0-113-11.gae.googleusercontent.com.",
+		"203-0-113-11.gae.googleusercontent.com.": "203-0-113-11.gae.googleusercontent.com. 60 IN A 203.0.113.11",
+		"12.113.0.203.in-addr.arpa.":              "12.113.0.203.in-addr.arpa. 60 IN PTR crawl-203-0-113-12.googlebot.com.",
+		"crawl-203-0-113-12.googlebot.com.":       "crawl-203-0-113-12.googlebot.com. 60 IN A 203.0.113.12",
+	})
+	const googlebot = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+	const readAloud = "Mozilla/5.0 (Linux; Android 7.0; SM-G930V Build/NRD90M) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/59.0.3071.125 Mobile Safari/537.36 (compatible; Google-Read-Aloud; +https://support.google.com/webmasters/answer/1061943)"
+	log := "203.0.113.10 - - [06/May/2025:09:00:00 +0000] \"GET /a HTTP/1.1\" 200 80 \"-\" \"" + googlebot + "\"\n" +
+		"203.0.113.11 - - [06/May/2025:09:00:01 +0000] \"GET /b HTTP/1.1\" 200 80 \"-\" \"" + readAloud + "\"\n" +
+		"203.0.113.12 - - [06/May/2025:09:00:02 +0000] \"GET /c HTTP/1.1\" 200 80 \"-\" \"" + googlebot + "\"\n"
+	code, out, errOut := runCLI(t, []byte(log), "-o", "json", "--verify-dns", "--dns-server", server)
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Clients []struct {
+			IP, Name, Identity string
+			VerifiedBy         string `json:"verified_by"`
+		} `json:"clients"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, c := range rep.Clients {
+		got[c.IP] = c.Name + " " + c.Identity + " " + c.VerifiedBy
+	}
+	want := map[string]string{
+		"203.0.113.10": "Googlebot impostor ",
+		"203.0.113.11": "Google-Read-Aloud verified dns",
+		"203.0.113.12": "Googlebot verified dns",
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("identities %q, want %q", got, want)
+	}
+}
+
+// localDNS serves zone (a record for each lower-case question name) on
+// 127.0.0.1, never the network, and returns its HOST:PORT.
+func localDNS(t *testing.T, zone map[string]string) string {
+	t.Helper()
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &dns.Server{PacketConn: pc, Handler: dns.HandlerFunc(func(w dns.ResponseWriter, req *dns.Msg) {
+		m := new(dns.Msg)
+		m.SetReply(req)
+		if s, ok := zone[strings.ToLower(req.Question[0].Name)]; ok {
+			if r, err := dns.NewRR(s); err == nil && r.Header().Rrtype == req.Question[0].Qtype {
+				m.Answer = append(m.Answer, r)
+			}
+		}
+		if len(m.Answer) == 0 {
+			m.Rcode = dns.RcodeNameError
+		}
+		w.WriteMsg(m)
+	})}
+	go srv.ActivateAndServe()
+	t.Cleanup(func() { srv.Shutdown() })
+	return pc.LocalAddr().String()
+}
