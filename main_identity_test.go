@@ -12,6 +12,58 @@ import (
 	"github.com/robowatch/robowatch/cli"
 )
 
+// TestAppleMessagesPreview: someone pastes a link into Messages on an
+// iPhone; the phone fetches the page and its image for the preview under
+// Safari's string ending in "facebookexternalhit/1.1 Facebot
+// Twitterbot/1.0", from the carrier's address the person browses from. It
+// is Apple's link preview sent on a person's behalf, not an impostor of
+// Meta, and the address stays out of the block list; a facebookexternalhit
+// of Meta's own shape from a hosting address is still an impostor there.
+func TestAppleMessagesPreview(t *testing.T) {
+	const messages = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1 facebookexternalhit/1.1 Facebot Twitterbot/1.0"
+	const safari = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+	const meta = "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)"
+	log := "172.58.10.20 - - [06/May/2025:09:00:00 +0000] \"GET /post/1 HTTP/1.1\" 200 5120 \"-\" \"" + messages + "\"\n" +
+		"172.58.10.20 - - [06/May/2025:09:00:01 +0000] \"GET /img/hero.jpg HTTP/1.1\" 200 90000 \"-\" \"" + messages + "\"\n" +
+		"172.58.10.20 - - [06/May/2025:09:02:00 +0000] \"GET /post/1 HTTP/1.1\" 200 5120 \"https://t.co/x\" \"" + safari + "\"\n" +
+		"172.58.10.20 - - [06/May/2025:09:02:01 +0000] \"GET /style.css HTTP/1.1\" 200 900 \"https://example.org/post/1\" \"" + safari + "\"\n" +
+		"203.0.113.50 - - [06/May/2025:09:03:00 +0000] \"GET /post/2 HTTP/1.1\" 200 5120 \"-\" \"" + meta + "\"\n"
+	code, out, errOut := runCLI(t, []byte(log), "-o", "json")
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Clients []struct {
+			IP, Name, Operator, Identity, Purpose string
+			UserAgent                             string `json:"user_agent"`
+		} `json:"clients"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, c := range rep.Clients {
+		if c.UserAgent == safari {
+			continue // the person, browsing
+		}
+		got[c.IP] = c.Name + " | " + c.Operator + " | " + c.Purpose + " | " + c.Identity
+	}
+	want := map[string]string{
+		"172.58.10.20": "Apple Messages link preview | Apple | social-preview | unverified",
+		"203.0.113.50": "facebookexternalhit | Meta | social-preview | impostor",
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("clients %q, want %q", got, want)
+	}
+	code, out, errOut = runCLI(t, []byte(log), "-o", "nginx")
+	if code != cli.ExitOK {
+		t.Fatalf("-o nginx: exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, "172.58.10.20") || !strings.Contains(out, "deny 203.0.113.50;") {
+		t.Errorf("-o nginx: the phone must stay out and the impostor in:\n%s", out)
+	}
+}
+
 // TestGoogleusercontentNeverGooglebot runs --verify-dns against a DNS
 // server on 127.0.0.1: a Googlebot claim from a Google Cloud customer's
 // machine, whose reverse name is under googleusercontent.com and resolves

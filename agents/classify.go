@@ -221,6 +221,9 @@ func (c *Classifier) classifyLower(ua, lower string, long bool) Agent {
 	if name := exploitAgent(lower); name != "" {
 		return Agent{Name: name, Kind: Tool, Reason: "exploit in the User-agent: " + name, Scanner: true}
 	}
+	if appleMessagesPreview(lower) {
+		return Agent{Name: appleMessagesName, Kind: Crawler, Reason: "link preview of Apple's Messages, fetched from the sender's device (Safari with facebookexternalhit/1.1 Facebot Twitterbot/1.0)"}
+	}
 	if a, ok := declaredAgent(ua, lower); ok {
 		return a
 	}
@@ -240,6 +243,27 @@ func (c *Classifier) classifyLower(ua, lower string, long bool) Agent {
 		}
 	}
 	return a
+}
+
+// appleMessagesName names the link previews of Apple's Messages.
+const appleMessagesName = "Apple Messages link preview"
+
+// appleMessagesPreview reports whether lower is the User-agent Apple's
+// Messages fetches a shared link's preview with, from the person's own
+// iPhone, iPad or Mac: Safari's string with Meta's and X's preview tokens
+// appended so that sites serve it their Open Graph cards. Read as
+// facebookexternalhit it made an impostor of Meta out of a person's phone,
+// and blocked the address the person browses from.
+func appleMessagesPreview(lower string) bool {
+	const tail = " facebookexternalhit/1.1 facebot twitterbot/1.0"
+	if !strings.HasSuffix(lower, tail) {
+		return false
+	}
+	safari := lower[:len(lower)-len(tail)]
+	return strings.HasPrefix(safari, "mozilla/5.0 (") &&
+		(strings.Contains(safari, "(iphone;") || strings.Contains(safari, "(ipad;") || strings.Contains(safari, "(macintosh;")) &&
+		strings.Contains(safari, " applewebkit/") && strings.Contains(safari, " safari/") &&
+		!strings.Contains(safari, "chrome/") && !strings.Contains(safari, "crios/")
 }
 
 // exploitAgent names an exploit sent as the User-agent, "" if there is

@@ -105,6 +105,13 @@ func TestClassifyAgent(t *testing.T) {
 		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)", Crawler, "Applebot"},
 		{"facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)", Crawler, "facebookexternalhit"},
 		{"Twitterbot/1.0", Crawler, "Twitterbot"},
+		// Apple's Messages fetches a shared link's preview from the
+		// person's own iPhone or Mac under Safari's string with Meta's and
+		// X's preview tokens appended: Apple's, not Meta's fetcher.
+		{"Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1 facebookexternalhit/1.1 Facebot Twitterbot/1.0", Crawler, "Apple Messages link preview"},
+		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_11_1) AppleWebKit/601.2.4 (KHTML, like Gecko) Version/9.0.1 Safari/601.2.4 facebookexternalhit/1.1 Facebot Twitterbot/1.0", Crawler, "Apple Messages link preview"},
+		// The same tokens after another browser are no Apple device's.
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 facebookexternalhit/1.1 Facebot Twitterbot/1.0", Crawler, "facebookexternalhit"},
 		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)", Crawler, "GPTBot"},
 		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)", Crawler, "ClaudeBot"},
 		{"CCBot/2.0 (https://commoncrawl.org/faq/)", Crawler, "CCBot"},
