@@ -105,6 +105,10 @@ func TestClassifyAgent(t *testing.T) {
 		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)", Crawler, "Applebot"},
 		{"facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)", Crawler, "facebookexternalhit"},
 		{"Twitterbot/1.0", Crawler, "Twitterbot"},
+		// Google's user-triggered fetchers that carry no role word or URL.
+		{"Mozilla/5.0 (compatible; Google-CWS)", Crawler, "Google-CWS"},
+		{"Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/109.0.0.0 Mobile Safari/537.36 (compatible; GoogleMessages)", Crawler, "GoogleMessages"},
+		{"Google-Pinpoint", Crawler, "Google-Pinpoint"},
 		// Apple's Messages fetches a shared link's preview from the
 		// person's own iPhone or Mac under Safari's string with Meta's and
 		// X's preview tokens appended: Apple's, not Meta's fetcher.

@@ -42,6 +42,11 @@ var agentTokens = []agentToken{
 	{"google-read-aloud", "Google-Read-Aloud", Crawler, "fetcher"},
 	{"duplexweb-google", "DuplexWeb-Google", Crawler, "fetcher"},
 	{"google-site-verification", "Google-Site-Verification", Crawler, "fetcher"},
+	// Google's user-triggered fetchers with neither a role word nor a URL
+	// (developers.google.com/crawling/docs/crawlers-fetchers/google-user-triggered-fetchers).
+	{"google-cws", "Google-CWS", Crawler, "fetcher"},
+	{"googlemessages", "GoogleMessages", Crawler, "preview fetcher"},
+	{"google-pinpoint", "Google-Pinpoint", Crawler, "fetcher"},
 	{"google favicon", "Google Favicon", Crawler, "fetcher"},
 	{"googleweblight", "googleweblight", Crawler, "transcoding proxy"},
 	{"google web preview", "Google Web Preview", Crawler, "preview fetcher"},
