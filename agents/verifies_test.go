@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/miekg/dns"
@@ -129,6 +130,29 @@ func TestVerifyDNSGoogleusercontent(t *testing.T) {
 		}
 		if r.Name == "" {
 			t.Errorf("%s claiming %s: no reverse name kept", tt.addr, tt.robot)
+		}
+	}
+}
+
+// TestCollectionUserFetchers: read from a collection alone (--ranges DIR
+// without Google's own files), Google's user-triggered-fetchers list still
+// verifies only the fetchers Google names for it: its source_url says
+// which list it is.
+func TestCollectionUserFetchers(t *testing.T) {
+	r, err := LoadRanges(fstest.MapFS{"ipverse-crawlers.json": {Data: []byte(`{"services":{
+		"Google (user-triggered)":{"source_url":"https://developers.google.com/static/crawling/ipranges/user-triggered-fetchers.json",
+			"user_agent_patterns":["*Google-Site-Verification*"],"ip_list_authoritative":true,"ipv4":["192.0.2.0/24"]}}}`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ name, identity string }{
+		{"Googlebot", IdentityUnverified}, // no list held for Googlebot
+		{"Google-Site-Verification", IdentityVerified},
+		{"FeedFetcher-Google", IdentityVerified},
+	}
+	for _, tt := range tests {
+		if _, id, _ := r.Identify(tt.name, "192.0.2.7"); id != tt.identity {
+			t.Errorf("Identify(%q) from the collection's user-triggered list: %q, want %q", tt.name, id, tt.identity)
 		}
 	}
 }
