@@ -204,13 +204,12 @@ func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, ch
 				continue
 			}
 			s := &out[at]
-			if s.Identity != r.Identity {
-				s.Identity = IdentityUnverified
-			}
+			s.Identity, s.VerifiedBy = joinIdentity(s.Identity, s.VerifiedBy, r.Identity, r.VerifiedBy)
 			s.checked = s.checked || r.Compliance != ComplianceUnchecked
 			s.CrawlDelayFast = s.CrawlDelayFast || r.CrawlDelayFast
 			s.Clients += r.Clients
 			s.Requests += r.Requests
+			s.Bytes = addBytes(s.Bytes, max(r.Bytes, 0))
 			s.Violations += r.Violations
 			s.Incidents += r.Incidents
 			s.FetchedRobotsTxt = s.FetchedRobotsTxt || r.FetchedRobotsTxt
@@ -253,7 +252,7 @@ func robotOrder(a, b RobotSummary) int {
 	return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Name, b.Name))
 }
 
-// MoveRobotRequests gives each robots row the requests of the clients the
+// MoveRobotRequests gives each robots row the requests and bytes of the clients the
 // merge put in it, for the parts (days) in which a part judged them
 // otherwise: a client a person on Monday and a robot on Tuesday is a
 // robot of the week with all its requests, in the clients list, in
@@ -268,7 +267,18 @@ func MoveRobotRequests(robots []RobotSummary, parts [][]Verdict, merged []Verdic
 			row[clientKey{v.IP, v.UserAgent}] = robotRowName(v.Name, v.Identity)
 		}
 	}
-	moved := map[string]int64{}
+	// Bytes in and out are kept apart and saturate (hostile sizes): a
+	// difference of sums near the int64 bound would wrap.
+	type flow struct{ requests, bytesIn, bytesOut int64 }
+	moved := map[string]*flow{}
+	at := func(name string) *flow {
+		f := moved[name]
+		if f == nil {
+			f = &flow{}
+			moved[name] = f
+		}
+		return f
+	}
 	for _, p := range parts {
 		for i := range p {
 			v := &p[i]
@@ -277,8 +287,11 @@ func MoveRobotRequests(robots []RobotSummary, parts [][]Verdict, merged []Verdic
 				was = robotRowName(v.Name, v.Identity)
 			}
 			if now := row[clientKey{v.IP, v.UserAgent}]; now != was {
-				moved[was] -= v.Requests
-				moved[now] += v.Requests
+				from, to := at(was), at(now)
+				from.requests -= v.Requests
+				to.requests += v.Requests
+				from.bytesOut = addBytes(from.bytesOut, max(v.Bytes, 0))
+				to.bytesIn = addBytes(to.bytesIn, max(v.Bytes, 0))
 			}
 		}
 	}
@@ -286,7 +299,10 @@ func MoveRobotRequests(robots []RobotSummary, parts [][]Verdict, merged []Verdic
 		return
 	}
 	for i := range robots {
-		robots[i].Requests = max(robots[i].Requests+moved[robots[i].Name], 0)
+		if f := moved[robots[i].Name]; f != nil {
+			robots[i].Requests = max(robots[i].Requests+f.requests, 0)
+			robots[i].Bytes = max(addBytes(robots[i].Bytes, f.bytesIn)-f.bytesOut, 0)
+		}
 	}
 	slices.SortFunc(robots, robotOrder)
 }

@@ -6,12 +6,14 @@ import (
 )
 
 // TestMoveRobotRequests: a robots row of merged daily reports holds every
-// request of the clients the merge made its robots, as the clients list and
-// summary.robot_requests do, not only those of the days it was judged one.
+// request and byte of the clients the merge made its robots, as the clients
+// list and summary.robot_requests do, not only those of the days it was
+// judged one.
 func TestMoveRobotRequests(t *testing.T) {
-	person := func(ip string, n int64) Verdict { return Verdict{IP: ip, UserAgent: "ua", Requests: n} }
+	// Each request is 10 bytes here.
+	person := func(ip string, n int64) Verdict { return Verdict{IP: ip, UserAgent: "ua", Requests: n, Bytes: 10 * n} }
 	robot := func(ip, name string, n int64) Verdict {
-		return Verdict{IP: ip, UserAgent: "ua", Robot: true, Name: name, Requests: n}
+		return Verdict{IP: ip, UserAgent: "ua", Robot: true, Name: name, Requests: n, Bytes: 10 * n}
 	}
 	tests := []struct {
 		name  string
@@ -32,15 +34,20 @@ func TestMoveRobotRequests(t *testing.T) {
 			[]RobotSummary{{Name: "x", Requests: 5}, {Name: "y", Requests: 3}},
 			[]RobotSummary{{Name: "x", Requests: 5}, {Name: "y", Requests: 3}}},
 		{"the merge names it after its higher score: its requests follow, and the order",
-			[][]Verdict{{robot("192.0.2.1", "x", 40)}, {{IP: "192.0.2.1", UserAgent: "ua", Robot: true, Name: "y", Score: 300, Requests: 2}}, {robot("192.0.2.9", "x", 10)}},
+			[][]Verdict{{robot("192.0.2.1", "x", 40)}, {{IP: "192.0.2.1", UserAgent: "ua", Robot: true, Name: "y", Score: 300, Requests: 2, Bytes: 20}}, {robot("192.0.2.9", "x", 10)}},
 			[]RobotSummary{{Name: "x", Requests: 50}, {Name: "y", Requests: 2}},
 			[]RobotSummary{{Name: "y", Requests: 42}, {Name: "x", Requests: 10}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rows := slices.Clone(tt.rows)
+			for i := range rows {
+				rows[i].Bytes = 10 * rows[i].Requests
+			}
 			MoveRobotRequests(rows, tt.parts, MergeVerdicts(tt.parts))
-			if !slices.EqualFunc(rows, tt.want, func(a, b RobotSummary) bool { return a.Name == b.Name && a.Requests == b.Requests }) {
+			if !slices.EqualFunc(rows, tt.want, func(a, b RobotSummary) bool {
+				return a.Name == b.Name && a.Requests == b.Requests && a.Bytes == 10*b.Requests
+			}) {
 				t.Errorf("rows %+v, want %+v", rows, tt.want)
 			}
 		})

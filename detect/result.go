@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/robowatch/robowatch/agents"
@@ -201,6 +202,7 @@ type RobotSummary struct {
 	Name             string `json:"name"`
 	Clients          int    `json:"clients"`
 	Requests         int64  `json:"requests"`
+	Bytes            int64  `json:"bytes"` // sent to its clients; stops at 9223372036854775807 (Result.BytesSaturated)
 	Violations       int64  `json:"violations"`
 	FetchedRobotsTxt bool   `json:"fetched_robots_txt"`
 
@@ -229,6 +231,10 @@ type RobotSummary struct {
 	// CrawlDelayFast: some client of it went faster than the Crawl-delay
 	// its group asks for.
 	CrawlDelayFast bool `json:"crawl_delay_fast,omitempty"`
+	// VerifiedBy is how the clients of a verified row were verified, as
+	// Verdict.VerifiedBy says it; several ways are sorted and joined with
+	// commas ("dns,ip-range"). Empty unless Identity is verified.
+	VerifiedBy string `json:"verified_by,omitempty"`
 
 	checked bool // some request of it was checked against a robots.txt (see Compliance)
 }
@@ -392,15 +398,13 @@ func (d *Detector) Result() *Result {
 		if !ok {
 			i = len(res.Robots)
 			byName[key] = i
-			res.Robots = append(res.Robots, RobotSummary{Name: key, Reasons: map[string]int{}, Operator: v.Operator, Identity: v.Identity, Purpose: v.Purpose, URL: agents.URL(v.Name)})
+			res.Robots = append(res.Robots, RobotSummary{Name: key, Reasons: map[string]int{}, Operator: v.Operator, Identity: v.Identity, VerifiedBy: v.VerifiedBy, Purpose: v.Purpose, URL: agents.URL(v.Name)})
 		}
 		s := &res.Robots[i]
-		if s.Identity != v.Identity {
-			// Some verified, some not: the row is as good as its weakest.
-			s.Identity = agents.IdentityUnverified
-		}
+		s.Identity, s.VerifiedBy = joinIdentity(s.Identity, s.VerifiedBy, v.Identity, v.VerifiedBy)
 		s.Clients++
 		s.Requests += v.Requests
+		s.Bytes = addBytes(s.Bytes, max(v.Bytes, 0))
 		s.Violations += v.Violations
 		s.Incidents += v.Incidents
 		for _, r := range v.Reasons {
@@ -459,6 +463,33 @@ func (d *Detector) Result() *Result {
 	res.Timeline, res.RobotBuckets = d.timelineResult(robotClients, res.Robots)
 	d.result = res
 	return res
+}
+
+// joinIdentity is the identity of a robots row that has identity a (by
+// byA) when a client of identity b (by byB) joins it. Some verified, some
+// not: the row is as good as its weakest, and says no way it was verified.
+// All verified: the row names every way its clients were.
+func joinIdentity(a, byA, b, byB string) (identity, verifiedBy string) {
+	if a != b {
+		return agents.IdentityUnverified, ""
+	}
+	if a != agents.IdentityVerified {
+		return a, ""
+	}
+	if byA == byB || byB == "" {
+		return a, byA
+	}
+	if byA == "" {
+		return a, byB
+	}
+	ways := strings.Split(byA, ",")
+	for w := range strings.SplitSeq(byB, ",") {
+		if !slices.Contains(ways, w) {
+			ways = append(ways, w)
+		}
+	}
+	slices.Sort(ways)
+	return a, strings.Join(ways, ",")
 }
 
 // robotRowName is the name of the robots row a client of name and
