@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"net"
 	"strings"
@@ -70,7 +71,11 @@ func TestVerifyDNSCLI(t *testing.T) {
 			IP, Identity, Operator string
 			VerifiedBy             string `json:"verified_by"`
 		} `json:"clients"`
-		Robots []struct{ Name, Identity string } `json:"robots"`
+		Robots []struct {
+			Name, Identity string
+			VerifiedBy     string `json:"verified_by"`
+			Bytes          int64
+		} `json:"robots"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
@@ -89,5 +94,30 @@ func TestVerifyDNSCLI(t *testing.T) {
 	}
 	if len(rep.Robots) != 4 {
 		t.Errorf("robots %+v: the impostor must have a row of its own", rep.Robots)
+	}
+	// bingbot's row: one client verified by its range, one by DNS, 80
+	// bytes each; the impostor's bytes are its own.
+	rows := map[string]string{}
+	for _, r := range rep.Robots {
+		rows[r.Name] = fmt.Sprintf("%s %s %d", r.Identity, r.VerifiedBy, r.Bytes)
+	}
+	if rows["bingbot"] != "verified dns,ip-range 160" || rows["bingbot (impostor)"] != "impostor  80" {
+		t.Errorf("robots rows %q, want bingbot verified dns,ip-range 160 and bingbot (impostor) impostor 80", rows)
+	}
+	// The terminal table says the same in words.
+	code, out, errOut = runCLI(t, []byte(log), "--width", "200", "--section", "robots", "--verify-dns", "--dns-server", pc.LocalAddr().String())
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	line := ""
+	for l := range strings.Lines(out) {
+		if name, _, _ := strings.Cut(strings.TrimPrefix(l, "│"), "│"); strings.TrimSpace(name) == "bingbot" {
+			line = l
+		}
+	}
+	for _, want := range []string{"│ Microsoft ", "│ verified (DNS, ranges) ", "│ 160 B "} {
+		if !strings.Contains(line, want) {
+			t.Errorf("bingbot's row %q lacks %q:\n%s", line, want, out)
+		}
 	}
 }

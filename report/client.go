@@ -63,6 +63,18 @@ func clientSections(r *Report, opt Options) []*section {
 			verdict = "robot"
 		}
 		add("Verdict", fmt.Sprintf("%s: %s, score %d (%s)", verdict, Escape(v.Name), v.Score, strings.Join(v.Reasons, ",")))
+		if v.Operator != "" {
+			add("Operator", Escape(v.Operator))
+		}
+		if v.Purpose != "" {
+			add("Purpose", Escape(v.Purpose))
+		}
+		if v.Identity != "" {
+			add("Identity", identitySentence(v.Operator, v.Identity, v.VerifiedBy))
+			if v.Identity == detect.IdentityImpostor {
+				s.paint(len(s.rows)-1, 1, toneImpostor)
+			}
+		}
 		for _, d := range v.Details {
 			add("Evidence", Escape(d))
 		}
@@ -104,6 +116,29 @@ func clientSections(r *Report, opt Options) []*section {
 		}
 	}
 	return out
+}
+
+// identitySentence says what a client's claim of its operator came to, and
+// what verified it: "verified (ip-range): the address is in Google's
+// published ranges". The word in parentheses is the JSON's verified_by.
+func identitySentence(operator, identity, verifiedBy string) string {
+	op := Escape(operator)
+	switch identity {
+	case detect.IdentityVerified:
+		how := "verified"
+		if verifiedBy != "" {
+			how += " (" + Escape(verifiedBy) + ")"
+		}
+		if ways := verifiedWays(verifiedBy, op, true); len(ways) > 0 {
+			return how + ": " + strings.Join(ways, "; ")
+		}
+		return how + " as " + op + "'s"
+	case detect.IdentityImpostor:
+		return "impostor: " + op + "'s published ranges or DNS rule the address out"
+	case detect.IdentityUnverified:
+		return "unverified: nothing robowatch holds proves or rules out that the address is " + op + "'s"
+	}
+	return Escape(identity)
 }
 
 func requestSection(title string, reqs []detect.Request, skipped int64, opt Options) *section {

@@ -204,7 +204,7 @@ func stack(s *section) {
 	}
 	s.header = header
 	s.right, s.flex, s.keep, s.when = kept(s.right, keep), kept(s.flex, keep), kept(s.keep, keep), kept(s.when, keep)
-	s.drop, s.minw, s.under = kept(s.drop, keep), kept(s.minw, keep), nil
+	s.drop, s.after, s.minw, s.under = kept(s.drop, keep), kept(s.after, keep), kept(s.minw, keep), nil
 }
 
 // cellWidth is the width of a cell's widest line.
@@ -289,9 +289,10 @@ func fit(s *section, width, perColumn int) {
 		}
 	}
 	// Leaving out a wide column may make room for a narrower one left out
-	// before it: the last to go come back first.
+	// before it: the last to go come back first, unless a column that
+	// ranks above it (section.after) stays out.
 	for j := len(out) - 1; j >= 0; j-- {
-		if i := out[j]; need+floor(i, roomyFlex)+perColumn <= width {
+		if i := out[j]; need+floor(i, roomyFlex)+perColumn <= width && !outranked(s, keep, i) {
 			keep[i] = true
 			need += floor(i, roomyFlex) + perColumn
 		}
@@ -303,14 +304,8 @@ func fit(s *section, width, perColumn int) {
 		}
 	}
 	if len(left) > 0 {
-		s.header, s.right, s.flex, s.keep, s.when, s.minw = kept(s.header, keep), kept(s.right, keep), kept(s.flex, keep), kept(s.keep, keep), kept(s.when, keep), kept(s.minw, keep)
-		s.drop, widths = kept(s.drop, keep), kept(widths, keep)
-		for r, row := range s.rows {
-			s.rows[r] = kept(row, keep)
-			if r < len(s.tones) {
-				s.tones[r] = kept(s.tones[r], keep)
-			}
-		}
+		s.keepColumns(keep)
+		widths = kept(widths, keep)
 		s.notes = append(s.notes, fmt.Sprintf("Not shown at %d columns: %s.", width, strings.Join(left, ", ")))
 	}
 
@@ -368,6 +363,20 @@ func fit(s *section, width, perColumn int) {
 			row[i] = strings.Join(lines, "\n")
 		}
 	}
+}
+
+// outranked reports whether column i must stay out because a column of
+// drop rank s.after[i] or more is out.
+func outranked(s *section, keep []bool, i int) bool {
+	if s.after == nil || s.after[i] == 0 {
+		return false
+	}
+	for j, r := range s.drop {
+		if !keep[j] && r >= s.after[i] {
+			return true
+		}
+	}
+	return false
 }
 
 // kept returns the elements of list whose keep is true; a nil list stays nil.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/robowatch/robowatch/agents"
 	"github.com/robowatch/robowatch/detect"
 )
 
@@ -27,6 +28,7 @@ type section struct {
 	when   []bool   // a time in timeLayout, which a terminal table under 120 columns writes shorter
 	under  []int    // n > 0: a terminal table writes this column under column n-1, in the same cell
 	drop   []int    // on a narrow screen, columns are left out in this order (1 first); 0: never
+	after  []int    // n > 0: left out, this column comes back (see fit) only when no column of drop rank n or more is out
 	minw   []int    // the narrowest a flexible column is cut to; 0 or nil: minFlex
 	rows   [][]string
 	tones  [][]tone // what each cell's colour says on a terminal; nil: nothing
@@ -217,31 +219,37 @@ func summarySection(r *Report) *section {
 	return s
 }
 
-// robotsSection lists the robot names. For text (the table and Markdown)
-// what a robot did with robots.txt is said in a few words under the
-// column's heading, and the signals are never cut: a cut list of signals
-// reads as another signal. On a screen too narrow for the name, its
-// requests, violations and those words, the words go, then the
-// violations, as the clients list's do: kept, they made the table wider
-// than the screen and cut the names into pieces.
+// robotsSection lists the robot names, with who runs each, what it is
+// for, whether its claim is verified and how, and the bytes it was sent.
+// For text (the table and Markdown) what a robot did with robots.txt is
+// said in a few words under the column's heading, and the signals are
+// never cut: a cut list of signals reads as another signal. On a screen
+// too narrow for all, the signals go first, then the clients, bytes,
+// purpose, prefixes, operator and robots.txt, then the identity and last
+// the violations, as the clients list's do: kept, they made the table
+// wider than the screen and cut the names into pieces. Operator, purpose
+// and identity are left out when no robot listed claims an operator
+// robowatch knows: three empty columns say nothing.
 func robotsSection(r *Report, opt Options, text bool) *section {
 	s := &section{
 		name: "robots", title: "Robots (by name)",
-		header: []string{"Robot", "Clients", "Requests", "Violations", "robots.txt", "Signals", "Disallowed prefixes"},
-		right:  []bool{false, true, true, true, false, false, false},
-		flex:   []bool{true, false, false, false, true, true, true},
-		keep:   []bool{true, false, false, false, false, false, false},
-		drop:   []int{0, 2, 0, 5, 4, 1, 3},
+		header: []string{"Robot", "Operator", "Purpose", "Identity", "Clients", "Requests", "Bytes", "Violations", "robots.txt", "Signals", "Disallowed prefixes"},
+		right:  []bool{false, false, false, false, true, true, true, true, false, false, false},
+		flex:   []bool{true, false, false, false, false, false, false, false, true, true, true},
+		keep:   []bool{true, false, false, false, false, false, false, false, false, false, false},
+		drop:   []int{0, 6, 4, 8, 2, 0, 3, 9, 7, 1, 5},
+		after:  []int{0, 0, 6, 0, 0, 0, 6, 0, 0, 0, 0}, // purpose and bytes never in the operator's or identity's place
 	}
 	if text {
-		s.flex = []bool{false, false, false, false, false, false, true}
-		s.keep = []bool{true, false, false, false, false, true, false}
+		s.flex = []bool{false, false, false, false, false, false, false, false, false, false, true}
+		s.keep = []bool{true, false, false, false, false, false, false, false, false, true, false}
 		if !r.Result.ViolationsChecked {
-			s.drop[3] = 1 // a column of "-" goes first
+			s.drop[7] = 1 // a column of "-" goes first
 		}
 	}
 	robots := r.Result.Robots
 	n := opt.top(len(robots))
+	claims := false
 	for _, b := range robots[:n] {
 		fetched := "not fetched"
 		if b.FetchedRobotsTxt {
@@ -261,24 +269,85 @@ func robotsSection(r *Report, opt Options, text bool) *section {
 		for _, p := range b.Prefixes {
 			prefixes = append(prefixes, p.Prefix+" ("+Count(p.Count)+")")
 		}
-		name := Escape(b.Name)
-		if b.Identity == detect.IdentityVerified {
-			name += " (verified)"
-		}
-		s.rows = append(s.rows, []string{name, Count(int64(b.Clients)), Count(b.Requests), viol,
+		claims = claims || b.Operator != "" || b.Purpose != "" || b.Identity != ""
+		s.rows = append(s.rows, []string{Escape(b.Name), Escape(b.Operator), Escape(b.Purpose), identityCell(b.Identity, b.VerifiedBy),
+			Count(int64(b.Clients)), Count(b.Requests), Bytes(b.Bytes), viol,
 			fetched, reasonCounts(b.Reasons), Escape(strings.Join(prefixes, ", "))})
 		if b.Identity == detect.IdentityImpostor {
 			s.paint(len(s.rows)-1, 0, toneImpostor)
+			s.paint(len(s.rows)-1, 3, toneImpostor)
 		}
 		if b.Violations > 0 {
-			s.paint(len(s.rows)-1, 3, toneViolation)
+			s.paint(len(s.rows)-1, 7, toneViolation)
 		}
+	}
+	if !claims {
+		s.keepColumns([]bool{true, false, false, false, true, true, true, true, true, true, true})
 	}
 	s.notes = cutNote(n, len(robots), "robot name", "robot names")
 	if len(robots) == 0 {
 		s.notes = append(s.notes, "No robots found.")
 	}
 	return s
+}
+
+// verifier is a way a claim is verified (Verdict.VerifiedBy) in a word,
+// for the robots table, and in a sentence about the operator (%s), for a
+// client's drill-down.
+type verifier struct{ word, sentence string }
+
+var verifiers = map[string]verifier{
+	agents.VerifiedByRange: {"ranges", "the address is in %s's published ranges"},
+	agents.VerifiedByDNS:   {"DNS", "the address's reverse DNS name is %s's and resolves back to it"},
+	// Web Bot Auth (issue 30): it proves who signed, not what was asked.
+	"signature": {"signature", "the request is signed with a key of %s's"},
+}
+
+// verifiedWays says each way of verifiedBy (comma-separated) in a word,
+// a way robowatch has no word for as the JSON has it; or, given the
+// operator's name escaped, in a sentence, leaving out the ways it has no
+// sentence for.
+func verifiedWays(verifiedBy, operator string, long bool) []string {
+	var out []string
+	for way := range strings.SplitSeq(verifiedBy, ",") {
+		v, ok := verifiers[way]
+		switch {
+		case way == "":
+		case long && ok:
+			out = append(out, fmt.Sprintf(v.sentence, operator))
+		case long:
+		case ok:
+			out = append(out, v.word)
+		default:
+			out = append(out, Escape(way))
+		}
+	}
+	return out
+}
+
+// identityCell is a robots row's identity for its column: "verified
+// (ranges)", "impostor", "unverified"; "" for a robot that claims no
+// operator robowatch knows.
+func identityCell(identity, verifiedBy string) string {
+	ways := verifiedWays(verifiedBy, "", false)
+	if identity == detect.IdentityVerified && len(ways) > 0 {
+		return "verified (" + strings.Join(ways, ", ") + ")"
+	}
+	return Escape(identity)
+}
+
+// keepColumns leaves out the columns whose keep is false, from every list
+// of s. The columns stacked under others (section.under) must be stacked
+// first: their numbers name columns.
+func (s *section) keepColumns(keep []bool) {
+	s.header, s.right, s.flex, s.keep, s.when, s.minw = kept(s.header, keep), kept(s.right, keep), kept(s.flex, keep), kept(s.keep, keep), kept(s.when, keep), kept(s.minw, keep)
+	s.drop, s.after = kept(s.drop, keep), kept(s.after, keep)
+	for r, row := range s.rows {
+		s.rows[r] = kept(row, keep)
+		if r < len(s.tones) {
+			s.tones[r] = kept(s.tones[r], keep)
+		}
+	}
 }
 
 // shortFindings says detect's findings in the words a column headed
