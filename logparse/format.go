@@ -31,6 +31,13 @@ const (
 	kindPort                        // %p: a port number, checked but not kept
 )
 
+// Web Bot Auth's request headers, for --keys (botauth).
+const (
+	kindSignature      fieldKind = kindPort + 1 + iota // %{Signature}i $http_signature
+	kindSignatureInput                                 // %{Signature-Input}i $http_signature_input
+	kindSignatureAgent                                 // %{Signature-Agent}i $http_signature_agent
+)
+
 // epoch units for kindTimeEpoch, kept in field.unit.
 const (
 	unitSec  = 1
@@ -429,6 +436,12 @@ func ParseApacheFormat(spec string) (*Format, error) {
 				fd.kind = kindVHost
 			case "x-forwarded-for":
 				fd.kind = kindForwarded
+			case "signature":
+				fd.kind = kindSignature
+			case "signature-input":
+				fd.kind = kindSignatureInput
+			case "signature-agent":
+				fd.kind = kindSignatureAgent
 			}
 		}
 		parts = append(parts, part{isField: true, f: fd})
@@ -475,6 +488,9 @@ var nginxVars = map[string]fieldKind{
 	"host":                 kindVHost,
 	"http_host":            kindVHost,
 	"server_name":          kindVHost,
+	"http_signature":       kindSignature,
+	"http_signature_input": kindSignatureInput,
+	"http_signature_agent": kindSignatureAgent,
 }
 
 // ParseNginxFormat compiles an nginx log_format string such as

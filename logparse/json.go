@@ -102,6 +102,12 @@ var jsonKeys = []struct {
 	{"reqhost", kindVHost},
 	{"http_x_forwarded_for", kindForwarded}, {"x_forwarded_for", kindForwarded}, {"request.headers.x-forwarded-for", kindForwarded},
 	{"request_x-forwarded-for", kindForwarded}, {"x-forwarded-for", kindForwarded}, {"xforwardedfor", kindForwarded},
+	// Web Bot Auth (botauth): nginx's variables, Caddy's headers.
+	{"http_signature", kindSignature}, {"request.headers.signature", kindSignature},
+	{"http_signature_input", kindSignatureInput}, {"request.headers.signature-input", kindSignatureInput},
+	{"signature_input", kindSignatureInput}, {"signature-input", kindSignatureInput},
+	{"http_signature_agent", kindSignatureAgent}, {"request.headers.signature-agent", kindSignatureAgent},
+	{"signature_agent", kindSignatureAgent}, {"signature-agent", kindSignatureAgent},
 }
 
 // Field kinds only the json format has.
@@ -159,7 +165,7 @@ func newJSONFormat(name string, extra map[fieldKind][]string) *Format {
 			}
 		}
 	}
-	for _, kind := range []fieldKind{kindClient, kindTimeAny, kindRequest, kindMethod, kindTarget, kindTargetURL, kindQuery, kindProtocol, kindStatus, kindBytes, kindReferer, kindUserAgent, kindVHost, kindForwarded} {
+	for _, kind := range []fieldKind{kindClient, kindTimeAny, kindRequest, kindMethod, kindTarget, kindTargetURL, kindQuery, kindProtocol, kindStatus, kindBytes, kindReferer, kindUserAgent, kindVHost, kindForwarded, kindSignature, kindSignatureInput, kindSignatureAgent} {
 		for _, p := range extra[kind] {
 			add(p, kind)
 		}
@@ -175,12 +181,14 @@ var jsonFieldNames = map[string]fieldKind{
 	"ip": kindClient, "client": kindClient, "time": kindTimeAny, "request": kindRequest, "method": kindMethod,
 	"uri": kindTarget, "path": kindTarget, "protocol": kindProtocol, "status": kindStatus, "bytes": kindBytes,
 	"referer": kindReferer, "ua": kindUserAgent, "user_agent": kindUserAgent, "host": kindVHost, "xff": kindForwarded,
+	"signature": kindSignature, "signature_input": kindSignatureInput, "signature_agent": kindSignatureAgent,
 }
 
 // ParseJSONFields returns the json format with the key paths of spec first:
 // "ip=client,ua=agent,time=@timestamp" (field=path, comma-separated; a
 // nested key as its dotted path). Fields: ip, time, request, method, uri,
-// protocol, status, bytes, referer, ua, host, xff.
+// protocol, status, bytes, referer, ua, host, xff, signature,
+// signature_input, signature_agent.
 func ParseJSONFields(spec string) (*Format, error) {
 	extra := map[fieldKind][]string{}
 	for item := range strings.SplitSeq(spec, ",") {
@@ -191,7 +199,7 @@ func ParseJSONFields(spec string) (*Format, error) {
 		case !ok || path == "":
 			return nil, fmt.Errorf("%q: want FIELD=KEY, e.g. ua=agent", item)
 		case !known:
-			return nil, fmt.Errorf("%q: unknown field %q (want ip, time, request, method, uri, protocol, status, bytes, referer, ua, host or xff)", item, name)
+			return nil, fmt.Errorf("%q: unknown field %q (want ip, time, request, method, uri, protocol, status, bytes, referer, ua, host, xff, signature, signature_input or signature_agent)", item, name)
 		}
 		extra[kind] = append(extra[kind], path)
 	}
@@ -547,6 +555,12 @@ func (sc *jsonScan) store(start, end int, esc bool) error {
 		rec.VHost = dashEmpty(v)
 	case kindForwarded:
 		rec.Forwarded = dashEmpty(v)
+	case kindSignature:
+		rec.Signature = dashEmpty(v)
+	case kindSignatureInput:
+		rec.SignatureInput = dashEmpty(v)
+	case kindSignatureAgent:
+		rec.SignatureAgent = dashEmpty(v)
 	case kindQuery:
 		sc.query = dashEmpty(v)
 	}

@@ -457,6 +457,12 @@ func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *
 		setFirst(&rec.VHost, v)
 	case kindForwarded:
 		rec.Forwarded = v
+	case kindSignature:
+		rec.Signature = v
+	case kindSignatureInput:
+		rec.SignatureInput = v
+	case kindSignatureAgent:
+		rec.SignatureAgent = v
 	case kindClientPort:
 		setFirst(&rec.Client, hostOfHostPort(v))
 	case kindClientList:

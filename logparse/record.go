@@ -28,6 +28,10 @@ type Record struct {
 	UserAgent string    // "" when "-" or absent
 	VHost     string    // %v / $host / $server_name, "" when the format has none
 	Forwarded string    // X-Forwarded-For, where the format carries it (JSON, CloudFront): for --trust-proxy
+	// Web Bot Auth's request headers, where the format logs them
+	// (%{Signature}i, $http_signature_input, a JSON log's keys): for
+	// --keys (package botauth), which bounds what it reads of them.
+	Signature, SignatureInput, SignatureAgent string
 	// NoAgentField: the line's layout logs no User-agent and no Referer (a
 	// Common Log Format line), so their absence says nothing of the client.
 	NoAgentField bool
