@@ -38,6 +38,7 @@ type keyRef struct {
 
 type key struct {
 	pub      ed25519.PublicKey
+	id       string    // its thumbprint
 	origin   string    // the File's Origin, shared by its keys
 	nbf, exp time.Time // the key's own validity, when the directory gives one
 }
@@ -126,7 +127,8 @@ func (d *Directory) load(fsys fs.FS, name, host string) (File, error) {
 		if k.Exp != nil {
 			kk.exp = time.Unix(*k.Exp, 0)
 		}
-		d.keys[keyRef{host, Thumbprint(kk.pub)}] = kk
+		kk.id = Thumbprint(kk.pub)
+		d.keys[keyRef{host, kk.id}] = kk
 		f.Keys++
 	}
 	if f.Keys == 0 {

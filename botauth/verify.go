@@ -30,7 +30,8 @@ type Request struct {
 }
 
 // Signed is a verified signature: the origin whose key directory holds
-// its key, and the key's thumbprint.
+// its key, and the key's thumbprint. Its strings are the Directory's, not
+// the request's: keeping them keeps no log line alive.
 type Signed struct {
 	Origin string // https://HOST, as Directory.Files names it
 	Host   string
@@ -190,7 +191,7 @@ func (d *Directory) verify(r Request, in member) (Signed, error) {
 	if !ed25519.Verify(k.pub, base, sig) {
 		return Signed{}, ErrBadSignature
 	}
-	return Signed{Origin: k.origin, Host: host, KeyID: keyid.s}, nil
+	return Signed{Origin: k.origin, Host: k.origin[len("https://"):], KeyID: k.id}, nil
 }
 
 func sameComponent(a, b item) bool {

@@ -313,7 +313,7 @@ func TestLoadDir(t *testing.T) {
 
 func FuzzVerify(f *testing.F) {
 	agent := newSigner(f, 1)
-	dir := &Directory{keys: map[keyRef]key{{"agent.example", Thumbprint(agent.pub)}: {pub: agent.pub, origin: "https://agent.example"}}}
+	dir := &Directory{keys: map[keyRef]key{{"agent.example", Thumbprint(agent.pub)}: {pub: agent.pub, id: Thumbprint(agent.pub), origin: "https://agent.example"}}}
 	at := time.Date(2024, 3, 10, 8, 0, 0, 0, time.UTC)
 	sig, in, ag := agent.sign("www.example.org", "https://agent.example", at.Add(-time.Minute), at.Add(time.Hour))
 	f.Add(sig, in, ag)

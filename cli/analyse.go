@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/robowatch/robowatch/agents"
+	"github.com/robowatch/robowatch/botauth"
 	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/input"
 	"github.com/robowatch/robowatch/logparse"
@@ -69,6 +70,7 @@ type Analyse struct {
 	Shard    detect.Shard        // --shard I/N: only the clients of this shard (for robowatch merge)
 	Workers  int                 // --workers: detectors judging in parallel (a batch run)
 	Ranges   string              // --ranges DIR: published crawler ranges to use instead of the built-in ones
+	Keys     string              // --keys DIR: Web Bot Auth key directories to verify signatures against
 	FailOn   []string            // findings that make the exit status 3 (FailConditions)
 	Progress bool                // draw a progress line on stderr
 	Profiles Profiles
@@ -111,6 +113,14 @@ func (a *Analyse) Config(ctx context.Context, stderr io.Writer) (cfg detect.Conf
 		}
 		if len(cfg.Ranges.Files) == 0 {
 			return cfg, nil, fmt.Errorf("--ranges %s: no range file robowatch knows (googlebot.json, googlesc.json, googleutf.json)", a.Ranges)
+		}
+	}
+	if a.Keys != "" {
+		if cfg.Keys, err = botauth.LoadDir(os.DirFS(a.Keys)); err != nil {
+			return cfg, nil, fmt.Errorf("--keys %s: %w", a.Keys, err)
+		}
+		if len(cfg.Keys.Files) == 0 {
+			return cfg, nil, fmt.Errorf("--keys %s: no key directory file (HOST.json: the JSON Web Key Set https://HOST/.well-known/http-message-signatures-directory serves)", a.Keys)
 		}
 	}
 	return cfg, set.Failed, nil
@@ -256,6 +266,7 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 		verifyDNS  = fs.Bool("verify-dns", false, "check the claims of robots whose operators publish no ranges (bingbot, Applebot, YandexBot, Baiduspider, …) by reverse and forward DNS, after reading (at most 20 s)")
 		dnsServer  = fs.String("dns-server", "", "--verify-dns asks this server (HOST:PORT) instead of the system's resolver")
 		ranges     = fs.String("ranges", "", "check crawler identities against the published range files in DIR (googlebot.json, …) instead of the built-in copies")
+		keys       = fs.String("keys", "", "verify Web Bot Auth signatures the log records against the key directories in DIR (HOST.json: what https://HOST/.well-known/http-message-signatures-directory serves)")
 		workers    = fs.Int("workers", 0, "judge clients on N goroutines (0: one per core); the report is the same for any N while no client is folded (--max-clients), and the same on every run for one N")
 		shard      = fs.String("shard", "", "I/N: read only the clients whose network hashes to part I of N, for robowatch merge (see README)")
 		trustProxy = fs.StringArray("trust-proxy", nil, "a proxy, load balancer or CDN in front of the server (address or CIDR, repeatable): its requests are the client's in X-Forwarded-For")
@@ -439,7 +450,7 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 		// Someone typed "robowatch" at a prompt and it seems to hang.
 		Warnf(stderr, "robowatch: reading a log from standard input (the terminal); end with Ctrl-D, or give a file: robowatch access.log")
 	}
-	a.Strict, a.Robots, a.Output, a.FailOn, a.Ranges = *strict, *robotsSrc, *output, *failOn, *ranges
+	a.Strict, a.Robots, a.Output, a.FailOn, a.Ranges, a.Keys = *strict, *robotsSrc, *output, *failOn, *ranges, *keys
 	// A progress line would only get in the way of someone typing a log.
 	a.Progress = on(*progress, stderr) && (*progress == "always" || !on("auto", stdin))
 	a.Report = report.Options{Sections: *sections, Top: *top, Width: width(stdout, *cols, fs.Changed("width")),

@@ -288,6 +288,7 @@ func (e *verdictEnv) verdict(c *client) Verdict {
 			}
 		}
 	}
+	signed(&v, c)
 	v.Purpose = agents.Purpose(v.Name)
 	if p, ok := networkOf(c.ip); ok {
 		v.Network = p.String()

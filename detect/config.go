@@ -3,6 +3,7 @@ package detect
 import (
 	"context"
 	"github.com/robowatch/robowatch/agents"
+	"github.com/robowatch/robowatch/botauth"
 
 	"time"
 
@@ -88,6 +89,10 @@ type Config struct {
 	// Ranges are the operators' published crawler addresses robot claims
 	// are checked against; nil: the ones built into robowatch.
 	Ranges *agents.Ranges
+
+	// Keys are the key directories Web Bot Auth signatures are verified
+	// against (--keys); nil: signatures are not checked.
+	Keys *botauth.Directory
 
 	// DNS, when set, checks by reverse and forward DNS the claims Ranges
 	// cannot settle, after the pass (Result), within its own bounds;

@@ -144,6 +144,7 @@ type clientRare struct {
 	watch     *watch            // drill-down state; nil unless Config.Watch picks the client
 	fastForms uint32            // forms POSTed within FastForm of fetching them
 	probes    scannerTraits     // what it did that scanners do (scanner.go)
+	sig       *signatures       // its Web Bot Auth signatures; nil until one (signature.go)
 }
 
 // noRare is the clientRare of a client that has none: read, never written.
@@ -521,6 +522,9 @@ func (d *Detector) Add(r *logparse.Record) {
 
 	if w := c.rare().watch; w != nil {
 		w.add(r, path, res == resourceRobotsTxt, &d.watchMinutes)
+	}
+	if r.SignatureInput != "" && d.cfg.Keys != nil {
+		d.checkSignature(c, r)
 	}
 
 	switch r.Method {
