@@ -41,6 +41,7 @@ func signedLine(t *testing.T, priv ed25519.PrivateKey, ip, ua, agent string, at,
 // address in no list, is verified by its signature; a request signed with
 // another key, one whose signature had expired when it came (judged by the
 // record's time, not today's), and one signed for another site are not.
+// The agent under a browser's User-agent is OpenAI's too.
 func TestWebBotAuthKeys(t *testing.T) {
 	seed := func(b byte) ed25519.PrivateKey {
 		return ed25519.NewKeyFromSeed([]byte(strings.Repeat(string(rune('a'+b)), ed25519.SeedSize)))
@@ -58,6 +59,8 @@ func TestWebBotAuthKeys(t *testing.T) {
 	log.WriteString(signedLine(t, openai, "198.51.100.7", ua, agent, at, at.Add(-time.Minute), at.Add(time.Hour)))
 	log.WriteString(signedLine(t, forger, "203.0.113.8", ua, agent, at, at.Add(-time.Minute), at.Add(time.Hour)))
 	log.WriteString(signedLine(t, openai, "203.0.113.9", ua, agent, at, at.Add(-2*time.Hour), at.Add(-time.Hour)))
+	// ChatGPT agent browses under Chrome's User-agent, signed.
+	log.WriteString(signedLine(t, openai, "198.51.100.20", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/122.0.0.0 Safari/537.36", agent, at, at.Add(-time.Minute), at.Add(time.Hour)))
 	other := strings.Replace(signedLine(t, openai, "203.0.113.10", ua, agent, at, at.Add(-time.Minute), at.Add(time.Hour)), `"host":"www.example.org"`, `"host":"shop.example.org"`, 1)
 	log.WriteString(other)
 	logFile := filepath.Join(t.TempDir(), "access.json")
@@ -81,7 +84,7 @@ func TestWebBotAuthKeys(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"198.51.100.7": "signature", "203.0.113.8": "", "203.0.113.9": "", "203.0.113.10": ""}
+	want := map[string]string{"198.51.100.7": "signature", "198.51.100.20": "signature", "203.0.113.8": "", "203.0.113.9": "", "203.0.113.10": ""}
 	why := map[string]string{"203.0.113.8": "no stored key directory holds", "203.0.113.9": "expired", "203.0.113.10": "does not verify"}
 	seen := 0
 	for _, c := range doc.Clients {
