@@ -1,0 +1,211 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The labelled real-log corpus (testdata/corpus, its README): targets the
+// verdicts must meet on traffic nobody here wrote. A person judged a robot
+// ends up in the block list an admin loads, so "people flagged" is held
+// lower than "robots found" is held high.
+const (
+	corpusMinRobotsFound   = 0.95 // share of labelled robots judged robots
+	corpusMaxPeopleFlagged = 0.03 // share of labelled people judged robots
+)
+
+// corpusLabel is one line of a log's labels.tsv.
+type corpusLabel struct {
+	line      int
+	robot     bool
+	ip, agent string
+	reason    string
+}
+
+// readCorpusLabels reads labels.tsv: label, ip, user_agent, reason,
+// tab-separated; '#' starts a comment line.
+func readCorpusLabels(t *testing.T, name string) []corpusLabel {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var labels []corpusLabel
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSuffix(sc.Text(), "\r")
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != 4 || (f[0] != "robot" && f[0] != "human") || strings.TrimSpace(f[3]) == "" {
+			t.Errorf("%s:%d: want label<TAB>ip<TAB>user_agent<TAB>reason with label robot or human, got %q", name, n, line)
+			continue
+		}
+		labels = append(labels, corpusLabel{line: n, robot: f[0] == "robot", ip: f[1], agent: f[2], reason: f[3]})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return labels
+}
+
+// corpusScore counts one log's (or all logs') labelled clients by verdict.
+type corpusScore struct {
+	robots, found    int // labelled robots; of them judged robots
+	people, flagged  int // labelled people; of them judged robots
+	peopleBlocked    int // labelled people whose address is in the default block list
+	missed, mistaken []string
+}
+
+func (s *corpusScore) add(o corpusScore) {
+	s.robots += o.robots
+	s.found += o.found
+	s.people += o.people
+	s.flagged += o.flagged
+	s.peopleBlocked += o.peopleBlocked
+}
+
+func share(n, of int) float64 {
+	if of == 0 {
+		return 0
+	}
+	return float64(n) / float64(of)
+}
+
+// TestCorpus runs robowatch as an admin would, with its defaults, on every
+// log of the labelled corpus and scores its verdicts against the labels:
+// robots found and people flagged per log and overall, and no labelled
+// person's address in the default block list (-o ips). A label naming a
+// client the log does not hold fails with the label's line.
+func TestCorpus(t *testing.T) {
+	labelFiles, _ := filepath.Glob(filepath.Join("testdata", "corpus", "*", "labels.tsv"))
+	if len(labelFiles) == 0 {
+		t.Skip("no corpus in testdata/corpus")
+	}
+	sort.Strings(labelFiles)
+	var total corpusScore
+	var table []string
+	logs := 0
+	for _, lf := range labelFiles {
+		dir := filepath.Dir(lf)
+		slug := filepath.Base(dir)
+		log := filepath.Join(dir, "access.log")
+		if _, err := os.Stat(log); err != nil {
+			log += ".gz"
+		}
+		if _, err := os.Stat(log); err != nil {
+			t.Errorf("%s: no access.log or access.log.gz beside it", lf)
+			continue
+		}
+		var extra []string
+		if b, err := os.ReadFile(filepath.Join(dir, "args")); err == nil {
+			for _, a := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+				if a = strings.TrimSpace(a); a != "" {
+					extra = append(extra, a)
+				}
+			}
+		}
+		labels := readCorpusLabels(t, lf)
+		s := scoreCorpusLog(t, lf, log, extra, labels)
+		logs++
+		total.add(s)
+		table = append(table, fmt.Sprintf("%-28s robots found %3d/%-3d  people flagged %2d/%-3d  people blocked %d", slug, s.found, s.robots, s.flagged, s.people, s.peopleBlocked))
+		for _, m := range s.missed {
+			table = append(table, "    missed robot:   "+m)
+		}
+		for _, m := range s.mistaken {
+			table = append(table, "    flagged person: "+m)
+		}
+	}
+	table = append(table, fmt.Sprintf("%-28s robots found %3d/%-3d (%.1f%%)  people flagged %d/%d (%.1f%%)  people blocked %d",
+		fmt.Sprintf("all %d logs", logs), total.found, total.robots, 100*share(total.found, total.robots),
+		total.flagged, total.people, 100*share(total.flagged, total.people), total.peopleBlocked))
+	t.Log("\n" + strings.Join(table, "\n"))
+	if got := share(total.found, total.robots); got < corpusMinRobotsFound {
+		t.Errorf("robots found: %.1f%% of %d labelled robots, want at least %.0f%%", 100*got, total.robots, 100*corpusMinRobotsFound)
+	}
+	if got := share(total.flagged, total.people); got > corpusMaxPeopleFlagged {
+		t.Errorf("people flagged: %.1f%% of %d labelled people, want at most %.0f%%", 100*got, total.people, 100*corpusMaxPeopleFlagged)
+	}
+	if total.peopleBlocked > 0 {
+		t.Errorf("%d labelled people have their address in the default block list", total.peopleBlocked)
+	}
+}
+
+// scoreCorpusLog runs one log (its JSON report and its default block
+// list) and scores its labels.
+func scoreCorpusLog(t *testing.T, labelFile, log string, extra []string, labels []corpusLabel) corpusScore {
+	t.Helper()
+	var s corpusScore
+	code, out, errOut := runCLI(t, nil, append(append([]string{"-o", "json", "--max-clients", "1000000"}, extra...), log)...)
+	if code != 0 {
+		t.Errorf("%s: exit %d: %s", log, code, errOut)
+		return s
+	}
+	var rep struct {
+		Clients []struct {
+			IP        string `json:"ip"`
+			UserAgent string `json:"user_agent"`
+			Robot     bool   `json:"robot"`
+			Name      string `json:"name"`
+		} `json:"clients"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Errorf("%s: JSON report: %v", log, err)
+		return s
+	}
+	type key struct{ ip, agent string }
+	judged := make(map[key]bool, len(rep.Clients))
+	names := make(map[key]string, len(rep.Clients))
+	for _, c := range rep.Clients {
+		judged[key{c.IP, c.UserAgent}] = c.Robot
+		names[key{c.IP, c.UserAgent}] = c.Name
+	}
+	code, out, errOut = runCLI(t, nil, append(append([]string{"-o", "ips"}, extra...), log)...)
+	if code != 0 {
+		t.Errorf("%s: -o ips: exit %d: %s", log, code, errOut)
+	}
+	blocked := map[string]bool{}
+	for _, l := range strings.Split(out, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			blocked[l] = true
+		}
+	}
+	for _, l := range labels {
+		k := key{l.ip, l.agent}
+		robot, ok := judged[k]
+		if !ok {
+			t.Errorf("%s:%d: no client %s %q in %s", labelFile, l.line, l.ip, l.agent, log)
+			continue
+		}
+		who := fmt.Sprintf("%s %.60q (%s) [%s]", l.ip, l.agent, l.reason, names[k])
+		if l.robot {
+			s.robots++
+			if robot {
+				s.found++
+			} else {
+				s.missed = append(s.missed, who)
+			}
+			continue
+		}
+		s.people++
+		if robot {
+			s.flagged++
+			s.mistaken = append(s.mistaken, who)
+		}
+		if blocked[l.ip] {
+			s.peopleBlocked++
+			s.mistaken = append(s.mistaken, "in the block list: "+who)
+		}
+	}
+	return s
+}
