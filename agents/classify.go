@@ -276,10 +276,24 @@ func exploitAgent(lower string) string {
 	switch {
 	case strings.HasPrefix(strings.TrimLeft(lower, " "), "() {"):
 		return "Shellshock"
-	case strings.Contains(lower, "${jndi:"):
+	case strings.Contains(lower, "${jndi:"), log4jObfuscated(lower):
 		return "Log4Shell"
 	}
 	return ""
+}
+
+// log4jObfuscated reports a Log4j lookup nested to hide "jndi" from
+// filters, as scanners sent it in December 2021 and since:
+// "${${::-j}${::-n}${::-d}${::-i}:${::-l}${::-d}${::-a}${::-p}://…}",
+// "${${lower:j}ndi:…}", "${${env:X:-j}ndi…}". Read as a browser string it
+// was "no known browser" named "-j", and no scanner.
+func log4jObfuscated(lower string) bool {
+	for _, s := range [...]string{"${${", "${::-", "${lower:", "${upper:"} {
+		if strings.Contains(lower, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // declaredAgent finds what a User-agent says about itself: a known crawler or
@@ -952,6 +966,42 @@ func cleanName(s string) string {
 	return string(b)
 }
 
+// misspellings are tokens no browser writes, from browser strings copied
+// by hand into scripts: "Mozlila/5.0 (Linux; Android 7.0; SM-G892A
+// Bulid/NRD90M; wv) … Moblie Safari/537.36", the string of exploit scripts
+// on GitHub (WordPress upload and shell scanners), read by its Chrome
+// token as Chrome Mobile WebView.
+var misspellings = [...]string{"mozlila/", "mozila/", "mozzila/", "mozlla/", "mozillla/", " bulid/", " moblie safari/"}
+
+// misspelledToken returns the misspelled token of lower, "" if none.
+func misspelledToken(lower string) string {
+	for _, m := range misspellings {
+		if strings.Contains(lower, m) {
+			return strings.Trim(m, " /")
+		}
+	}
+	return ""
+}
+
+// firefoxRevision returns why a desktop Firefox string's Gecko revision
+// (rv:) does not match its version, or "". Since Firefox 5 the two are one
+// number, except rv:109.0 kept by Firefox 110 to 119 (Firefox 4 said
+// rv:2.0). A script that edits one and not the other sent
+// "rv:32.0) Gecko/20100101 Firefox/31.0" asking for /testproxy.php
+// (the nginx log a blog post on AWS ELB health checks quotes).
+func firefoxRevision(lower string) string {
+	i := strings.Index(lower, "gecko/20100101 firefox/")
+	if i < 0 {
+		return ""
+	}
+	fx, ok := uaLeadingInt(lower[i+len("gecko/20100101 firefox/"):])
+	rv, ok2 := versionAfter(lower[:i], "rv:")
+	if !ok || !ok2 || fx < 5 || rv == fx || rv == 109 && fx >= 110 && fx <= 119 {
+		return ""
+	}
+	return "Firefox " + strconv.Itoa(fx) + " with rv:" + strconv.Itoa(rv) + ": Firefox writes its version in both"
+}
+
 // impossibleBrowser returns why a browser User-agent cannot be real, or "".
 // The rules do not depend on the date of the log: an old browser is not
 // suspicious (old logs exist, and so do old machines), but a version that
@@ -976,6 +1026,12 @@ func cleanName(s string) string {
 func impossibleBrowser(lower string) string {
 	if strings.ContainsAny(lower, "'\"<>`") || strings.Contains(lower, "${") {
 		return "quote, bracket or ${ in a browser string: an injection attempt"
+	}
+	if t := misspelledToken(lower); t != "" {
+		return "misspelled " + t + ": a script's copy of a browser string"
+	}
+	if why := firefoxRevision(lower); why != "" {
+		return why
 	}
 	if i := strings.Index(lower, "mozilla/"); i > 0 {
 		j := i - 1

