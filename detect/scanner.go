@@ -3,6 +3,8 @@ package detect
 import (
 	"iter"
 	"math"
+	"math/bits"
+	"strconv"
 	"strings"
 )
 
@@ -64,11 +66,26 @@ var probePaths = []struct {
 	// command injection (CVE-2023-1389), /cgi-bin/luci/;stok=/locale?…
 	// (dmjacas/logs access.log.1). Before the weak /cgi-bin/.
 	{"/cgi-bin/luci", probeStrong},
+	// Proxy checks and devices' exploits that no site but the device's
+	// serves, asked for over hours and days under old browser strings: an
+	// open-proxy check (/testproxy.php, in the nginx log a blog post on AWS
+	// ELB health checks quotes, under "Firefox/31.0" with rv:32.0), TBK and
+	// other DVRs' login and command pages (/login.rsp, /device.rsp,
+	// CVE-2024-3721), a DVR's /editBlackAndWhiteList (Daniloday/ubuntu
+	// access.log.2, under "Mozila/5.0"), the phpMyAdmin worm muieblackcat,
+	// and IP cameras' ONVIF and Hikvision ISAPI endpoints.
+	{"/testproxy.php", probeStrong}, {"/login.rsp", probeStrong}, {"/device.rsp", probeStrong},
+	{"/editblackandwhitelist", probeStrong}, {"/muieblackcat", probeStrong}, {"/onvif/", probeStrong}, {"/isapi/", probeStrong},
 	// Paths of popular applications: a person may use them on a site that
 	// runs one; a scanner asks every site.
 	{"/wp-login.php", probeWeak}, {"/xmlrpc.php", probeWeak}, {"/wp-admin", probeWeak}, {"/wp-includes/", probeWeak},
 	{"/wp-content/plugins/", probeWeak}, {"/administrator/", probeWeak}, {"/admin.php", probeWeak}, {"/user/login", probeWeak},
 	{"/server-status", probeWeak}, {"/cgi-bin/", probeWeak}, {"/owa/", probeWeak}, {"/autodiscover/", probeWeak}, {"/login.action", probeWeak},
+	// Akeeba Kickstart's restore.php, left in the root after a site was
+	// moved (CVE-2014-7228): a site has it for the hour of a move, a scanner
+	// asks every site for it, again day after day (nginx logs quoted on
+	// GitHub: 2024-11-16 and 2025-07-11, each a 404).
+	{"/restore.php", probeWeak},
 }
 
 // probeIndex is probePaths by the byte after their leading '/'.
@@ -90,8 +107,33 @@ func lowerByte(c byte) byte {
 }
 
 // probeOf says what asking for path (origin form, query included) says.
-// Path traversal and /etc/passwd anywhere in it are probes too.
+// Path traversal and /etc/passwd anywhere in it are probes too. A target
+// with percent-escapes is also judged as the server reads it: nginx and
+// Apache decode %XX in the path before they match a location, so /%2eenv
+// and /.%65nv are /.env to them; decoded twice at most, for the
+// double-encoded (%252e) and Apache's %%32%65 (CVE-2021-42013).
 func probeOf(path string) probe {
+	pr := probeOfDecoded(path)
+	if pr == probeStrong || strings.IndexByte(path, '%') < 0 {
+		return pr
+	}
+	// A weak probe may hide a strong one: /cgi-bin/.%2e/.%2e/bin/sh.
+	for range 2 {
+		d, ok := percentDecoded(path)
+		if !ok {
+			break
+		}
+		pr = max(pr, probeOfDecoded(d))
+		if pr == probeStrong {
+			break
+		}
+		path = d
+	}
+	return pr
+}
+
+// probeOfDecoded is probeOf of a target as it stands, without decoding.
+func probeOfDecoded(path string) probe {
 	p := pathOnly(path)
 	// Before the paths: the weak /cgi-bin/ must not hide PHP-CGI's
 	// injection in the query.
@@ -101,14 +143,24 @@ func probeOf(path string) probe {
 	// Every request comes through here: only the entries that start with
 	// the path's second byte are compared (a handful), without regard to
 	// case, and nothing is copied.
+	// A weak path does not end the search: /cgi-bin/ with traversal after
+	// it (/cgi-bin/.%2e/.%2e/bin/sh, CVE-2021-41773) is a strong probe.
+	found := probeNone
 	if len(p) > 1 {
 		for _, e := range probeIndex[lowerByte(p[1])] {
 			if len(p) >= len(e.prefix) && strings.EqualFold(p[:len(e.prefix)], e.prefix) && probeEnds(e.prefix, p[len(e.prefix):]) {
-				return e.probe
+				if e.probe == probeStrong {
+					return probeStrong
+				}
+				found = e.probe
+				break
 			}
 		}
 	}
-	if log4Shell(path) {
+	if log4Shell(path) || log4jNested(path) {
+		return probeStrong
+	}
+	if onlySlashes(p) {
 		return probeStrong
 	}
 	if dotfileBelowRoot(p) {
@@ -125,28 +177,72 @@ func probeOf(path string) probe {
 	if i := strings.Index(path, "/etc/passwd"); i >= 0 && passwdEnds(path[i+len("/etc/passwd"):]) {
 		return probeStrong
 	}
-	return probeNone
+	return found
 }
 
-// The three files a scanner's fingerprint run asks for and nothing else.
+// The files a scanner's fingerprint run asks for and nothing else.
 const (
 	fpFavicon = 1 << iota
 	fpRobotsTxt
 	fpSitemap
+	fpRoot     // the home page, /
+	fpConfig   // /config.json, a single-page app's settings
+	fpSecurity // /.well-known/security.txt
+	// fpReferred is no file: some request of the client carried a Referer.
+	fpReferred = 1 << 7
 )
 
-// fingerprintOf is the bit of path among favicon.ico, robots.txt and
-// sitemap.xml, 0 for any other.
+// fpFiles are the fingerprint files that are no page: what a person
+// types in by hand one at a time, if at all.
+const fpFiles = fpRobotsTxt | fpSitemap | fpConfig | fpSecurity
+
+// fingerprintSeconds: a fingerprint run asks for its files within this
+// many seconds; a person typing them in one after another takes longer.
+// Two runs under old browser strings (Daniloday/ubuntu access.log.1 and
+// .3: SeaMonkey 2.7 and Konqueror 3.5) took 2 and 5 seconds.
+const fingerprintSeconds = 10
+
+// fingerprintOf is the bit of path among the fingerprint files, 0 for any
+// other. Leading slashes are merged as nginx merges them, so //robots.txt,
+// the form of the runs above, is /robots.txt.
 func fingerprintOf(path string) uint8 {
-	switch pathOnly(path) {
+	p := pathOnly(path)
+	for len(p) > 1 && p[1] == '/' {
+		p = p[1:]
+	}
+	switch p {
 	case "/favicon.ico":
 		return fpFavicon
 	case "/robots.txt":
 		return fpRobotsTxt
 	case "/sitemap.xml", "/sitemap_index.xml":
 		return fpSitemap
+	case "/":
+		if len(path) > 1 && path[1] == '/' {
+			// "//", "///": a path trick (onlySlashes), not the home page.
+			return 0
+		}
+		return fpRoot
+	case "/config.json":
+		return fpConfig
+	case "/.well-known/security.txt":
+		return fpSecurity
 	}
 	return 0
+}
+
+// run reports a fingerprint run: at least three fingerprint files, two of
+// them no page, no asset and no Referer on any request, all within
+// fingerprintSeconds (span: from the client's first request to its last).
+// Pages may come along: the runs above asked for / and the page it
+// redirects to. A person's browser opening the home page and its favicon
+// asks for two, and pulls in the page's assets with the page as Referer;
+// a site's own /config.json is fetched by its app with the page as
+// Referer.
+func (fp fingerprint) run(span int64, assets uint32) bool {
+	files := fp.mask &^ fpReferred
+	return fp.mask&fpReferred == 0 && assets == 0 && span <= fingerprintSeconds &&
+		bits.OnesCount8(files) >= 3 && bits.OnesCount8(files&fpFiles) >= 2
 }
 
 // scannerTraits are what a client did that scanners do, beyond its
@@ -164,7 +260,7 @@ type scannerTraits struct {
 // fingerprint is which of favicon, robots.txt and sitemap.xml a client
 // asked for, kept in the record: every request sets it.
 type fingerprint struct {
-	mask uint8 // fpFavicon, fpRobotsTxt, fpSitemap
+	mask uint8 // fpFavicon … fpSecurity, and fpReferred
 	only bool  // and never anything else
 }
 
@@ -173,6 +269,9 @@ type fingerprint struct {
 func (c *client) addProbe(method, target, path, vhost, protocol, referer string, status int, first bool) {
 	bit := fingerprintOf(path)
 	c.fp.mask |= bit
+	if referer != "" {
+		c.fp.mask |= fpReferred
+	}
 	if first {
 		c.fp.only = bit != 0
 	} else if bit == 0 {
@@ -245,8 +344,9 @@ func (s *scannerTraits) firstProbe() string { return s.first }
 // kind is the kind of its User-agent: the favicon, robots.txt and sitemap
 // run is a scanner's only under a browser's (or no) name; a declared
 // crawler fetching robots.txt and the sitemap is doing its job. fp is the
-// client's fingerprint.
-func (s *scannerTraits) scanner(fp fingerprint, browserLike, proxyLog bool) string {
+// client's fingerprint, span the seconds from its first request to its
+// last, assets the images, styles, scripts and fonts it fetched.
+func (s *scannerTraits) scanner(fp fingerprint, span int64, assets uint32, browserLike, proxyLog bool) string {
 	proxied := s.proxy
 	if !proxyLog {
 		proxied += s.absolute
@@ -263,8 +363,24 @@ func (s *scannerTraits) scanner(fp fingerprint, browserLike, proxyLog bool) stri
 		// by itself, so those two are the site's administrator checking
 		// the file as often as a scanner.
 		return "asked for nothing but favicon.ico, robots.txt and sitemap.xml: a fingerprinting run"
+	case browserLike && fp.run(span, assets):
+		return "asked for " + fp.files() + " within " + strconv.FormatInt(span, 10) + " s, without a Referer or an asset: a fingerprinting run"
 	}
 	return ""
+}
+
+// files names the fingerprint files asked for, in a fixed order.
+func (fp fingerprint) files() string {
+	var names []string
+	for _, f := range [...]struct {
+		bit  uint8
+		name string
+	}{{fpRoot, "/"}, {fpFavicon, "favicon.ico"}, {fpRobotsTxt, "robots.txt"}, {fpSitemap, "sitemap.xml"}, {fpConfig, "config.json"}, {fpSecurity, "security.txt"}} {
+		if fp.mask&f.bit != 0 {
+			names = append(names, f.name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // junkOnly reports whether none of c's requests was an HTTP request.
@@ -430,4 +546,104 @@ func passwdEnds(rest string) bool {
 		return rest == "" || rest[0] == '?' || rest[0] == '&' || rest[0] == '%'
 	}
 	return segmentEnds(rest)
+}
+
+// onlySlashes reports a path of three slashes or more and nothing else:
+// ///, //// asked for one after another, each with the one before as its
+// Referer, a scanner's test of how the server normalises paths. No link
+// of a site is written so, and no person types it.
+func onlySlashes(p string) bool {
+	if len(p) < 3 {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if p[i] != '/' {
+			return false
+		}
+	}
+	return true
+}
+
+// log4jNested reports a Log4j lookup nested or defaulted to hide "jndi"
+// from filters (CVE-2021-44228 and CVE-2021-45046 as scanners send them):
+// ${${lower:j}ndi:…}, ${${::-j}${::-n}…}, ${j${::-n}di:…},
+// ${${env:X:-j}ndi…}, ${${k8s:k5:-J}…}. A site's broken template leaves
+// "${id}" or "${url}" in a link, with no colon and no nesting: none of
+// these.
+func log4jNested(s string) bool {
+	for i := range indexes(s, "${") {
+		rest := s[i+2:]
+		if strings.HasPrefix(rest, "${") || strings.HasPrefix(rest, "::-") {
+			return true
+		}
+		end := strings.IndexByte(rest, '}')
+		if end < 0 {
+			end = len(rest)
+		}
+		look := rest[:end]
+		colon := strings.IndexByte(look, ':')
+		if colon < 0 {
+			continue
+		}
+		switch strings.ToLower(look[:colon]) {
+		case "lower", "upper":
+			return true
+		}
+		if strings.Contains(look[colon:], ":-") {
+			// A default value: ${env:X:-j}, ${sd:k5:-:}.
+			return true
+		}
+	}
+	return false
+}
+
+// percentDecoded decodes the %XX escapes of s once, as a server decodes a
+// path; ok is false when there is nothing to decode, or when every escape
+// is a space or a byte of a UTF-8 sequence (the paths of sites in other
+// languages, which no probe hides in): those are not copied.
+func percentDecoded(s string) (string, bool) {
+	worth := false
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] != '%' {
+			continue
+		}
+		if b, ok := unhex2(s[i+1], s[i+2]); ok && b > ' ' && b < 0x80 {
+			worth = true
+			break
+		}
+	}
+	if !worth {
+		return "", false
+	}
+	buf := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) {
+			if b, ok := unhex2(s[i+1], s[i+2]); ok {
+				buf = append(buf, b)
+				i += 2
+				continue
+			}
+		}
+		buf = append(buf, s[i])
+	}
+	return string(buf), true
+}
+
+// unhex2 is the byte two hex digits spell.
+func unhex2(a, b byte) (byte, bool) {
+	x, ok1 := unhex(a)
+	y, ok2 := unhex(b)
+	return x<<4 | y, ok1 && ok2
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }

