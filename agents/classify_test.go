@@ -214,7 +214,7 @@ func TestClassifyAgent(t *testing.T) {
 		{"Mozila/5.0", Unknown, "Mozila"},
 		{"Mozilla/5.0 (Windows NT 5.1; rv:32.0) Gecko/20100101 Firefox/31.0", Suspicious, "Firefox"},
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:109.0) Gecko/20100101 Firefox/115.0", Browser, "Firefox"}, // rv frozen at 109 for 110 to 119
-		{"Mozilla/5.0 (Windows NT 6.1; rv:2.0.1) Gecko/20100101 Firefox/4.0.1", Browser, "Firefox"},            // Firefox 4 said rv:2.0
+		{"Mozilla/5.0 (Windows NT 6.1; rv:2.0.1) Gecko/20100101 Firefox/4.0.1", Browser, "Firefox"},              // Firefox 4 said rv:2.0
 		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10.5; rv:10.0.1) Gecko/20100101 Firefox/10.0.1 SeaMonkey/2.7.1", Browser, "Firefox"},
 
 		// Not a browser at all.
