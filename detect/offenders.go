@@ -126,7 +126,7 @@ func (a *reasons) merge(b reasons) {
 // why says which of its items s takes v for; none: not taken.
 func (s *Selection) why(v *Verdict) reasons {
 	var r reasons
-	if !v.Robot {
+	if !v.Robot || paceAlone(v) {
 		return r
 	}
 	if slices.Contains(s.Names, strings.ToLower(v.Name)) {
@@ -146,6 +146,15 @@ func (s *Selection) why(v *Verdict) reasons {
 	r.robot = s.Robots && !r.any()
 	r.claimed = identityOf(v) == "impostor" && r.any()
 	return r
+}
+
+// paceAlone reports whether v is a browser judged a robot on its pace
+// alone: a person clicking fast, many tabs opened at once, or the people
+// behind one address can do that, so no selection takes it. A robot under
+// a browser's name that also does what browsers do not (no assets, no
+// Referer, a probe) carries those reasons too.
+func paceAlone(v *Verdict) bool {
+	return v.Kind == agents.Browser.String() && len(v.Reasons) == 1 && v.Reasons[0] == ReasonRate
 }
 
 // words says the reasons of o in words, with its counts.
@@ -229,10 +238,42 @@ type BlockOptions struct {
 // CF-Connecting-IP): denying them can take the site down, so they are
 // named, not listed.
 // Clients folded into Other are not known one by one and are not listed.
+// It is BlockList without the count of shared addresses.
 func (r *Result) Offenders(opt BlockOptions) (list []Offender, skipped, internal []string) {
+	b := r.BlockList(opt)
+	return b.Offenders, b.Skipped, b.Internal
+}
+
+// BlockList is what a block list names (Offenders, see there) and what it
+// leaves out.
+type BlockList struct {
+	Offenders []Offender
+	Skipped   []string // selected clients whose address is no IP address
+	Internal  []string // selected internal addresses and CDN edges
+	// Shared counts the addresses left out because a client judged human
+	// was seen there too: a NAT, a proxy, a shared host. Denying one would
+	// deny the people behind it, and a block list holds only what is
+	// certain.
+	Shared int
+	// PeopleNetworks counts the networks --aggregate would have listed
+	// whole but lists address by address: a client judged human was seen
+	// in each.
+	PeopleNetworks int
+}
+
+// BlockList picks the addresses opt.Select names, as Offenders says, and
+// leaves out each address at which a client judged human was seen.
+func (r *Result) BlockList(opt BlockOptions) BlockList {
+	var list []Offender
+	var skipped, internal []string
 	byAddr := map[netip.Addr]*Offender{}
 	why := map[netip.Addr]*reasons{}
 	seen := map[netip.Prefix]bool{} // networks with a client not selected
+	// human: addresses at which a client was judged human (not junk: a
+	// TLS handshake is no person). One pass sees a robot before or after
+	// the people of its address, so they are left out at the end.
+	human := map[netip.Addr]bool{}
+	people := map[netip.Prefix]bool{} // networks of human
 	for v := range r.Clients.All() {
 		addr, err := netip.ParseAddr(v.IP)
 		rs := opt.Select.why(&v)
@@ -243,6 +284,9 @@ func (r *Result) Offenders(opt BlockOptions) (list []Offender, skipped, internal
 			continue
 		}
 		addr = addr.Unmap().WithZone("")
+		if !v.Robot && v.Kind != KindJunk {
+			human[addr], people[network(addr)] = true, true
+		}
 		if !rs.any() || allowed(opt.Allow, addr) {
 			seen[network(addr)] = true
 			continue
@@ -267,7 +311,13 @@ func (r *Result) Offenders(opt BlockOptions) (list []Offender, skipped, internal
 		o.addName(v.Name)
 		why[addr].merge(rs)
 	}
+	shared, peopleNets := 0, 0
 	for addr, o := range byAddr {
+		if human[addr] {
+			delete(byAddr, addr)
+			shared++
+			continue
+		}
 		o.Why = why[addr].words(o)
 	}
 
@@ -287,7 +337,16 @@ func (r *Result) Offenders(opt BlockOptions) (list []Offender, skipped, internal
 			return r.folded.has(net.Addr())
 		}
 		for net, addrs := range members {
-			if len(addrs) < opt.Aggregate || seen[net] || folded(net) || overlaps(opt.Allow, net) {
+			if len(addrs) < opt.Aggregate {
+				continue
+			}
+			if people[net] {
+				// People were seen in it: the robots' addresses are
+				// certain, the rest of the network is theirs.
+				peopleNets++
+				continue
+			}
+			if seen[net] || folded(net) || overlaps(opt.Allow, net) {
 				continue
 			}
 			agg, aggWhy := &Offender{Prefix: net}, new(reasons)
@@ -322,7 +381,7 @@ func (r *Result) Offenders(opt BlockOptions) (list []Offender, skipped, internal
 	slices.SortFunc(internal, func(a, b string) int {
 		return netip.MustParseAddr(a).Compare(netip.MustParseAddr(b))
 	})
-	return list, skipped, internal
+	return BlockList{Offenders: list, Skipped: skipped, Internal: internal, Shared: shared, PeopleNetworks: peopleNets}
 }
 
 func (o *Offender) addName(name string) {

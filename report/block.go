@@ -42,9 +42,22 @@ func WriteBlock(w io.Writer, format string, r *Report, opt BlockOptions) ([]stri
 		return nil, err
 	}
 	opt.Allow = slices.Concat(opt.Allow, proxies)
-	list, skipped, internal := r.Result.Offenders(opt.BlockOptions)
+	bl := r.Result.BlockList(opt.BlockOptions)
+	list, skipped, internal := bl.Offenders, bl.Skipped, bl.Internal
 	bw := bufio.NewWriter(w)
 	header := blockHeader(r, opt, len(list))
+	if bl.Shared > 0 {
+		// The admin who misses a robot's address reads why here: a list
+		// that denied it would deny people too.
+		header = append(header, Count(int64(bl.Shared))+noun(int64(bl.Shared),
+			" address left out: it also served clients judged human (a NAT, a proxy, a shared host); denying it would deny them",
+			" addresses left out: each also served clients judged human (a NAT, a proxy, a shared host); denying one would deny them"))
+	}
+	if bl.PeopleNetworks > 0 {
+		header = append(header, Count(int64(bl.PeopleNetworks))+noun(int64(bl.PeopleNetworks),
+			" network is listed address by address, not whole: clients judged human were seen in it",
+			" networks are listed address by address, not whole: clients judged human were seen in them"))
+	}
 	if len(internal) > 0 {
 		header = append(header, fmt.Sprintf("Left out, internal or reserved addresses and CDN edges (the server itself, a balancer, a health check, a CDN that carries everyone's requests, or no host's): %s; deny one by hand if it is meant", strings.Join(internal, ", ")))
 	}
