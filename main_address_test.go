@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -110,5 +111,101 @@ func TestAggregateNeverOverPeople(t *testing.T) {
 	}
 	if !strings.Contains(out, "# 1 network is listed address by address, not whole: clients judged human were seen in it\n") {
 		t.Errorf("the header does not say why the /24 is not listed whole:\n%s", out)
+	}
+}
+
+// rotationLog writes n requests, one each interval from time zero; ip and
+// ua say who sent request i, and each carries assets images and a Referer
+// when asked, as a browser's page view does.
+func rotationLog(b *strings.Builder, n int, interval time.Duration, ip, ua func(i int) string, assets int, referer bool) {
+	t0 := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
+	ref := "-"
+	if referer {
+		ref = "https://www.google.com/"
+	}
+	for i := range n {
+		at := t0.Add(time.Duration(i) * interval)
+		fmt.Fprintf(b, "%s - - [%s] \"GET /item/%d HTTP/1.1\" 200 5120 %q %q\n", ip(i), at.Format("02/Jan/2006:15:04:05 -0700"), i, ref, ua(i))
+		for k := range assets {
+			fmt.Fprintf(b, "%s - - [%s] \"GET /img/%d-%d.jpg HTTP/1.1\" 200 900 \"https://www.example.com/item/%d\" %q\n", ip(i), at.Add(200*time.Millisecond).Format("02/Jan/2006:15:04:05 -0700"), i, k, i, ua(i))
+		}
+	}
+}
+
+// chromeN is a Chrome string that differs with i, as a scraper's list of
+// User-agents does.
+func chromeN(i int) string {
+	return fmt.Sprintf("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/%d.0.%d.%d Safari/537.36", 118+i%8, 6000+i/100, i%100)
+}
+
+// v6In64 is an address of 2001:db8:5:7::/64 that differs with i, as a
+// scraper that takes a fresh address of its /64 for every request.
+func v6In64(i int) string {
+	return fmt.Sprintf("2001:db8:5:7:%x:%x:%x:%x", 0x1000+i*7919%0xe000, i*31%0xffff, i*131%0xffff, i)
+}
+
+// TestAddressAsAWhole: one address sending a fresh browser string with
+// every request (6,000 of them in 10 minutes, 10 pages a second, no
+// asset) and one IPv6 /64 sending each request from a fresh address are
+// each one robot: every client of theirs is judged a robot, found by what
+// the address or the /64 did together. People behind one address (a
+// NAT) or in one /64 (a household's privacy addresses), each browser with
+// its pages' assets and Referers, stay people, at the same pace.
+func TestAddressAsAWhole(t *testing.T) {
+	const firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0"
+	tests := []struct {
+		name   string
+		log    func(b *strings.Builder)
+		robots int    // clients judged robots
+		detail string // a detail each robot gives
+	}{
+		{"one address rotating User-agents", func(b *strings.Builder) {
+			rotationLog(b, 6000, 100*time.Millisecond, func(int) string { return "203.0.113.9" }, chromeN, 0, false)
+		}, 6000, "a rotating User-agent"},
+		{"one IPv6 /64 rotating addresses", func(b *strings.Builder) {
+			rotationLog(b, 600, time.Second, v6In64, func(int) string { return firefox }, 0, false)
+		}, 600, "rotating addresses"},
+		{"NAT of browsers with assets and Referers", func(b *strings.Builder) {
+			rotationLog(b, 60, time.Second, func(int) string { return "203.0.113.9" }, func(i int) string { return chromeN(i % 15) }, 3, true)
+		}, 0, ""},
+		{"real NAT of three browsers (elastic log)", func(b *strings.Builder) {
+			for l := range strings.Lines(sharedLog(t)) {
+				if strings.HasPrefix(l, "88.103.19.195 ") {
+					b.WriteString(l)
+				}
+			}
+		}, 0, ""},
+		{"household /64 of browsers with assets and Referers", func(b *strings.Builder) {
+			rotationLog(b, 60, time.Second, func(i int) string { return v6In64(i % 15) }, func(int) string { return firefox }, 3, true)
+		}, 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			tt.log(&b)
+			code, out, errOut := runCLI(t, []byte(b.String()), "-o", "json", "-")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var rep struct {
+				Summary struct{ Robots int }
+				Clients []struct {
+					Robot   bool
+					Details []string
+				}
+			}
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatal(err)
+			}
+			if rep.Summary.Robots != tt.robots {
+				t.Errorf("%d robots, want %d", rep.Summary.Robots, tt.robots)
+			}
+			for _, c := range rep.Clients {
+				if c.Robot && !strings.Contains(strings.Join(c.Details, "; "), tt.detail) {
+					t.Errorf("a robot without %q: %q", tt.detail, c.Details)
+					break
+				}
+			}
+		})
 	}
 }

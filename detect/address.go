@@ -3,11 +3,13 @@ package detect
 import (
 	"cmp"
 	"encoding/binary"
+	"fmt"
 	"hash/maphash"
 	"maps"
 	"math"
 	"net/netip"
 	"slices"
+	"strings"
 
 	"github.com/robowatch/robowatch/agents"
 )
@@ -22,39 +24,93 @@ import (
 // their own (in-app browsers write model and build) and a warm cache, but
 // they arrive from a search, a post or the site's own pages: a Referer.
 
-// Rotating User-agents: an address with at least rotatingMinAgents
-// User-agents, rotatingShare of them used at most twice and without an
-// asset.
+// A scraper given an IPv6 /64 does the same with addresses: each request
+// from a fresh address of its /64, so that no address makes more than one.
+// A /64 is one subscriber's, one host's: a household's devices each take
+// privacy addresses, but a few, for hours, and load pages with assets. So a
+// /64 is judged as an address is, its addresses in place of User-agents.
+//
+// Where the log holds next to no assets (an origin behind a CDN), "never
+// for an asset" says nothing, and rotation is judged only at a robot's
+// pace: the address's (or the /64's) fleeting clients together made at
+// least Config.SustainedPer60s requests a minute over their span. A NAT of
+// people with one page each does not keep that up without Referers.
+
+// Rotating: an address with at least rotatingMinAgents User-agents, or a
+// /64 with at least rotatingMinAgents addresses, rotatingShare of whose
+// clients were used at most twice and without an asset.
 const (
 	rotatingMinAgents = 10
 	rotatingShare     = 0.8
 )
 
-// addressStats is what the clients of one address did together.
+// addressStats is what the clients of one address, or of one IPv6 /64,
+// did together.
 type addressStats struct {
-	agents   int // distinct User-agents (tracked clients)
-	fleeting int // of them, used at most twice, never for an asset nor with a Referer
+	agents   int // clients (distinct User-agents of an address)
+	addrs    int // distinct addresses of a /64 (addressesOf keeps only those with rotatingMinAgents); 1 for an address
+	fleeting int // of the clients, used at most twice, never for an asset nor with a Referer
+	// The fleeting clients' requests, and the Unix seconds of the first
+	// and last of them: their pace together.
+	fleetingRequests int64
+	first, last      int64
 }
 
-// rotating reports whether the address sends a fresh User-agent with most
-// requests.
+// rotating reports whether the address (or /64) sends a fresh User-agent
+// (or address) with most requests.
 func (a *addressStats) rotating() bool {
 	return a.agents >= rotatingMinAgents && float64(a.fleeting) >= rotatingShare*float64(a.agents)
+}
+
+// brisk reports whether the fleeting clients together made perMinute
+// requests a minute or more, over their span (a minute at least).
+func (a *addressStats) brisk(perMinute int) bool {
+	span := max(a.last-a.first, 60)
+	return perMinute > 0 && a.fleetingRequests*60 >= int64(perMinute)*span
+}
+
+// fleeting reports whether c was used at most twice, never for an asset
+// nor from a link: one request of a rotation.
+func (c *client) fleeting() bool {
+	return c.requests <= 2 && c.assets == 0 && c.referers == 0
+}
+
+// key64 is the key of the /64 of ip in the map addressesOf returns: a
+// zero byte (no address's text has one) and its 8 bytes; ok is false for
+// an IPv4 address and a host name.
+func key64(ip string) (key [9]byte, ok bool) {
+	if strings.IndexByte(ip, ':') < 0 {
+		return key, false
+	}
+	a, err := netip.ParseAddr(ip)
+	if err != nil || a.Unmap().Is4() {
+		return key, false
+	}
+	b := a.As16()
+	copy(key[1:], b[:8])
+	return key, true
 }
 
 // seedAddresses seeds addressesOf's count of User-agents per address.
 var seedAddresses = maphash.MakeSeed()
 
 // addressesOf gathers the clients of each address that has at least
-// rotatingMinAgents of them: no other can be rotating. The count runs over
-// sorted hashes of the addresses, so a log of a million addresses, each
-// with a client or two, costs a slice of integers, not a map keyed and
-// valued by strings (two addresses sharing a hash, one pair in 2^64, would
-// add up).
+// rotatingMinAgents of them, and of each IPv6 /64 with as many addresses
+// (keyed by key64): no other can be rotating. The count runs over sorted
+// hashes of the addresses, so a log of a million addresses, each with a
+// client or two, costs a slice of integers, not a map keyed and valued by
+// strings (two addresses sharing a hash, one pair in 2^64, would add up);
+// the map holds one entry per ten clients at most, and the table is
+// bounded by Config.MaxClients.
 func addressesOf(clients *clientTable) map[string]addressStats {
 	hashes := make([]uint64, 0, clients.len())
+	var pairs [][2]uint64 // the /64 and the hash of the address, of each IPv6 client
 	for c := range clients.all() {
-		hashes = append(hashes, maphash.String(seedAddresses, c.ip))
+		h := maphash.String(seedAddresses, c.ip)
+		hashes = append(hashes, h)
+		if k, ok := key64(c.ip); ok {
+			pairs = append(pairs, [2]uint64{binary.BigEndian.Uint64(k[1:]), h})
+		}
 	}
 	slices.Sort(hashes)
 	var many []uint64 // the hashes of addresses with rotatingMinAgents clients or more, sorted
@@ -68,22 +124,89 @@ func addressesOf(clients *clientTable) map[string]addressStats {
 		}
 		i = j
 	}
+	// The /64s with rotatingMinAgents addresses or more, and how many.
+	slices.SortFunc(pairs, func(a, b [2]uint64) int {
+		return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1]))
+	})
+	nets := map[uint64]int{}
+	for i := 0; i < len(pairs); {
+		j, n := i+1, 1
+		for ; j < len(pairs) && pairs[j][0] == pairs[i][0]; j++ {
+			if pairs[j][1] != pairs[j-1][1] {
+				n++
+			}
+		}
+		if n >= rotatingMinAgents {
+			nets[pairs[i][0]] = n
+		}
+		i = j
+	}
 	out := make(map[string]addressStats)
-	if len(many) == 0 {
+	if len(many) == 0 && len(nets) == 0 {
 		return out
 	}
+	note := func(key string, c *client, addrs int) {
+		a := out[key]
+		a.agents++
+		a.addrs = addrs
+		if c.fleeting() {
+			a.fleeting++
+			a.fleetingRequests += c.requests
+			if a.fleeting == 1 || c.first.sec < a.first {
+				a.first = c.first.sec
+			}
+			a.last = max(a.last, c.last.sec)
+		}
+		out[key] = a
+	}
 	for c := range clients.all() {
-		if _, ok := slices.BinarySearch(many, maphash.String(seedAddresses, c.ip)); !ok {
+		if _, ok := slices.BinarySearch(many, maphash.String(seedAddresses, c.ip)); ok {
+			note(c.ip, c, 1)
+		}
+		if len(nets) == 0 {
 			continue
 		}
-		a := out[c.ip]
-		a.agents++
-		if c.requests <= 2 && c.assets == 0 && c.referers == 0 {
-			a.fleeting++
+		if k, ok := key64(c.ip); ok {
+			if n, ok := nets[binary.BigEndian.Uint64(k[1:])]; ok {
+				note(string(k[:]), c, n)
+			}
 		}
-		out[c.ip] = a
 	}
 	return out
+}
+
+// rotation says why c is one request of a rotation: of User-agents at its
+// address, or of addresses in its /64; "" when it is not.
+func (e *verdictEnv) rotation(c *client) string {
+	if c.assets > 0 {
+		return ""
+	}
+	if a, ok := e.addrs[c.ip]; ok && a.rotating() && (e.lt.hasAssets || a.brisk(e.cfg.SustainedPer60s)) {
+		return fmt.Sprintf("one of %d User-agents from this address, %d of them used at most twice, never for an asset nor from a link: a rotating User-agent", a.agents, a.fleeting)
+	}
+	if k, ok := key64(c.ip); ok {
+		if a, ok := e.addrs[string(k[:])]; ok && a.rotating() && (e.lt.hasAssets || a.brisk(e.cfg.SustainedPer60s)) {
+			var b [16]byte
+			copy(b[:8], k[1:])
+			net := netip.PrefixFrom(netip.AddrFrom16(b), 64)
+			return fmt.Sprintf("one of %d addresses of %s, %d of its %d clients used at most twice, never for an asset nor from a link: rotating addresses", a.addrs, net, a.fleeting, a.agents)
+		}
+	}
+	return ""
+}
+
+// rotates reports whether the address or /64 of ip may be rotating, before
+// the log's traits are known: its clients are worth judging again.
+func rotates(addrs map[string]addressStats, ip string) bool {
+	if a, ok := addrs[ip]; ok && a.rotating() {
+		return true
+	}
+	k, ok := key64(ip)
+	if !ok {
+		return false
+	}
+	a, ok := addrs[string(k[:])]
+	return ok && a.rotating()
 }
 
 // NetworkSummary is what the clients of one network (a /24 for IPv4, a /48

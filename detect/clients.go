@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
-	"fmt"
 	"iter"
 	"runtime"
 	"sync"
@@ -227,8 +226,10 @@ func marshalSeq[T any](seq iter.Seq[T]) ([]byte, error) {
 // verdict judges c.
 func (e *verdictEnv) verdict(c *client) Verdict {
 	j := judge(c, e.lt, &e.cfg)
-	if a, ok := e.addrs[c.ip]; ok && e.lt.hasAssets && a.rotating() && c.assets == 0 && j.kind == "" {
-		j.add(ReasonBehaviour, pointsRotating, fmt.Sprintf("one of %d User-agents from this address, %d of them used at most twice, never for an asset nor from a link: a rotating User-agent", a.agents, a.fleeting))
+	if j.kind == "" {
+		if why := e.rotation(c); why != "" {
+			j.add(ReasonBehaviour, pointsRotating, why)
+		}
 	}
 	var delay time.Duration
 	var tooFast bool

@@ -218,7 +218,7 @@ func (d *Detector) Advance(quiet time.Duration) {
 	// A rotating User-agent is seen per address, not per client: its
 	// clients are idle after a request or two, so look at them all.
 	for c := range d.clients.all() {
-		if a, ok := env.addrs[c.ip]; ok && a.rotating() && !c.announced {
+		if !c.announced && rotates(env.addrs, c.ip) {
 			d.announce(c, env)
 		}
 	}

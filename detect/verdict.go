@@ -66,8 +66,9 @@ const RobotScore = 100
 //	            >= MinPages HTML pages and never a Referer (in a log that
 //	            records Referers; or, over 2*MinPages pages, on fewer than
 //	            one request per 10 pages)                                     50
-//	            one of many User-agents from one address, each used once or
-//	            twice without an asset: a rotating User-agent (address.go) 100
+//	            one of many User-agents from one address, or of many
+//	            addresses of one IPv6 /64, each used once or twice without an
+//	            asset: a rotating User-agent or address (address.go)        100
 //
 // So a page-only client that never sends a Referer is a robot (50+50), a
 // single missing Referer or a handful of asset-less pages is not. A
