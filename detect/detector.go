@@ -120,6 +120,13 @@ type client struct {
 	fp      fingerprint // which of favicon, robots.txt and sitemap.xml it asked for (scanner.go)
 	epoch   uint16      // the Detector's epoch at its last timed request (step.go); in padding
 
+	// pollHash: the path of its last request (pathHash32), and gap the
+	// seconds between its first two: an open tab polling one endpoint asks
+	// for the same path at a steady interval, and an uptime monitor asks
+	// for nothing else (see appPart and monitor). 8 bytes more a client.
+	pollHash uint32
+	gap      uint16
+
 	// The last page fetched with GET and the last one viewed (not one a
 	// page pulled in), as pathHash folded to 32 bits (a false match is one
 	// in four billion), and when.
@@ -186,6 +193,14 @@ const (
 	// flagEarly: Events was told of an incident its seconds will open (see
 	// rate.crossing).
 	flagEarly
+	// flagPreflight: it sent a CORS preflight (OPTIONS with a Referer),
+	// which only a browser running a page's script does.
+	flagPreflight
+	// flagRedirected: its last request was answered with a redirect.
+	flagRedirected
+	// flagIrregular: not a monitor's requests: more than one path, a
+	// method other than GET or HEAD, or off the cadence of its first two.
+	flagIrregular
 )
 
 // stamp is a record's time as a client keeps it: 16 bytes and no pointer,
@@ -399,6 +414,7 @@ func (d *Detector) Add(r *logparse.Record) {
 
 	c.requests++
 	d.touched(c)
+	prevSec := c.last.sec
 	if t := stampOf(r.Time); c.requests == 1 {
 		c.first, c.last = t, t
 	} else if t.before(c.first) {
@@ -473,6 +489,21 @@ func (d *Detector) Add(r *logparse.Record) {
 			hits++
 			c.subHash = 0
 		}
+	}
+	// What a page's scripts and the browser ask for while the page is open
+	// is part of its view, however long it stays open (appPart).
+	part := false
+	if res != resourceSubrequest && !r.Time.IsZero() {
+		part = c.appPart(r, res, path, ph32, prevSec, sec)
+		if part && (res == resourceOther || res == resourcePage && (r.Method == "GET" || r.Method == "HEAD")) {
+			res = resourceSubrequest
+		}
+	}
+	c.followMonitor(r.Method, ph32, prevSec, sec)
+	if r.Status >= 300 && r.Status < 400 {
+		c.flags |= flagRedirected
+	} else {
+		c.flags &^= flagRedirected
 	}
 	if r.Status >= 400 && r.Status < 600 && !((res == resourceAsset || res == resourceSubrequest) && r.Referer != "" &&
 		c.viewHash != 0 && viewHash32(refererPath(r.Referer)) == c.viewHash) {
@@ -560,7 +591,7 @@ func (d *Detector) Add(r *logparse.Record) {
 		continued = c.rate.part == ph32 && c.requests > 1
 		c.rate.part = ph32
 	}
-	if !(res == resourceAsset && r.Referer != "") && res != resourceSubrequest && !continued {
+	if !(res == resourceAsset && r.Referer != "") && res != resourceSubrequest && !continued && !part {
 		hits++
 	}
 	// A log format without times has no rates: every record would fall

@@ -69,6 +69,9 @@ const RobotScore = 100
 //	            one of many User-agents from one address, or of many
 //	            addresses of one IPv6 /64, each used once or twice without an
 //	            asset: a rotating User-agent or address (address.go)        100
+//	            >= MinRequests requests of one path only, GET or HEAD, at a
+//	            steady interval, never an asset nor a Referer: an uptime
+//	            monitor (kind monitor)                                       100
 //
 // So a page-only client that never sends a Referer is a robot (50+50), a
 // single missing Referer or a handful of asset-less pages is not. A
@@ -94,6 +97,7 @@ const (
 	pointsFastFormAssets   = 50
 	pointsNoAssets         = 50
 	pointsNoReferer        = 50
+	pointsMonitor          = 100
 )
 
 // logTraits says which fields the log records at all: a Common Log Format
@@ -319,6 +323,12 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		case pages >= 2*int64(cfg.MinPages) && int64(c.referers)*fewPerPages < pages:
 			j.add(ReasonBehaviour, pointsNoReferer, fmt.Sprintf("%d pages and only %d requests with a Referer", c.pages, c.referers))
 		}
+	}
+	if c.monitor(cfg.MinRequests) && j.kind == "" {
+		// Whatever it calls itself: a browser's tab left open sends a
+		// Referer, and pulls in assets when the page changes.
+		j.add(ReasonBehaviour, pointsMonitor, fmt.Sprintf("%d requests of one path only, every %d s, never an asset nor a Referer: an uptime monitor", c.requests, c.gap))
+		j.kind = KindMonitor
 	}
 	return j
 }

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/robowatch/robowatch/cli"
+)
+
+// paceLine is one Apache or nginx combined line of a real log, with its
+// time taken out: %s is where the time goes.
+type paceLine struct {
+	at   time.Duration // after the session's start
+	line string
+}
+
+// paceLog writes lines in time order from start, filling in each one's time.
+func paceLog(start time.Time, lines []paceLine) string {
+	var b strings.Builder
+	for _, l := range lines {
+		fmt.Fprintf(&b, l.line+"\n", start.Add(l.at).Format("02/Jan/2006:15:04:05 -0700"))
+	}
+	return b.String()
+}
+
+// The lines of a single-page app's session, from the nginx log of a
+// real ERP front end (ireackea/MZ.S-ERP on GitHub, its phase 2 report, 25
+// March 2026): the page, its bundles, the favicon, the app's API calls with
+// the page as Referer, its websocket (101). That session was the project's
+// own browser tests, HeadlessChrome; the human variant sends the same
+// browser's headed User-agent.
+const (
+	spaIP       = "172.18.0.1"
+	headless    = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/146.0.0.0 Safari/537.36 Edg/146.0.0.0"
+	headedEdge  = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/146.0.0.0 Safari/537.36 Edg/146.0.0.0"
+	spaReferer  = "http://127.0.0.1:4173/settings?phase2=1774447081474"
+	spaPage     = `172.18.0.1 - - [%%s] "GET /settings?phase2=1774447081474 HTTP/1.1" 200 1583 "-" "%s" "-"`
+	spaSocket   = `172.18.0.1 - - [%%s] "GET /socket.io/?EIO=4&transport=websocket HTTP/1.1" 101 264 "-" "%s" "-"`
+	spaFavicon  = `172.18.0.1 - - [%%s] "GET /favicon.ico HTTP/1.1" 200 1583 "` + spaReferer + `" "%s" "-"`
+	spaResource = `172.18.0.1 - - [%%s] "GET %s HTTP/1.1" %s "%s" "%s" "-"`
+)
+
+var (
+	spaBundles = []string{"/assets/index-DLL7JRGf.js", "/assets/vendor-recharts-C3UCiGh7.js",
+		"/assets/export-exceljs-CaJkFnL3.js", "/assets/index-ChjUuVoN.css", "/assets/vendor-datepicker-D6zyaJjM.js"}
+	// The calls the app made on loading, each "200 <bytes>" as logged.
+	spaCalls = [][2]string{{"/api/auth/me", "200 187"}, {"/api/items", "200 2"}, {"/api/transactions", "200 42"},
+		{"/api/opening-balances/2026", "200 2"}, {"/api/users?page=1&limit=200", "200 3076"}}
+	// The calls of its settings tab, opened by the app's own routing.
+	spaTabCalls = [][2]string{{"/api/auth/me", "304 0"}, {"/api/users/roles", "304 0"},
+		{"/api/users?page=1&limit=20", "200 3075"}, {"/api/users/08f00c1e-48ab-4d35-8ae1-a184787be7ce/audit", "200 2"}}
+)
+
+// spaSession: the page loaded, then a tab switched every 3 s for ten
+// minutes (each its four calls), the websocket reopened every 30 s.
+func spaSession(ua string) []paceLine {
+	ls := []paceLine{{0, fmt.Sprintf(spaPage, ua)}}
+	for _, p := range spaBundles {
+		ls = append(ls, paceLine{0, fmt.Sprintf(spaResource, p, "200 1000", spaReferer, ua)})
+	}
+	ls = append(ls, paceLine{time.Second, fmt.Sprintf(spaFavicon, ua)})
+	for _, c := range spaCalls {
+		ls = append(ls, paceLine{time.Second, fmt.Sprintf(spaResource, c[0], c[1], spaReferer, ua)})
+	}
+	for s := 3; s < 600; s += 3 {
+		for _, c := range spaTabCalls {
+			ls = append(ls, paceLine{time.Duration(s) * time.Second, fmt.Sprintf(spaResource, c[0], c[1], spaReferer, ua)})
+		}
+		if s%30 == 0 {
+			ls = append(ls, paceLine{time.Duration(s) * time.Second, fmt.Sprintf(spaSocket, ua)})
+		}
+	}
+	return ls
+}
+
+// dashboard: the app's dashboard left open for an hour, its page's five
+// calls (the app's own, as above) repeated every 5 s: 60 a minute, the
+// sustained threshold, all with the page as Referer.
+func dashboard(ua string) []paceLine {
+	ls := []paceLine{{0, fmt.Sprintf(spaPage, ua)}}
+	for _, p := range spaBundles {
+		ls = append(ls, paceLine{0, fmt.Sprintf(spaResource, p, "200 1000", spaReferer, ua)})
+	}
+	for s := 1; s < 3600; s += 5 {
+		for _, c := range spaCalls {
+			ls = append(ls, paceLine{time.Duration(s) * time.Second, fmt.Sprintf(spaResource, c[0], c[1], spaReferer, ua)})
+		}
+	}
+	return ls
+}
+
+// The lines of a person on a blog (semicomplete.com, 17 May 2015, in
+// elastic/examples' apache_logs), its redirect "GET /files/xdotool/docs"
+// answered 301 among them.
+const (
+	blogIP  = "108.32.74.68"
+	blogUA  = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Ubuntu Chromium/32.0.1700.102 Chrome/32.0.1700.102 Safari/537.36"
+	blogRef = "http://www.semicomplete.com/projects/xdotool/"
+	blogGET = `108.32.74.68 - - [%s] "GET /files/xdotool/docs HTTP/1.1" 301 341 "` + blogRef + `" "` + blogUA + `"`
+	blogDir = `108.32.74.68 - - [%s] "GET /files/xdotool/docs/ HTTP/1.1" 301 341 "` + blogRef + `" "` + blogUA + `"`
+	blogPg  = `108.32.74.68 - - [%s] "GET /projects/xdotool/ HTTP/1.1" 200 12349 "http://www.semicomplete.com/" "` + blogUA + `"`
+	blogCSS = `108.32.74.68 - - [%s] "GET /style2.css HTTP/1.1" 200 4877 "` + blogRef + `" "` + blogUA + `"`
+	blogImg = `108.32.74.68 - - [%s] "GET /images/jordan-80.png HTTP/1.1" 200 6146 "` + blogRef + `" "` + blogUA + `"`
+)
+
+// redirectLoop: the page and its assets, then a link that the server
+// bounces between two URLs until the browser gives up (Chrome stops at 20
+// hops, in a second), tried three times.
+func redirectLoop() []paceLine {
+	ls := []paceLine{{0, blogPg}, {0, blogCSS}, {0, blogImg}}
+	for try := range 3 {
+		at := time.Duration(5+try*3) * time.Second
+		for hop := range 20 {
+			l := blogGET
+			if hop%2 == 1 {
+				l = blogDir
+			}
+			ls = append(ls, paceLine{at + time.Duration(hop)*40*time.Millisecond, l})
+		}
+	}
+	return ls
+}
+
+// uptimeRobot: UptimeRobot's check of the home page every 5 minutes for a
+// day (its User-agent as it sends it, in elastic/examples' list of
+// agents), and the same under a browser's name.
+func uptime(ip, ua string) []paceLine {
+	var ls []paceLine
+	for s := 0; s < 86400; s += 300 {
+		ls = append(ls, paceLine{time.Duration(s) * time.Second,
+			ip + ` - - [%s] "GET / HTTP/1.1" 200 10225 "-" "` + ua + `"`})
+	}
+	return ls
+}
+
+// TestPaceByPageViews: a browser's rapid-fire is counted in page views, a
+// page and what it pulls in, not in requests; an uptime monitor is a
+// robot of kind monitor. Each case is a real session's lines, the times
+// laid out as the case says.
+func TestPaceByPageViews(t *testing.T) {
+	const uptimeUA = "Mozilla/5.0+(compatible; UptimeRobot/2.0; http://www.uptimerobot.com/)"
+	const firefox = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0"
+	tests := []struct {
+		name      string
+		lines     []paceLine
+		ip, ua    string
+		robot     bool
+		kind      string // "": not checked
+		incidents int
+	}{
+		{"single-page app: API calls, websocket, the page as Referer", spaSession(headedEdge), spaIP, headedEdge, false, "", 0},
+		{"single-page app under the test's headless browser: a robot by its name, no incident", spaSession(headless), spaIP, headless, true, "", 0},
+		{"dashboard polling its API every 5 s for an hour", dashboard(headedEdge), spaIP, headedEdge, false, "", 0},
+		{"a browser's redirect loop, tried three times", redirectLoop(), blogIP, blogUA, false, "", 0},
+		{"UptimeRobot checking the home page every 5 minutes", uptime("198.51.100.7", uptimeUA), "198.51.100.7", uptimeUA, true, "monitor", 0},
+		{"an uptime monitor under a browser's name", uptime("198.51.100.8", firefox), "198.51.100.8", firefox, true, "monitor", 0},
+	}
+	start := time.Date(2026, 3, 25, 13, 58, 1, 0, time.UTC)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, []byte(paceLog(start, tt.lines)), "-o", "json", "-")
+			if code != cli.ExitOK {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var doc struct {
+				Clients []struct {
+					IP        string   `json:"ip"`
+					UserAgent string   `json:"user_agent"`
+					Robot     bool     `json:"robot"`
+					Kind      string   `json:"kind"`
+					Incidents int      `json:"incidents"`
+					Pages     int      `json:"pages"`
+					Details   []string `json:"details"`
+				} `json:"clients"`
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range doc.Clients {
+				if c.IP != tt.ip || c.UserAgent != tt.ua {
+					continue
+				}
+				if c.Robot != tt.robot || c.Incidents != tt.incidents || tt.kind != "" && c.Kind != tt.kind {
+					t.Errorf("robot %v, kind %q, %d incidents, %d pages (%q); want robot %v, kind %q, %d incidents",
+						c.Robot, c.Kind, c.Incidents, c.Pages, c.Details, tt.robot, tt.kind, tt.incidents)
+				}
+				return
+			}
+			t.Fatalf("no client %s %q in the report", tt.ip, tt.ua)
+		})
+	}
+}
