@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -192,4 +194,78 @@ func TestPaceByPageViews(t *testing.T) {
 			t.Fatalf("no client %s %q in the report", tt.ip, tt.ua)
 		})
 	}
+}
+
+// TestIncidentsSpeakOfRobots: a person's busy minute (a reader opening a
+// directory listing's pages one after another, each with its icons and a
+// Referer: the browsing discount keeps them human) is no robot's
+// incident. The headline's worst incident is the robot's, though the
+// person's was heavier; the table and JSON say whose each is. The lines
+// are elastic/examples' apache_logs (semicomplete.com, 17 May 2015): the
+// reader 108.32.74.68 and Sogou's spider 218.30.103.62, their times laid
+// out closer.
+func TestIncidentsSpeakOfRobots(t *testing.T) {
+	const (
+		reader = `108.32.74.68 - - [%s] "GET /files/xdotool/docs/%d/ HTTP/1.1" 200 1328 "http://www.semicomplete.com/files/xdotool/docs/" "` + blogUA + `"`
+		icon   = `108.32.74.68 - - [%s] "GET /icons/folder.gif HTTP/1.1" 200 225 "http://www.semicomplete.com/files/xdotool/docs/%d/" "` + blogUA + `"`
+		sogou  = `218.30.103.62 - - [%s] "GET /blog/geekery/c-vs-python-bdb-%d.html HTTP/1.1" 200 11388 "-" "Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)"`
+	)
+	var lines []paceLine
+	for i := range 40 {
+		at := time.Duration(i) * 200 * time.Millisecond
+		lines = append(lines, paceLine{at, strings.Replace(reader, "%d", fmt.Sprint(i), 1)},
+			paceLine{at, strings.Replace(icon, "%d", fmt.Sprint(i), 1)})
+	}
+	for i := range 25 {
+		lines = append(lines, paceLine{time.Minute + time.Duration(i)*400*time.Millisecond, strings.Replace(sogou, "%d", fmt.Sprint(i), 1)})
+	}
+	slicesSortPace(lines)
+	log := paceLog(time.Date(2015, 5, 17, 12, 5, 0, 0, time.UTC), lines)
+
+	code, out, errOut := runCLI(t, []byte(log), "-o", "json", "-")
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Incidents []struct {
+			IP       string `json:"ip"`
+			Verdict  string `json:"verdict"`
+			Severity int64  `json:"severity"`
+		} `json:"incidents"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, in := range doc.Incidents {
+		got = append(got, in.IP+" "+in.Verdict)
+	}
+	want := []string{"218.30.103.62 Sogou web spider", "108.32.74.68 human"}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("incidents %q, want %q", got, want)
+	}
+
+	_, text, _ := runCLI(t, []byte(log), "--width", "200", "-")
+	var worst, header, human string
+	for l := range strings.Lines(text) {
+		switch {
+		case strings.Contains(l, "Worst incident"):
+			worst = l
+		case strings.Contains(l, "Start") && strings.Contains(l, "Peak/s"):
+			header = l
+		case strings.Contains(l, "108.32.74.68") && strings.Contains(l, "human"):
+			human = l
+		}
+	}
+	if !strings.Contains(worst, "218.30.103.62") {
+		t.Errorf("the headline's worst incident is not the robot's: %q", worst)
+	}
+	if !strings.Contains(header, "Verdict") || human == "" {
+		t.Errorf("the incidents table does not say whose each is: header %q, the person's row %q", header, human)
+	}
+}
+
+// slicesSortPace puts lines in time order, as a server writes them.
+func slicesSortPace(ls []paceLine) {
+	slices.SortStableFunc(ls, func(a, b paceLine) int { return cmp.Compare(a.at, b.at) })
 }

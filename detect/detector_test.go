@@ -233,7 +233,8 @@ func TestIncidentDetail(t *testing.T) {
 	in := res.Incidents[0]
 	want := Incident{IP: ip, UserAgent: curlUA, Name: in.Name, Start: t0.Add(10 * time.Second), End: t0.Add(11 * time.Second),
 		Seconds: 2, Requests: 60, PeakPerSecond: 30, Paths: 25, Bytes: 60000, Status: StatusMix{S2xx: 45, S4xx: 15}, PerSecond: []int{30, 30},
-		Severity: (60 - 2) * 15} // 58 requests above 1 a second, a peak 15 times the burst pace of 2 a second
+		Severity: (60 - 2) * 15, // 58 requests above 1 a second, a peak 15 times the burst pace of 2 a second
+		Verdict:  "curl"}
 	if !reflect.DeepEqual(in, want) {
 		t.Errorf("incident\n got %+v\nwant %+v", in, want)
 	}

@@ -150,14 +150,15 @@ func MergeViolations(parts [][]Violation, rank func(ip, ua string) int) []Violat
 }
 
 // MergeIncidents combines incidents lists, worst first as a single run
-// orders them (ties by start, then by the client's rank).
+// orders them, robots' before people's (ties by start, then by the
+// client's rank).
 func MergeIncidents(parts [][]Incident, rank func(ip, ua string) int) []Incident {
 	out := []Incident{}
 	for _, p := range parts {
 		out = append(out, p...)
 	}
 	slices.SortStableFunc(out, func(a, b Incident) int {
-		return cmp.Or(cmp.Compare(b.Severity, a.Severity), a.Start.Compare(b.Start),
+		return cmp.Or(humanLast(&a, &b), cmp.Compare(b.Severity, a.Severity), a.Start.Compare(b.Start),
 			cmp.Compare(rank(a.IP, a.UserAgent), rank(b.IP, b.UserAgent)))
 	})
 	return out

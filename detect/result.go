@@ -113,7 +113,7 @@ type Verdict struct {
 	UserAgent        string    `json:"user_agent"`
 	Robot            bool      `json:"robot"`
 	Name             string    `json:"name"`    // robot name or browser family (from the User-agent)
-	Kind             string    `json:"kind"`    // browser, unknown, suspicious, empty, tool or crawler
+	Kind             string    `json:"kind"`    // browser, unknown, suspicious, empty, tool, crawler, scanner, junk or monitor
 	Score            int       `json:"score"`   // points of evidence; RobotScore or more is a robot
 	Reasons          []string  `json:"reasons"` // robots-txt, rate, user-agent, behaviour: the signals that gave points
 	Details          []string  `json:"details"` // the evidence in words, one line per piece
@@ -172,6 +172,28 @@ type Incident struct {
 
 	// Severity ranks incidents, worst first in every list (see severity).
 	Severity int64 `json:"severity"`
+	// Verdict is the client's: the robot's name, or VerdictHuman for a
+	// client judged a person, whose busy minute is no robot's incident.
+	// Lists put people's incidents after every robot's. Empty in a report
+	// written before the field (a merged part): taken for a robot's.
+	Verdict string `json:"verdict,omitempty"`
+}
+
+// VerdictHuman is an incident's Verdict when its client was judged human.
+const VerdictHuman = "human"
+
+// Human reports whether the incident is of a client judged human.
+func (in *Incident) Human() bool { return in.Verdict == VerdictHuman }
+
+// humanLast orders a robot's incident before a person's.
+func humanLast(a, b *Incident) int {
+	switch {
+	case a.Human() == b.Human():
+		return 0
+	case b.Human():
+		return -1
+	}
+	return 1
 }
 
 // StatusMix counts answers by status class.
@@ -371,7 +393,12 @@ func (d *Detector) Result() *Result {
 		res.IncidentCount += v.Incidents
 		res.IncidentsDropped += c.rate.incidentCount() - len(c.rate.incidents())
 		for _, in := range c.rate.incidents() {
-			res.Incidents = append(res.Incidents, d.incident(c, in, v.Name))
+			x := d.incident(c, in, v.Name)
+			x.Verdict = VerdictHuman
+			if v.Robot {
+				x.Verdict = robotRowName(v.Name, v.Identity)
+			}
+			res.Incidents = append(res.Incidents, x)
 		}
 		if !v.Robot {
 			if c.x != nil {
@@ -449,8 +476,10 @@ func (d *Detector) Result() *Result {
 	// Clients are visited in a fixed order and a client's own violations and
 	// incidents are in time order, so stable sorts keep ties deterministic.
 	// The one that took the server down first, not the first of the day.
+	// People's busy minutes after every robot's incident: the list is of
+	// robots' rapid fire first, the people's kept apart, marked human.
 	slices.SortStableFunc(res.Incidents, func(a, b Incident) int {
-		return cmp.Or(cmp.Compare(b.Severity, a.Severity), a.Start.Compare(b.Start))
+		return cmp.Or(humanLast(&a, &b), cmp.Compare(b.Severity, a.Severity), a.Start.Compare(b.Start))
 	})
 	res.Incidents = nonNil(res.Incidents)
 	if folded {

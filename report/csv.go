@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strconv"
@@ -43,7 +44,7 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 		write("records", r.Stats.Records-r.Outside) // as the headline's: the --since/--until window's
 		write("robot_requests", res.RobotRequests)
 		write("robot_bytes", res.RobotBytes)
-		if len(res.Incidents) > 0 {
+		if len(res.Incidents) > 0 && !res.Incidents[0].Human() {
 			in := res.Incidents[0]
 			write("worst_incident_ip", in.IP)
 			write("worst_incident_name", in.Name)
@@ -104,11 +105,11 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 		}
 	case "incidents":
 		write("start", "end", "seconds", "ip", "user_agent", "name", "requests", "peak_per_second",
-			"paths", "bytes", "2xx", "3xx", "4xx", "5xx", "severity")
+			"paths", "bytes", "2xx", "3xx", "4xx", "5xx", "severity", "verdict")
 		for _, in := range res.Incidents[:opt.top(len(res.Incidents))] {
 			st := in.Status
 			write(in.Start, in.End, in.Seconds, in.IP, in.UserAgent, in.Name,
-				in.Requests, in.PeakPerSecond, in.Paths, in.Bytes, st.S2xx, st.S3xx, st.S4xx, st.S5xx, in.Severity)
+				in.Requests, in.PeakPerSecond, in.Paths, in.Bytes, st.S2xx, st.S3xx, st.S4xx, st.S5xx, in.Severity, cmp.Or(in.Verdict, in.Name))
 		}
 	case "client":
 		write("ip", "user_agent", "minute", "requests")

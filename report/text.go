@@ -601,7 +601,7 @@ func groupedViolationsSection(r *Report, opt Options) *section {
 func incidentsSection(r *Report, opt Options, text bool) *section {
 	s := &section{
 		name: "incidents", title: "Rapid-fire incidents (worst first)",
-		header: []string{"Start", "Length", "Client", "Robot", "Requests", "Peak/s", "Paths", "2xx/3xx/4xx/5xx", "Bytes"},
+		header: []string{"Start", "Length", "Client", "Verdict", "Requests", "Peak/s", "Paths", "2xx/3xx/4xx/5xx", "Bytes"},
 		right:  []bool{false, true, false, false, true, true, true, true, true},
 		flex:   []bool{false, false, true, true, false, false, false, false, false},
 		keep:   []bool{false, false, true, true, false, false, false, false, false},
@@ -621,7 +621,7 @@ func incidentsSection(r *Report, opt Options, text bool) *section {
 		}
 		st := in.Status
 		s.rows = append(s.rows, []string{in.Start.Format(layout), Duration(time.Duration(in.Seconds) * time.Second),
-			Address(in.IP), Escape(in.Name), Count(in.Requests), strconv.Itoa(in.PeakPerSecond), paths,
+			Address(in.IP), Escape(cmp.Or(in.Verdict, in.Name)), Count(in.Requests), strconv.Itoa(in.PeakPerSecond), paths,
 			fmt.Sprintf("%d/%d/%d/%d", st.S2xx, st.S3xx, st.S4xx, st.S5xx), Bytes(in.Bytes)})
 		s.paint(len(s.rows)-1, 5, toneIncident)
 	}
@@ -741,7 +741,8 @@ func headlineSection(r *Report, opt Options) *section {
 	if robots > 0 {
 		add("Robots", line)
 	}
-	if len(res.Incidents) > 0 {
+	// A robot's: a person's busy minute is listed apart, after them.
+	if len(res.Incidents) > 0 && !res.Incidents[0].Human() {
 		in := res.Incidents[0]
 		who := Address(in.IP)
 		if !strings.HasPrefix(in.Name, "unnamed (") { // its network is in the address
