@@ -173,6 +173,7 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 		return fail(fmt.Errorf("writing the report: %w", err))
 	}
 	opt.ProxyHint(stderr, rep.Result)
+	cli.RangesHint(stderr, rep.Result)
 	if status == cli.ExitOK {
 		status = opt.Status(rep.Result, stderr) // --fail-on, --client that matched nothing
 	}

@@ -52,7 +52,9 @@ func TestWebBotAuthKeys(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "chatgpt.com.json"), []byte(jwks), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	at := time.Date(2024, 3, 10, 8, 0, 0, 0, time.UTC)
+	// A day OpenAI's lists of that time are known (from 2026-04-11): an
+	// address outside them is then an impostor, not unverified.
+	at := time.Date(2026, 5, 10, 8, 0, 0, 0, time.UTC)
 	const agent = "https://chatgpt.com"
 	const ua = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ChatGPT-User/1.0; +https://openai.com/bot)"
 	var log strings.Builder

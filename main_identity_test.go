@@ -18,16 +18,17 @@ import (
 // Twitterbot/1.0", from the carrier's address the person browses from. It
 // is Apple's link preview sent on a person's behalf, not an impostor of
 // Meta, and the address stays out of the block list; a facebookexternalhit
-// of Meta's own shape from a hosting address is still an impostor there.
+// of Meta's own shape from a hosting address is still an impostor there
+// (the log is of a day Meta's lists of its time are known).
 func TestAppleMessagesPreview(t *testing.T) {
 	const messages = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1 facebookexternalhit/1.1 Facebot Twitterbot/1.0"
 	const safari = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
 	const meta = "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)"
-	log := "172.58.10.20 - - [06/May/2025:09:00:00 +0000] \"GET /post/1 HTTP/1.1\" 200 5120 \"-\" \"" + messages + "\"\n" +
-		"172.58.10.20 - - [06/May/2025:09:00:01 +0000] \"GET /img/hero.jpg HTTP/1.1\" 200 90000 \"-\" \"" + messages + "\"\n" +
-		"172.58.10.20 - - [06/May/2025:09:02:00 +0000] \"GET /post/1 HTTP/1.1\" 200 5120 \"https://t.co/x\" \"" + safari + "\"\n" +
-		"172.58.10.20 - - [06/May/2025:09:02:01 +0000] \"GET /style.css HTTP/1.1\" 200 900 \"https://example.org/post/1\" \"" + safari + "\"\n" +
-		"203.0.113.50 - - [06/May/2025:09:03:00 +0000] \"GET /post/2 HTTP/1.1\" 200 5120 \"-\" \"" + meta + "\"\n"
+	log := "172.58.10.20 - - [06/May/2026:09:00:00 +0000] \"GET /post/1 HTTP/1.1\" 200 5120 \"-\" \"" + messages + "\"\n" +
+		"172.58.10.20 - - [06/May/2026:09:00:01 +0000] \"GET /img/hero.jpg HTTP/1.1\" 200 90000 \"-\" \"" + messages + "\"\n" +
+		"172.58.10.20 - - [06/May/2026:09:02:00 +0000] \"GET /post/1 HTTP/1.1\" 200 5120 \"https://t.co/x\" \"" + safari + "\"\n" +
+		"172.58.10.20 - - [06/May/2026:09:02:01 +0000] \"GET /style.css HTTP/1.1\" 200 900 \"https://example.org/post/1\" \"" + safari + "\"\n" +
+		"203.0.113.50 - - [06/May/2026:09:03:00 +0000] \"GET /post/2 HTTP/1.1\" 200 5120 \"-\" \"" + meta + "\"\n"
 	code, out, errOut := runCLI(t, []byte(log), "-o", "json")
 	if code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -80,9 +81,9 @@ func TestGoogleusercontentNeverGooglebot(t *testing.T) {
 	})
 	const googlebot = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
 	const readAloud = "Mozilla/5.0 (Linux; Android 7.0; SM-G930V Build/NRD90M) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/59.0.3071.125 Mobile Safari/537.36 (compatible; Google-Read-Aloud; +https://support.google.com/webmasters/answer/1061943)"
-	log := "203.0.113.10 - - [06/May/2025:09:00:00 +0000] \"GET /a HTTP/1.1\" 200 80 \"-\" \"" + googlebot + "\"\n" +
-		"203.0.113.11 - - [06/May/2025:09:00:01 +0000] \"GET /b HTTP/1.1\" 200 80 \"-\" \"" + readAloud + "\"\n" +
-		"203.0.113.12 - - [06/May/2025:09:00:02 +0000] \"GET /c HTTP/1.1\" 200 80 \"-\" \"" + googlebot + "\"\n"
+	log := "203.0.113.10 - - [06/May/2026:09:00:00 +0000] \"GET /a HTTP/1.1\" 200 80 \"-\" \"" + googlebot + "\"\n" +
+		"203.0.113.11 - - [06/May/2026:09:00:01 +0000] \"GET /b HTTP/1.1\" 200 80 \"-\" \"" + readAloud + "\"\n" +
+		"203.0.113.12 - - [06/May/2026:09:00:02 +0000] \"GET /c HTTP/1.1\" 200 80 \"-\" \"" + googlebot + "\"\n"
 	code, out, errOut := runCLI(t, []byte(log), "-o", "json", "--verify-dns", "--dns-server", server)
 	if code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)

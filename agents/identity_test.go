@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 )
 
 // TestIdentify: a robot name that claims Google is checked against
@@ -150,6 +151,83 @@ func TestPurposeWithoutOperator(t *testing.T) {
 	for name, want := range map[string]string{"StatusCake": "monitoring", "Blackbox Exporter": "monitoring", "TelegramBot": "social-preview", "WhatsApp": "social-preview", "Feedly": "feed", "Kagibot": "search", "MicrosoftPreview": "social-preview"} {
 		if got := Purpose(name); got != want {
 			t.Errorf("Purpose(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestIdentifyAt: a claim is judged by the lists of the client's own
+// time, within 30 days either side; before the lists' history begins, by
+// the earliest lists known, and an address in none of them is unverified,
+// not an impostor. The built-in histories: OpenAI's ChatGPT-User list held
+// 23.98.179.16/28 from the collection's first copy (2026-04-11) until
+// 2026-08-05; Google's Googlebot list held 66.249.72.96/27 from its first
+// copy (2024-02-13) until 2025-06-13, and 66.249.66.128/27 until
+// 2024-04-30 and again from 2025-05-21.
+func TestIdentifyAt(t *testing.T) {
+	r := DefaultRanges()
+	day := func(s string) time.Time {
+		d, err := time.Parse(time.DateOnly, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	tests := []struct {
+		name, addr, at           string // at "": now
+		identity, verified, note string
+	}{
+		// The real-world case: a 2024 log of ChatGPT-User from the prefix
+		// OpenAI has since dropped.
+		{"ChatGPT-User", "23.98.179.18", "2024-11-03", IdentityVerified, VerifiedByRange, "by the earliest ranges known, 2026-04-11"},
+		{"ChatGPT-User", "23.98.179.18", "2026-05-01", IdentityVerified, VerifiedByRange, ""},
+		{"ChatGPT-User", "23.98.179.18", "2026-08-30", IdentityVerified, VerifiedByRange, ""}, // within 30 days of its last list
+		{"ChatGPT-User", "23.98.179.18", "2026-10-01", IdentityImpostor, "", ""},
+		{"ChatGPT-User", "23.98.179.18", "", IdentityImpostor, "", ""},
+		// An unrelated cloud address: in no OpenAI list at any time.
+		{"ChatGPT-User", "34.120.0.10", "2024-11-03", IdentityUnverified, "", "ranges only from 2026-04-11"},
+		{"ChatGPT-User", "34.120.0.10", "2026-05-01", IdentityImpostor, "", ""},
+		// Google's lists over two and a half years.
+		{"Googlebot", "66.249.72.100", "2025-01-01", IdentityVerified, VerifiedByRange, ""},
+		{"Googlebot", "66.249.72.100", "2025-07-01", IdentityVerified, VerifiedByRange, ""},
+		{"Googlebot", "66.249.72.100", "2025-09-01", IdentityImpostor, "", ""},
+		{"Googlebot", "66.249.66.130", "2024-12-01", IdentityImpostor, "", ""}, // between its two spans
+		{"Googlebot", "66.249.66.130", "2025-06-01", IdentityVerified, VerifiedByRange, ""},
+		{"Googlebot", "66.249.72.100", "2021-03-01", IdentityVerified, VerifiedByRange, "by the earliest ranges known, 2024-02-13"},
+		{"Googlebot", "203.0.113.50", "2021-03-01", IdentityUnverified, "", "ranges only from 2024-02-13"},
+		{"Googlebot", "203.0.113.50", "2024-03-01", IdentityImpostor, "", ""},
+		// Google's user-triggered fetchers' list (34.64.6.0/27 in it since
+		// its first copy, 2024-02-27) verifies the fetchers it names, at
+		// any time, and never Googlebot: not by its earliest copy either.
+		{"Feedfetcher-Google", "34.64.6.10", "2025-03-01", IdentityVerified, VerifiedByRange, ""},
+		{"Feedfetcher-Google", "34.64.6.10", "2021-03-01", IdentityVerified, VerifiedByRange, "by the earliest ranges known, 2024-02-27"},
+		{"Googlebot", "34.64.6.10", "2025-03-01", IdentityImpostor, "", ""},
+		{"Googlebot", "34.64.6.10", "2021-03-01", IdentityUnverified, "", "ranges only from 2024-02-13"},
+		// A fetcher outside the lists robowatch holds may be in one Google
+		// publishes for it that robowatch does not: unverified.
+		{"Feedfetcher-Google", "203.0.113.50", "2025-03-01", IdentityUnverified, "", ""},
+		// An operator with no ranges stays unverified whenever.
+		{"Baiduspider", "203.0.113.50", "2021-03-01", IdentityUnverified, "", ""},
+	}
+	for _, tt := range tests {
+		var at time.Time
+		if tt.at != "" {
+			at = day(tt.at)
+		}
+		_, id, by, note := r.IdentifyAt(tt.name, tt.addr, at, at)
+		if id != tt.identity || by != tt.verified || note != tt.note {
+			t.Errorf("IdentifyAt(%q, %q, %s) = %q, %q, %q; want %q, %q, %q", tt.name, tt.addr, tt.at, id, by, note, tt.identity, tt.verified, tt.note)
+		}
+	}
+	// A client seen across the drop: the lists held it part of the time.
+	if _, id, _, _ := r.IdentifyAt("ChatGPT-User", "23.98.179.18", day("2026-07-01"), day("2026-12-01")); id != IdentityVerified {
+		t.Errorf("a client seen while listed and after: %q, want verified", id)
+	}
+	for _, tt := range []struct {
+		at   string
+		want bool
+	}{{"2024-11-03", true}, {"2026-04-01", true}, {"2026-08-01", false}} {
+		if got := r.NewerThan(day(tt.at)); got != tt.want {
+			t.Errorf("NewerThan(%s) = %v, want %v (history from %v)", tt.at, got, tt.want, r.Files)
 		}
 	}
 }

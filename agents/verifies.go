@@ -1,9 +1,6 @@
 package agents
 
-import (
-	"net/netip"
-	"strings"
-)
+import "strings"
 
 // A published list or a reverse DNS domain proves that an address is the
 // operator's, and only some of the operator's addresses are its own
@@ -151,47 +148,15 @@ func (r DNSResult) For(name string) DNSResult {
 	return DNSResult{Identity: IdentityImpostor, Name: r.Name}
 }
 
-// limitedList is a range file whose addresses verify only some of its
-// operator's robots (verifier.robots).
-type limitedList struct {
-	v    *verifier
-	nets []netip.Prefix
-}
-
-// add files one prefix of the range file called file, whose operator is
-// op: with the operator's other prefixes when the file may verify all its
-// robots, apart when it may verify some.
-func (r *Ranges) add(file, op string, p netip.Prefix) {
-	v := verifierOf(file)
+// limit restricts spans of a list to the robots v, its entry in the
+// table, may verify; a list the table does not limit verifies them all.
+func limit(spans []span, v *verifier) {
 	if v == nil || v.robots == nil {
-		r.nets[op] = append(r.nets[op], p)
 		return
 	}
-	for i := range r.limited {
-		if r.limited[i].v == v {
-			r.limited[i].nets = append(r.limited[i].nets, p)
-			return
-		}
+	for i := range spans {
+		spans[i].robots = v.robots
 	}
-	r.limited = append(r.limited, limitedList{v: v, nets: []netip.Prefix{p}})
-}
-
-// limitedFor reports what the operator's limited lists say of a claim of
-// the robot called name from a: in whether one that may verify the robot
-// holds a, named whether one may verify it at all.
-func (r *Ranges) limitedFor(operator, name string, a netip.Addr) (in, named bool) {
-	for _, l := range r.limited {
-		if l.v.operator != operator || !l.v.names(name) {
-			continue
-		}
-		named = true
-		for _, p := range l.nets {
-			if p.Contains(a) {
-				return true, true
-			}
-		}
-	}
-	return false, named
 }
 
 // partial reports whether the operator publishes lists for the robot

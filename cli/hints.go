@@ -4,10 +4,12 @@ import (
 	"io"
 	"net/netip"
 	"strings"
+	"time"
 
 	"github.com/robowatch/robowatch/agents"
 	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/logparse"
+	"github.com/robowatch/robowatch/report"
 )
 
 // ProxyHint says on stderr when most of the requests came from private
@@ -61,4 +63,23 @@ func (a *Analyse) ProxyHint(stderr io.Writer, res *detect.Result) {
 	}
 	Warnf(stderr, "robowatch: note: %d%% of the requests came from private addresses (%s%s); if that is a proxy or load balancer in front of the server, the report sees it instead of the clients: log X-Forwarded-For (nginx's $http_x_forwarded_for, Apache's %%{X-Forwarded-For}i) and name it with --trust-proxy\n",
 		100*private/all, strings.Join(nets, ", "), more)
+}
+
+// RangesHint says on stderr when the log starts before the published
+// address ranges' history and robots were seen before it: they were
+// judged by the earliest lists known, which cannot prove an impostor
+// (agents.Ranges.IdentifyAt), and an admin reading "unverified" should
+// know why. Three short lines: a terminal of 80 columns shows them whole.
+func RangesHint(stderr io.Writer, res *detect.Result) {
+	if res == nil || !res.RangesNewer || res.RangesEarliest == 0 {
+		return
+	}
+	n := res.RangesEarliest
+	clients := "robot clients were"
+	if n == 1 {
+		clients = "robot client was"
+	}
+	Warnf(stderr, "robowatch: note: the log starts %s, before the address ranges' history", res.First.Format(time.DateOnly))
+	Warnf(stderr, "  (%s): %d %s judged", report.RangesHistory(res), n, clients)
+	Warnf(stderr, "  by the earliest lists: an address in none is unverified, not an impostor")
 }

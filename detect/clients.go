@@ -45,9 +45,6 @@ type verdictEnv struct {
 	loc   *time.Location              // the log's zone, for peak times
 	addrs map[string]addressStats     // what the clients of each address did together (address.go)
 	dns   map[string]agents.DNSResult // what DNS said of addresses whose claim the ranges could not settle
-	// oldLog: the range files are over three years newer than the log, so an
-	// address outside them proves no impostor (agents.Ranges.NewerThan).
-	oldLog bool
 }
 
 // Len is how many clients the list holds.
@@ -272,18 +269,19 @@ func (e *verdictEnv) verdict(c *client) Verdict {
 	if c.ua.agent.Kind != agents.Browser {
 		// A browser's name claims no crawler: "Yandex Browser" is people
 		// using Yandex's browser, not Yandex's robot from a wrong address.
-		v.Operator, v.Identity, v.VerifiedBy = identify(&e.cfg, v.Name, c.ip, e.oldLog)
+		v.Operator, v.Identity, v.VerifiedBy, v.IdentityNote = e.cfg.ranges().IdentifyAt(v.Name, c.ip, c.first.time(), c.last.time())
 	}
 	// DNS settles what the ranges could not, and overrules a range file
 	// that calls the operator's own crawler an impostor: the file is a
 	// copy of a day's list, the operator's DNS says today's. A name under
 	// a domain that may not verify this robot (googleusercontent.com for
-	// Googlebot) is no confirmation (agents.DNSResult.For).
+	// Googlebot) is no confirmation (agents.DNSResult.For). The ranges'
+	// note goes with their judgment.
 	if r, ok := e.dns[c.ip]; ok {
 		r = r.For(v.Name)
 		if v.Identity == agents.IdentityUnverified && r.Identity != agents.IdentityUnverified ||
 			v.Identity == agents.IdentityImpostor && r.Identity == agents.IdentityVerified {
-			v.Identity = r.Identity
+			v.Identity, v.IdentityNote = r.Identity, ""
 			if r.Identity == agents.IdentityVerified {
 				v.VerifiedBy = agents.VerifiedByDNS
 			}

@@ -43,9 +43,7 @@ type Detector struct {
 	watchMinutes int       // per-minute counts all drill-downs may still add (maxWatchMinutesAll)
 	counts       logCounts // of every record of the log, for its traits
 	started      bool
-	maxSec       int64 // latest second seen
-	logLast      int64 // a Pool's worker: the log's latest second, set before Result
-	logLastSet   bool
+	maxSec       int64          // latest second seen
 	ticked       bool           // other shards' records moved the clock before the first of ours (Pass)
 	steps        stepWatch      // the clock's steps back (step.go)
 	epoch        uint16         // steps so far, wrapping: a client of an earlier one restarts its rate window

@@ -131,7 +131,7 @@ func (d *Detector) stream(c *client, sec int64, untimed, robotsTxt, violated boo
 
 // streamEnv is the verdict environment of a verdict while reading.
 func (d *Detector) streamEnv() *verdictEnv {
-	return &verdictEnv{lt: d.counts.traits(), cfg: d.cfg, loc: d.loc, oldLog: d.oldLog()}
+	return &verdictEnv{lt: d.counts.traits(), cfg: d.cfg, loc: d.loc}
 }
 
 // announce judges c and, if it is a robot, tells Events so, and of the
@@ -363,13 +363,12 @@ func (d *Detector) TopRobots(n int) []LiveRobot {
 		return nil
 	}
 	byName := map[string]*LiveRobot{}
-	old := d.oldLog()
 	for c := range d.clients.all() {
 		if !c.announced {
 			continue
 		}
 		name := eventName(c)
-		op, id, _ := identify(&d.cfg, name, c.ip, old)
+		op, id, _, _ := d.cfg.ranges().IdentifyAt(name, c.ip, c.first.time(), c.last.time())
 		key := robotRowName(name, id)
 		r := byName[key]
 		if r == nil {

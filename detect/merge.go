@@ -64,8 +64,8 @@ func MergeVerdicts(parts [][]Verdict) []Verdict {
 // mergeVerdict adds b, the same client in a later log, to a.
 func mergeVerdict(a, b *Verdict) {
 	if b.Robot && !a.Robot || b.Robot == a.Robot && b.Score > a.Score {
-		a.Robot, a.Name, a.Kind, a.Score, a.Operator, a.Identity, a.VerifiedBy, a.Purpose =
-			b.Robot, b.Name, b.Kind, b.Score, b.Operator, b.Identity, b.VerifiedBy, b.Purpose
+		a.Robot, a.Name, a.Kind, a.Score, a.Operator, a.Identity, a.VerifiedBy, a.IdentityNote, a.Purpose =
+			b.Robot, b.Name, b.Kind, b.Score, b.Operator, b.Identity, b.VerifiedBy, b.IdentityNote, b.Purpose
 	}
 	a.Reasons = union(a.Reasons, b.Reasons)
 	slices.SortStableFunc(a.Reasons, func(x, y string) int { // in judge's order, as one run gives them

@@ -373,11 +373,6 @@ func (p *Pool) Result() *Result {
 		return p.res
 	}
 	p.Close()
-	if p.clock != math.MinInt64 {
-		for _, d := range p.dets {
-			d.logLast, d.logLastSet = p.clock, true
-		}
-	}
 	rs := make([]*Result, len(p.dets))
 	var wg sync.WaitGroup
 	for i, d := range p.dets {
@@ -461,12 +456,12 @@ func mergeResults(rs []*Result) *Result {
 		out.DNSChecked += r.DNSChecked
 		out.Ranges = r.Ranges
 		out.RangesNewer = out.RangesNewer || r.RangesNewer
+		out.RangesEarliest += r.RangesEarliest
 		if e := r.Clients.env; e != nil {
 			if env.loc == nil {
 				env.loc = e.loc
 			}
 			env.lt, env.cfg = e.lt, e.cfg
-			env.oldLog = env.oldLog || e.oldLog
 			maps.Copy(env.addrs, e.addrs)
 			if e.dns != nil {
 				if env.dns == nil {

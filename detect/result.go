@@ -89,9 +89,14 @@ type Result struct {
 	RobotBuckets []RobotBuckets `json:"-"`
 
 	Ranges []agents.RangeFile `json:"ranges"` // the published range files identities were checked against, dated
-	// RangesNewer: the range files are over three years newer than the
-	// log, so addresses outside them are unverified, not impostors.
+	// RangesNewer: the log starts before the history of the range lists
+	// begins (agents.Ranges.NewerThan): its records before then are judged
+	// by the earliest lists known, and an address outside them is
+	// unverified, not an impostor.
 	RangesNewer bool `json:"ranges_newer_than_log"`
+	// RangesEarliest: the robot clients seen before the lists' history,
+	// judged by the earliest lists known (Verdict.IdentityNote).
+	RangesEarliest int `json:"ranges_earliest"`
 
 	Networks []NetworkSummary `json:"networks"` // the clients by /24 (IPv4) and /48 (IPv6), most requests first
 
@@ -131,14 +136,20 @@ type Verdict struct {
 	CrawlDelay       float64   `json:"crawl_delay,omitempty"`          // seconds, of the robot's robots.txt group
 	CrawlDelayFast   bool      `json:"crawl_delay_exceeded,omitempty"` // the robot came faster than CrawlDelay allows
 
-	// Who the client claims to be, checked (agents.Identify): the operator
-	// its robot name claims, and verified (VerifiedBy says how), impostor
-	// or unverified. Empty for a client that claims no known operator.
+	// Who the client claims to be, checked (agents.Ranges.IdentifyAt, by
+	// the lists of the client's own time): the operator its robot name
+	// claims, and verified (VerifiedBy says how), impostor or unverified.
+	// Empty for a client that claims no known operator.
 	Operator   string `json:"operator,omitempty"`
 	Identity   string `json:"identity,omitempty"`
 	VerifiedBy string `json:"verified_by,omitempty"`
 	Purpose    string `json:"purpose,omitempty"` // what its robot is for: search, ai-training, seo, … (agents.Purpose)
 	Network    string `json:"network,omitempty"` // its /24 (IPv4) or /48 (IPv6), as networks[] sums them; none for a host name
+
+	// IdentityNote says how a client seen before the range lists' history
+	// was judged: "by the earliest ranges known, DAY" (verified) or
+	// "ranges only from DAY" (unverified).
+	IdentityNote string `json:"identity_note,omitempty"`
 }
 
 // Peak is the most requests a client made in any 1 s, 10 s and 60 s window,
@@ -342,7 +353,7 @@ func (d *Detector) Result() *Result {
 	// The verdicts are built from the clients when the report reads them
 	// (see ClientList); here each client is judged once for the summaries,
 	// and what only the pass needed is let go.
-	env := &verdictEnv{lt: lt, cfg: d.cfg, loc: d.loc, addrs: addressesOf(&d.clients), oldLog: d.oldLog()}
+	env := &verdictEnv{lt: lt, cfg: d.cfg, loc: d.loc, addrs: addressesOf(&d.clients)}
 	// The pass has read its last record: what only reading needed (the
 	// User-agent interning, the classifier's cache) goes before the
 	// verdicts are built, not after, so the two are never held together.
@@ -408,6 +419,9 @@ func (d *Detector) Result() *Result {
 			continue
 		}
 		res.RobotCount++
+		if v.IdentityNote != "" {
+			res.RangesEarliest++
+		}
 		if folded {
 			robotsSeen.add(clientHash(c.ip, c.ua.ua))
 		}
@@ -656,7 +670,7 @@ func (d *Detector) verifyDNS() (map[string]agents.DNSResult, int) {
 		if c.ua.agent.Kind == agents.Browser {
 			continue // claims no crawler (see verdict)
 		}
-		op, id, _ := d.cfg.ranges().Identify(c.ua.agent.Name, c.ip)
+		op, id, _, _ := d.cfg.ranges().IdentifyAt(c.ua.agent.Name, c.ip, c.first.time(), c.last.time())
 		if (id == agents.IdentityUnverified || id == agents.IdentityImpostor) && agents.HasDNS(op, c.ua.agent.Name) {
 			all = append(all, claim{c.ip, op, c.requests})
 		}
@@ -684,24 +698,9 @@ func (d *Detector) verifyDNS() (map[string]agents.DNSResult, int) {
 	return got, len(got)
 }
 
-// oldLog reports whether the range files are over three years newer than the
-// log's latest record (see verdictEnv.oldLog).
+// oldLog reports whether the log starts before the range lists' history
+// begins (agents.Ranges.NewerThan). A Pool's workers each say so of their
+// own share; the earliest one's answer is the log's.
 func (d *Detector) oldLog() bool {
-	last, ok := d.maxSec, d.started
-	if d.logLastSet {
-		// A Pool's worker: the log's clock, not that of its own share.
-		last, ok = max(last, d.logLast), true
-	}
-	return ok && d.cfg.ranges().NewerThan(time.Unix(last, 0))
-}
-
-// identify checks the claim name makes against ip by the range files; on
-// an old log (see verdictEnv.oldLog) an address outside them is
-// unverified, not an impostor.
-func identify(cfg *Config, name, ip string, oldLog bool) (operator, identity, verifiedBy string) {
-	operator, identity, verifiedBy = cfg.ranges().Identify(name, ip)
-	if identity == agents.IdentityImpostor && oldLog {
-		identity = agents.IdentityUnverified
-	}
-	return operator, identity, verifiedBy
+	return d.started && d.cfg.ranges().NewerThan(d.first)
 }

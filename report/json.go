@@ -64,7 +64,8 @@ type jsonSummary struct {
 	RobotRequests     int64              `json:"robot_requests"`        // requests of the robot clients (tracked ones)
 	RobotBytes        int64              `json:"robot_bytes"`           // bytes sent to them
 	Ranges            []agents.RangeFile `json:"ranges"`                // published crawler address ranges identities were checked against, with their dates
-	RangesNewer       bool               `json:"ranges_newer_than_log"` // the ranges are 3+ years newer than the log: addresses outside them are unverified, not impostors
+	RangesNewer       bool               `json:"ranges_newer_than_log"` // the log starts before the ranges' history: its earlier records are judged by the earliest lists known
+	RangesEarliest    int                `json:"ranges_earliest"`       // robot clients seen before the ranges' history, judged by the earliest lists (identity_note)
 	DNSChecked        int                `json:"dns_checked"`           // addresses whose claim --verify-dns checked
 
 	// The violations list holds every violation of a robot unless the
@@ -152,6 +153,7 @@ func summaryOf(r *Report) jsonSummary {
 		RobotBytes:        res.RobotBytes,
 		Ranges:            nonNil(res.Ranges),
 		RangesNewer:       res.RangesNewer,
+		RangesEarliest:    res.RangesEarliest,
 		DNSChecked:        res.DNSChecked,
 
 		ViolationsListed:   res.Violations.Len(),

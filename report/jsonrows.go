@@ -151,7 +151,7 @@ func appendVerdict(b []byte, v *detect.Verdict, prefix string) ([]byte, bool) {
 	}
 	for _, m := range [...]struct{ key, val string }{
 		{"operator", v.Operator}, {"identity", v.Identity}, {"verified_by", v.VerifiedBy},
-		{"purpose", v.Purpose}, {"network", v.Network},
+		{"purpose", v.Purpose}, {"network", v.Network}, {"identity_note", v.IdentityNote},
 	} {
 		if m.val != "" {
 			w.str(m.key, m.val)

@@ -29,13 +29,13 @@ func TestRowsAsEncodingJSON(t *testing.T) {
 			Reasons: []string{"robots-txt", "user-agent"}, Details: []string{"fetched /robots.txt 3 times", "a"},
 			Violations: 4, Incidents: 2, RobotsTxtFetches: 3, Errors: 7, First: zoned, Last: zoned,
 			Peak: detect.Peak{Per1s: 1, At10s: zoned}, CrawlDelay: 2.5, CrawlDelayFast: true,
-			Operator: "Google", Identity: "verified", VerifiedBy: "ip-range", Purpose: "search"},
+			Operator: "Google", Identity: "verified", VerifiedBy: "ip-range", Purpose: "search", IdentityNote: "by the earliest ranges known, 2024-02-13"},
 		{CrawlDelay: 1e-6, Bytes: -1, Requests: 1<<63 - 1},
 		{CrawlDelay: 123456789012345678},
 	}
 	for i, s := range hostile {
 		verdicts = append(verdicts, detect.Verdict{IP: s, UserAgent: s, Name: s, Kind: s, Reasons: []string{s, s}, Details: []string{s},
-			Operator: s, Identity: s, VerifiedBy: s, Purpose: s, Network: s, Score: -i})
+			Operator: s, Identity: s, VerifiedBy: s, Purpose: s, Network: s, IdentityNote: s, Score: -i})
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {

@@ -694,6 +694,7 @@ func mergeParts(parts []*jsonPart) *Report {
 		res.WatchDropped = saturatingAdd(res.WatchDropped, s.WatchDropped) // --client pairs: not bounded by the records
 		res.DNSChecked += s.DNSChecked
 		res.RangesNewer = res.RangesNewer || s.RangesNewer
+		res.RangesEarliest += s.RangesEarliest
 		ranges.add(s.Ranges...)
 		res.Watched = append(res.Watched, p.Watched...)
 

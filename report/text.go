@@ -131,6 +131,22 @@ func noun(n int64, one, many string) string {
 	return many
 }
 
+// RangesHistory says when the published ranges' history begins: "from
+// DAY", or "from DAY to DAY, by list" when their lists begin on different
+// days.
+func RangesHistory(res *detect.Result) string {
+	from, to := "", ""
+	for _, f := range res.Ranges {
+		if f.Since != "" {
+			from, to = min(cmp.Or(from, f.Since), f.Since), max(to, f.Since)
+		}
+	}
+	if from != to {
+		return "from " + from + " to " + to + ", by list"
+	}
+	return "from " + from
+}
+
 func summarySection(r *Report) *section {
 	res := r.Result
 	s := &section{name: "summary", title: "Summary", header: []string{"", ""}, flex: []bool{false, true}}
@@ -197,8 +213,10 @@ func summarySection(r *Report) *section {
 	if res.IncidentCount > 0 {
 		s.paint(len(s.rows)-1, 1, toneIncident)
 	}
-	if res.RangesNewer && slices.ContainsFunc(res.Robots, func(s detect.RobotSummary) bool { return s.Operator != "" }) {
-		add("Identity", "the crawlers' published address ranges are over three years newer than the log: an address outside them is unverified, not an impostor")
+	if res.RangesNewer && res.RangesEarliest > 0 {
+		n := int64(res.RangesEarliest)
+		add("Identity", Exact(n)+noun(n, " robot client", " robot clients")+" came before the published address ranges' history ("+
+			RangesHistory(res)+"): judged by the earliest lists known, an address in none of them is unverified, not an impostor")
 	}
 	if res.FutureRecords > 0 {
 		add("Future records", Exact(res.FutureRecords)+" dated after today (forged or corrupt?): counted, not in rates or the time span")
