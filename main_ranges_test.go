@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -94,5 +96,51 @@ func TestChatGPTUserDroppedPrefix2024Log(t *testing.T) {
 				t.Errorf("stderr says the log is before the ranges' history: %v, want %v:\n%s", said, tt.newer, errOut)
 			}
 		})
+	}
+}
+
+// TestRangesJAFARFile: --ranges FILE reads a JAFAR file
+// (draft-illyes-webbotauth-jafar), whose service names the robot of each
+// prefix: an operator publishing its fetchers' addresses in that shape
+// verifies them. A file of a major version robowatch does not read, one
+// that does not parse, and one with no prefix (a source that answered
+// with nothing) are refused with the file's name and the reason, and
+// nothing is read.
+func TestRangesJAFARFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("chatgpt-user.json", `{"formatVersion":"1.0","creationTime":"2024-10-01T00:00:00Z",
+		"prefixes":[{"ipv4Prefix":"34.120.0.0/24","service":"ChatGPT-User"}]}`)
+	code, out, errOut := runCLI(t, chatGPTUserLog("03/Nov/2024"), "-o", "json", "--ranges", good, "-")
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	clients, summary := clientsOf(t, out)
+	if c := clients["34.120.0.10"]; c["identity"] != "verified" || c["verified_by"] != "ip-range" {
+		t.Errorf("34.120.0.10 by the JAFAR file: %v %v, want verified by ip-range", c["identity"], c["verified_by"])
+	}
+	if c := clients["23.98.179.16"]; c["identity"] != "impostor" {
+		t.Errorf("23.98.179.16, outside the JAFAR file's list of its time: %v, want impostor", c["identity"])
+	}
+	if r, _ := summary["ranges"].([]any); len(r) != 1 || r[0].(map[string]any)["file"] != "chatgpt-user.json#ChatGPT-User" {
+		t.Errorf("summary.ranges = %v", summary["ranges"])
+	}
+
+	for _, tt := range []struct{ name, body, want string }{
+		{"v2.json", `{"formatVersion":"2.0","creationTime":"2026-05-01T00:00:00Z","prefixes":[{"ipv4Prefix":"34.120.0.0/24","service":"ChatGPT-User"}]}`,
+			`range file v2.json: formatVersion "2.0": robowatch reads JAFAR (draft-illyes-webbotauth-jafar) version 1.x only`},
+		{"broken.json", `{"formatVersion":"1.0","prefixes":[`, "range file broken.json: unexpected end of JSON input"},
+		{"empty.json", `{"formatVersion":"1.0","creationTime":"2026-05-01T00:00:00Z","prefixes":[]}`, "range file empty.json: 0 prefixes"},
+	} {
+		code, out, errOut := runCLI(t, chatGPTUserLog("03/Nov/2024"), "--ranges", write(tt.name, tt.body), "-")
+		if code != cli.ExitError || out != "" || !strings.Contains(errOut, tt.want) {
+			t.Errorf("--ranges %s: exit %d, stdout %d bytes, stderr %q; want %d, nothing, %q", tt.name, code, len(out), errOut, cli.ExitError, tt.want)
+		}
 	}
 }

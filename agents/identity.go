@@ -82,8 +82,8 @@ type span struct {
 
 	// robots, when not nil, are the robots (lower-case name prefixes) the
 	// list may verify: those the verifiers table allows a limited list
-	// (Google's user-triggered fetchers'). nil is every robot of the
-	// operator.
+	// (Google's user-triggered fetchers'), or a JAFAR file's service. nil
+	// is every robot of the operator.
 	robots []string
 }
 
@@ -141,7 +141,7 @@ func LoadRanges(fsys fs.FS, only ...string) (*Ranges, error) {
 			continue
 		}
 		n := len(r.Files)
-		if err := r.loadFile(fsys, name); err != nil {
+		if err := r.loadFile(fsys, name, len(only) > 0); err != nil {
 			return nil, err
 		}
 		if len(only) > 0 && len(r.Files) == n {
@@ -162,23 +162,24 @@ func LoadRanges(fsys fs.FS, only ...string) (*Ranges, error) {
 	return r, nil
 }
 
-// loadFile reads a file of Google's shape or JAFAR's.
-func (r *Ranges) loadFile(fsys fs.FS, name string) error {
+// loadFile reads a file of Google's shape or JAFAR's. In a directory
+// (named false), a JSON file of a name robowatch does not know that does
+// not parse is some other file, skipped.
+func (r *Ranges) loadFile(fsys fs.FS, name string, named bool) error {
 	b, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		return err
 	}
+	fileOp := rangeOperators[path.Base(name)]
 	var doc struct {
 		FormatVersion json.RawMessage `json:"formatVersion"`
 		CreationTime  string          `json:"creationTime"`
-		Prefixes      []struct {
-			IPv4     string   `json:"ipv4Prefix"`
-			IPv6     string   `json:"ipv6Prefix"`
-			Service  string   `json:"service"`
-			Services []string `json:"services"`
-		} `json:"prefixes"`
+		Prefixes      []prefix        `json:"prefixes"`
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
+		if !named && fileOp == "" {
+			return nil
+		}
 		return fmt.Errorf("range file %s: %w", name, err)
 	}
 	if len(doc.FormatVersion) > 0 {
@@ -186,13 +187,18 @@ func (r *Ranges) loadFile(fsys fs.FS, name string) error {
 			return fmt.Errorf("range file %s: %w", name, err)
 		}
 	}
+	jafar := len(doc.FormatVersion) > 0 || slices.ContainsFunc(doc.Prefixes, func(p prefix) bool { return p.Service != "" || len(p.Services) > 0 })
+	if !named && fileOp == "" && !jafar {
+		return nil // some other JSON file
+	}
 	if len(doc.Prefixes) == 0 || len(doc.Prefixes) > maxRangePrefixes {
+		// A source that answered with no prefixes is no list: the one it
+		// would replace stays.
 		return fmt.Errorf("range file %s: %d prefixes, want 1 to %d", name, len(doc.Prefixes), maxRangePrefixes)
 	}
 	// The file's prefixes by list: its own operator's (by its name), or,
 	// in a JAFAR file, each service's.
 	byList := map[string][]string{}
-	fileOp := rangeOperators[path.Base(name)]
 	for i, p := range doc.Prefixes {
 		s := p.IPv4 + p.IPv6
 		if _, err := netip.ParsePrefix(s); err != nil || p.IPv4 != "" && p.IPv6 != "" {
@@ -229,11 +235,25 @@ func (r *Ranges) loadFile(fsys fs.FS, name string) error {
 		if err != nil {
 			return fmt.Errorf("range file %s: %w", name, err)
 		}
-		limit(spans, verifierOf(path.Base(name)))
+		if svc != "" {
+			for i := range spans {
+				spans[i].robots = []string{strings.ToLower(svc)}
+			}
+		} else {
+			limit(spans, verifierOf(path.Base(name)))
+		}
 		r.nets[op] = append(r.nets[op], spans...)
 		r.Files = append(r.Files, RangeFile{File: list, Operator: op, Created: doc.CreationTime, Since: since, Prefixes: len(byList[svc])})
 	}
 	return nil
+}
+
+// prefix is a prefix object of Google's shape or JAFAR's.
+type prefix struct {
+	IPv4     string   `json:"ipv4Prefix"`
+	IPv6     string   `json:"ipv6Prefix"`
+	Service  string   `json:"service"`  // JAFAR's first drafts: the one robot the prefix is for
+	Services []string `json:"services"` // its later ones: the robots
 }
 
 // jafarVersion refuses a JAFAR formatVersion ("1.0", "1", 1) of a major

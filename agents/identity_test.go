@@ -231,3 +231,120 @@ func TestIdentifyAt(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadRangesJAFAR: a JAFAR file (draft-illyes-webbotauth-jafar) names
+// the robot of each prefix by its service: the prefix verifies that robot's
+// claims, dated by the file's creationTime. A major formatVersion robowatch
+// does not read, a file that does not parse and a file with no prefix are
+// refused, naming the file and why.
+func TestLoadRangesJAFAR(t *testing.T) {
+	const good = `{"formatVersion":"1.0","creationTime":"2026-05-01T00:00:00Z","prefixes":[
+		{"ipv4Prefix":"192.0.2.0/24","service":"GPTBot"},
+		{"ipv6Prefix":"2001:db8:1::/48","services":["ChatGPT-User","OAI-SearchBot"]},
+		{"ipv4Prefix":"198.51.100.0/24","service":"SomeUnknownBot"}]}`
+	r, err := LoadRanges(fstest.MapFS{"openai.json": {Data: []byte(good)}}, "openai.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	may := time.Date(2026, 5, 10, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		name, addr string
+		at         time.Time
+		identity   string
+	}{
+		{"GPTBot", "192.0.2.9", may, IdentityVerified},
+		{"GPTBot", "203.0.113.9", may, IdentityImpostor},
+		{"ChatGPT-User", "2001:db8:1::5", may, IdentityVerified},
+		{"OAI-SearchBot", "2001:db8:1::5", may, IdentityVerified},
+		// A service is for its robot alone: GPTBot's prefix is not
+		// ChatGPT-User's.
+		{"ChatGPT-User", "192.0.2.9", may, IdentityImpostor},
+		// Before the file's day, only the earliest list known.
+		{"GPTBot", "203.0.113.9", may.AddDate(-1, 0, 0), IdentityUnverified},
+		{"GPTBot", "192.0.2.9", may.AddDate(-1, 0, 0), IdentityVerified},
+		// Google publishes nothing in this file: no ranges, unverified.
+		{"Googlebot", "66.249.66.1", may, IdentityUnverified},
+	} {
+		if _, id, _, _ := r.IdentifyAt(tt.name, tt.addr, tt.at, tt.at); id != tt.identity {
+			t.Errorf("IdentifyAt(%q, %q, %s) = %q, want %q", tt.name, tt.addr, tt.at.Format(time.DateOnly), id, tt.identity)
+		}
+	}
+	if len(r.Files) != 3 || r.Files[0].File != "openai.json#ChatGPT-User" || r.Files[0].Since != "2026-05-01" {
+		t.Errorf("files %+v: want one a robot's service, dated", r.Files)
+	}
+
+	for _, tt := range []struct{ body, want string }{
+		{`{"formatVersion":"2.0","creationTime":"2026-05-01T00:00:00Z","prefixes":[{"ipv4Prefix":"192.0.2.0/24","service":"GPTBot"}]}`,
+			`range file openai.json: formatVersion "2.0": robowatch reads JAFAR (draft-illyes-webbotauth-jafar) version 1.x only`},
+		{`{"formatVersion":"x","prefixes":[{"ipv4Prefix":"192.0.2.0/24","service":"GPTBot"}]}`, `formatVersion "x"`},
+		{`{"formatVersion":"1.0","creationTime":"2026-05-01T00:00:00Z","prefixes":[]}`, "range file openai.json: 0 prefixes"},
+		{`{"formatVersion":"1.0","prefixes":[{"ipv4Prefix":"192.0.2.0/33","service":"GPTBot"}]}`, `range file openai.json: prefix 1: "192.0.2.0/33" is not one CIDR network`},
+		{`{"formatVersion":1.0,"prefixes":[`, "range file openai.json: unexpected end of JSON input"},
+		{`{"formatVersion":"1.1","prefixes":[{"ipv4Prefix":"192.0.2.0/24"}]}`, "range file openai.json: neither a service"},
+	} {
+		_, err := LoadRanges(fstest.MapFS{"openai.json": {Data: []byte(tt.body)}}, "openai.json")
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("LoadRanges(%.60q): %v, want %q", tt.body, err, tt.want)
+		}
+	}
+	// In a directory, a JSON file that is no range file is not read; a
+	// JAFAR file of another major version is refused.
+	if _, err := LoadRanges(fstest.MapFS{"googlebot.json": {Data: []byte(`{"creationTime":"2026-01-01T00:00:00","prefixes":[{"ipv4Prefix":"192.0.2.0/24"}]}`)},
+		"package.json": {Data: []byte(`{"name":"x"}`)}, "notes.json": {Data: []byte(`junk`)}}); err != nil {
+		t.Errorf("a directory with other JSON files: %v", err)
+	}
+	if _, err := LoadRanges(fstest.MapFS{"bots.json": {Data: []byte(`{"formatVersion":"3.0","prefixes":[]}`)}}); err == nil || !strings.Contains(err.Error(), "bots.json: formatVersion") {
+		t.Errorf("a directory with a JAFAR 3.0 file: %v", err)
+	}
+}
+
+// TestLoadRangesHistory: a range file's history (NAME.history.tsv) dates
+// its prefixes; the file's own copy, newer, is added to it; a copy that
+// shrank to less than half of the latest list, or a history line that does
+// not parse, is refused naming the file.
+func TestLoadRangesHistory(t *testing.T) {
+	const hist = "# comment\n= googlebot.json\t2025-01-01\t2025-06-01\t10\n192.0.2.0/24\t2025-01-01\t2025-06-01\n198.51.100.0/24\t2025-01-01\t2025-02-01\n"
+	file := func(prefixes ...string) []byte {
+		var p []string
+		for _, s := range prefixes {
+			p = append(p, `{"ipv4Prefix":"`+s+`"}`)
+		}
+		return []byte(`{"creationTime":"2025-09-01T00:00:00","prefixes":[` + strings.Join(p, ",") + `]}`)
+	}
+	r, err := LoadRanges(fstest.MapFS{"googlebot.json": {Data: file("192.0.2.0/24", "203.0.113.0/24")}, "googlebot.history.tsv": {Data: []byte(hist)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	for _, tt := range []struct {
+		addr, at, identity string
+	}{
+		{"192.0.2.1", "2025-03-01", IdentityVerified},
+		{"192.0.2.1", "2025-12-01", IdentityVerified}, // still published in the file's copy
+		{"198.51.100.1", "2025-02-20", IdentityVerified},
+		{"198.51.100.1", "2025-05-01", IdentityImpostor}, // dropped in February
+		{"203.0.113.1", "2025-03-01", IdentityImpostor},  // added only by September's copy
+		{"203.0.113.1", "2025-10-01", IdentityVerified},
+		{"198.51.100.1", "2024-06-01", IdentityVerified}, // before the history: in its earliest list
+		{"203.0.113.1", "2024-06-01", IdentityUnverified},
+	} {
+		if _, id, _, _ := r.IdentifyAt("Googlebot", tt.addr, at(tt.at), at(tt.at)); id != tt.identity {
+			t.Errorf("%s at %s: %q, want %q", tt.addr, tt.at, id, tt.identity)
+		}
+	}
+	for _, tt := range []struct {
+		file       []byte
+		hist, want string
+	}{
+		{file("192.0.2.0/24"), "= googlebot.json\t2025-01-01\t2025-06-01\t3\n192.0.2.0/24\t2025-01-01\t2025-06-01\n198.51.100.0/24\t2025-01-01\t2025-06-01\n203.0.113.0/24\t2025-01-01\t2025-06-01\n",
+			"range file googlebot.json: 1 prefixes where its list of 2025-06-01 held 3: a partial list is not taken"},
+		{file("192.0.2.0/24"), "192.0.2.0/24\t2025-01-01\t2025-06-01\n", `range history googlebot.history.tsv: line 1: "192.0.2.0/24`},
+		{file("192.0.2.0/24"), "= googlebot.json\t2025-01-01\t2025-06-01\t3\n192.0.2.0/24\t2024-01-01\t2025-06-01\n", "line 2"},
+		{file("192.0.2.0/24"), "= googlebot.json\tyesterday\t2025-06-01\t3\n", "line 1"},
+	} {
+		_, err := LoadRanges(fstest.MapFS{"googlebot.json": {Data: tt.file}, "googlebot.history.tsv": {Data: []byte(tt.hist)}})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("history %.50q: %v, want %q", tt.hist, err, tt.want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -69,7 +70,7 @@ type Analyse struct {
 	Proxies  logparse.Proxies    // --trust-proxy: the client is the right-most untrusted X-Forwarded-For address
 	Shard    detect.Shard        // --shard I/N: only the clients of this shard (for robowatch merge)
 	Workers  int                 // --workers: detectors judging in parallel (a batch run)
-	Ranges   string              // --ranges DIR: published crawler ranges to use instead of the built-in ones
+	Ranges   string              // --ranges DIR|FILE: published crawler ranges to use instead of the built-in ones
 	Keys     string              // --keys DIR: Web Bot Auth key directories to verify signatures against
 	FailOn   []string            // findings that make the exit status 3 (FailConditions)
 	Progress bool                // draw a progress line on stderr
@@ -108,11 +109,17 @@ func (a *Analyse) Config(ctx context.Context, stderr io.Writer) (cfg detect.Conf
 	cfg.Robots, cfg.RobotsByHost = set.Default, set.ByHost
 	cfg.DNSContext = ctx
 	if a.Ranges != "" {
-		if cfg.Ranges, err = agents.LoadRanges(os.DirFS(a.Ranges)); err != nil {
+		// A directory of range files, or one file (a JAFAR file, say):
+		// read with the history beside it, if any.
+		fsys, only := os.DirFS(a.Ranges), []string(nil)
+		if st, err := os.Stat(a.Ranges); err == nil && !st.IsDir() {
+			fsys, only = os.DirFS(filepath.Dir(a.Ranges)), []string{filepath.Base(a.Ranges)}
+		}
+		if cfg.Ranges, err = agents.LoadRanges(fsys, only...); err != nil {
 			return cfg, nil, fmt.Errorf("--ranges %s: %w", a.Ranges, err)
 		}
 		if len(cfg.Ranges.Files) == 0 {
-			return cfg, nil, fmt.Errorf("--ranges %s: no range file robowatch knows (googlebot.json, googlesc.json, googleutf.json)", a.Ranges)
+			return cfg, nil, fmt.Errorf("--ranges %s: no range file robowatch knows (googlebot.json, googlesc.json, googleutf.json, ipverse-crawlers.json, or a JAFAR file whose service names a robot)", a.Ranges)
 		}
 	}
 	if a.Keys != "" {
@@ -265,7 +272,7 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 		progress   = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always, never")
 		verifyDNS  = fs.Bool("verify-dns", false, "check the claims of robots whose operators publish no ranges (bingbot, Applebot, YandexBot, Baiduspider, …) by reverse and forward DNS, after reading (at most 20 s)")
 		dnsServer  = fs.String("dns-server", "", "--verify-dns asks this server (HOST:PORT) instead of the system's resolver")
-		ranges     = fs.String("ranges", "", "check crawler identities against the published range files in DIR (googlebot.json, …) instead of the built-in copies")
+		ranges     = fs.String("ranges", "", "check crawler identities against the published range files in DIR (googlebot.json, …, with their *.history.tsv), or against FILE (Google's shape or JAFAR's, whose service names the robot), instead of the built-in copies")
 		keys       = fs.String("keys", "", "verify Web Bot Auth signatures the log records against the key directories in DIR (HOST.json: what https://HOST/.well-known/http-message-signatures-directory serves)")
 		workers    = fs.Int("workers", 0, "judge clients on N goroutines (0: one per core); the report is the same for any N while no client is folded (--max-clients), and the same on every run for one N")
 		shard      = fs.String("shard", "", "I/N: read only the clients whose network hashes to part I of N, for robowatch merge (see README)")
