@@ -267,17 +267,21 @@ func TestRobotsTxtNotFoundPerHost(t *testing.T) {
 	}
 }
 
-// TestOldLogImpostors: an address outside ranges published over three
-// years after the log proves no impostor (a 2015 log made Microsoft's
-// bingbot of 2015 impostors in the block list): unverified, said in
-// RangesNewer. A recent log's impostor stays one.
+// TestOldLogImpostors: a claim is judged by the range lists of the log's
+// own time. An address outside Google's lists of 2025 is an impostor; in a
+// 2015 log, before the lists' history begins (2024-02-13), it proves no
+// impostor (a 2015 log made Microsoft's bingbot of 2015 impostors in the
+// block list): unverified, counted in RangesEarliest. RangesNewer says
+// the log starts before the history of some list (the collection's, from
+// 2026-04-11), whatever its clients.
 func TestOldLogImpostors(t *testing.T) {
 	const gb = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
 	for _, tt := range []struct {
 		year     int
 		identity string
 		newer    bool
-	}{{2015, "unverified", true}, {time.Now().Year(), "impostor", false}} {
+		earliest int
+	}{{2015, "unverified", true, 8}, {2025, "impostor", true, 0}, {2026, "impostor", false, 0}} {
 		var recs []logparse.Record
 		for i := range 8 { // several networks, so that a Pool's workers share them out
 			recs = append(recs, logparse.Record{Client: fmt.Sprintf("203.0.%d.50", 113+i), UserAgent: gb, Method: "GET", Target: "/", Status: 200, Time: time.Date(tt.year, 5, 6, 9, 0, i, 0, time.UTC)})
@@ -287,8 +291,8 @@ func TestOldLogImpostors(t *testing.T) {
 			p.Add(recs, nil, nil, nil)
 			res := p.Result()
 			v := verdictOf(t, res, "203.0.113.50", gb)
-			if v.Identity != tt.identity || res.RangesNewer != tt.newer {
-				t.Errorf("%d, %d workers: identity %q, ranges newer %v; want %q, %v", tt.year, workers, v.Identity, res.RangesNewer, tt.identity, tt.newer)
+			if v.Identity != tt.identity || res.RangesNewer != tt.newer || res.RangesEarliest != tt.earliest {
+				t.Errorf("%d, %d workers: identity %q, ranges newer %v, earliest %d; want %q, %v, %d", tt.year, workers, v.Identity, res.RangesNewer, res.RangesEarliest, tt.identity, tt.newer, tt.earliest)
 			}
 		}
 	}
