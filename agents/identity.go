@@ -69,6 +69,10 @@ type Ranges struct {
 	// bedrockbot's. An operator's own file (Google's) is for all its
 	// robots: it has no entry.
 	named map[string][]string
+
+	// begins is, by operator, the day its earliest list begins: a
+	// client all before it has no list of its time.
+	begins map[string]time.Time
 }
 
 // A span is a prefix an operator's list held from the day first to the
@@ -157,6 +161,16 @@ func LoadRanges(fsys fs.FS, only ...string) (*Ranges, error) {
 	for _, name := range collections {
 		if err := r.loadCollection(fsys, name, own); err != nil {
 			return nil, err
+		}
+	}
+	r.begins = map[string]time.Time{}
+	for _, m := range [...]map[string][]span{r.nets, r.advisory} {
+		for op, spans := range m {
+			for _, s := range spans {
+				if b, ok := r.begins[op]; !ok || s.since.Before(b) {
+					r.begins[op] = s.since
+				}
+			}
 		}
 	}
 	return r, nil
@@ -594,12 +608,7 @@ func (r *Ranges) IdentifyAt(name, addr string, first, last time.Time) (operator,
 		first, last = farFuture, farFuture
 	}
 	lo, hi := first.Add(-rangeGrace), last.Add(rangeGrace)
-	// begins is when the operator's lists begin: a client all before it
-	// has no list of its time.
-	begins := farFuture
-	for _, s := range slices.Concat(nets, advisory) {
-		begins = minTime(begins, s.since)
-	}
+	begins := r.begins[operator]
 	before := hi.Before(begins)
 	var earliest time.Time // the earliest list holding a, for a client before them all
 	// claimed: some list of the operator may verify this robot. A list
@@ -653,13 +662,6 @@ var farFuture = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 // hi: a prefix still published holds from its first day on.
 func (s span) held(lo, hi time.Time) bool {
 	return !s.first.After(hi) && (s.last.Equal(s.until) || !s.last.Before(lo))
-}
-
-func minTime(a, b time.Time) time.Time {
-	if b.Before(a) {
-		return b
-	}
-	return a
 }
 
 // lists reports whether the operator's published ranges are for the robot
