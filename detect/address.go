@@ -347,6 +347,11 @@ func unnamed(ip string) string {
 	if p, ok := networkOf(ip); ok {
 		return "unnamed (" + p.String() + ")"
 	}
+	if i := strings.IndexByte(ip, '.'); i > 0 && strings.IndexByte(ip[i+1:], '.') > 0 {
+		// A host name (a Common Log Format log's %h): its domain is the
+		// network, "piweba4y.prodigy.com" one of "*.prodigy.com".
+		return "unnamed (*" + ip[i:] + ")"
+	}
 	return "unnamed (" + ip + ")"
 }
 

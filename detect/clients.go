@@ -258,15 +258,27 @@ func (e *verdictEnv) verdict(c *client) Verdict {
 		CrawlDelay:       delay.Seconds(),
 		CrawlDelayFast:   tooFast,
 	}
+	switch v.Kind {
+	case KindServer:
+		// Named for what it is: "PHP" (the product token it carries)
+		// would read as a PHP script's visits.
+		v.Name, v.Incidents = "(this server)", 0
+	case KindJunk:
+		v.Name, v.Incidents = "(no request)", 0
+	}
 	if cv := c.rare().viol; v.Robot && cv != nil {
 		v.Violations = cv.n
 	}
-	if v.Robot && c.ua.agent.Kind == agents.Browser {
+	byNetwork := v.Robot && (c.ua.agent.Kind == agents.Browser || c.ua.agent.Kind == agents.Suspicious ||
+		c.ua.agent.Kind == agents.Empty && (!e.lt.hasUA || c.flags&flagAgentField == 0))
+	if byNetwork {
 		// Found by what it did, under a browser's name: "Chrome" would
-		// name millions of people. Its network says where it came from.
+		// name millions of people, and an implausible "Chrome" names no
+		// one either. In a log without a User-agent field, "(empty)"
+		// would make every robot of the log one. Its network says where
+		// it came from.
 		v.Name = unnamed(c.ip)
-	}
-	if c.ua.agent.Kind != agents.Browser {
+	} else if c.ua.agent.Kind != agents.Browser {
 		// A browser's name claims no crawler: "Yandex Browser" is people
 		// using Yandex's browser, not Yandex's robot from a wrong address.
 		v.Operator, v.Identity, v.VerifiedBy, v.IdentityNote = e.cfg.ranges().IdentifyAt(v.Name, c.ip, c.first.time(), c.last.time())

@@ -589,7 +589,10 @@ func (d *Detector) Add(r *logparse.Record) {
 		continued = c.rate.part == ph32 && c.requests > 1
 		c.rate.part = ph32
 	}
-	if !(res == resourceAsset && r.Referer != "") && res != resourceSubrequest && !continued && !part {
+	// No request at all (a TLS handshake, an empty connection) is junk,
+	// counted apart: it is no page and no one's rapid-fire.
+	junk := r.Method == "" && r.Target == ""
+	if !(res == resourceAsset && r.Referer != "") && res != resourceSubrequest && !continued && !part && !junk {
 		hits++
 	}
 	// A log format without times has no rates: every record would fall

@@ -156,7 +156,8 @@ func (d *Detector) announce(c *client, env *verdictEnv) {
 // eventName is the name events give c: its robot name once judged one,
 // else what its User-agent names.
 func eventName(c *client) string {
-	if c.announced && c.ua.agent.Kind == agents.Browser {
+	k := c.ua.agent.Kind
+	if c.announced && (k == agents.Browser || k == agents.Suspicious || k == agents.Empty && c.flags&flagAgentField == 0) {
 		return unnamed(c.ip) // as its Verdict names it
 	}
 	return c.ua.agent.Name

@@ -401,15 +401,19 @@ func (d *Detector) Result() *Result {
 			}
 			junkIPs[c.ip]++
 		}
-		res.IncidentCount += v.Incidents
-		res.IncidentsDropped += c.rate.incidentCount() - len(c.rate.incidents())
-		for _, in := range c.rate.incidents() {
-			x := d.incident(c, in, v.Name)
-			x.Verdict = VerdictHuman
-			if v.Robot {
-				x.Verdict = robotRowName(v.Name, v.Identity)
+		if v.Kind != KindServer && v.Kind != KindJunk {
+			// The server's own connections and connections that sent no
+			// request are no one's rapid-fire (their verdict has none).
+			res.IncidentCount += v.Incidents
+			res.IncidentsDropped += c.rate.incidentCount() - len(c.rate.incidents())
+			for _, in := range c.rate.incidents() {
+				x := d.incident(c, in, v.Name)
+				x.Verdict = VerdictHuman
+				if v.Robot {
+					x.Verdict = robotRowName(v.Name, v.Identity)
+				}
+				res.Incidents = append(res.Incidents, x)
 			}
-			res.Incidents = append(res.Incidents, x)
 		}
 		if !v.Robot {
 			if c.x != nil {

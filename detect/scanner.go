@@ -4,6 +4,7 @@ import (
 	"iter"
 	"math"
 	"math/bits"
+	"net/netip"
 	"strconv"
 	"strings"
 )
@@ -381,6 +382,22 @@ func (fp fingerprint) files() string {
 		}
 	}
 	return strings.Join(names, ", ")
+}
+
+// dummyConnection ends the User-agent Apache sends when it connects to
+// itself to wake an idle child ("Apache/2.4.25 (Debian) PHP/7.3.20
+// (internal dummy connection)").
+const dummyConnection = "(internal dummy connection)"
+
+// ownServer reports whether c is the web server connecting to itself:
+// Apache's dummy connections, from a loopback address. The same
+// User-agent from anywhere else is someone's imitation of it.
+func (c *client) ownServer() bool {
+	if !strings.HasSuffix(c.ua.ua, dummyConnection) {
+		return false
+	}
+	a, err := netip.ParseAddr(c.ip)
+	return err == nil && a.Unmap().IsLoopback()
 }
 
 // junkOnly reports whether none of c's requests was an HTTP request.

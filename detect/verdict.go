@@ -21,6 +21,7 @@ const (
 const (
 	KindScanner = "scanner" // probes for weaknesses: its User-agent, whatever it says, does not matter
 	KindJunk    = "junk"    // no HTTP request at all: TLS handshakes, binary or empty request lines
+	KindServer  = "server"  // the web server itself: Apache's "internal dummy connection" from loopback
 )
 
 // RobotScore is the score at which a client is judged a robot.
@@ -199,6 +200,14 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		// scanner's probe, an empty connection. The summary counts them
 		// apart; a robot row each would bury the robots that matter.
 		j.kind = KindJunk
+		return j
+	}
+	if c.ownServer() {
+		// Apache wakes its idle children by connecting to itself
+		// ("OPTIONS * HTTP/1.0" from ::1 or 127.0.0.1, the User-agent
+		// ending "(internal dummy connection)"): the server, not a
+		// visitor, and no part of the robots' share.
+		j.kind = KindServer
 		return j
 	}
 	browserLike := a.Kind == agents.Browser || a.Kind == agents.Empty || a.Kind == agents.Unknown

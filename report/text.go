@@ -405,8 +405,13 @@ func clientsSection(r *Report, opt Options, text bool) *section {
 	n := opt.top(clients.Len())
 	for _, c := range clients.Head(n) {
 		robot := "no"
-		if c.Robot {
+		switch {
+		case c.Robot:
 			robot = "yes"
+		case c.Kind == detect.KindJunk || c.Kind == detect.KindServer:
+			// Neither a robot nor a person: no HTTP request at all, or
+			// the server's own connection.
+			robot = c.Kind
 		}
 		viol := Count(c.Violations)
 		if !r.Result.ViolationsChecked {
