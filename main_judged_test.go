@@ -168,3 +168,21 @@ func readFile(t *testing.T, name string) string {
 	}
 	return string(b)
 }
+
+// TestOldBrowsersOfTheirTime: three visitors of the elastic/examples log
+// (May 2015) on Internet Explorer 9, 8 and 7-compatibility mode, each
+// loading pages and their assets. "Ancient browser" is judged from when the
+// next version came out (IE 9 was superseded in late 2012, not three years
+// before the log) and counts only with behaviour no browser shows: none of
+// them has points, let alone a robot's.
+func TestOldBrowsersOfTheirTime(t *testing.T) {
+	rep, _ := judgeLog(t, "testdata/scenarios/old-browsers/elastic-2015.log")
+	if len(rep.Clients) != 3 {
+		t.Fatalf("%d clients, want 3", len(rep.Clients))
+	}
+	for _, c := range rep.Clients {
+		if c.Robot || c.Score != 0 {
+			t.Errorf("%s (%s): robot %v, score %d, %q; want a person with no points", c.IP, c.UserAgent, c.Robot, c.Score, c.Details)
+		}
+	}
+}

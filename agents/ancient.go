@@ -8,13 +8,19 @@ import (
 )
 
 // An ancient browser: a person's browser updates itself, so a browser
-// version released years before the log was written is either a forgotten
-// machine or, far more often, a script that copied a User-agent once and
-// never again (the basjes and elastic logs are full of them). It is a weak
-// signal: it takes one more piece of evidence to make a robot, so an old
-// browser that loads pages and their assets is still a person.
+// version superseded years before the log was written is either a
+// forgotten machine or, far more often, a script that copied a User-agent
+// once and never again (the basjes and elastic logs are full of them). It
+// is judged against the log's own date, and from the day the next version
+// came out, not the version's own: Internet Explorer 7 (2006) was the
+// browser of most Windows XP machines until Internet Explorer 8 (March
+// 2009), and a visitor of a 2009 log who uses it is of their time. It is a
+// weak signal, never enough alone to make a robot (see detect's verdict
+// rule), so an old browser that loads pages and their assets is still a
+// person.
 
-// ancientAge is how much older than the log a browser version must be.
+// ancientAge is how long before the log a browser version must have been
+// superseded.
 const ancientAge = 3 * 365 * 24 * time.Hour
 
 // release is the first stable release of a browser's major version.
@@ -39,21 +45,24 @@ var (
 		{70, "2019-10-22"}, {80, "2020-06-30"}, {90, "2021-04-19"}, {100, "2022-05-03"}, {110, "2023-02-14"},
 		{120, "2023-11-21"}, {130, "2024-09-03"},
 	}
-	// Internet Explorer ended at 11 (Trident/7.0).
+	// Internet Explorer ended at 11 (Trident/7.0); the row for 12 is Edge's
+	// first release (Windows 10), which superseded it. No browser says
+	// "MSIE 12" (classify calls that string implausible).
 	msieReleases = []release{
 		{4, "1997-10-01"}, {5, "1999-03-18"}, {6, "2001-08-27"}, {7, "2006-10-18"}, {8, "2009-03-19"},
-		{9, "2011-03-14"}, {10, "2012-10-26"}, {11, "2013-10-17"},
+		{9, "2011-03-14"}, {10, "2012-10-26"}, {11, "2013-10-17"}, {12, "2015-07-29"},
 	}
 )
 
 // browserRelease returns the browser and major version a User-agent names
-// and when that version came out; ok is false for anything else.
-func browserRelease(ua string) (name string, released time.Time, ok bool) {
+// and when the next version came out (superseding it); ok is false for
+// anything else.
+func browserRelease(ua string) (name string, superseded time.Time, ok bool) {
 	return browserReleaseLower(strings.ToLower(ua))
 }
 
 // browserReleaseLower is browserRelease of a lower-cased User-agent.
-func browserReleaseLower(lower string) (name string, released time.Time, ok bool) {
+func browserReleaseLower(lower string) (name string, superseded time.Time, ok bool) {
 	var table []release
 	var v int
 	switch {
@@ -76,10 +85,11 @@ func browserReleaseLower(lower string) (name string, released time.Time, ok bool
 		row := r[v-table[0].major]
 		return row.name, row.date, true
 	}
-	return name + " " + strconv.Itoa(v), releaseDate(table, v), true
+	return name + " " + strconv.Itoa(v), releaseDate(table, v+1), true
 }
 
-// releaseRow is browserReleaseLower's answer for one major version.
+// releaseRow is browserReleaseLower's answer for one major version: its
+// name and when the next one came out.
 type releaseRow struct {
 	name string
 	date time.Time
@@ -95,7 +105,7 @@ var releaseRows = sync.OnceValue(func() map[string][]releaseRow {
 	for name, table := range map[string][]release{"Chrome": chromeReleases, "Firefox": firefoxReleases, "Internet Explorer": msieReleases} {
 		first, last := table[0].major, table[len(table)-1].major+releaseRowsAhead
 		for v := first; v <= last; v++ {
-			rows[name] = append(rows[name], releaseRow{name + " " + strconv.Itoa(v), releaseDate(table, v)})
+			rows[name] = append(rows[name], releaseRow{name + " " + strconv.Itoa(v), releaseDate(table, v+1)})
 		}
 	}
 	return rows
@@ -130,17 +140,17 @@ func Ancient(ua string, at time.Time) string {
 	if at.IsZero() {
 		return ""
 	}
-	name, released, ok := browserRelease(ua)
+	name, superseded, ok := browserRelease(ua)
 	if !ok {
 		return ""
 	}
-	return ancient(name, released, at)
+	return ancient(name, superseded, at)
 }
 
-func ancient(name string, released, at time.Time) string {
-	if at.IsZero() || at.Sub(released) < ancientAge {
+func ancient(name string, superseded, at time.Time) string {
+	if at.IsZero() || at.Sub(superseded) < ancientAge {
 		return ""
 	}
-	years := int(at.Sub(released).Hours() / 24 / 365)
-	return name + " came out in " + released.Format("2006") + ", " + strconv.Itoa(years) + " years before this log"
+	years := int(at.Sub(superseded).Hours() / 24 / 365)
+	return name + " was superseded in " + superseded.Format("2006") + ", " + strconv.Itoa(years) + " years before this log"
 }

@@ -50,7 +50,8 @@ type Agent struct {
 	Scanner bool
 
 	// For a browser whose version robowatch knows the release of: "Chrome
-	// 47" and when it came out (see Ancient), found once per User-agent.
+	// 47" and when the next version superseded it (see Ancient), found
+	// once per User-agent.
 	Release  string
 	Released time.Time
 }

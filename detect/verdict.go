@@ -43,8 +43,10 @@ const RobotScore = 100
 //	            empty User-agent (in a log that records User-agents)         100
 //	            a browser string that cannot be real (suspicious)            100
 //	            not any known browser (unknown)                              100
-//	            a browser version released 3+ years before the log
-//	            (agents.Ancient: browsers update themselves, scripts do not)  50
+//	            a browser version superseded 3+ years before the log
+//	            (agents.Ancient: browsers update themselves, scripts do not),
+//	            counted only with behaviour evidence below, never alone
+//	            nor with rate or robots-txt alone                             50
 //	rate        a rapid-fire incident: over BurstPer10s page requests in
 //	            10 s or SustainedPer60s in 60 s (the assets a page pulls
 //	            in are part of its page view: no rate hits)                  100
@@ -288,29 +290,28 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		j.add(ReasonUserAgent, pointsSuspiciousUA, "implausible browser User-agent"+because(a.Reason))
 	case agents.Unknown:
 		j.add(ReasonUserAgent, pointsUnknownUA, "User-agent of no known browser"+because(a.Reason))
-	case agents.Browser:
-		if why := a.Ancient(c.first.time()); why != "" {
-			j.add(ReasonUserAgent, pointsAncientUA, "ancient browser: "+why)
-		}
 	}
 
+	// Behaviour is weighed apart first: an ancient browser counts only
+	// with it.
+	var b judgement
 	if c.requests >= int64(cfg.MinRequests) && float64(c.head) >= cfg.HeadShare*float64(c.requests) {
-		j.add(ReasonBehaviour, pointsMostlyHead, fmt.Sprintf("%s of %d requests are HEAD", percent(int64(c.head), c.requests), c.requests))
+		b.add(ReasonBehaviour, pointsMostlyHead, fmt.Sprintf("%s of %d requests are HEAD", percent(int64(c.head), c.requests), c.requests))
 	}
 	if c.requests >= int64(cfg.MinRequests) && float64(c.errors) >= cfg.ErrorShare*float64(c.requests) {
-		j.add(ReasonBehaviour, pointsMostlyErrors, fmt.Sprintf("%s of %d requests answered 4xx/5xx (%d × 404)",
+		b.add(ReasonBehaviour, pointsMostlyErrors, fmt.Sprintf("%s of %d requests answered 4xx/5xx (%d × 404)",
 			percent(int64(c.errors), c.requests), c.requests, c.notFound))
 	}
 	if own := c.rare().probes.own; own > 0 && !lt.proxyLog {
-		j.add(ReasonBehaviour, pointsOwnAbsolute, fmt.Sprintf("asked %s for this site's pages by absolute URL (GET http://host/…), which browsers send only to a proxy",
+		b.add(ReasonBehaviour, pointsOwnAbsolute, fmt.Sprintf("asked %s for this site's pages by absolute URL (GET http://host/…), which browsers send only to a proxy",
 			times(int64(own))))
 	}
 	if fast := c.rare().fastForms; fast > 0 {
 		detail := fmt.Sprintf("%d of %d form posts within %v of fetching the form", fast, c.posts, cfg.FastForm)
 		if c.assets == 0 {
-			j.add(ReasonBehaviour, pointsFastForm, detail+", never an asset")
+			b.add(ReasonBehaviour, pointsFastForm, detail+", never an asset")
 		} else {
-			j.add(ReasonBehaviour, pointsFastFormAssets, detail)
+			b.add(ReasonBehaviour, pointsFastFormAssets, detail)
 		}
 	}
 	// None at all, or hardly any over many pages: one stylesheet fetched
@@ -321,18 +322,31 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 	pages := int64(c.pages)
 	switch {
 	case pages >= int64(cfg.MinPages) && c.assets == 0:
-		j.add(ReasonBehaviour, pointsNoAssets, fmt.Sprintf("%d pages and no image, CSS, JS or font", c.pages))
+		b.add(ReasonBehaviour, pointsNoAssets, fmt.Sprintf("%d pages and no image, CSS, JS or font", c.pages))
 	case pages >= 2*int64(cfg.MinPages) && int64(c.assets)*fewPerPages < pages:
-		j.add(ReasonBehaviour, pointsNoAssets, fmt.Sprintf("%d pages and only %d image, CSS, JS or font requests", c.pages, c.assets))
+		b.add(ReasonBehaviour, pointsNoAssets, fmt.Sprintf("%d pages and only %d image, CSS, JS or font requests", c.pages, c.assets))
 	}
 	if lt.hasReferer && c.flags&flagAgentField != 0 {
 		switch {
 		case pages >= int64(cfg.MinPages) && c.referers == 0:
-			j.add(ReasonBehaviour, pointsNoReferer, fmt.Sprintf("%d pages and never a Referer", c.pages))
+			b.add(ReasonBehaviour, pointsNoReferer, fmt.Sprintf("%d pages and never a Referer", c.pages))
 		case pages >= 2*int64(cfg.MinPages) && int64(c.referers)*fewPerPages < pages:
-			j.add(ReasonBehaviour, pointsNoReferer, fmt.Sprintf("%d pages and only %d requests with a Referer", c.pages, c.referers))
+			b.add(ReasonBehaviour, pointsNoReferer, fmt.Sprintf("%d pages and only %d requests with a Referer", c.pages, c.referers))
 		}
 	}
+	if a.Kind == agents.Browser && b.score > 0 {
+		// An old browser version alone, or with no more than a busy
+		// minute of browsing or a look at robots.txt, is a person on an
+		// old machine (the log's own time decides what is old: see
+		// agents.Ancient); with behaviour no browser shows, it is one more
+		// sign of a script that copied a User-agent once.
+		if why := a.Ancient(c.first.time()); why != "" {
+			j.add(ReasonUserAgent, pointsAncientUA, "ancient browser: "+why)
+		}
+	}
+	j.score += b.score
+	j.reasons = append(j.reasons, b.reasons...)
+	j.details = append(j.details, b.details...)
 	if c.monitor(cfg.MinRequests) && j.kind == "" {
 		// Whatever it calls itself: a browser's tab left open sends a
 		// Referer, and pulls in assets when the page changes.
