@@ -174,6 +174,7 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 	}
 	opt.ProxyHint(stderr, rep.Result)
 	cli.RangesHint(stderr, rep.Result)
+	cli.AssetsHint(stderr, rep.Result)
 	if status == cli.ExitOK {
 		status = opt.Status(rep.Result, stderr) // --fail-on, --client that matched nothing
 	}

@@ -186,3 +186,39 @@ func TestOldBrowsersOfTheirTime(t *testing.T) {
 		}
 	}
 }
+
+// TestAssetsServedByAFront: the elastic/examples log (May 2015) as an
+// Apache back end behind an nginx that serves the static files would log
+// it: its real lines without the asset requests. Five readers of 10 to 20
+// pages each had 50 points for "pages and no assets", which every person
+// has in such a log. The log as a whole shows the front; the signal is set
+// aside for it, stderr says so and why, and the JSON summary says it. The
+// same log with its assets keeps the signal.
+func TestAssetsServedByAFront(t *testing.T) {
+	rep, errOut := judgeLog(t, "testdata/scenarios/assets-front/elastic-backend.log")
+	if rep.Summary["pages_without_assets_set_aside"] != true {
+		t.Errorf("pages_without_assets_set_aside = %v, want true", rep.Summary["pages_without_assets_set_aside"])
+	}
+	if !strings.Contains(errOut, `"pages and no assets" is no sign of a robot in this log and was set aside`) {
+		t.Errorf("stderr does not say the signal was set aside:\n%s", errOut)
+	}
+	readers := map[string]bool{"130.237.218.86": true, "183.179.22.186": true, "24.11.96.184": true, "2.241.35.167": true, "88.120.89.50": true}
+	seen := 0
+	for _, c := range rep.Clients {
+		if !readers[c.IP] {
+			continue
+		}
+		seen++
+		if c.Robot || c.Score != 0 {
+			t.Errorf("%s: robot %v, score %d, %q; want a reader with no points", c.IP, c.Robot, c.Score, c.Details)
+		}
+	}
+	if seen != len(readers) {
+		t.Errorf("%d of the %d readers in the report", seen, len(readers))
+	}
+
+	rep, errOut = judgeLog(t, "testdata/logs/elastic-5801-5900.log", "testdata/logs/elastic-8801-9000.log")
+	if rep.Summary["pages_without_assets_set_aside"] != false || strings.Contains(errOut, "set aside") {
+		t.Errorf("a log with its assets: set aside %v, stderr %q", rep.Summary["pages_without_assets_set_aside"], errOut)
+	}
+}

@@ -12,6 +12,18 @@ import (
 	"github.com/robowatch/robowatch/report"
 )
 
+// AssetsHint says on stderr when the log holds next to no image, style,
+// script or font requests, so that "pages and no assets" was set aside as a
+// signal: a front server (nginx serving static files before Apache) or a
+// CDN answers them, and a person's page views look like a script's here.
+func AssetsHint(stderr io.Writer, res *detect.Result) {
+	if res == nil || !res.AssetsElsewhere {
+		return
+	}
+	Warnf(stderr, "robowatch: note: %d page requests and %d for images, styles, scripts or fonts: a front server or CDN serves the assets, so \"pages and no assets\" is no sign of a robot in this log and was set aside\n",
+		res.LogPages, res.LogAssets)
+}
+
 // ProxyHint says on stderr when most of the requests came from private
 // addresses, or from one CDN's edge, and no --trust-proxy was given: a server behind a proxy, a
 // load balancer or a CDN logs their address for every client, and the

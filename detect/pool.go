@@ -457,6 +457,9 @@ func mergeResults(rs []*Result) *Result {
 		out.Ranges = r.Ranges
 		out.RangesNewer = out.RangesNewer || r.RangesNewer
 		out.RangesEarliest += r.RangesEarliest
+		// Every worker counts the whole log's records (a batch counts
+		// all): their traits agree, so the last one's counts are the log's.
+		out.AssetsElsewhere, out.LogPages, out.LogAssets = r.AssetsElsewhere, r.LogPages, r.LogAssets
 		if e := r.Clients.env; e != nil {
 			if env.loc == nil {
 				env.loc = e.loc

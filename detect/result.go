@@ -98,6 +98,16 @@ type Result struct {
 	// judged by the earliest lists known (Verdict.IdentityNote).
 	RangesEarliest int `json:"ranges_earliest"`
 
+	// AssetsElsewhere: the log holds next to no image, style, script or
+	// font requests for its pages (fewer than one per 100 pages, over 100
+	// pages): a front server or CDN serves them, so "pages and no assets"
+	// was set aside as a signal for every client of the log.
+	AssetsElsewhere bool `json:"assets_elsewhere"`
+	// LogPages and LogAssets are the counts that decided it: page
+	// requests, and asset requests but the favicon.
+	LogPages  int64 `json:"-"`
+	LogAssets int64 `json:"-"`
+
 	Networks []NetworkSummary `json:"networks"` // the clients by /24 (IPv4) and /48 (IPv6), most requests first
 
 	Operators []OperatorSummary `json:"operators"` // the verified crawlers by operator, most requests first
@@ -343,6 +353,7 @@ func (d *Detector) Result() *Result {
 	res.ViolationsDropped += d.unlisted.violations
 	res.IncidentsDropped += int(d.unlisted.incidents)
 	lt := d.counts.traits()
+	res.AssetsElsewhere, res.LogPages, res.LogAssets = lt.assetsElsewhere, d.counts.pages, d.counts.plainAssets
 
 	sorted := sortClients(&d.clients)
 

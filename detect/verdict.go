@@ -120,7 +120,22 @@ type logTraits struct {
 	// there many User-agents from one address "never for an asset" are
 	// people behind a carrier's address, not a rotating robot.
 	hasAssets bool
+	// assetsElsewhere: over frontMinPages pages and fewer than one image,
+	// style, script or font (the favicon aside) per assetsElsewhereRatio
+	// pages. A front server (nginx serving static files before Apache, a
+	// CDN) answers those itself, and the log sees none from anyone:
+	// "pages and no assets" says nothing of a client there.
+	assetsElsewhere bool
 }
+
+// frontMinPages and assetsElsewhereRatio decide logTraits.assetsElsewhere:
+// a person's page pulls in a few to dozens of assets, so even a log whose
+// pages are nine in ten a robot's has several per ten pages; one per
+// hundred is a log that does not see them.
+const (
+	frontMinPages        = 100
+	assetsElsewhereRatio = 100
+)
 
 // logCounts are what the log's traits are made of, counted over every
 // record of the log (Add and Pass; a Pool adds the other workers').
@@ -130,6 +145,8 @@ type logCounts struct {
 	withReferer int64 // likewise for the Referer
 	absolute    int64 // records whose target is an absolute URL (over HTTP/1) and that name no virtual host, and CONNECTs tunnelled (2xx)
 	assets      int64 // records for images, styles, scripts, fonts
+	pages       int64 // records for pages (by their path)
+	plainAssets int64 // assets but the favicon, which a front may leave to the back
 }
 
 func (n *logCounts) count(r *logparse.Record) {
@@ -148,8 +165,14 @@ func (n *logCounts) countAs(r *logparse.Record, res resource) {
 	if tunnelled(r.Method, r.Status) || absoluteTarget(r.Target, r.VHost, r.Protocol) {
 		n.absolute++
 	}
-	if res == resourceAsset {
+	switch res {
+	case resourceAsset:
 		n.assets++
+		if fingerprintOf(r.Path()) != fpFavicon {
+			n.plainAssets++
+		}
+	case resourcePage:
+		n.pages++
 	}
 }
 
@@ -161,12 +184,15 @@ func (n logCounts) plus(o logCounts) logCounts {
 		withReferer: n.withReferer + o.withReferer,
 		absolute:    n.absolute + o.absolute,
 		assets:      n.assets + o.assets,
+		pages:       n.pages + o.pages,
+		plainAssets: n.plainAssets + o.plainAssets,
 	}
 }
 
 func (n logCounts) traits() logTraits {
 	return logTraits{hasUA: n.withUA > 0, hasReferer: n.withReferer > 0, proxyLog: n.absolute > 0 && n.absolute*2 >= n.seen,
-		hasAssets: n.assets > 0 && n.assets*20 >= n.seen}
+		hasAssets:       n.assets > 0 && n.assets*20 >= n.seen,
+		assetsElsewhere: n.pages >= frontMinPages && n.plainAssets*assetsElsewhereRatio < n.pages}
 }
 
 // judgement is the verdict on one client.
@@ -309,6 +335,9 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 	if fast := c.rare().fastForms; fast > 0 {
 		detail := fmt.Sprintf("%d of %d form posts within %v of fetching the form", fast, c.posts, cfg.FastForm)
 		if c.assets == 0 {
+			// Even where a front serves the assets: no person fills in
+			// a form in two seconds, and password managers that do are
+			// the rare case the discount below is for.
 			b.add(ReasonBehaviour, pointsFastForm, detail+", never an asset")
 		} else {
 			b.add(ReasonBehaviour, pointsFastFormAssets, detail)
@@ -321,6 +350,8 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 	// followed.
 	pages := int64(c.pages)
 	switch {
+	case lt.assetsElsewhere:
+		// The log sees no one's assets (see logTraits): no signal.
 	case pages >= int64(cfg.MinPages) && c.assets == 0:
 		b.add(ReasonBehaviour, pointsNoAssets, fmt.Sprintf("%d pages and no image, CSS, JS or font", c.pages))
 	case pages >= 2*int64(cfg.MinPages) && int64(c.assets)*fewPerPages < pages:

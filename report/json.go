@@ -67,6 +67,9 @@ type jsonSummary struct {
 	RangesNewer       bool               `json:"ranges_newer_than_log"` // the log starts before the ranges' history: its earlier records are judged by the earliest lists known
 	RangesEarliest    int                `json:"ranges_earliest"`       // robot clients seen before the ranges' history, judged by the earliest lists (identity_note)
 	DNSChecked        int                `json:"dns_checked"`           // addresses whose claim --verify-dns checked
+	// AssetsElsewhere: next to no asset requests in the whole log (a front
+	// server or CDN serves them), so "pages and no assets" was set aside.
+	AssetsElsewhere bool `json:"pages_without_assets_set_aside"`
 
 	// The violations list holds every violation of a robot unless the
 	// per-client or overall bounds of the detector were reached; then the
@@ -155,6 +158,7 @@ func summaryOf(r *Report) jsonSummary {
 		RangesNewer:       res.RangesNewer,
 		RangesEarliest:    res.RangesEarliest,
 		DNSChecked:        res.DNSChecked,
+		AssetsElsewhere:   res.AssetsElsewhere,
 
 		ViolationsListed:   res.Violations.Len(),
 		ViolationsUnlisted: res.ViolationsDropped,

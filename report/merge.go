@@ -695,6 +695,7 @@ func mergeParts(parts []*jsonPart) *Report {
 		res.DNSChecked += s.DNSChecked
 		res.RangesNewer = res.RangesNewer || s.RangesNewer
 		res.RangesEarliest += s.RangesEarliest
+		res.AssetsElsewhere = res.AssetsElsewhere || s.AssetsElsewhere
 		ranges.add(s.Ranges...)
 		res.Watched = append(res.Watched, p.Watched...)
 
