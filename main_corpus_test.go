@@ -63,6 +63,7 @@ type corpusScore struct {
 	robots, found    int // labelled robots; of them judged robots
 	people, flagged  int // labelled people; of them judged robots
 	peopleBlocked    int // labelled people whose address is in the default block list
+	apart            int // labelled clients judged junk or the server itself, scored as neither
 	missed, mistaken []string
 }
 
@@ -72,6 +73,7 @@ func (s *corpusScore) add(o corpusScore) {
 	s.people += o.people
 	s.flagged += o.flagged
 	s.peopleBlocked += o.peopleBlocked
+	s.apart += o.apart
 }
 
 func share(n, of int) float64 {
@@ -118,7 +120,7 @@ func TestCorpus(t *testing.T) {
 		s := scoreCorpusLog(t, lf, log, extra, labels)
 		logs++
 		total.add(s)
-		table = append(table, fmt.Sprintf("%-28s robots found %3d/%-3d  people flagged %2d/%-3d  people blocked %d", slug, s.found, s.robots, s.flagged, s.people, s.peopleBlocked))
+		table = append(table, fmt.Sprintf("%-28s robots found %3d/%-3d  people flagged %2d/%-3d  people blocked %d  set apart %d", slug, s.found, s.robots, s.flagged, s.people, s.peopleBlocked, s.apart))
 		for _, m := range s.missed {
 			table = append(table, "    missed robot:   "+m)
 		}
@@ -157,6 +159,7 @@ func scoreCorpusLog(t *testing.T, labelFile, log string, extra []string, labels 
 			UserAgent string `json:"user_agent"`
 			Robot     bool   `json:"robot"`
 			Name      string `json:"name"`
+			Kind      string `json:"kind"`
 		} `json:"clients"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
@@ -166,9 +169,11 @@ func scoreCorpusLog(t *testing.T, labelFile, log string, extra []string, labels 
 	type key struct{ ip, agent string }
 	judged := make(map[key]bool, len(rep.Clients))
 	names := make(map[key]string, len(rep.Clients))
+	apart := map[key]bool{} // junk (no request) and the server itself: neither robot nor person
 	for _, c := range rep.Clients {
 		judged[key{c.IP, c.UserAgent}] = c.Robot
 		names[key{c.IP, c.UserAgent}] = c.Name
+		apart[key{c.IP, c.UserAgent}] = c.Kind == "junk" || c.Kind == "server"
 	}
 	code, out, errOut = runCLI(t, nil, append(append([]string{"-o", "ips"}, extra...), log)...)
 	if code != 0 {
@@ -185,6 +190,10 @@ func scoreCorpusLog(t *testing.T, labelFile, log string, extra []string, labels 
 		robot, ok := judged[k]
 		if !ok {
 			t.Errorf("%s:%d: no client %s %q in %s", labelFile, l.line, l.ip, l.agent, log)
+			continue
+		}
+		if apart[k] {
+			s.apart++
 			continue
 		}
 		who := fmt.Sprintf("%s %.60q (%s) [%s]", l.ip, l.agent, l.reason, names[k])
