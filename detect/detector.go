@@ -592,7 +592,15 @@ func (d *Detector) Add(r *logparse.Record) {
 	// No request at all (a TLS handshake, an empty connection) is junk,
 	// counted apart: it is no page and no one's rapid-fire.
 	junk := r.Method == "" && r.Target == ""
-	if !(res == resourceAsset && r.Referer != "") && res != resourceSubrequest && !continued && !part && !junk {
+	// An asset without a Referer in the seconds after a page: a browser
+	// that sends none (a privacy setting, a proxy that strips it, a log
+	// without the field) pulls in the page's images the same way, and
+	// its pace is the page's. A dashboard of 40 graphs opened in one
+	// second was a rapid-fire robot on its images alone. Only from the
+	// page's own moment: images fetched on and on after it still count.
+	inView := res == resourceAsset && r.Referer == "" && c.viewHash != 0 && !r.Time.IsZero() &&
+		sec >= c.viewSec && sec-c.viewSec <= pageViewSeconds
+	if !(res == resourceAsset && r.Referer != "") && !inView && res != resourceSubrequest && !continued && !part && !junk {
 		hits++
 	}
 	// A log format without times has no rates: every record would fall
