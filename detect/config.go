@@ -134,6 +134,11 @@ const (
 	DefaultMaxIncidentPaths       = 10000
 )
 
+// QuickForm: a form POSTed within this time after its page was fetched, by
+// a client that never loads an asset, is weak evidence (a password manager
+// fills a login in a second, but on a page the browser rendered).
+const QuickForm = 10 * time.Second
+
 // browserViolationCap bounds the violations kept in full for a client with
 // an ordinary browser User-agent: most such clients are people and their
 // violations are dropped, so holding many would cost memory per human.

@@ -148,8 +148,15 @@ type clientRare struct {
 	viol      *clientViolations // nil until the first disallowed request
 	watch     *watch            // drill-down state; nil unless Config.Watch picks the client
 	fastForms uint32            // forms POSTed within FastForm of fetching them
-	probes    scannerTraits     // what it did that scanners do (scanner.go)
-	sig       *signatures       // its Web Bot Auth signatures; nil until one (signature.go)
+	// quickForms: forms POSTed within QuickForm of fetching them but not
+	// within FastForm; http10: requests over HTTP/1.0 (a browser of this
+	// century speaks 1.1 or later, a script often 1.0); selfReferer: its
+	// first request named itself as its Referer.
+	quickForms  uint32
+	http10      uint32
+	selfReferer bool
+	probes      scannerTraits // what it did that scanners do (scanner.go)
+	sig         *signatures   // its Web Bot Auth signatures; nil until one (signature.go)
 }
 
 // noRare is the clientRare of a client that has none: read, never written.
@@ -426,6 +433,12 @@ func (d *Detector) Add(r *logparse.Record) {
 	if r.Method == "HEAD" {
 		inc32(&c.head)
 	}
+	if r.Protocol == "HTTP/1.0" {
+		inc32(&c.keepRare().http10)
+	}
+	if c.requests == 1 && r.Referer != "" && selfReferer(r.Target, r.Referer) {
+		c.keepRare().selfReferer = true
+	}
 	if r.Referer != "" {
 		inc32(&c.referers)
 	}
@@ -566,8 +579,13 @@ func (d *Detector) Add(r *logparse.Record) {
 		}
 	case "POST":
 		inc32(&c.posts)
-		if ph32 == c.formHash && sec >= c.formSec && sec-c.formSec <= int64(d.cfg.FastForm/time.Second) {
-			inc32(&c.keepRare().fastForms)
+		if ph32 == c.formHash && sec >= c.formSec {
+			switch took := sec - c.formSec; {
+			case took <= int64(d.cfg.FastForm/time.Second):
+				inc32(&c.keepRare().fastForms)
+			case took <= int64(QuickForm/time.Second):
+				inc32(&c.keepRare().quickForms)
+			}
 		}
 		// The page a form's answer is (a login, a search, an order) is
 		// viewed as any other: the browser pulls in its parts with the

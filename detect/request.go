@@ -186,3 +186,19 @@ func urlHost(u string) string {
 	}
 	return u
 }
+
+// selfReferer reports whether referer, an absolute URL, names target (the
+// request's path and query, or its absolute URL) itself: a link to the
+// page one is on, which a client's first request cannot have followed.
+func selfReferer(target, referer string) bool {
+	if target == "" {
+		return false
+	}
+	if referer == target {
+		return true
+	}
+	if urlHost(referer) == "" || strings.IndexByte(referer, '#') >= 0 {
+		return false
+	}
+	return target[0] == '/' && refererPath(referer) == target
+}

@@ -64,6 +64,17 @@ const RobotScore = 100
 //	            that fast on a page they did not see rendered               100
 //	            ... by a client that does load assets (password managers
 //	            submit logins fast)                                           50
+//	            a form POSTed within QuickForm (10 s) of fetching it, and
+//	            never an asset                                                50
+//	            a HEAD request under a browser's User-agent, and never an
+//	            asset: browsers navigate with GET, link checkers with HEAD   100
+//	            HTTP/1.0 and HTTP/1.1 from one browser User-agent at one
+//	            address: a browser keeps the version it speaks, and only
+//	            proxies and scripts speak 1.0 (a proxy does for every
+//	            request)                                                      50
+//	            its first request names itself as the Referer, and never an
+//	            asset: a link to the page one is on, followed before the page
+//	            was ever fetched (a person's reload loads the page's assets)  50
 //	            >= MinPages HTML pages and no image, CSS, JS or font (or,
 //	            over 2*MinPages pages, fewer than one per 10 pages)           50
 //	            >= MinPages HTML pages and never a Referer (in a log that
@@ -98,6 +109,10 @@ const (
 	pointsFastForm         = 100
 	pointsOwnAbsolute      = 100
 	pointsFastFormAssets   = 50
+	pointsQuickForm        = 50
+	pointsHeadBrowser      = 100
+	pointsHTTPSwitch       = 50
+	pointsSelfReferer      = 50
 	pointsNoAssets         = 50
 	pointsNoReferer        = 50
 	pointsMonitor          = 100
@@ -324,6 +339,13 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 	if c.requests >= int64(cfg.MinRequests) && float64(c.head) >= cfg.HeadShare*float64(c.requests) {
 		b.add(ReasonBehaviour, pointsMostlyHead, fmt.Sprintf("%s of %d requests are HEAD", percent(int64(c.head), c.requests), c.requests))
 	}
+	if a.Kind == agents.Browser && c.head > 0 && c.assets == 0 && j.kind == "" &&
+		!(c.requests >= int64(cfg.MinRequests) && float64(c.head) >= cfg.HeadShare*float64(c.requests)) {
+		// A browser asks for pages with GET; HEAD under its name is a link
+		// checker or a scanner's fingerprint. A page's script may send one,
+		// but with the page's assets loaded.
+		j.add(ReasonBehaviour, pointsHeadBrowser, fmt.Sprintf("%s under a browser's User-agent, never an asset", headCount(c.head)))
+	}
 	if c.requests >= int64(cfg.MinRequests) && float64(c.errors) >= cfg.ErrorShare*float64(c.requests) {
 		b.add(ReasonBehaviour, pointsMostlyErrors, fmt.Sprintf("%s of %d requests answered 4xx/5xx (%d × 404)",
 			percent(int64(c.errors), c.requests), c.requests, c.notFound))
@@ -342,6 +364,15 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		} else {
 			b.add(ReasonBehaviour, pointsFastFormAssets, detail)
 		}
+	}
+	if q := c.rare().quickForms; q > 0 && c.rare().fastForms == 0 && c.assets == 0 {
+		j.add(ReasonBehaviour, pointsQuickForm, fmt.Sprintf("%d of %d form posts within %v of fetching the form, never an asset", q, c.posts, QuickForm))
+	}
+	if h := int64(c.rare().http10); a.Kind == agents.Browser && h > 0 && h < c.requests {
+		j.add(ReasonBehaviour, pointsHTTPSwitch, fmt.Sprintf("%d of %d requests over HTTP/1.0, the others over a later version, under one browser's User-agent", h, c.requests))
+	}
+	if c.rare().selfReferer && c.assets == 0 {
+		j.add(ReasonBehaviour, pointsSelfReferer, "its first request names itself as the Referer, and never an asset")
 	}
 	// None at all, or hardly any over many pages: one stylesheet fetched
 	// once, or a Referer sent on the first request only, must not buy a
@@ -385,6 +416,13 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		j.kind = KindMonitor
 	}
 	return j
+}
+
+func headCount(n uint32) string {
+	if n == 1 {
+		return "a HEAD request"
+	}
+	return fmt.Sprintf("%d HEAD requests", n)
 }
 
 func because(reason string) string {
