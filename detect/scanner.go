@@ -67,6 +67,14 @@ var probePaths = []struct {
 	// command injection (CVE-2023-1389), /cgi-bin/luci/;stok=/locale?…
 	// (dmjacas/logs access.log.1). Before the weak /cgi-bin/.
 	{"/cgi-bin/luci", probeStrong},
+	// Debug consoles and deserialisation endpoints that public scanner
+	// templates (Nuclei's exposures and cves) ask every site for, and that
+	// a production site never links: Symfony's web profiler
+	// (/_profiler/phpinfo, /_profiler/latest), Laravel Ignition's remote
+	// code execution (CVE-2021-3129), Oracle WebLogic's wls-wsat and
+	// _async services (CVE-2017-10271, CVE-2019-2725).
+	{"/_profiler", probeStrong}, {"/_ignition/execute-solution", probeStrong},
+	{"/wls-wsat/", probeStrong}, {"/_async/asyncresponseservice", probeStrong},
 	// Proxy checks and devices' exploits that no site but the device's
 	// serves, asked for over hours and days under old browser strings: an
 	// open-proxy check (/testproxy.php, in the nginx log a blog post on AWS

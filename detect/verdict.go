@@ -36,6 +36,8 @@ const RobotScore = 100
 //	            for, failed application paths twice, the server as a proxy,
 //	            or only favicon, robots.txt and sitemap under a browser's
 //	            name                                                        100
+//	            ... one failed application path only (/wp-login.php 404),
+//	            never an asset (a person may follow a stale link)             50
 //	robots-txt  fetched /robots.txt                                          100
 //	            ... with a browser User-agent that also loads documents and
 //	            their assets (a person reading the file by hand)              20
@@ -113,6 +115,7 @@ const (
 	pointsHeadBrowser      = 100
 	pointsHTTPSwitch       = 50
 	pointsSelfReferer      = 50
+	pointsWeakProbe        = 50
 	pointsNoAssets         = 50
 	pointsNoReferer        = 50
 	pointsMonitor          = 100
@@ -259,6 +262,11 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		j.kind = KindScanner
 	}
 
+	if s := &c.rare().probes; j.kind == "" && s.weakFailed == 1 && c.assets == 0 {
+		// Once is no scan (a person may follow a stale link to a login
+		// page), but with anything else browsers do not do, it is one.
+		j.add(ReasonBehaviour, pointsWeakProbe, "asked once for an application path the site does not have, "+s.firstProbe()+", never an asset")
+	}
 	if c.robotsTxt > 0 {
 		fetched := fmt.Sprintf("fetched /robots.txt %s (%s)", times(int64(c.robotsTxt)), c.robotsStatuses())
 		// Like a browser: besides robots.txt it opened documents (pages,
