@@ -1,0 +1,139 @@
+package detect
+
+import (
+	"errors"
+	"io"
+	"os"
+	"testing"
+
+	"github.com/robowatch/robowatch/logparse"
+)
+
+// TestBrowserOnlySignals: what a client under a browser's User-agent does
+// that no browser does, each scored alone and beside what a person's
+// browser does instead.
+func TestBrowserOnlySignals(t *testing.T) {
+	const ip = "192.0.2.7"
+	const ref = "http://www.example.org"
+	page := func(sec int, path, referer string) req {
+		return req{ip: ip, ua: chromeUA, sec: sec, path: path, referer: referer}
+	}
+	asset := req{ip: ip, ua: chromeUA, sec: 1, path: "/site.css", referer: ref + "/join"}
+	form := func(gap int) []req {
+		return []req{page(0, "/join", ref+"/"), {ip: ip, ua: chromeUA, sec: gap, method: "POST", path: "/join", status: 302, referer: ref + "/join"}}
+	}
+	cases := []struct {
+		name  string
+		reqs  []req
+		score int
+	}{
+		{"HEAD of a page under a browser's name", []req{{ip: ip, ua: chromeUA, method: "HEAD", path: "/doc.html"}}, pointsHeadBrowser},
+		{"HEAD sent by a page's script, assets loaded", []req{page(0, "/join", ""), asset, {ip: ip, ua: chromeUA, sec: 2, method: "HEAD", path: "/file.zip", referer: ref + "/join"}}, 0},
+		{"form posted 5 s after it came, no assets", form(5), pointsQuickForm},
+		{"form posted 5 s after it came, assets loaded", append(form(5), asset), 0},
+		{"form posted 30 s after it came", form(30), 0},
+		{"form posted in a second stays FastForm's", form(1), pointsFastForm},
+		{"HTTP/1.0 then HTTP/1.1", []req{{ip: ip, ua: chromeUA, path: "/", proto: "HTTP/1.0"}, page(1, "/join", ref+"/")}, pointsHTTPSwitch},
+		{"HTTP/1.0 throughout (a proxy)", []req{{ip: ip, ua: chromeUA, path: "/", proto: "HTTP/1.0"}, {ip: ip, ua: chromeUA, sec: 3, path: "/a", proto: "HTTP/1.0", referer: ref + "/"}}, 0},
+		{"first request names itself", []req{page(0, "/a?b=1", ref+"/a?b=1")}, pointsSelfReferer},
+		{"a link to the page one is on, followed later", []req{page(0, "/a", ""), page(9, "/a", ref+"/a")}, 0},
+		{"a reload naming itself, with the page's assets", []req{page(0, "/join", ref+"/join"), asset}, 0},
+		{"one failed login-page probe", []req{{ip: ip, ua: chromeUA, path: "/wp-login.php", status: 404}}, pointsWeakProbe},
+		{"the site's own login page", []req{{ip: ip, ua: chromeUA, path: "/wp-login.php"}}, 0},
+		{"Symfony's profiler", []req{{ip: ip, ua: chromeUA, path: "/_profiler/phpinfo", status: 404}}, pointsScanner},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v := verdictOf(t, run(Config{}, tc.reqs), ip, chromeUA)
+			if v.Score != tc.score || v.Robot != (tc.score >= RobotScore) {
+				t.Errorf("robot=%v score=%d details=%q; want score %d", v.Robot, v.Score, v.Details, tc.score)
+			}
+		})
+	}
+}
+
+func TestSelfReferer(t *testing.T) {
+	cases := []struct {
+		target, referer string
+		want            bool
+	}{
+		{"/a?b=1", "http://example.org/a?b=1", true},
+		{"/", "https://example.org", true},
+		{"/", "https://example.org/", true},
+		{"/a", "http://example.org/a?b=1", false},
+		{"/a", "http://example.org/b", false},
+		{"/a", "/a", true},
+		{"/a", "android-app://com.google.android.gm/", false},
+		{"", "http://example.org/", false},
+		{"http://example.org/a", "http://example.org/a", true},
+	}
+	for _, tc := range cases {
+		if got := selfReferer(tc.target, tc.referer); got != tc.want {
+			t.Errorf("selfReferer(%q, %q) = %v, want %v", tc.target, tc.referer, got, tc.want)
+		}
+	}
+}
+
+// TestBrowserOnlySignalsOnRealLines reads real lines of the labelled
+// corpus (testdata/corpus), in testdata/detect/browser-only-signals.log:
+//   - 117.240.187.35 (basjes-niels-2015): a Plone sign-up form POSTed 4 s
+//     after it came, a login form 3 s after, no asset, the first request
+//     over HTTP/1.0 and the rest over 1.1: a robot.
+//   - 123.88.10.57 (basjes-niels-2015): the same run in HTTP/1.1 only:
+//     quick forms alone, weak (50), not enough.
+//   - 117.7.102.100 and 192.254.157.212 (elastic-semicomplete-2015): one
+//     HEAD of a page under Firefox 27 and MSIE 9: link checkers.
+//   - 91.236.74.5 (elastic-semicomplete-2015): one text file with itself as
+//     Referer: weak (50) alone.
+//   - 172.31.7.211 (chatmrpt-alb-2025, the trailing request time dropped):
+//     GET /_profiler/phpinfo under Chrome 69: a scanner.
+//   - 86.130.160.107 and 203.84.135.120 (elastic-semicomplete-2015):
+//     people, one over HTTP/1.0 throughout (a proxy), pages and assets.
+func TestBrowserOnlySignalsOnRealLines(t *testing.T) {
+	f, err := os.Open("../testdata/detect/browser-only-signals.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d := New(Config{})
+	rd := logparse.NewReader(f, "browser-only-signals.log", nil)
+	for {
+		var rec logparse.Record
+		err := rd.Read(&rec)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("reading: %v", err)
+		}
+		d.Add(&rec)
+	}
+	byIP := map[string]Verdict{}
+	for v := range d.Result().Clients.All() {
+		byIP[v.IP] = v
+	}
+	cases := []struct {
+		ip      string
+		robot   bool
+		minimum int // the least score it must have
+	}{
+		{"117.240.187.35", true, pointsQuickForm + pointsHTTPSwitch},
+		{"123.88.10.57", false, pointsQuickForm},
+		{"117.7.102.100", true, pointsHeadBrowser},
+		{"192.254.157.212", true, pointsHeadBrowser},
+		{"91.236.74.5", false, pointsSelfReferer},
+		{"172.31.7.211", true, pointsScanner},
+		{"86.130.160.107", false, 0},
+		{"203.84.135.120", false, 0},
+	}
+	for _, tc := range cases {
+		v, ok := byIP[tc.ip]
+		if !ok {
+			t.Errorf("%s: no such client among %d", tc.ip, len(byIP))
+			continue
+		}
+		if v.Robot != tc.robot || v.Score < tc.minimum || (!tc.robot && tc.minimum == 0 && v.Score != 0) {
+			t.Errorf("%s %q: robot=%v score=%d details=%q; want robot=%v, score at least %d", tc.ip, v.UserAgent, v.Robot, v.Score, v.Details, tc.robot, tc.minimum)
+		}
+	}
+}
