@@ -593,7 +593,7 @@ func TestFastFormPosts(t *testing.T) {
 	ip := "23.254.164.173"
 	form := func(ua string, gap int, assets bool) []req {
 		out := []req{
-			{ip: ip, ua: ua, sec: 0, path: "/", referer: "http://howto.example.nl/"},
+			{ip: ip, ua: ua, sec: 0, path: "/places", referer: "http://howto.example.nl/"},
 			{ip: ip, ua: ua, sec: 1, path: "/join_form", referer: "http://howto.example.nl/"},
 		}
 		if assets {

@@ -192,11 +192,15 @@ func (d *Detector) leaveActive(c *client) {
 
 // plainBrowser reports, cheaply, that judge would not find c a robot: a
 // browser User-agent, too few requests and pages for any behaviour signal,
-// no robots.txt fetch, no form posts, no incident. Only the weak
-// ancient-browser signal could then apply, and it alone makes no robot
-// (TestPlainBrowserIsNoRobot holds the two together).
+// no robots.txt fetch, no form posts, no incident, nothing a browser does
+// not do (a HEAD without assets, HTTP/1.0 beside 1.1, a self-Referer, a
+// failed application path). Only the weak ancient-browser signal could
+// then apply, and it alone makes no robot (TestPlainBrowserIsNoRobot holds
+// the two together).
 func plainBrowser(c *client, cfg *Config) bool {
-	return c.ua.agent.Kind == agents.Browser && c.robotsTxt == 0 && c.rare().fastForms == 0 &&
+	x := c.rare()
+	return c.ua.agent.Kind == agents.Browser && c.robotsTxt == 0 && x.fastForms == 0 &&
+		x.quickForms == 0 && x.http10 == 0 && !x.selfReferer && x.probes.weakFailed == 0 && (c.head == 0 || c.assets > 0) &&
 		c.rate.incidentCount() == 0 &&
 		c.requests < int64(cfg.MinRequests) && int64(c.pages) < int64(cfg.MinPages)
 }

@@ -141,14 +141,25 @@ func TestFoldLetsGoAtOnce(t *testing.T) {
 }
 
 // TestPlainBrowserIsNoRobot: what plainBrowser lets the fold skip judging
-// is never a robot, at its worst: an ancient browser, every request a HEAD
-// answered 404, just under the request and page thresholds.
+// is never a robot, at its worst: an ancient browser, every request
+// answered 404, just under the request and page thresholds; and it skips
+// none that does what browsers do not (a HEAD without assets, HTTP/1.0
+// beside 1.1).
 func TestPlainBrowserIsNoRobot(t *testing.T) {
 	const ancient = "Mozilla/5.0 (Windows NT 6.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/40.0.2214.115 Safari/537.36"
 	cfg := Config{}.withDefaults()
 	d := New(Config{})
 	for i := 0; i < cfg.MinRequests-1; i++ {
-		d.Add(&logparse.Record{Client: "192.0.2.1", UserAgent: ancient, Time: t0.Add(time.Duration(i) * time.Second), Method: "HEAD", Target: fmt.Sprintf("/p%d.html", i), Status: 404})
+		d.Add(&logparse.Record{Client: "192.0.2.1", UserAgent: ancient, Time: t0.Add(time.Duration(i) * time.Second), Method: "GET", Target: fmt.Sprintf("/p%d.html", i), Status: 404})
+	}
+	for _, r := range []logparse.Record{
+		{Client: "192.0.2.2", UserAgent: ancient, Time: t0, Method: "HEAD", Target: "/doc.html", Status: 200},
+		{Client: "192.0.2.3", UserAgent: ancient, Time: t0, Method: "GET", Target: "/doc.html", Protocol: "HTTP/1.0", Status: 200},
+	} {
+		d.Add(&r)
+		if plainBrowser(d.clients.get(r.Client, ancient), &d.cfg) {
+			t.Errorf("%s %s %s: skipped as a plain browser", r.Method, r.Target, r.Protocol)
+		}
 	}
 	c := d.clients.get("192.0.2.1", ancient)
 	if c == nil || !plainBrowser(c, &d.cfg) {
