@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -85,6 +86,12 @@ type Set struct {
 	Default *Robots            // for every host without its own; nil: none
 	ByHost  map[string]*Robots // HostKey → its robots.txt; nil when no source named a host
 	Failed  []string           // the sources that could not be fetched (unreachable), one line each saying why
+
+	// Versions are the histories of the hosts given more than one
+	// version (FILE@TIME): HostKey, "" for the whole log, → its versions
+	// by From. Default and ByHost hold each one's earliest, which is in
+	// force from the start of the log too: nothing older is known.
+	Versions map[string][]Version
 }
 
 // LoadSet reads sources in order with Load: "FILE|URL" for the whole log, "HOST=FILE|URL" for one virtual host.
@@ -110,9 +117,14 @@ type Set struct {
 func LoadSet(ctx context.Context, sources []string, client *http.Client) (Set, []string, error) {
 	whole := false
 	for _, src := range sources {
-		if host, _ := SplitHost(src); host == "" {
+		host, where := SplitHost(src)
+		_, at, _, err := SplitTime(where)
+		if err != nil {
+			return Set{}, nil, fmt.Errorf("%s: %w", Redact(src), err)
+		}
+		if host == "" && at.IsZero() {
 			if whole {
-				return Set{}, nil, fmt.Errorf("%s: a robots.txt for the whole log was already given; use HOST=FILE for virtual hosts", Redact(src))
+				return Set{}, nil, fmt.Errorf("%s: a robots.txt for the whole log was already given; use HOST=FILE for virtual hosts, FILE@TIME for a later version", Redact(src))
 			}
 			whole = true
 		}
@@ -120,9 +132,11 @@ func LoadSet(ctx context.Context, sources []string, client *http.Client) (Set, [
 	var (
 		set      Set
 		warnings []string
+		versions = map[string][]Version{}
 	)
 	for _, src := range sources {
 		host, where := SplitHost(src)
+		where, at, date, _ := SplitTime(where)
 		r, res, w, err := loadSource(ctx, where, client)
 		if err != nil {
 			return Set{}, append(warnings, w...), fmt.Errorf("%s: %w", Redact(src), err)
@@ -132,14 +146,35 @@ func LoadSet(ctx context.Context, sources []string, client *http.Client) (Set, [
 			continue
 		}
 		warnings = append(warnings, w...)
+		key := HostKey(host)
 		if host == "" {
-			set.Default = r
-			continue
+			key = ""
 		}
-		if set.ByHost == nil {
-			set.ByHost = map[string]*Robots{}
+		v := Version{From: at, Date: date, Robots: r, Size: sizeOf(r), Source: Redact(src)}
+		if at.IsZero() && key != "" {
+			// A host given twice without a time keeps its last file.
+			versions[key] = slices.DeleteFunc(versions[key], func(v Version) bool { return v.From.IsZero() })
 		}
-		set.ByHost[HostKey(host)] = r
+		versions[key] = append(versions[key], v)
+	}
+	for key, vs := range versions {
+		if err := sortVersions(vs); err != nil {
+			return Set{}, warnings, err
+		}
+		if key == "" {
+			set.Default = vs[0].Robots
+		} else {
+			if set.ByHost == nil {
+				set.ByHost = map[string]*Robots{}
+			}
+			set.ByHost[key] = vs[0].Robots
+		}
+		if len(vs) > 1 {
+			if set.Versions == nil {
+				set.Versions = map[string][]Version{}
+			}
+			set.Versions[key] = vs
+		}
 	}
 	return set, warnings, nil
 }

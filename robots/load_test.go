@@ -440,9 +440,9 @@ func TestLoadSetErrors(t *testing.T) {
 		warnings []string
 	}{
 		{"two whole-log sources", []string{site, count},
-			count + ": a robots.txt for the whole log was already given; use HOST=FILE for virtual hosts", nil, nil},
+			count + ": a robots.txt for the whole log was already given; use HOST=FILE for virtual hosts, FILE@TIME for a later version", nil, nil},
 		{"two whole-log sources, the second missing: the mistake is said first", []string{count, "h=" + site, missing},
-			missing + ": a robots.txt for the whole log was already given; use HOST=FILE for virtual hosts", nil, nil},
+			missing + ": a robots.txt for the whole log was already given; use HOST=FILE for virtual hosts, FILE@TIME for a later version", nil, nil},
 		{"missing file", []string{missing}, missing + ": open " + missing + ": no such file or directory", fs.ErrNotExist, nil},
 		{"missing file for a host", []string{"h.example=" + missing}, "h.example=" + missing + ": open " + missing + ": no such file or directory", fs.ErrNotExist, nil},
 		{"after a fetch", []string{count, "h.example=" + missing}, "h.example=" + missing + ": open " + missing + ": no such file or directory", fs.ErrNotExist,
