@@ -106,7 +106,16 @@ func (a *Analyse) Config(ctx context.Context, stderr io.Writer) (cfg detect.Conf
 		Warnf(stderr, "robowatch: error: --robots %s\n", f)
 	}
 	cfg = a.Detect
-	cfg.Robots, cfg.RobotsByHost = set.Default, set.ByHost
+	cfg.Robots, cfg.RobotsByHost, cfg.RobotsVersions = set.Default, set.ByHost, set.Versions
+	for host, vs := range set.Versions {
+		if sizesTell(vs) {
+			at := "the whole log"
+			if host != "" {
+				at = host
+			}
+			Warnf(stderr, "robowatch: robots.txt versions of %s differ in size: the size of each 2xx robots.txt answer in the log tells which version a robot got\n", at)
+		}
+	}
 	cfg.DNSContext = ctx
 	if a.Ranges != "" {
 		// A directory of range files, or one file (a JAFAR file, say):
@@ -153,6 +162,17 @@ func (a *Analyse) RunOptions(cfg detect.Config) *report.RunOptions {
 	for host, r := range cfg.RobotsByHost {
 		o.RobotsTxt = append(o.RobotsTxt, host+"="+report.RobotsDigest(r.Text))
 	}
+	for host, vs := range cfg.RobotsVersions {
+		// Parts judged by other histories are no parts of one report: the
+		// later versions name themselves with their times.
+		for _, v := range vs[1:] {
+			at := v.From.Format(time.RFC3339)
+			if v.Date {
+				at = v.From.Format(time.DateOnly)
+			}
+			o.RobotsTxt = append(o.RobotsTxt, host+"@"+at+"="+report.RobotsDigest(v.Robots.Text))
+		}
+	}
 	slices.Sort(o.RobotsTxt)
 	for _, p := range a.Proxies {
 		if s := p.String(); !slices.Contains(o.TrustProxy, s) {
@@ -161,6 +181,17 @@ func (a *Analyse) RunOptions(cfg detect.Config) *report.RunOptions {
 	}
 	slices.Sort(o.TrustProxy)
 	return o
+}
+
+// sizesTell reports whether some versions of a history differ in size, so
+// that a log's answers to robots.txt fetches can tell them apart.
+func sizesTell(vs []robots.Version) bool {
+	for _, v := range vs[1:] {
+		if v.Size != vs[0].Size && v.Size >= 0 && vs[0].Size >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // maxCount bounds the numeric flags.
@@ -257,7 +288,8 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 	var (
 		format     = fs.StringP("format", "f", "auto", "log format: auto, "+strings.Join(logparse.FormatNames[:len(logparse.FormatNames)-1], ", ")+", syslog+FORMAT (a text format or json behind syslog headers), cri+FORMAT or docker+FORMAT (a container runtime's log of one), or an Apache LogFormat / nginx log_format string")
 		output     = fs.StringP("output", "o", "table", "output: "+strings.Join(report.Formats, ", ")+"; a block list: "+strings.Join(report.BlockFormats, ", "))
-		robotsSrc  = fs.StringArray("robots", nil, "the site's robots.txt, FILE or URL; HOST=FILE|URL for one virtual host (repeatable)")
+		robotsSrc  = fs.StringArray("robots", nil, "the site's robots.txt, FILE or URL; HOST=FILE|URL for one virtual host; FILE@TIME for a version in force from TIME, RFC 3339 or a date in the log's zone (repeatable)")
+		robotsHist = fs.StringArray("robots-history", nil, "a directory of the site's robots.txt versions, each file named by the time it came into force (2024-05-01.txt, 2024-05-01T12:00:00Z.txt); HOST=DIR for one virtual host (repeatable)")
 		sections   = fs.StringSlice("section", nil, "print only these sections: "+strings.Join(report.Sections, ","))
 		top        = fs.Int("top", 20, "rows per list in tables; in JSON and CSV only when given (0: all)")
 		strict     = fs.Bool("strict", false, "stop with an error at the first malformed line")
@@ -345,10 +377,23 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 	// A trusted proxy is never blocked: when its log gives no client to
 	// credit, its requests stay its own, and denying it denies everyone.
 	a.Block.Allow = append(a.Block.Allow, a.Proxies...)
+	for _, dir := range *robotsHist {
+		host, where := robots.SplitHost(dir)
+		srcs, err := robots.HistorySources(host, where)
+		if err != nil {
+			return usage("--robots-history %v", err)
+		}
+		*robotsSrc = append(*robotsSrc, srcs...)
+	}
 	for _, src := range *robotsSrc {
 		// Said before the log is read: robots.LoadSet would try to open
 		// a file named "-" or "" and fail with exit 1 and an OS error.
-		switch _, where := robots.SplitHost(src); where {
+		_, where := robots.SplitHost(src)
+		where, _, _, err := robots.SplitTime(where)
+		if err != nil {
+			return usage("--robots %s: %v", src, err)
+		}
+		switch where {
 		case "":
 			return usage("--robots %q: no FILE or URL", src)
 		case "-":

@@ -269,6 +269,9 @@ func (e *verdictEnv) verdict(c *client) Verdict {
 	if cv := c.rare().viol; v.Robot && cv != nil {
 		v.Violations = cv.n
 	}
+	if v.Robot {
+		v.Cached = c.rare().cached
+	}
 	byNetwork := v.Robot && (c.ua.agent.Kind == agents.Browser || c.ua.agent.Kind == agents.Suspicious ||
 		c.ua.agent.Kind == agents.Empty && (!e.lt.hasUA || c.flags&flagAgentField == 0))
 	if byNetwork {

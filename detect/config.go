@@ -56,6 +56,12 @@ type Config struct {
 	// do not matter) to its robots.txt; other hosts use Robots.
 	RobotsByHost map[string]*robots.Robots
 
+	// RobotsVersions are robots.txt histories (robots.Set.Versions): a
+	// host ("" the whole log) → its versions by time, each robot request
+	// judged against the copy its robot could hold (crosscheck.go). A
+	// host here overrides its Robots or RobotsByHost file.
+	RobotsVersions map[string][]robots.Version
+
 	// MaxViolationsPerClient bounds the violations kept in full for one
 	// client; the rest are counted. Default 10,000. Clients whose User-agent
 	// is an ordinary browser keep at most 100, and all clients together at

@@ -33,34 +33,170 @@ type checker struct {
 	storedViolations int   // violations kept in full, all clients together
 	maxStored        int   // bound on storedViolations: maxStoredViolations (tests lower it)
 	unchecked        int64 // requests whose host has no robots.txt
-	def              *robots.Robots
-	byHost           map[string]*robots.Robots // keys robots.HostKey
+	def              *history
+	byHost           map[string]*history // keys robots.HostKey
 }
 
 func (k *checker) init(cfg *Config) {
-	k.def = cfg.Robots
+	k.def = single(cfg.Robots)
 	k.maxStored = maxStoredViolations
-	if len(cfg.RobotsByHost) > 0 {
-		k.byHost = make(map[string]*robots.Robots, len(cfg.RobotsByHost))
+	if len(cfg.RobotsByHost) > 0 || len(cfg.RobotsVersions) > 0 {
+		k.byHost = make(map[string]*history, len(cfg.RobotsByHost))
 		for h, rb := range cfg.RobotsByHost {
-			k.byHost[robots.HostKey(h)] = rb
+			if rb != nil {
+				k.byHost[robots.HostKey(h)] = single(rb)
+			}
+		}
+	}
+	for h, vs := range cfg.RobotsVersions {
+		if len(vs) == 0 {
+			continue
+		}
+		hist := newHistory(vs)
+		if h == "" {
+			k.def = hist
+		} else {
+			k.byHost[robots.HostKey(h)] = hist
 		}
 	}
 	k.enabled = k.def != nil || len(k.byHost) > 0
 }
 
-// robotsFor returns the robots.txt that rules the virtual host vhost.
-func (k *checker) robotsFor(vhost string) *robots.Robots {
+// robotsFor returns the robots.txt history that rules the virtual host vhost.
+func (k *checker) robotsFor(vhost string) *history {
 	if len(k.byHost) == 0 || vhost == "" {
 		return k.def
 	}
-	if rb, ok := k.byHost[vhost]; ok {
-		return rb
+	if h, ok := k.byHost[vhost]; ok {
+		return h
 	}
-	if rb, ok := k.byHost[robots.HostKey(vhost)]; ok {
-		return rb
+	if h, ok := k.byHost[robots.HostKey(vhost)]; ok {
+		return h
 	}
 	return k.def
+}
+
+// The robots.txt over time.
+//
+// RFC 9309 (2.4) lets a crawler keep its copy of robots.txt for up to 24
+// hours, so a request is judged against the copy its robot could hold:
+// the version its last 2xx fetch of robots.txt got, if that fetch was at
+// most 24 hours before; otherwise any version in force during the 24
+// hours before the request, and it is a violation only if every one of
+// them disallows it. A request the version in force disallows and a
+// possible copy allowed is counted as cached, never as a violation. The
+// version a fetch got is the one in force then, unless the answer's size
+// in the log is the size of exactly one version: then that one, which
+// settles an imprecise time of change (a history named by dates).
+
+// maxCacheAge is how long RFC 9309 lets a crawler keep robots.txt.
+const maxCacheAge = 24 * 60 * 60
+
+// history is one host's robots.txt over time; a site with one file has
+// one version.
+type history struct {
+	vers     []version // by time; the first is in force from the start of the log
+	resolved bool      // the versions' dates are read in the log's zone
+}
+
+// version is one robots.txt of a history.
+type version struct {
+	from int64     // Unix seconds: in force from here (the first: from the start)
+	at   time.Time // when, as reports write it; zero: from the start
+	rb   *robots.Robots
+	src  robots.Version
+}
+
+// How a violation's version was found: the copy the robot's last fetch got,
+// in force then or told by the answer's size, or every version in force
+// in the 24 hours before the request (no fetch in them).
+const (
+	copyNone uint8 = iota // one robots.txt: nothing to choose
+	copyFetched
+	copyBySize
+	copyInForce
+)
+
+// copyName is a copy's way as Violation.RobotsTxtCopy says it.
+var copyName = [...]string{"", "fetched", "fetched, told by size", "in force"}
+
+func single(rb *robots.Robots) *history {
+	if rb == nil {
+		return nil
+	}
+	return &history{vers: []version{{rb: rb}}, resolved: true}
+}
+
+func newHistory(vs []robots.Version) *history {
+	h := &history{vers: make([]version, len(vs))}
+	for i, v := range vs {
+		h.vers[i] = version{rb: v.Robots, src: v}
+	}
+	return h
+}
+
+// resolve reads the versions' times, dates in zone loc (the log's; nil:
+// UTC). It is done at the first check, once the log's zone is known.
+func (h *history) resolve(loc *time.Location) {
+	if h.resolved {
+		return
+	}
+	h.resolved = true
+	for i := range h.vers {
+		v := &h.vers[i]
+		v.at = v.src.In(loc)
+		v.from = v.at.Unix()
+		if v.at.IsZero() || i == 0 {
+			v.from = math.MinInt64
+		}
+	}
+}
+
+// at returns the version in force at sec.
+func (h *history) at(sec int64) int {
+	i := len(h.vers) - 1
+	for i > 0 && h.vers[i].from > sec {
+		i--
+	}
+	return i
+}
+
+// got returns the version a 2xx answer of size bytes at sec gave, and
+// whether its size told it.
+func (h *history) got(sec, bytes int64) (int, bool) {
+	if bytes > 0 {
+		found := -1
+		for i := range h.vers {
+			if h.vers[i].src.Size == bytes {
+				if found >= 0 {
+					found = -2 // two versions of one size: it tells nothing
+					break
+				}
+				found = i
+			}
+		}
+		if found >= 0 {
+			return found, true
+		}
+	}
+	return h.at(sec), false
+}
+
+// checkResult is what a check found of a disallowed request: the rule, the
+// version and matcher it was judged by, and how that version was chosen.
+type checkResult struct {
+	rule *robots.Rule
+	m    *robots.Matcher
+	ver  *version // nil with one robots.txt
+	how  uint8
+}
+
+// from is the judged version's start as Violation.RobotsTxtFrom writes it.
+func (v *version) fromText() string {
+	if v == nil || v.at.IsZero() {
+		return ""
+	}
+	return v.at.Format(time.RFC3339)
 }
 
 // clientViolations is one client's disallowed requests.
@@ -84,21 +220,42 @@ type storedViolation struct {
 	plen   uint32 // bytes of path
 	status int32
 	mlen   uint16 // bytes of method (a longer one is cut: see maxMethodLen)
+	how    uint8  // how ver was chosen (copyFetched, ...)
+
+	// The evidence: the version judged against (nil: the one robots.txt),
+	// the robot's latest fetch of robots.txt before the request (fetched:
+	// there was one) and its status, and the 2xx fetch whose copy ver is.
+	fetched bool
+	fstatus int16
+	ver     *version
+	fetch   int64 // Unix seconds
+	okFetch int64 // Unix seconds; 0 unless how is copyFetched or copyBySize
 }
 
 // store keeps one violation; it reports false, keeping nothing, if the
 // client's text would pass 4 GiB (the uint32 offsets). Real paths are short;
 // only a hostile log (10,000 violations of lines near the 1 MiB limit) gets
 // there, and then a later, shorter violation may still be kept.
-func (v *clientViolations) store(t time.Time, m *robots.Matcher, rule *robots.Rule, method, path string, status int) bool {
+func (v *clientViolations) store(t time.Time, j checkResult, f *robotsFetches, method, path string, status int) bool {
 	method, path = capText(method, MaxStoredMethod), capText(path, MaxStoredPath)
 	if len(v.text)+len(method)+len(path) > math.MaxUint32 {
 		return false
 	}
-	v.list = append(v.list, storedViolation{
-		t: t, m: m, rule: rule, off: uint32(len(v.text)),
+	sv := storedViolation{
+		t: t, m: j.m, rule: j.rule, off: uint32(len(v.text)),
 		plen: uint32(len(path)), status: int32(status), mlen: uint16(len(method)),
-	})
+		how: j.how, ver: j.ver,
+	}
+	if f != nil && j.ver != nil {
+		// With one robots.txt, the drill-down's list of fetches is
+		// evidence enough; with versions, which one the robot had is the
+		// point.
+		sv.fetched, sv.fetch, sv.fstatus = true, f.lastAt, int16(min(max(f.last, -1), math.MaxInt16))
+		if j.how == copyFetched || j.how == copyBySize {
+			sv.okFetch = f.okAt
+		}
+	}
+	v.list = append(v.list, sv)
 	v.text = append(append(v.text, method...), path...)
 	return true
 }
@@ -115,38 +272,48 @@ const (
 )
 
 // check checks one request of c against robots.txt; it reports whether
-// the request was disallowed, and by which rule (nil: everything is, as
+// the request was disallowed, and by what (a nil rule: everything is, as
 // for a robots.txt that could not be fetched).
-func (d *Detector) check(c *client, r *logparse.Record, path string, res resource) (bool, *robots.Rule) {
-	rb := d.checker.robotsFor(r.VHost)
+func (d *Detector) check(c *client, r *logparse.Record, path string, res resource) (bool, checkResult) {
+	h := d.checker.robotsFor(r.VHost)
 	if res == resourceRobotsTxt {
 		// Never a violation; but a robot that only read the file had one
 		// to keep to: it obeyed it, it was not left unchecked.
-		if rb != nil {
+		if h != nil {
 			c.flags |= flagChecked
 		}
-		return false, nil
+		return false, checkResult{}
 	}
-	if f := c.rare().fetches; f != nil && toldNone(f.last) && f.lastFor == rb {
+	if f := c.rare().fetches; f != nil && toldNone(f.last) && f.lastFor == h {
 		// The server told this robot there is no robots.txt for this
 		// host: RFC 9309 (2.3.1.3) lets it fetch anything there then.
 		// What it asks for is no violation of a file it was not given,
 		// until a fetch finds one.
-		return false, nil
+		return false, checkResult{}
 	}
-	if rb == nil {
+	if h == nil {
 		// Only --robots HOST=FILE was given and this record's host (or the
 		// log's lack of hosts) has none: say so rather than find nothing.
 		d.unchecked++
-		return false, nil
+		return false, checkResult{}
 	}
 	c.flags |= flagChecked
-	if c.matcher == nil || c.robots != rb {
-		c.robots, c.matcher = rb, rb.Agent(c.ua.ua)
-	}
-	ok, rule := c.matcher.Allowed(path)
-	if ok {
-		return false, nil
+	var j checkResult
+	if len(h.vers) == 1 {
+		rb := h.vers[0].rb
+		if c.matcher == nil || c.robots != rb {
+			c.robots, c.matcher = rb, rb.Agent(c.ua.ua)
+		}
+		ok, rule := c.matcher.Allowed(path)
+		if ok {
+			return false, checkResult{}
+		}
+		j = checkResult{rule: rule, m: c.matcher}
+	} else {
+		var ok bool
+		if ok, j = d.judge(c, h, r.Time.Unix(), path); ok {
+			return false, checkResult{}
+		}
 	}
 	v := c.rare().viol
 	if v == nil {
@@ -165,14 +332,63 @@ func (d *Detector) check(c *client, r *logparse.Record, path string, res resourc
 		limit = min(limit, browserViolationCap)
 	}
 	if len(v.list) < limit && d.storedViolations < d.maxStored &&
-		v.store(r.Time, c.matcher, rule, r.Method, path, r.Status) {
+		v.store(r.Time, j, c.rare().fetches, r.Method, path, r.Status) {
 		d.storedViolations++
 	}
 	// A prefix is as long as the path when the path has one segment: capped
 	// as paths are, so a client's prefixes cost at most maxClientPrefixes
 	// times MaxStoredPath, and long ones that differ at the end stay apart.
 	v.countPrefix(capText(pathPrefix(path), MaxStoredPath))
-	return true, rule
+	return true, j
+}
+
+// judge checks a request at sec against the copies of history h that c
+// could hold (see "The robots.txt over time"); it reports whether the
+// request was allowed, and if not, the checkResult. A request the version in
+// force disallows and a possible copy allowed is allowed, and counted in
+// c's cached.
+func (d *Detector) judge(c *client, h *history, sec int64, path string) (bool, checkResult) {
+	h.resolve(d.loc)
+	cur := h.at(sec)
+	if f := c.rare().fetches; f != nil && f.okFor == h && f.okAt <= sec && sec-f.okAt <= maxCacheAge {
+		held := &h.vers[f.okVer]
+		m := c.matcherFor(held.rb)
+		ok, rule := m.Allowed(path)
+		if ok {
+			if held != &h.vers[cur] {
+				if now, _ := h.vers[cur].rb.Agent(c.ua.ua).Allowed(path); !now {
+					c.keepRare().cached++
+				}
+			}
+			return true, checkResult{}
+		}
+		how := copyFetched
+		if f.okBySize {
+			how = copyBySize
+		}
+		return false, checkResult{rule: rule, m: m, ver: held, how: how}
+	}
+	m := c.matcherFor(h.vers[cur].rb)
+	ok, rule := m.Allowed(path)
+	if ok {
+		return true, checkResult{}
+	}
+	for i := h.at(sec - maxCacheAge); i < cur; i++ {
+		if ok, _ := h.vers[i].rb.Agent(c.ua.ua).Allowed(path); ok {
+			c.keepRare().cached++
+			return true, checkResult{}
+		}
+	}
+	return false, checkResult{rule: rule, m: m, ver: &h.vers[cur], how: copyInForce}
+}
+
+// matcherFor returns c's groups of rb, kept as its matcher: a robot is
+// judged by one version for hours.
+func (c *client) matcherFor(rb *robots.Robots) *robots.Matcher {
+	if c.matcher == nil || c.robots != rb {
+		c.robots, c.matcher = rb, rb.Agent(c.ua.ua)
+	}
+	return c.matcher
 }
 
 // countPrefix counts one violation under path prefix p (a view of the

@@ -146,6 +146,7 @@ type client struct {
 type clientRare struct {
 	fetches   *robotsFetches    // nil until the first fetch of /robots.txt
 	viol      *clientViolations // nil until the first disallowed request
+	cached    int64             // requests the robots.txt in force disallows and a copy it could hold allowed
 	watch     *watch            // drill-down state; nil unless Config.Watch picks the client
 	fastForms uint32            // forms POSTed within FastForm of fetching them
 	// quickForms: forms POSTed within QuickForm of fetching them but not
@@ -272,7 +273,15 @@ type robotsFetches struct {
 	last   int32          // the status of the latest GET of it
 	// lastFor: the robots.txt --robots gives for the host of that GET (nil
 	// when none); the status says nothing of other hosts' files.
-	lastFor *robots.Robots
+	lastFor *history
+	lastAt  int64 // the latest GET's time, in Unix seconds
+
+	// The latest 2xx GET of a host with versions (okFor; nil: none): its
+	// time and the version it got, told by its size or by the time.
+	okFor    *history
+	okAt     int64
+	okVer    int
+	okBySize bool
 }
 
 // statusCount is how often one status code was answered.
@@ -560,6 +569,12 @@ func (d *Detector) Add(r *logparse.Record) {
 		// robots.txt applies to its own host): a 404 on one virtual host
 		// is no leave to ignore another's.
 		f.lastFor = d.checker.robotsFor(r.VHost)
+		f.lastAt = sec
+		if h := f.lastFor; h != nil && len(h.vers) > 1 && r.Status >= 200 && r.Status < 300 && (f.okFor != h || sec >= f.okAt) {
+			h.resolve(d.loc)
+			f.okFor, f.okAt = h, sec
+			f.okVer, f.okBySize = h.got(sec, r.Bytes)
+		}
 	}
 
 	if w := c.rare().watch; w != nil {
@@ -645,17 +660,17 @@ func (d *Detector) Add(r *logparse.Record) {
 	}
 
 	var violated bool
-	var rule *robots.Rule
+	var j checkResult
 	if d.checker.enabled {
-		violated, rule = d.check(c, r, path, res)
+		violated, j = d.check(c, r, path, res)
 	}
 	if d.cfg.Events != nil {
 		var v *Violation
 		if violated && c.announced {
 			v = &Violation{IP: c.ip, UserAgent: c.ua.ua, Time: r.Time, Method: capText(r.Method, MaxStoredMethod),
-				Path: capText(path, MaxStoredPath), Status: r.Status, Group: c.matcher.Group()}
-			if rule != nil {
-				v.Rule, v.Line = rule.Text, rule.Line
+				Path: capText(path, MaxStoredPath), Status: r.Status, Group: j.m.Group(), RobotsTxtFrom: j.ver.fromText()}
+			if j.rule != nil {
+				v.Rule, v.Line = j.rule.Text, j.rule.Line
 			}
 		}
 		d.stream(c, sec, r.Time.IsZero() || future, res == resourceRobotsTxt, violated, v)

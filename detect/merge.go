@@ -79,6 +79,7 @@ func mergeVerdict(a, b *Verdict) {
 	a.Errors += b.Errors
 	a.RobotsTxtFetches += b.RobotsTxtFetches
 	a.Violations += b.Violations
+	a.Cached += b.Cached
 	a.Incidents += b.Incidents
 	a.First, a.Last = minTime(a.First, b.First), maxTime(a.Last, b.Last)
 	a.CrawlDelay = max(a.CrawlDelay, b.CrawlDelay)
@@ -212,6 +213,7 @@ func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, ch
 			s.Requests += r.Requests
 			s.Bytes = addBytes(s.Bytes, max(r.Bytes, 0))
 			s.Violations += r.Violations
+			s.Cached += r.Cached
 			s.Incidents += r.Incidents
 			s.FetchedRobotsTxt = s.FetchedRobotsTxt || r.FetchedRobotsTxt
 			if r.FirstFetch != nil {

@@ -139,6 +139,7 @@ type Verdict struct {
 	Errors           int64     `json:"errors"` // answers 4xx and 5xx
 	RobotsTxtFetches int64     `json:"robots_txt_fetches"`
 	Violations       int64     `json:"violations"` // disallowed requests (robots only; 0 when not computed)
+	Cached           int64     `json:"cached,omitempty"` // requests the robots.txt in force disallows and a copy the robot could hold allowed (robots only)
 	Incidents        int       `json:"incidents"`
 	First            time.Time `json:"first"`
 	Last             time.Time `json:"last"`
@@ -238,6 +239,25 @@ type Violation struct {
 	Group     string    `json:"group"` // the robots.txt group that applied
 	Rule      string    `json:"rule"`  // the rule as written, "Disallow: /admin/"
 	Line      int       `json:"line"`  // its line in robots.txt
+
+	// RobotsTxtFrom is when the robots.txt version judged against came
+	// into force (RFC 3339); "" for the only one, or one in force from the
+	// start of the log.
+	RobotsTxtFrom string `json:"robots_txt_from"`
+	// RobotsTxtCopy is how that version was chosen, when there are
+	// several: "fetched" (the robot's last 2xx fetch of robots.txt, at most
+	// 24 h before, got it), "fetched, told by size" (the answer's size was
+	// that version's), "in force" (no fetch in the 24 h before: every
+	// version in force then disallows the request).
+	RobotsTxtCopy string `json:"robots_txt_copy,omitempty"`
+	// RobotsTxtFetched is the time of that fetch, for the first two.
+	RobotsTxtFetched *time.Time `json:"robots_txt_fetched,omitempty"`
+	// LastFetch and LastFetchStatus are the robot's latest fetch of
+	// robots.txt before the request, whatever it was answered; absent
+	// when it had fetched none or there is one robots.txt (the drill-down
+	// lists the fetches).
+	LastFetch       *time.Time `json:"last_robots_txt_fetch,omitempty"`
+	LastFetchStatus int        `json:"last_robots_txt_status,omitempty"`
 }
 
 // RobotSummary is what the robot clients sharing one robot name did.
@@ -248,6 +268,10 @@ type RobotSummary struct {
 	Bytes            int64  `json:"bytes"` // sent to its clients; stops at 9223372036854775807 (Result.BytesSaturated)
 	Violations       int64  `json:"violations"`
 	FetchedRobotsTxt bool   `json:"fetched_robots_txt"`
+	// Cached are its requests that the robots.txt in force disallows and a
+	// copy it could hold (a version of the 24 hours before, or the one its
+	// last fetch got) allowed: no violations.
+	Cached int64 `json:"cached,omitempty"`
 
 	FirstFetch     *time.Time `json:"first_fetch,omitempty"`     // first fetch of /robots.txt
 	FirstViolation *time.Time `json:"first_violation,omitempty"` // first disallowed request
@@ -462,6 +486,7 @@ func (d *Detector) Result() *Result {
 		s.Requests += v.Requests
 		s.Bytes = addBytes(s.Bytes, max(v.Bytes, 0))
 		s.Violations += v.Violations
+		s.Cached += v.Cached
 		s.Incidents += v.Incidents
 		for _, r := range v.Reasons {
 			s.Reasons[r]++

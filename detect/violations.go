@@ -5,6 +5,7 @@ import (
 	"container/heap"
 	"iter"
 	"slices"
+	"time"
 	"unsafe"
 )
 
@@ -136,6 +137,16 @@ func (s *violationSource) violation(i int) Violation {
 	}
 	if sv.rule != nil {
 		v.Rule, v.Line = sv.rule.Text, sv.rule.Line
+	}
+	v.RobotsTxtFrom, v.RobotsTxtCopy = sv.ver.fromText(), copyName[sv.how]
+	loc := sv.t.Location()
+	if sv.okFetch != 0 {
+		t := time.Unix(sv.okFetch, 0).In(loc)
+		v.RobotsTxtFetched = &t
+	}
+	if sv.fetched {
+		t := time.Unix(sv.fetch, 0).In(loc)
+		v.LastFetch, v.LastFetchStatus = &t, int(sv.fstatus)
 	}
 	return v
 }

@@ -32,7 +32,7 @@ func TestViolationListOrder(t *testing.T) {
 			n := rng.IntN(tc.per + 1)
 			for i := range n {
 				at := base.Add(time.Duration(rng.IntN(tc.spread)) * time.Second)
-				cl.x.viol.store(at, m, nil, "GET", fmt.Sprintf("/p%d", i), 200)
+				cl.x.viol.store(at, checkResult{m: m}, nil, "GET", fmt.Sprintf("/p%d", i), 200)
 				want = append(want, Violation{IP: cl.ip, UserAgent: "bot", Name: "bot", Time: at, Method: "GET",
 					Path: fmt.Sprintf("/p%d", i), Status: 200, Group: m.Group()})
 			}

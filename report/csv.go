@@ -95,13 +95,13 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 				c.Incidents, c.First, c.Last, c.Peak.Per1s, c.Peak.Per10s, c.Peak.Per60s)
 		}
 	case "violations":
-		write("time", "ip", "user_agent", "name", "method", "path", "status", "group", "rule", "line")
+		write("time", "ip", "user_agent", "name", "method", "path", "status", "group", "rule", "line", "robots_txt_from")
 		left := opt.top(res.Violations.Len())
 		for v := range res.Violations.All() {
 			if left--; left < 0 {
 				break
 			}
-			write(v.Time, v.IP, v.UserAgent, v.Name, v.Method, v.Path, v.Status, v.Group, v.Rule, v.Line)
+			write(v.Time, v.IP, v.UserAgent, v.Name, v.Method, v.Path, v.Status, v.Group, v.Rule, v.Line, v.RobotsTxtFrom)
 		}
 	case "incidents":
 		write("start", "end", "seconds", "ip", "user_agent", "name", "requests", "peak_per_second",

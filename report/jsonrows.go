@@ -122,6 +122,9 @@ func appendVerdict(b []byte, v *detect.Verdict, prefix string) ([]byte, bool) {
 	w.int("errors", v.Errors)
 	w.int("robots_txt_fetches", v.RobotsTxtFetches)
 	w.int("violations", v.Violations)
+	if v.Cached != 0 {
+		w.int("cached", v.Cached)
+	}
 	w.int("incidents", int64(v.Incidents))
 	w.time("first", v.First)
 	w.time("last", v.Last)
@@ -164,7 +167,8 @@ func appendVerdict(b []byte, v *detect.Verdict, prefix string) ([]byte, bool) {
 
 // appendViolation appends v as a violations row at prefix.
 func appendViolation(b []byte, v *detect.Violation, prefix string) ([]byte, bool) {
-	if !exactTime(v.Time) {
+	if !exactTime(v.Time) || v.RobotsTxtFetched != nil && !exactTime(*v.RobotsTxtFetched) ||
+		v.LastFetch != nil && !exactTime(*v.LastFetch) {
 		return b, false
 	}
 	w := rowWriter{b: append(b, '{'), indent: prefix + "  "}
@@ -178,6 +182,19 @@ func appendViolation(b []byte, v *detect.Violation, prefix string) ([]byte, bool
 	w.str("group", v.Group)
 	w.str("rule", v.Rule)
 	w.int("line", int64(v.Line))
+	w.str("robots_txt_from", v.RobotsTxtFrom)
+	if v.RobotsTxtCopy != "" {
+		w.str("robots_txt_copy", v.RobotsTxtCopy)
+	}
+	if v.RobotsTxtFetched != nil {
+		w.time("robots_txt_fetched", *v.RobotsTxtFetched)
+	}
+	if v.LastFetch != nil {
+		w.time("last_robots_txt_fetch", *v.LastFetch)
+	}
+	if v.LastFetchStatus != 0 {
+		w.int("last_robots_txt_status", int64(v.LastFetchStatus))
+	}
 	w.b = append(w.b, '\n')
 	w.b = append(w.b, prefix...)
 	return append(w.b, '}'), true
