@@ -138,7 +138,7 @@ type Verdict struct {
 	Assets           int64     `json:"assets"` // images, CSS, JS, fonts asked for
 	Errors           int64     `json:"errors"` // answers 4xx and 5xx
 	RobotsTxtFetches int64     `json:"robots_txt_fetches"`
-	Violations       int64     `json:"violations"` // disallowed requests (robots only; 0 when not computed)
+	Violations       int64     `json:"violations"`       // disallowed requests (robots only; 0 when not computed)
 	Cached           int64     `json:"cached,omitempty"` // requests the robots.txt in force disallows and a copy the robot could hold allowed (robots only)
 	Incidents        int       `json:"incidents"`
 	First            time.Time `json:"first"`

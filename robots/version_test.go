@@ -130,7 +130,6 @@ func TestLoadSetVersions(t *testing.T) {
 	}
 }
 
-
 // TestHistorySourcesRefuses: a file not named by a time is refused, not
 // skipped: a history with a hole judges robots by the wrong file.
 func TestHistorySourcesRefuses(t *testing.T) {
