@@ -101,6 +101,26 @@ func TestRobotsTxtChangedMidLog(t *testing.T) {
 	}
 }
 
+// TestVersionEvidenceInDrillDown: --client shows, for each violation, the
+// version judged against, the robot's copy and its last robots.txt fetch,
+// and the requests counted as cached: the evidence an operator is sent.
+func TestVersionEvidenceInDrillDown(t *testing.T) {
+	for _, tc := range []struct{ ip, want string }{
+		{"198.51.100.4", "judged by the robots.txt of 2024-05-02T00:00:00Z, its copy: fetched 2024-05-01 23:50:00 +0000 (at most 24 h before), the version told by the answer's size; its last fetch of robots.txt: 2024-05-01 23:50:00 +0000, status 200"},
+		{"198.51.100.3", "judged by the robots.txt of 2024-05-02T00:00:00Z, no fetch in the 24 h before: every version in force then disallows it; it never fetched robots.txt before"},
+		{"198.51.100.5", "Cached 1 request the robots.txt in force disallows and a copy it could hold allowed: no violations"},
+	} {
+		code, out, errOut := runCLI(t, nil, append([]string{"--width", "1000", "--section", "client", "--client", tc.ip}, versionsArgs...)...)
+		if code != cli.ExitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		flat := strings.Join(strings.Fields(strings.NewReplacer("│", " ").Replace(out)), " ")
+		if !strings.Contains(flat, tc.want) {
+			t.Errorf("--client %s does not say %q:\n%s", tc.ip, tc.want, out)
+		}
+	}
+}
+
 // TestRobotsHistoryDir: a directory of versions named by their times is
 // the same history as --robots FILE@TIME, dates read in the log's zone.
 func TestRobotsHistoryDir(t *testing.T) {

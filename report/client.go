@@ -108,6 +108,12 @@ func clientSections(r *Report, opt Options) []*section {
 			add("Violations", Exact(v.Violations))
 			for _, x := range res.Violations.Of(t.IP, t.UserAgent, 5) {
 				add("", fmt.Sprintf("%s %s %s: line %d: %s", x.Time.Format(opt.timeLayout()), Escape(x.Method), Escape(x.Path), x.Line, Escape(x.Rule)))
+				if e := versionEvidence(&x, opt); e != "" {
+					add("", "  "+e)
+				}
+			}
+			if v.Cached > 0 {
+				add("Cached", Exact(v.Cached)+noun(v.Cached, " request", " requests")+" the robots.txt in force disallows and a copy it could hold allowed: no violations")
 			}
 		}
 		out = append(out, s, requestSection("First requests of "+Escape(t.IP), t.First, 0, opt))
@@ -116,6 +122,34 @@ func clientSections(r *Report, opt Options) []*section {
 		}
 	}
 	return out
+}
+
+// versionEvidence says which robots.txt version a violation was judged
+// against and why, when the site had several (Violation.RobotsTxtCopy):
+// the version, the robot's last fetch of robots.txt and what it got.
+func versionEvidence(x *detect.Violation, opt Options) string {
+	if x.RobotsTxtCopy == "" {
+		return ""
+	}
+	ver := "the robots.txt in force from the start"
+	if x.RobotsTxtFrom != "" {
+		ver = "the robots.txt of " + Escape(x.RobotsTxtFrom)
+	}
+	var why string
+	switch {
+	case x.RobotsTxtFetched != nil:
+		why = "its copy: fetched " + x.RobotsTxtFetched.Format(opt.timeLayout()) + " (at most 24 h before)"
+		if strings.Contains(x.RobotsTxtCopy, "size") {
+			why += ", the version told by the answer's size"
+		}
+	default:
+		why = "no fetch in the 24 h before: every version in force then disallows it"
+	}
+	last := "; it never fetched robots.txt before"
+	if x.LastFetch != nil {
+		last = fmt.Sprintf("; its last fetch of robots.txt: %s, status %d", x.LastFetch.Format(opt.timeLayout()), x.LastFetchStatus)
+	}
+	return "judged by " + ver + ", " + why + last
 }
 
 // identitySentence says what a client's claim of its operator came to, and
