@@ -284,12 +284,23 @@ func (d *Detector) check(c *client, r *logparse.Record, path string, res resourc
 		}
 		return false, checkResult{}
 	}
-	if f := c.rare().fetches; f != nil && toldNone(f.last) && f.lastFor == h {
-		// The server told this robot there is no robots.txt for this
-		// host: RFC 9309 (2.3.1.3) lets it fetch anything there then.
-		// What it asks for is no violation of a file it was not given,
-		// until a fetch finds one.
-		return false, checkResult{}
+	if f := c.rare().fetches; f != nil && f.lastFor == h {
+		switch f.state {
+		case robotsNone:
+			// The server told this robot there is no robots.txt for this
+			// host (4xx), or sent a page for it: RFC 9309 (2.3.1.3) lets
+			// it fetch anything there then. What it asks for is no
+			// violation of a file it was not given, until a fetch finds
+			// one.
+			return false, checkResult{}
+		case robotsUnreachable:
+			// 5xx or no answer: RFC 9309 (2.3.1.4) asks for a complete
+			// disallow unless the robot holds a copy, which it may from
+			// before the log. Counted apart until a fetch succeeds: no
+			// violation, and no obedience either.
+			f.unreachable++
+			return false, checkResult{}
+		}
 	}
 	if h == nil {
 		// Only --robots HOST=FILE was given and this record's host (or the

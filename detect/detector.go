@@ -132,6 +132,7 @@ type client struct {
 	formSec, viewSec   int64
 
 	rate    rate
+	sess    sessionState    // its sessions, for its conduct (conduct.go)
 	x       *clientRare     // what few clients have; nil until one has some (see rare)
 	robots  *robots.Robots  // the robots.txt of the client's last request
 	matcher *robots.Matcher // its groups for the client's User-agent
@@ -158,6 +159,10 @@ type clientRare struct {
 	selfReferer bool
 	probes      scannerTraits // what it did that scanners do (scanner.go)
 	sig         *signatures   // its Web Bot Auth signatures; nil until one (signature.go)
+	backoff     *backoff      // its 429 and 503 answers; nil until one (conduct.go)
+	// otherMethods: requests with a method other than GET, HEAD and POST
+	// (or none), for its conduct.
+	otherMethods uint32
 }
 
 // noRare is the clientRare of a client that has none: read, never written.
@@ -282,6 +287,13 @@ type robotsFetches struct {
 	okAt     int64
 	okVer    int
 	okBySize bool
+
+	served      Served      // the answers, by what RFC 9309 makes of them (conduct.go)
+	state       robotsState // what the answers so far leave it holding
+	hops        uint8       // redirects in a row
+	unreachable int64       // its requests while robots.txt was unreachable: not judged
+	maxGap      int64       // the longest it crawled on one copy before fetching again, in seconds
+	unjudged    int64       // its sessions with unreachable requests and no violation
 }
 
 // statusCount is how often one status code was answered.
@@ -559,6 +571,10 @@ func (d *Detector) Add(r *logparse.Record) {
 			x.fetches = &robotsFetches{first: r.Time, latest: sec}
 		}
 		f := x.fetches
+		if c.requests > 1 && prevSec > f.latest {
+			// The copy of the fetch before served it until its last request.
+			f.maxGap = max(f.maxGap, prevSec-f.latest)
+		}
 		if r.Time.Before(f.first) {
 			f.first = r.Time
 		}
@@ -575,6 +591,7 @@ func (d *Detector) Add(r *logparse.Record) {
 			f.okFor, f.okAt = h, sec
 			f.okVer, f.okBySize = h.got(sec, r.Bytes)
 		}
+		f.serve(r.Status, r.Bytes, f.lastFor)
 	}
 
 	if w := c.rare().watch; w != nil {
@@ -659,11 +676,17 @@ func (d *Detector) Add(r *logparse.Record) {
 		}
 	}
 
-	var violated bool
+	var violated, unreachable bool
 	var j checkResult
 	if d.checker.enabled {
+		var before int64
+		if f := c.rare().fetches; f != nil {
+			before = f.unreachable
+		}
 		violated, j = d.check(c, r, path, res)
+		unreachable = c.rare().fetches != nil && c.rare().fetches.unreachable > before
 	}
+	d.conduct(c, r, sec, prevSec, future, res == resourceRobotsTxt, violated, unreachable)
 	if d.cfg.Events != nil {
 		var v *Violation
 		if violated && c.announced {

@@ -216,6 +216,9 @@ func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, ch
 			s.Cached += r.Cached
 			s.Incidents += r.Incidents
 			s.FetchedRobotsTxt = s.FetchedRobotsTxt || r.FetchedRobotsTxt
+			s.UnreachableRequests += r.UnreachableRequests
+			s.RobotsTxtServed.add(&r.RobotsTxtServed)
+			s.Conduct.add(&r.Conduct)
 			if r.FirstFetch != nil {
 				s.FirstFetch = earliest(s.FirstFetch, *r.FirstFetch)
 			}
@@ -239,6 +242,7 @@ func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, ch
 		if checked && s.checked {
 			s.Finding, s.Compliance = finding(s)
 		}
+		s.Conduct.finish()
 		s.Prefixes, s.AllPrefixes = nil, nil
 		for p, n := range counts[s.Name] {
 			s.Prefixes = append(s.Prefixes, PrefixCount{p, n})

@@ -303,6 +303,14 @@ type RobotSummary struct {
 	// commas ("dns,ip-range"). Empty unless Identity is verified.
 	VerifiedBy string `json:"verified_by,omitempty"`
 
+	// UnreachableRequests: its requests after a 5xx (or no) answer for
+	// robots.txt and before the next 2xx. RFC 9309 asks for a complete
+	// disallow then, unless the robot holds a copy, which it may from
+	// before the log: not violations, and never obedience.
+	UnreachableRequests int64   `json:"unreachable_requests"`
+	RobotsTxtServed     Served  `json:"robots_txt_served"` // how robots.txt was answered to its clients
+	Conduct             Conduct `json:"conduct"`           // what it did, in the measures of the studies of crawlers (conduct.go)
+
 	checked bool // some request of it was checked against a robots.txt (see Compliance)
 }
 
@@ -321,6 +329,9 @@ const (
 	FindingObeyedPaths = "obeyed robots.txt's paths, not its Crawl-delay"
 	FindingUnread      = "never fetched robots.txt; nothing disallowed"
 	FindingNotComputed = "" // no robots.txt given
+	// FindingUnreachable: it broke nothing it could be judged on, but
+	// crawled while robots.txt answered 5xx or nothing.
+	FindingUnreachable = "crawled while robots.txt was unreachable (5xx)"
 )
 
 // The values of RobotSummary.Compliance.
@@ -330,6 +341,9 @@ const (
 	ComplianceUnreadViolated = "unread-violated"
 	ComplianceUnread         = "unread"
 	ComplianceUnchecked      = "unchecked"
+	// ComplianceUnreachable: no violation, but requests made while
+	// robots.txt was unreachable, which nothing judges (FindingUnreachable).
+	ComplianceUnreachable = "unreachable"
 )
 
 // maxPrefixes is how many path prefixes a RobotSummary lists.
@@ -493,6 +507,12 @@ func (d *Detector) Result() *Result {
 		}
 		s.checked = s.checked || c.flags&flagChecked != 0
 		s.CrawlDelayFast = s.CrawlDelayFast || v.CrawlDelayFast
+		k := conductOf(c, res.ViolationsChecked && c.flags&flagChecked != 0)
+		s.Conduct.add(&k)
+		if f := c.rare().fetches; f != nil {
+			s.UnreachableRequests += f.unreachable
+			s.RobotsTxtServed.add(&f.served)
+		}
 		if c.robotsTxt > 0 {
 			s.FetchedRobotsTxt = true
 			s.FirstFetch = earliest(s.FirstFetch, c.rare().fetches.first)
@@ -519,6 +539,7 @@ func (d *Detector) Result() *Result {
 		if res.ViolationsChecked && s.checked {
 			s.Finding, s.Compliance = finding(s)
 		}
+		s.Conduct.finish()
 		for p, n := range prefixes[s.Name] {
 			s.Prefixes = append(s.Prefixes, PrefixCount{p, n})
 		}
@@ -593,6 +614,8 @@ const maxSecond = 1<<63 - 1
 // nothing shows it would have.
 func finding(s *RobotSummary) (words, compliance string) {
 	switch {
+	case s.Violations == 0 && s.UnreachableRequests > 0:
+		return FindingUnreachable, ComplianceUnreachable
 	case s.Violations == 0 && s.FirstFetch == nil:
 		return FindingUnread, ComplianceUnread
 	case s.Violations == 0 && s.CrawlDelayFast:
