@@ -37,6 +37,8 @@ func TestShardsMergeToTheWholeRun(t *testing.T) {
 		// One client before the change to summer time, the rest after: a
 		// shard of only later clients took +0200 for the log's zone.
 		{"dst", "", []string{"testdata/scenarios/dst/change.log"}},
+		// robots.txt unreachable, served as a page; 429s; Crawl-delay sessions.
+		{"conduct", "testdata/conduct/robots.txt", []string{"--robots", "testdata/conduct/robots.txt", "testdata/conduct/conduct.log"}},
 	} {
 		for _, n := range []int{2, 3, 7} {
 			t.Run(fmt.Sprintf("%s/%d", tc.name, n), func(t *testing.T) {
@@ -551,6 +553,7 @@ func TestWorkersGiveTheSameReport(t *testing.T) {
 		// A worker whose clients all came after the change to summer time
 		// took +0200 for the log's zone: their peaks and the timeline.
 		{"testdata/scenarios/dst/change.log"},
+		{"--robots", "testdata/conduct/robots.txt", "testdata/conduct/conduct.log"},
 	} {
 		for _, out := range [][]string{{"-o", "json"}, {"--width", "120"}, {"-o", "nginx"}} {
 			run := func(workers string) (int, string) {

@@ -132,7 +132,7 @@ type robotsState uint8
 const (
 	robotsUnknown     robotsState = iota // no answer that says, or redirects being followed
 	robotsOK                             // a file: judged against it
-	robotsNone                           // 4xx or a page: no rules, allow all
+	robotsNone                           // 4xx or too many redirects: no file, allow all
 	robotsUnreachable                    // 5xx or no answer: complete disallow unless it holds a copy
 )
 
@@ -140,13 +140,16 @@ const (
 // crawler to follow; past them it may take robots.txt as unavailable.
 const maxRedirects = 5
 
-// serve records one answer for robots.txt: status, bytes sent, and rb,
-// the file given for its host (nil: none).
+// serve records one answer for robots.txt: status, bytes sent, and h,
+// the versions of the file given for its host (nil: none).
 func (f *robotsFetches) serve(status int, bytes int64, h *history) {
 	switch {
 	case status >= 200 && status < 300 && servedPage(bytes, h):
+		// Named, not excused: the size says a page, but the file given
+		// may only differ from the one served; what the robot asks for
+		// is still judged against it.
 		f.served.Page++
-		f.state, f.hops = robotsNone, 0
+		f.state, f.hops = robotsOK, 0
 	case status >= 200 && status < 300:
 		f.served.OK++
 		f.state, f.hops = robotsOK, 0

@@ -288,7 +288,7 @@ func (d *Detector) check(c *client, r *logparse.Record, path string, res resourc
 		switch f.state {
 		case robotsNone:
 			// The server told this robot there is no robots.txt for this
-			// host (4xx), or sent a page for it: RFC 9309 (2.3.1.3) lets
+			// host (4xx, or redirects past five): RFC 9309 (2.3.1.3) lets
 			// it fetch anything there then. What it asks for is no
 			// violation of a file it was not given, until a fetch finds
 			// one.

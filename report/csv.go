@@ -82,6 +82,27 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 		for _, b := range res.Robots[:opt.top(len(res.Robots))] {
 			write(b.Name, b.Clients, b.Requests, b.Violations, b.FetchedRobotsTxt, b.Finding, b.Incidents)
 		}
+	case "conduct":
+		write("name", "sessions", "robots_txt_fetches", "robots_txt_max_gap_s", "disallow_compliance", "crawl_delay_compliance",
+			"error_backoff", "conditional_share", "unreachable_requests", "robots_txt_pages")
+		orEmpty := func(p any) any {
+			switch p := p.(type) {
+			case *int64:
+				if p != nil {
+					return *p
+				}
+			case *float64:
+				if p != nil {
+					return *p
+				}
+			}
+			return ""
+		}
+		for _, b := range res.Robots[:opt.top(len(res.Robots))] {
+			k := &b.Conduct
+			write(b.Name, k.Sessions, k.RobotsTxtFetches, orEmpty(k.RobotsTxtMaxGap), orEmpty(k.DisallowCompliance), orEmpty(k.CrawlDelayCompliance),
+				k.ErrorBackoff, k.ConditionalShare, b.UnreachableRequests, b.RobotsTxtServed.Page)
+		}
 	case "clients":
 		write("ip", "user_agent", "robot", "name", "kind", "score", "reasons", "requests", "bytes",
 			"robots_txt_fetches", "violations", "incidents", "first", "last", "peak_1s", "peak_10s", "peak_60s")

@@ -86,6 +86,13 @@ type jsonSummary struct {
 	WatchDropped   int64  `json:"watch_dropped"`   // --client pairs past the first 1,000, tracked without a drill-down
 	BytesSaturated bool   `json:"bytes_saturated"` // some byte total stopped at 9223372036854775807 (hostile sizes): a lower bound
 	Shard          string `json:"shard,omitempty"` // --shard I/N: the report covers the clients of this part only
+
+	// RobotsTxtPages: answers for robots.txt that were a page (a login or
+	// challenge: 2xx of a page's size, not the file's), to robots.
+	RobotsTxtPages int64 `json:"robots_txt_pages"`
+	// UnreachableRequests: robots' requests made while robots.txt answered
+	// them 5xx or nothing, not judged (robots[].unreachable_requests).
+	UnreachableRequests int64 `json:"unreachable_requests"`
 }
 
 type jsonMalformed struct {
@@ -124,6 +131,7 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 func summaryOf(r *Report) jsonSummary {
 	res := r.Result
 	first, last := r.span()
+	pages, unreachable := servedTotals(res.Robots)
 	return jsonSummary{
 		Lines:             r.Stats.Lines,
 		Records:           r.Stats.Records,
@@ -169,7 +177,20 @@ func summaryOf(r *Report) jsonSummary {
 		WatchDropped:       res.WatchDropped,
 		BytesSaturated:     res.BytesSaturated,
 		Shard:              r.Shard,
+
+		RobotsTxtPages:      pages,
+		UnreachableRequests: unreachable,
 	}
+}
+
+// servedTotals sums, over the robots rows, the answers for robots.txt that
+// were a page and the requests made while it was unreachable.
+func servedTotals(robots []detect.RobotSummary) (pages, unreachable int64) {
+	for i := range robots {
+		pages += robots[i].RobotsTxtServed.Page
+		unreachable += robots[i].UnreachableRequests
+	}
+	return pages, unreachable
 }
 
 // streamJSON writes the report as json.Encoder with a two-space indent

@@ -115,6 +115,7 @@ func buildSections(r *Report, opt Options, text bool) []*section {
 		headlineSection(r, opt),
 		summarySection(r),
 		robotsSection(r, opt, text),
+		conductSection(r, opt),
 		clientsSection(r, opt, text),
 		violations,
 		incidentsSection(r, opt, text),
@@ -203,6 +204,9 @@ func summarySection(r *Report) *section {
 	}
 	if res.ViolationsChecked && len(r.RobotsFailed) > 0 {
 		add("Not checked", "robots.txt "+Escape(strings.Join(r.RobotsFailed, "; ")))
+	}
+	if pages, unreachable := servedTotals(res.Robots); pages > 0 || unreachable > 0 {
+		servedRows(res.Robots, pages, unreachable, add)
 	}
 	if j := res.JunkConnections; j > 0 {
 		a := int64(res.JunkAddresses)
@@ -376,6 +380,8 @@ var shortFindings = map[string]string{
 	detect.FindingReadLate:  "fetched after violating",
 	detect.FindingObeyed:    "obeyed",
 	detect.FindingUnread:    "unread, no violation",
+	// Not "obeyed": nothing judged what it asked for then.
+	detect.FindingUnreachable: "unreachable (5xx), crawled on",
 }
 
 // clientsSection lists the clients. On a narrow screen the columns that
