@@ -28,28 +28,37 @@ const analyseUsage = `robowatch reads web-server access logs and tells which cli
 how hard they hit the server, and which of them ignore robots.txt.
 
 Usage:
-  robowatch [flags] [FILE...]      read FILEs in order; none, or "-", reads standard input
+  robowatch [flags] [FILE...]
+	read the FILEs in order; none, or "-", reads standard input
   robowatch check --robots FILE|URL|- [--agent UA] [--lint] [-o text|json|csv] PATH...
-  robowatch merge [-o FORMAT] PART.json...   one report of the JSON reports of --shard runs or of several days
-
-Examples:
-  robowatch < /var/log/nginx/access.log
-  robowatch /var/log/nginx/access.log*            rotated and .gz files included
-  robowatch --robots /var/www/html/robots.txt access.log
-  robowatch --robots www.example.com=robots-www.txt --robots api.example.com=robots-api.txt vhost.log
-  robowatch -o json access.log | jq '.clients[] | select(.robot)'
-  robowatch -o csv --section violations --robots robots.txt access.log > violations.csv
-  robowatch -f '$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent"' access.log
-  robowatch --client 66.249.64.0/19 --since 2h access.log   timeline of one client (or network)
-  robowatch -o markdown --fail-on violations access.log.1   for cron: mail on findings
-  robowatch -F /var/log/nginx/access.log          live: follow it through rotation; Ctrl-C for the report
-  robowatch -F -o jsonl access.log | jq -c 'select(.event == "violation")'   events as they happen
-  robowatch check --robots https://example.com/robots.txt --agent Googlebot /private/ /blog/
+	what a robots.txt says about PATHs (robowatch check --help)
+  robowatch merge [-o FORMAT] PART.json...
+	one report of the JSON reports of --shard runs or of several days (robowatch merge --help)
 
 Exit status: 0 success, 1 runtime error (the other files are still read and
 reported), 2 usage error, 3 --fail-on found what it watches for, 130
 interrupted (the report of what was read is printed, marked partial; with
 -F, Ctrl-C or SIGTERM is how a run ends: exit 0 and the whole report).
+
+Examples:
+  robowatch < /var/log/nginx/access.log
+  # rotated and .gz files included
+  robowatch /var/log/nginx/access.log*
+  robowatch --robots /var/www/html/robots.txt access.log
+  robowatch --robots www.example.com=robots-www.txt --robots api.example.com=robots-api.txt vhost.log
+  robowatch -o json access.log | jq '.clients[] | select(.robot)'
+  robowatch -o csv --section violations --robots robots.txt access.log > violations.csv
+  # a format robowatch does not recognise: the Apache LogFormat or nginx log_format string
+  robowatch -f '%h %l %u %t "%r" %>s %b "%{User-agent}i"' access.log
+  # the timeline of one client (or network)
+  robowatch --client 66.249.64.0/19 --since 2h access.log
+  # for cron: mail on findings
+  robowatch -o markdown --fail-on violations access.log.1
+  # live: follow the log through rotation; Ctrl-C for the report
+  robowatch -F /var/log/nginx/access.log
+  # events as they happen
+  robowatch -F -o jsonl access.log | jq -c 'select(.event == "violation")'
+  robowatch check --robots https://example.com/robots.txt --agent Googlebot /private/ /blog/
 
 Flags:
 `

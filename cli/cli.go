@@ -156,10 +156,7 @@ func parseFlags(fs *pflag.FlagSet, command, usage string, args []string, stdout,
 	fs.SetOutput(stderr)
 	fs.SortFlags = false
 	help := fs.BoolP("help", "h", false, "show this help")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { writeHelp(stderr, usage, fs, helpColumns(stderr)) }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return false, nil
@@ -167,9 +164,7 @@ func parseFlags(fs *pflag.FlagSet, command, usage string, args []string, stdout,
 		return false, &UsageError{command, err.Error()}
 	}
 	if *help {
-		fs.SetOutput(stdout)
-		fmt.Fprint(stdout, usage)
-		fs.PrintDefaults()
+		writeHelp(stdout, usage, fs, helpColumns(stdout))
 		return false, nil
 	}
 	return true, nil

@@ -5,8 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestParseUsageErrors: a bad command line is one line on stderr naming the
@@ -222,6 +224,41 @@ func TestNFTKeywordsRefusedByNft(t *testing.T) {
 		}
 		if check(name) == nil {
 			t.Errorf("nft reads %q as a table name: not a keyword", name)
+		}
+	}
+}
+
+// TestHelpFits: --help fits the terminal, $COLUMNS when it is set, else 80
+// columns; a help wider than the terminal wraps where the terminal chooses,
+// in the middle of words and flag names.
+func TestHelpFits(t *testing.T) {
+	for _, cmd := range [][]string{{"--help"}, {"check", "--help"}, {"merge", "--help"}} {
+		for _, columns := range []string{"", "80", "100", "120", "garbage"} {
+			t.Run(strings.Join(cmd, " ")+" COLUMNS="+columns, func(t *testing.T) {
+				t.Setenv("COLUMNS", columns)
+				want := 80
+				if n, err := strconv.Atoi(columns); err == nil {
+					want = n
+				}
+				var out, errOut bytes.Buffer
+				if _, err := Parse(cmd, nil, &out, &errOut); err != nil {
+					t.Fatal(err)
+				}
+				widest := 0
+				for line := range strings.Lines(out.String()) {
+					line = strings.TrimSuffix(line, "\n")
+					if n := utf8.RuneCountInString(line); n > want {
+						t.Errorf("%d columns, wider than %d: %q", n, want, line)
+					} else if strings.TrimRight(line, " ") != line {
+						t.Errorf("trailing space: %q", line)
+					}
+					widest = max(widest, utf8.RuneCountInString(line))
+				}
+				// Wrapped to the width, not to some narrower one.
+				if widest < want-12 {
+					t.Errorf("widest line %d columns, for a width of %d", widest, want)
+				}
+			})
 		}
 	}
 }
