@@ -292,6 +292,19 @@ func (a *Analyse) inputs() string {
 	return strings.Join(names, ", ")
 }
 
+// looksLikeFile reports whether a --format value that is no format names
+// a log file: one that is there, or a name as logs are named. A format
+// string has spaces, % or $ in it, and a format name none of / or .log.
+func looksLikeFile(s string) bool {
+	if s == "" || strings.ContainsAny(s, " %$") {
+		return false
+	}
+	if st, err := os.Stat(s); err == nil && !st.IsDir() {
+		return true
+	}
+	return strings.Contains(s, "/") || strings.Contains(s, ".log") || strings.HasSuffix(s, ".gz")
+}
+
 func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*Analyse, error) {
 	fs := pflag.NewFlagSet("robowatch", pflag.ContinueOnError)
 	var (
@@ -344,6 +357,10 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 	}
 	var err error
 	if a.Format, err = logparse.ParseFormat(*format); err != nil {
+		if looksLikeFile(*format) {
+			// tail's habit: robowatch -f access.log, for -F.
+			return usage("--format %q is a file, not a log format: did you mean -F (follow)?", *format)
+		}
 		return usage("--format: %v", err)
 	}
 	if *jsonFields != "" {

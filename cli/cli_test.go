@@ -23,6 +23,11 @@ func TestParseUsageErrors(t *testing.T) {
 		{[]string{"--section", "nope"}, `--section "nope"`},
 		{[]string{"--section", "summary,client"}, "--section client draws the clients --client names: give --client"},
 		{[]string{"-f", "%h %{Referer"}, "--format"},
+		// tail's habit: -f where robowatch's -F follows.
+		{[]string{"-f", "access.log"}, `--format "access.log" is a file, not a log format: did you mean -F (follow)?`},
+		{[]string{"-f", "/var/log/nginx/access.log", "--robots", "robots.txt"}, "did you mean -F (follow)?"},
+		{[]string{"--format", "access.log.2.gz"}, "did you mean -F (follow)?"},
+		{[]string{"-f", "cli_test.go"}, "did you mean -F (follow)?"}, // a file that is there
 		{[]string{"--top", "-1"}, "--top -1: want a number from 0 to 1000000000"},
 		{[]string{"--burst", "4294967296"}, "--burst 4294967296: want a number from 0 to 1000000000"},
 		{[]string{"--sustained", "2147483648"}, "--sustained 2147483648"},
