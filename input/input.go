@@ -67,6 +67,10 @@ func (f *Files) open(ctx context.Context, name string, waiting func()) (io.ReadC
 		if err != nil {
 			return nil, err // *PathError names the file
 		}
+		if err := notDir(file, name); err != nil {
+			file.Close()
+			return nil, err
+		}
 		raw, closers = file, []io.Closer{file}
 		if st, err := file.Stat(); err == nil && !st.Mode().IsRegular() {
 			ir := interruptible(ctx, file, waiting)

@@ -486,3 +486,49 @@ func TestOpenErrorsNameTheFile(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenDirectory: a directory given as a log (robowatch /var/log/nginx)
+// is refused by Open and Follow alike, with the glob its logs answer to.
+func TestOpenDirectory(t *testing.T) {
+	tests := []struct {
+		name  string
+		files []string
+		glob  string // after the directory's name
+	}{
+		{"nginx on Debian", []string{"access.log", "access.log.1", "access.log.2.gz", "error.log", "error.log.1"}, "access.log*"},
+		{"dated rotation", []string{"access.log-20240301.gz", "access.log-20240302", "access.log"}, "access.log*"},
+		{"one site's logs", []string{"example.com.log", "example.com.log.1", "example.com.error.log"}, "example.com.log*"},
+		{"Apache on Red Hat", []string{"access_log", "access_log-20240301", "error_log", "ssl_access_log"}, "access_log*"},
+		{"errors only", []string{"error.log", "error.log.1"}, "error.log*"},
+		{"other files", []string{"notes.txt"}, "*"},
+		{"empty", nil, "*"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, f := range tt.files {
+				if err := os.WriteFile(filepath.Join(dir, f), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.Mkdir(filepath.Join(dir, "old"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			want := dir + " is a directory, not a log: give the logs in it, e.g. " + filepath.Join(dir, tt.glob)
+			r, err := (&input.Files{}).Open(context.Background(), dir)
+			if err == nil {
+				r.Close()
+			}
+			if err == nil || err.Error() != want {
+				t.Errorf("Open: %v\nwant %s", err, want)
+			}
+			tail, err := input.Follow(context.Background(), dir, input.FollowOptions{})
+			if err == nil {
+				tail.Close()
+			}
+			if err == nil || !strings.HasSuffix(err.Error(), want) {
+				t.Errorf("Follow: %v\nwant %s", err, want)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package input
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -55,7 +56,10 @@ func (f *Files) spool(ctx context.Context, name string) error {
 		what, src = "standard input", f.stdin()
 	} else {
 		file, err := os.Open(name)
-		if err != nil {
+		if err != nil || notDir(file, name) != nil {
+			if file != nil {
+				file.Close()
+			}
 			return nil // the read that counts reports it
 		}
 		defer file.Close()
@@ -156,18 +160,23 @@ func (f *Files) Last(ctx context.Context, last func(io.Reader) time.Time) (time.
 		return time.Time{}, err
 	}
 	var latest time.Time
+	var openErr error // the first, said when no input had a time: the reason why
 	for _, name := range f.Names {
 		if ctx.Err() != nil {
 			return f.lastKept(last), ctx.Err()
 		}
 		r, err := f.Open(ctx, name)
 		if err != nil {
+			openErr = cmp.Or(openErr, err)
 			continue
 		}
 		if t := last(r); t.After(latest) {
 			latest = t
 		}
 		r.Close()
+	}
+	if latest.IsZero() && openErr != nil {
+		return latest, openErr
 	}
 	if latest.IsZero() {
 		return latest, errors.New("no record has a time")

@@ -110,6 +110,10 @@ func Follow(ctx context.Context, name string, opt FollowOptions) (*Tail, error) 
 	if err != nil {
 		return nil, fmt.Errorf("following %w", err) // *PathError names the file
 	}
+	if err := notDir(f, name); err != nil {
+		f.Close()
+		return nil, err // says it all: "following DIR is a directory" would not
+	}
 	if opt.Poll <= 0 {
 		opt.Poll = time.Second
 	}
