@@ -99,7 +99,7 @@ func clientSections(r *Report, opt Options) []*section {
 			}
 		}
 		if len(t.RobotsTxt) == 0 {
-			add("robots.txt", "never fetched")
+			add("robots.txt", "not fetched "+inThisLog(res))
 		}
 		for _, f := range t.RobotsTxt {
 			add("robots.txt", fmt.Sprintf("fetched %s, status %d", f.Time.Format(opt.timeLayout()), f.Status))

@@ -372,11 +372,30 @@ func (s *section) keepColumns(keep []bool) {
 	}
 }
 
+// findingWords is a robot's finding about robots.txt as a sentence says
+// it: what the log shows, with its span, not "never", which a log of some
+// minutes cannot know.
+func findingWords(finding string, res *detect.Result) string {
+	rest, ok := strings.CutPrefix(finding, detect.FindingNeverRead)
+	if !ok {
+		return finding
+	}
+	return "did not fetch robots.txt " + inThisLog(res) + rest
+}
+
+// inThisLog is "in this log (5m02s)": the span of res's records.
+func inThisLog(res *detect.Result) string {
+	if res.First.IsZero() || res.Last.IsZero() {
+		return "in this log"
+	}
+	return "in this log (" + Duration(res.Last.Sub(res.First)) + ")"
+}
+
 // shortFindings says detect's findings in the words a column headed
 // "robots.txt" needs.
 var shortFindings = map[string]string{
 	detect.FindingIgnored:   "fetched, then ignored",
-	detect.FindingNeverRead: "never fetched",
+	detect.FindingNeverRead: "not fetched", // in this log: it may have been, the day before
 	detect.FindingReadLate:  "fetched after violating",
 	detect.FindingObeyed:    "obeyed",
 	detect.FindingUnread:    "unread, no violation",
@@ -788,8 +807,8 @@ func headlineSection(r *Report, opt Options) *section {
 	}
 	if res.ViolationsChecked {
 		if worst := worstOffender(res); worst != nil {
-			add("Worst offender", fmt.Sprintf("%s: %s of robots.txt (%s); see robots.txt violations",
-				Escape(worst.Name), Count(worst.Violations)+noun(worst.Violations, " violation", " violations"), worst.Finding))
+			add("Worst offender", fmt.Sprintf("%s: %s of robots.txt; %s; see robots.txt violations",
+				Escape(worst.Name), Count(worst.Violations)+noun(worst.Violations, " violation", " violations"), findingWords(worst.Finding, res)))
 			s.paint(len(s.rows)-1, 1, toneViolation)
 		} else {
 			add("robots.txt", "no robot requested a disallowed path")
@@ -807,8 +826,12 @@ func headlineSection(r *Report, opt Options) *section {
 	}
 	scanners, first := int64(res.Scanners), res.FirstScanner
 	if scanners > 0 {
-		add("Scanners", fmt.Sprintf("%s probed for weaknesses (first %s); see Clients, kind scanner",
-			Exact(scanners)+noun(scanners, " client", " clients"), Address(first)))
+		which := "the busiest: " // clients come by requests, and it is the first of them
+		if scanners == 1 {
+			which = ""
+		}
+		add("Scanners", fmt.Sprintf("%s probed for weaknesses (%s%s); see Clients, kind scanner",
+			Exact(scanners)+noun(scanners, " client", " clients"), which, Address(first)))
 	}
 	return s
 }
