@@ -215,3 +215,45 @@ func TestEscapeInvisibleJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveViewAt100Columns: at 100 columns, a common terminal, the live
+// view shows whole robot names, operators, addresses and counts, with
+// names and addresses of today's length (an IPv6 client, a robot named
+// meta-externalagent, its operator Meta Platforms): the path goes first
+// when a line is too long.
+func TestLiveViewAt100Columns(t *testing.T) {
+	at := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	const ip6 = "2a03:2880:f800:12::face:b00c"
+	v := NewLiveView(nil, Options{})
+	v.Violation(detect.Violation{IP: ip6, Name: "meta-externalagent", Time: at, Path: "/private/reports/2026/q3.pdf", Rule: "Disallow: /private/", Line: 7})
+	v.Violation(detect.Violation{IP: "198.51.100.7", Name: "unnamed (198.51.100.0/24)", Time: at, Path: "/cart?add=1", Rule: "Disallow: /cart", Line: 9})
+	v.Incident(detect.Incident{IP: ip6, Name: "meta-externalagent", Start: at.Add(-3 * time.Minute), Requests: 12345, PeakPerSecond: 120})
+	live := detect.Live{Time: at, Records: 12345678, Clients: 98765, Robots: 4321, Violations: 1234, Incidents: 12, TopRobots: []detect.LiveRobot{
+		{Name: "meta-externalagent", Operator: "Meta Platforms", Identity: "verified", Clients: 12345, Requests: 1234567, Violations: 123456, Incidents: 12},
+		{Name: "unnamed (2001:db8:85a3::/48)", Clients: 3, Requests: 45678, Violations: 9},
+		{Name: "Googlebot-Image (impostor)", Operator: "Google", Identity: "impostor", Clients: 2, Requests: 900},
+	}}
+	lines := v.render(live, logparse.Stats{Malformed: 3}, 100, 40)
+	view := strings.Join(lines, "\n")
+	for _, l := range lines {
+		if cellWidth(l) > 100 {
+			t.Errorf("line of width %d: %q", cellWidth(l), l)
+		}
+	}
+	for _, want := range []string{
+		"meta-externalagent", "Meta Platforms", "unnamed (2001:db8:85a3::/48)", "Googlebot-Image (impostor)",
+		"12,345", "1,234,567", "123,456", "45,678",
+		ip6 + "  meta-externalagent  12,345 requests  peak 120/s",
+		ip6 + "  meta-externalagent  ", "unnamed (198.51.100.0/24)", "/private/reports/2026/q3.pdf", "Disallow: /cart",
+	} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the view lacks %q:\n%s", want, view)
+		}
+	}
+	// Only a violation's path and rule, at the end of its line, may give
+	// way.
+	before, _, _ := strings.Cut(view, "LATEST VIOLATIONS")
+	if strings.Contains(before, "…") {
+		t.Errorf("something was cut:\n%s", view)
+	}
+}

@@ -127,46 +127,103 @@ func (v *LiveView) size() (width, height int) {
 }
 
 // render lays the view out in at most height lines of width columns: the
-// headline always, then each list as far as room allows.
+// headline always, then each list as far as room allows. Columns are as
+// wide as what they show now, and counts are exact, so that at 100
+// columns no name, address or count is cut: what gives way to a narrow
+// window is the end of a line, a violation's path and rule.
 func (v *LiveView) render(live detect.Live, stats logparse.Stats, width, height int) []string {
 	fitLine := func(s string) string { return cutPlain(s, width) }
-	out := []string{
-		fitLine(fmt.Sprintf("robowatch -F   log time %s   (Ctrl-C ends with the report)", clock(live.Time))),
-		fitLine(fmt.Sprintf("%s records  %s clients  %s robots  %s violations  %s incidents (%d open)  %s malformed",
-			Exact(live.Records), Exact(live.Clients), Exact(live.Robots), Exact(live.Violations), Exact(live.Incidents), len(v.open), Exact(stats.Malformed))),
+	out := []string{fitLine(fmt.Sprintf("robowatch -F   log time %s   (Ctrl-C ends with the report)", clock(live.Time)))}
+	// The counts wrap rather than lose the last of them to the edge.
+	counts := []string{Exact(live.Records) + " records", Exact(live.Clients) + " clients", Exact(live.Robots) + " robots",
+		Exact(live.Violations) + " violations", fmt.Sprintf("%s incidents (%d open)", Exact(live.Incidents), len(v.open)), Exact(stats.Malformed) + " malformed"}
+	line := ""
+	for _, c := range counts {
+		if line != "" && runewidth.StringWidth(line)+2+runewidth.StringWidth(c) > width {
+			out = append(out, fitLine(line))
+			line = ""
+		}
+		if line != "" {
+			line += "  "
+		}
+		line += c
 	}
+	out = append(out, fitLine(line))
 	room := height - len(out)
-	section := func(title string, header string, rows []string, want int) {
+	section := func(title string, rows []string, want int) {
 		if room < 3 || len(rows) == 0 {
 			return
 		}
 		n := min(len(rows), want, room-2)
-		out = append(out, "", fitLine(title+"  "+header))
+		out = append(out, "", fitLine(title))
 		for _, r := range rows[:n] {
 			out = append(out, fitLine(r))
 		}
 		room -= n + 2
 	}
-	var robots []string
+	robots := [][]string{{"ROBOTS", "OPERATOR", "IDENTITY", "CLIENTS", "REQUESTS", "VIOL", "INC"}}
 	for _, r := range live.TopRobots {
-		robots = append(robots, fmt.Sprintf("%-28s %-12s %-10s %7s %9s %6s %4d",
-			Cut(r.Name, 28), Cut(r.Operator, 12), r.Identity, Count(int64(r.Clients)), Count(r.Requests), Count(r.Violations), r.Incidents))
+		robots = append(robots, []string{Cut(r.Name, 40), Cut(r.Operator, 24), Escape(r.Identity),
+			Exact(int64(r.Clients)), Exact(r.Requests), Exact(r.Violations), Exact(int64(r.Incidents))})
 	}
-	section("ROBOTS", fmt.Sprintf("%-20s %-12s %-10s %7s %9s %6s %4s", "", "OPERATOR", "IDENTITY", "CLIENTS", "REQUESTS", "VIOL", "INC"), robots, 10)
-	var open []string
+	if rows := columns(robots, []bool{false, false, false, true, true, true, true}); len(rows) > 1 {
+		section(rows[0], rows[1:], 10)
+	}
+	day := func(t time.Time) string { // the date only when it is not the log clock's
+		if t.Format(time.DateOnly) == live.Time.Format(time.DateOnly) {
+			return t.Format(time.TimeOnly)
+		}
+		return clock(t)
+	}
+	var open [][]string
 	for _, in := range slices.Backward(v.open) {
-		open = append(open, fmt.Sprintf("%-39s %-20s since %s  %6s requests  peak %d/s",
-			Cut(in.IP, 39), Cut(in.Name, 20), clock(in.Start), Count(in.Requests), in.PeakPerSecond))
+		open = append(open, []string{Cut(in.IP, 39), Cut(in.Name, 40),
+			fmt.Sprintf("%s requests  peak %s/s  since %s", Exact(in.Requests), Exact(int64(in.PeakPerSecond)), day(in.Start))})
 	}
-	section("OPEN INCIDENTS", "", open, 5)
-	var viol []string
+	section("OPEN INCIDENTS", columns(open, nil), 5)
+	var viol [][]string
 	for _, x := range slices.Backward(v.viol) {
-		viol = append(viol, fmt.Sprintf("%s  %-15s %-16s %s (line %d)  %s",
-			clock(x.Time), Cut(x.IP, 39), Cut(x.Name, 16), Cut(x.Rule, 40), x.Line, Cut(x.Path, 200)))
+		viol = append(viol, []string{day(x.Time), Cut(x.IP, 39), Cut(x.Name, 40),
+			fmt.Sprintf("%s  %s (line %d)", Cut(x.Path, 40), Cut(x.Rule, 40), x.Line)})
 	}
-	section("LATEST VIOLATIONS", "", viol, 8)
-	section("FILES", "", slices.Collect(slices.Values(v.notes)), liveNotes)
+	section("LATEST VIOLATIONS", columns(viol, nil), 8)
+	section("FILES", slices.Collect(slices.Values(v.notes)), liveNotes)
 	return out
+}
+
+// columns lines up rows of escaped cells, two spaces apart, each column
+// as wide as its widest cell; right[i] aligns column i to the right. The
+// last column is not padded.
+func columns(rows [][]string, right []bool) []string {
+	var widths []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], runewidth.StringWidth(c))
+		}
+	}
+	lines := make([]string, 0, len(rows))
+	for _, r := range rows {
+		var b strings.Builder
+		for i, c := range r {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			pad := strings.Repeat(" ", widths[i]-runewidth.StringWidth(c))
+			switch {
+			case i < len(right) && right[i]:
+				b.WriteString(pad + c)
+			case i == len(r)-1:
+				b.WriteString(c)
+			default:
+				b.WriteString(c + pad)
+			}
+		}
+		lines = append(lines, strings.TrimRight(b.String(), " "))
+	}
+	return lines
 }
 
 // cutPlain shortens an already escaped line to width columns.
