@@ -414,6 +414,17 @@ func TestNothingRead(t *testing.T) {
 	if err := (Stats{Lines: 3, Malformed: 3, Format: "combined"}).NothingRead("a.log", true); err == nil || !strings.Contains(err.Error(), "a.log: none of its 3 lines") || !strings.Contains(err.Error(), "--format") {
 		t.Errorf("nothing parsed: %v", err)
 	}
+	// The hint names only the keys the line lacks.
+	for _, tt := range []struct{ line, want, notWant string }{
+		{`{"peer":"192.0.2.1","time":"2024-05-06T09:00:00Z","uri":"/x","ua":"curl/8.5.0","status":200}`, "--json-fields ip=KEY", "time=KEY"},
+		{`{"ClientAddr":"192.0.2.1:5100","RequestPath":"/x"}`, "--json-fields time=KEY,ua=KEY", "ip=KEY"},
+		{`{"a":1}`, "--json-fields ip=KEY,time=KEY,uri=KEY,ua=KEY", "status"},
+	} {
+		st := Stats{Lines: 1, Malformed: 1, Samples: []*ParseError{{Line: 1, Text: tt.line}}}
+		if err := st.NothingRead("a.json", true); err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), tt.notWant) {
+			t.Errorf("%s: %v, want %q and not %q", tt.line, err, tt.want, tt.notWant)
+		}
+	}
 	js := Stats{Lines: 1, Malformed: 1, Samples: []*ParseError{{Line: 1, Text: `{"ClientAddr":"192.0.2.1"}`}}}
 	if err := js.NothingRead("a.json", true); err == nil || !strings.Contains(err.Error(), "--json-fields") {
 		t.Errorf("JSON of unknown keys: %v, want a pointer to --json-fields", err)
@@ -862,6 +873,38 @@ func TestURIDecoded(t *testing.T) {
 		}
 		if got := uriDecoded(tt.in, "://", "%3A%2F%2F", "%3a%2f%2f"); got != tt.referer {
 			t.Errorf("Referer %q: %q, want %q", tt.in, got, tt.referer)
+		}
+	}
+}
+
+// TestJSONHostIsClient: alp's nginx JSON layout names the client "host"
+// ($remote_addr) and the server "vhost": an address under "host" is the
+// client when the line names no other; beside a client key it is the
+// virtual host (a request to the server by its address); a name there is
+// never a client.
+func TestJSONHostIsClient(t *testing.T) {
+	f, err := ParseFormat("json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rest = `"time":"06/May/2024:09:00:00 +0900","method":"GET","uri":"/","status":"200","body_bytes":512,"ua":"curl/8.5.0"`
+	tests := []struct {
+		line         string
+		client, host string // "" client: the line is malformed
+	}{
+		{`{"host":"203.0.113.10","forwardedfor":"-",` + rest + `,"vhost":"shop.example.jp"}`, "203.0.113.10", "shop.example.jp"},
+		{`{"vhost":"shop.example.jp",` + rest + `,"host":"2001:db8:1::7"}`, "2001:db8:1::7", "shop.example.jp"},
+		{`{"remote_addr":"198.51.100.4","host":"192.0.2.80",` + rest + `}`, "198.51.100.4", "192.0.2.80"},
+		{`{"host":"192.0.2.80","remote_addr":"198.51.100.4",` + rest + `}`, "198.51.100.4", "192.0.2.80"},
+		{`{"host":"shop.example.jp",` + rest + `}`, "", ""},
+	}
+	for _, tt := range tests {
+		recs, _ := readText(t, tt.line+"\n", f)
+		switch {
+		case tt.client == "" && len(recs) != 0:
+			t.Errorf("%s: records %+v, want none", tt.line, recs)
+		case tt.client != "" && (len(recs) != 1 || recs[0].Client != tt.client || recs[0].VHost != tt.host || recs[0].Bytes != 512):
+			t.Errorf("%s: records %+v, want client %s, host %s", tt.line, recs, tt.client, tt.host)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"net/netip"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -100,6 +101,9 @@ var jsonKeys = []struct {
 	{"ua", kindUserAgent}, {"httpuseragent", kindUserAgent},
 	{"host", kindVHost}, {"request.host", kindVHost}, {"requesthost", kindVHost}, {"http_host", kindVHost}, {"server_name", kindVHost},
 	{"reqhost", kindVHost},
+	// alp's documented layout (the access-log profiler), whose "host" is
+	// $remote_addr (see hostIP) and "vhost" the server's name.
+	{"vhost", kindVHost}, {"forwardedfor", kindForwarded}, {"body_bytes", kindBytes},
 	{"http_x_forwarded_for", kindForwarded}, {"x_forwarded_for", kindForwarded}, {"request.headers.x-forwarded-for", kindForwarded},
 	{"request_x-forwarded-for", kindForwarded}, {"x-forwarded-for", kindForwarded}, {"xforwardedfor", kindForwarded},
 	// Web Bot Auth (botauth): nginx's variables, Caddy's headers.
@@ -208,15 +212,16 @@ func ParseJSONFields(spec string) (*Format, error) {
 
 // jsonScan is the state of one line's scan.
 type jsonScan struct {
-	line  []byte
-	s     string // line as a string: values without escapes are its substrings
-	pos   int
-	l     *jsonLayout
-	rec   *Record
-	ranks [kindQuery + 1]uint8 // rank+1 of the key that filled each field; 0: none yet
-	query string               // kindQuery's value, joined to the target at the end
-	path  [256]byte
-	plen  int
+	line   []byte
+	s      string // line as a string: values without escapes are its substrings
+	pos    int
+	l      *jsonLayout
+	rec    *Record
+	ranks  [kindQuery + 1]uint8 // rank+1 of the key that filled each field; 0: none yet
+	query  string               // kindQuery's value, joined to the target at the end
+	hostIP string               // a top-level "host" that is an IP address: the client, or else the virtual host
+	path   [256]byte
+	plen   int
 }
 
 var (
@@ -250,6 +255,17 @@ func (l *jsonLayout) parse(line []byte, rec *Record, alias bool) error {
 	}
 	if sc.query != "" && rec.Target != "" && strings.IndexByte(rec.Target, '?') < 0 {
 		rec.Target += "?" + sc.query // robots.txt rules match the path and query
+	}
+	if sc.hostIP != "" {
+		// alp's layout names the client "host": an address there, in a
+		// line that names no client otherwise, is the client. A Host
+		// header is never an address of the client's, so nothing else
+		// is taken for it.
+		if rec.Client == "" {
+			rec.Client = sc.hostIP
+		} else if rec.VHost == "" {
+			rec.VHost = sc.hostIP
+		}
 	}
 	if rec.Client == "" {
 		return newParseError(line, 1, fmt.Errorf("%w: no client address (give its key with --json-fields ip=KEY)", ErrMismatch))
@@ -552,6 +568,14 @@ func (sc *jsonScan) store(start, end int, esc bool) error {
 	case kindUserAgent:
 		rec.UserAgent = dashEmpty(uriDecoded(v, "/", "%2F", "%2f"))
 	case kindVHost:
+		if sc.plen == len("host") && string(sc.path[:sc.plen]) == "host" {
+			if a, err := netip.ParseAddr(v); err == nil && a.Zone() == "" {
+				// The client's, or the server's by address: parse decides,
+				// and leaves the field to a lesser key meanwhile.
+				sc.hostIP = v
+				return nil
+			}
+		}
 		rec.VHost = dashEmpty(v)
 	case kindForwarded:
 		rec.Forwarded = dashEmpty(v)
@@ -752,4 +776,30 @@ func hex4(v string, i int) (rune, bool) {
 		return 0, false
 	}
 	return r, true
+}
+
+// missingJSONKeys is the --json-fields value a JSON line still needs: the
+// FIELD=KEY of each field robowatch reads that the line's known keys did not
+// fill, so that the hint asks only for those.
+func missingJSONKeys(line string) string {
+	f := newJSONFormat("json", nil)
+	var rec Record
+	_ = f.json.parse([]byte(line), &rec, false) // the fields filled before the error are what counts
+	var need []string
+	if rec.Client == "" {
+		need = append(need, "ip=KEY")
+	}
+	if rec.Time.IsZero() {
+		need = append(need, "time=KEY")
+	}
+	if rec.Request == "" && rec.Target == "" {
+		need = append(need, "uri=KEY")
+	}
+	if rec.UserAgent == "" {
+		need = append(need, "ua=KEY")
+	}
+	if len(need) == 0 { // a line that fails for another reason: name them all
+		return "ip=KEY,time=KEY,uri=KEY,ua=KEY"
+	}
+	return strings.Join(need, ",")
 }

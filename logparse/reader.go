@@ -108,7 +108,7 @@ func (s Stats) NothingRead(name string, detected bool) error {
 	if detected {
 		hint := "give its format with --format"
 		if len(s.Samples) > 0 && strings.HasPrefix(s.Samples[0].Text, "{") {
-			hint = "it looks like JSON: name its keys with --json-fields ip=KEY,time=KEY,uri=KEY,ua=KEY"
+			hint = "it looks like JSON: name its keys with --json-fields " + missingJSONKeys(s.Samples[0].Text)
 		}
 		return fmt.Errorf("%s: none of its %d lines is an access-log line of a known format (tried %s); %s", name, malformed, strings.Join(FormatNames[:len(FormatNames)-1], ", "), hint)
 	}
