@@ -908,3 +908,29 @@ func TestJSONHostIsClient(t *testing.T) {
 		}
 	}
 }
+
+// TestTraefikDroppedHeaders: Traefik's CLF log drops the User-Agent and
+// Referer headers unless its configuration keeps them (fields.headers
+// defaultMode is drop since Traefik 2): the warning says how to keep them,
+// where for another log it says to give the format.
+func TestTraefikDroppedHeaders(t *testing.T) {
+	const traefik = `203.0.113.10 - - [06/May/2024:09:00:00 +0000] "GET / HTTP/1.1" 200 5120 "-" "-" 12 "website@docker" "http://172.18.0.3:80" 3ms` + "\n" +
+		`66.249.66.1 - - [06/May/2024:09:00:07 +0000] "GET /robots.txt HTTP/1.1" 200 120 "-" "-" 13 "website@docker" - 0ms` + "\n"
+	const plain = `203.0.113.10 - - [06/May/2024:09:00:00 +0000] "GET / HTTP/1.1" 200 5120 "-" "-"` + "\n"
+	f, err := ParseFormat("combined")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, log, want, notWant string
+	}{
+		{"traefik", traefik, "accesslog.fields.headers.names.User-Agent=keep", "-f"},
+		{"combined", plain, "give its format with -f", "Traefik"},
+	} {
+		_, st := readText(t, tt.log, f)
+		w := st.Warning("access.log")
+		if !strings.Contains(w, tt.want) || strings.Contains(w, tt.notWant) {
+			t.Errorf("%s: warning %q, want %q and not %q", tt.name, w, tt.want, tt.notWant)
+		}
+	}
+}

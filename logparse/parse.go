@@ -276,6 +276,7 @@ func (f *Format) parseOwn(line []byte, rec *Record, alias bool) error {
 		return newParseError(line, 0, errYearRange(rec.Time))
 	}
 	rec.NoAgentField, rec.NoRefererField = f.noAgent, f.noReferer
+	rec.TraefikNoAgent = !f.noAgent && rec.UserAgent == "" && traefikTail(line[pos:])
 	if f.richer != nil && pos+1 < len(line) && line[pos+1] == '"' {
 		// Fields after the last one were about to be dropped: a richer
 		// layout that reads them (combined after common) takes the line.
@@ -286,6 +287,47 @@ func (f *Format) parseOwn(line []byte, rec *Record, alias bool) error {
 		*rec = saved
 	}
 	return nil
+}
+
+// traefikTail reports whether b, what follows a line's last field, is what
+// Traefik writes after its Common Log Format: ` 12 "router@docker"
+// "http://10.0.0.5:80" 3ms` (the server URL may be a bare -).
+func traefikTail(b []byte) bool {
+	field := func(quoted bool) bool { // one space-led field, consumed from b
+		if len(b) < 2 || b[0] != ' ' {
+			return false
+		}
+		b = b[1:]
+		if quoted && b[0] == '"' {
+			i := bytes.IndexByte(b[1:], '"')
+			if i < 0 {
+				return false
+			}
+			b = b[i+2:]
+			return true
+		}
+		i := 0
+		for i < len(b) && b[i] != ' ' {
+			i++
+		}
+		word := b[:i]
+		b = b[i:]
+		return quoted && string(word) == "-" || !quoted && len(word) > 0
+	}
+	if !field(false) || !field(true) || !field(true) {
+		return false
+	}
+	b = bytes.TrimRight(b, " ")
+	d, ok := bytes.CutSuffix(b, []byte("ms"))
+	if !ok || len(d) < 2 || d[0] != ' ' {
+		return false
+	}
+	for _, c := range d[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // closingQuote finds the '"' that ends a quoted value starting at start: the

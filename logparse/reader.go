@@ -44,6 +44,9 @@ type Stats struct {
 	// whose User-agent went unread (a JSON key not known) from one that
 	// never had it.
 	Agents, AgentFields int64
+	// Traefik are the records of a Traefik log that gave no User-agent
+	// (Record.TraefikNoAgent).
+	Traefik int64
 	// NoClient are the records whose line gave no client address ("-"
 	// where %h goes: Gunicorn behind a Unix socket, Varnish's rejected
 	// requests, "%{X-Forwarded-For}i" first without the header).
@@ -77,7 +80,12 @@ func (s Stats) Warning(name string) string {
 	if s.Records > 0 && s.First.IsZero() {
 		w = append(w, "no line gave a time, so request rates, incidents and the timeline are off"+how("time"))
 	}
-	if s.Agents == 0 && (s.AgentFields > 0 || s.Records > 0 && strings.Contains(s.Format, "json")) {
+	switch {
+	case s.Agents == 0 && s.Traefik > 0:
+		// Its format is read right: the header is what is missing, and
+		// only Traefik's configuration brings it back.
+		w = append(w, "no line gave a User-agent, so robots are found by what they did alone: Traefik drops request headers from its access log unless told to keep them; keep them with --accesslog.fields.headers.names.User-Agent=keep and --accesslog.fields.headers.names.Referer=keep (or accessLog.fields.headers.defaultMode: keep)")
+	case s.Agents == 0 && (s.AgentFields > 0 || s.Records > 0 && strings.Contains(s.Format, "json")):
 		w = append(w, "no line gave a User-agent, so robots are found by what they did alone"+how("ua"))
 	}
 	if s.NoClient > 0 {
@@ -146,6 +154,9 @@ func (s *Stats) AddRecord(rec *Record) {
 			s.Agents++
 		}
 	}
+	if rec.TraefikNoAgent {
+		s.Traefik++
+	}
 }
 
 func (s *Stats) addTime(t time.Time) {
@@ -186,6 +197,7 @@ func (s *Stats) Merge(o Stats) {
 	s.MalformedElsewhere += o.MalformedElsewhere
 	s.Agents += o.Agents
 	s.AgentFields += o.AgentFields
+	s.Traefik += o.Traefik
 	s.NoClient += o.NoClient
 	s.addTime(o.First)
 	s.addTime(o.Last)

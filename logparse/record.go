@@ -39,6 +39,10 @@ type Record struct {
 	// 7 and 7.5 by default, whose #Fields lack cs(Referer); a format
 	// string without one), so a Referer's absence says nothing either.
 	NoRefererField bool
+	// TraefikNoAgent: a Common Log Format line with Traefik's fields after
+	// it (requests served, router, server URL, duration) and no
+	// User-agent: Traefik drops request headers unless told to keep them.
+	TraefikNoAgent bool
 	File           string // source file name ("-" or "(stdin)" for standard input)
 	Line           int64  // 1-based line number in File
 }
