@@ -39,13 +39,14 @@ func TestJSONContract(t *testing.T) {
 	need := map[string][]string{
 		"summary":    {"lines", "records", "malformed", "clients", "robots", "violations", "incidents", "first", "last", "format"},
 		"clients":    {"ip", "user_agent", "robot", "name", "score", "reasons", "requests", "robots_txt_fetches", "violations", "first", "last", "peak"},
-		"robots":     {"name", "clients", "requests", "violations", "fetched_robots_txt"},
+		"robots":     {"name", "clients", "requests", "violations", "fetched_robots_txt", "bytes", "status", "top_paths", "top_paths_other_max"},
 		"violations": {"ip", "user_agent", "name", "time", "method", "path", "status", "group", "rule", "line"},
 		"incidents":  {"ip", "user_agent", "start", "end", "requests", "peak_per_second", "paths"},
 		"malformed":  {"file", "line", "reason"},
 		"watched":    {"ip", "per_minute"},
 		"networks":   {"network", "clients", "robots", "requests", "user_agents", "violations", "incidents"},
 		"operators":  {"operator", "networks", "clients", "robots", "requests", "user_agents", "violations", "incidents"},
+		"panels":     {"robot_status", "human_status", "robot_paths", "robot_paths_other_max", "uncounted", "unlisted"},
 		"state":      {"version", "clients", "networks", "by_robot", "prefixes", "operators", "options", "inputs"},
 	}
 	for key, fields := range need {
@@ -196,5 +197,75 @@ func TestWallTimeWindowAcrossSummerTime(t *testing.T) {
 				t.Errorf("%d records, %d outside, window %q; want 7, %d outside, %q", r.Summary.Records, r.Summary.Outside, r.Summary.Window, tt.outside, tt.window)
 			}
 		})
+	}
+}
+
+// TestJSONPanelsOfRobots is the GoAccess panels an admin expects, of
+// robots, in the JSON: per robot its answers (404s apart) and its most
+// asked paths, and the same for all robots, with people's answers beside.
+// The site's log has a scanner probing for admin pages that are not there.
+func TestJSONPanelsOfRobots(t *testing.T) {
+	code, out, errOut := runCLI(t, nil, "-o", "json", "testdata/scenarios/site/site.log")
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	type status struct {
+		S2xx, S4xx, NotFound int64
+	}
+	var doc struct {
+		Summary struct {
+			RobotRequests int64 `json:"robot_requests"`
+		} `json:"summary"`
+		Robots []struct {
+			Name     string         `json:"name"`
+			Requests int64          `json:"requests"`
+			Status   map[string]int `json:"status"`
+			TopPaths []struct {
+				Path     string `json:"path"`
+				Requests int64  `json:"requests"`
+				Error    int64  `json:"error"`
+			} `json:"top_paths"`
+		} `json:"robots"`
+		Panels struct {
+			RobotStatus map[string]int64 `json:"robot_status"`
+			HumanStatus map[string]int64 `json:"human_status"`
+			RobotPaths  []struct {
+				Path     string `json:"path"`
+				Requests int64  `json:"requests"`
+			} `json:"robot_paths"`
+		} `json:"panels"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Robots) == 0 || len(doc.Panels.RobotPaths) == 0 {
+		t.Fatalf("no robots or no robot paths: %s", out[:min(len(out), 400)])
+	}
+	var all int64
+	for _, r := range doc.Robots {
+		var answers int
+		for _, k := range []string{"2xx", "3xx", "4xx", "5xx", "other"} {
+			answers += r.Status[k]
+		}
+		if int64(answers) != r.Requests {
+			t.Errorf("%s: %d answers counted of %d requests", r.Name, answers, r.Requests)
+		}
+		if r.Status["404"] > r.Status["4xx"] {
+			t.Errorf("%s: more 404s (%d) than 4xx (%d)", r.Name, r.Status["404"], r.Status["4xx"])
+		}
+		if len(r.TopPaths) == 0 || r.TopPaths[0].Requests == 0 {
+			t.Errorf("%s: no top paths", r.Name)
+		}
+		all += int64(answers)
+	}
+	var robotAnswers int64
+	for _, k := range []string{"2xx", "3xx", "4xx", "5xx", "other"} {
+		robotAnswers += doc.Panels.RobotStatus[k]
+	}
+	if robotAnswers != doc.Summary.RobotRequests || all != robotAnswers {
+		t.Errorf("all robots answered %d times, robots rows %d, robot requests %d", robotAnswers, all, doc.Summary.RobotRequests)
+	}
+	if doc.Panels.RobotStatus["404"] == 0 {
+		t.Errorf("the scanner's 404s are not counted: %v", doc.Panels.RobotStatus)
 	}
 }

@@ -65,6 +65,7 @@ type Detector struct {
 	heap         []*client     // tracked clients by weight, when MaxClients caps them; see evict.go
 	result       *Result
 	tl           siteTimeline // requests over time; see timeline.go
+	pan          panels       // clients' answers and paths (panel.go)
 	live         liveState    // what Config.Events was told (events.go)
 	checker
 }
@@ -137,6 +138,7 @@ type client struct {
 	robots  *robots.Robots  // the robots.txt of the client's last request
 	matcher *robots.Matcher // its groups for the client's User-agent
 	bins    clientBins      // its requests on the timeline
+	pan     *clientPanel    // its answers and paths (panel.go); nil past the panels' bound
 	evict   evictSlot       // its place among the clients Config.MaxClients caps
 }
 
@@ -550,6 +552,7 @@ func (d *Detector) Add(r *logparse.Record) {
 		}
 	}
 	c.addProbe(r.Method, r.Target, path, r.VHost, r.Protocol, r.Referer, r.Status, c.requests == 1)
+	d.pan.add(c, path, r.Status)
 	switch res {
 	case resourcePage:
 		inc32(&c.pages)

@@ -131,6 +131,7 @@ func (d *Detector) foldClient(c *client) {
 	}
 	tl.binCap -= c.bins.capacity()
 	c.bins = clientBins{}
+	d.pan.release(c) // Other's requests are in no robots row
 
 	// Its findings outlive its row: judged now, as it stands, with the
 	// log's traits so far. None of its violations or incidents is listed

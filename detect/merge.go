@@ -165,7 +165,8 @@ func MergeIncidents(parts [][]Incident, rank func(ip, ua string) int) []Incident
 	return out
 }
 
-// MergeRobots combines robots lists by name. prefixes holds, per part and
+// MergeRobots combines robots lists by name, their top paths within the
+// bounds MergePaths keeps. prefixes holds, per part and
 // robot name, the whole of a Prefixes list the part cut at its top ones;
 // checked is whether violations were checked (for the findings). The
 // merged rows take over the parts' Reasons maps: the parts are not to be
@@ -183,6 +184,8 @@ func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, ch
 	}
 	counts := map[string]map[string]int64{}
 	out := make([]RobotSummary, 0, len(byName))
+	paths := make([][][]PathCount, len(byName)) // per row, its parts' top paths
+	pathsOther := make([][]int64, len(byName))
 	for i, p := range parts {
 		for _, r := range p {
 			pre := r.Prefixes
@@ -193,6 +196,13 @@ func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, ch
 				counts[r.Name] = map[string]int64{}
 			}
 			at := byName[r.Name]
+			if r.AllTopPaths != nil {
+				paths[at] = append(paths[at], r.AllTopPaths)
+				pathsOther[at] = append(pathsOther[at], r.TopPathsBase)
+			} else {
+				paths[at] = append(paths[at], r.TopPaths)
+				pathsOther[at] = append(pathsOther[at], r.TopPathsOtherMax)
+			}
 			if at == len(out) { // the name's first row, in the order of the first pass
 				c := r
 				c.checked = r.Compliance != ComplianceUnchecked
@@ -215,6 +225,7 @@ func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, ch
 			s.Violations += r.Violations
 			s.Cached += r.Cached
 			s.Incidents += r.Incidents
+			s.Status.Add(r.Status)
 			s.FetchedRobotsTxt = s.FetchedRobotsTxt || r.FetchedRobotsTxt
 			s.UnreachableRequests += r.UnreachableRequests
 			s.RobotsTxtServed.add(&r.RobotsTxtServed)
@@ -243,6 +254,7 @@ func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, ch
 			s.Finding, s.Compliance = finding(s)
 		}
 		s.Conduct.finish()
+		s.setTopPaths(MergePaths(paths[i], pathsOther[i]))
 		s.Prefixes, s.AllPrefixes = nil, nil
 		for p, n := range counts[s.Name] {
 			s.Prefixes = append(s.Prefixes, PrefixCount{p, n})
@@ -250,6 +262,27 @@ func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, ch
 		sortPrefixes(s)
 	}
 	slices.SortFunc(out, robotOrder)
+	return out
+}
+
+// MergePanels adds up the panels of parts, their paths as MergePaths does.
+func MergePanels(parts []Panels) Panels {
+	var out Panels
+	lists, other := make([][]PathCount, 0, len(parts)), make([]int64, 0, len(parts))
+	for _, p := range parts {
+		out.RobotStatus.Add(p.RobotStatus)
+		out.HumanStatus.Add(p.HumanStatus)
+		out.Uncounted += p.Uncounted
+		out.Unlisted += p.Unlisted
+		if p.AllRobotPaths != nil {
+			lists = append(lists, p.AllRobotPaths)
+			other = append(other, p.RobotPathsBase)
+		} else {
+			lists = append(lists, p.RobotPaths)
+			other = append(other, p.RobotPathsOtherMax)
+		}
+	}
+	out.setRobotPaths(MergePaths(lists, other))
 	return out
 }
 

@@ -408,6 +408,7 @@ func mergeResults(rs []*Result) *Result {
 		robots     [][]RobotSummary
 		prefixes   []map[string][]PrefixCount
 		timelines  []Timeline
+		panels     []Panels
 		buckets    [][]RobotBuckets
 		networks   [][]NetworkSummary
 		operators  [][]OperatorSummary
@@ -488,6 +489,7 @@ func mergeResults(rs []*Result) *Result {
 		}
 		prefixes = append(prefixes, pre)
 		timelines = append(timelines, r.Timeline)
+		panels = append(panels, r.Panels)
 		buckets = append(buckets, r.RobotBuckets)
 		networks = append(networks, r.Networks)
 		operators = append(operators, r.Operators)
@@ -519,6 +521,7 @@ func mergeResults(rs []*Result) *Result {
 	out.Violations = ViolationList{sources: sources, n: violations, index: new(clientIndex)}
 	out.Incidents = MergeIncidents(incidents, rankOf)
 	out.Robots = MergeRobots(robots, prefixes, out.ViolationsChecked)
+	out.Panels = MergePanels(panels)
 	out.Timeline, out.RobotBuckets = MergeTimelines(timelines, buckets, out.Robots)
 	out.Networks = mergeDisjointNetworks(networks)
 	out.Operators = MergeOperators(operators)

@@ -113,6 +113,38 @@ type Result struct {
 	Operators []OperatorSummary `json:"operators"` // the verified crawlers by operator, most requests first
 
 	DNSChecked int `json:"dns_checked"` // addresses whose claim was checked by DNS (Config.DNS)
+
+	Panels Panels `json:"panels"` // answers and paths of all robots and of people
+}
+
+// Panels is what all robots together, and people, were answered, and the
+// paths robots asked for most (panel.go).
+type Panels struct {
+	RobotStatus        StatusCounts `json:"robot_status"`
+	HumanStatus        StatusCounts `json:"human_status"`
+	RobotPaths         []PathCount  `json:"robot_paths"`
+	RobotPathsOtherMax int64        `json:"robot_paths_other_max"` // the most requests a path not in robot_paths may have had
+	// Uncounted are requests of clients that kept no panel (its memory
+	// bound was reached): in no status or path count. Unlisted are
+	// requests to paths first seen past the bound of distinct paths: in
+	// the status counts, in no path list.
+	Uncounted int64 `json:"uncounted"`
+	Unlisted  int64 `json:"unlisted"`
+
+	AllRobotPaths  []PathCount `json:"-"` // the whole list RobotPaths was cut from, for a merge
+	RobotPathsBase int64       `json:"-"` // the most a path not in it had
+}
+
+// setRobotPaths sets the robots' paths from their whole list.
+func (p *Panels) setRobotPaths(all []PathCount, base int64) {
+	p.AllRobotPaths, p.RobotPathsBase = all, base
+	p.RobotPaths, p.RobotPathsOtherMax = TopPaths(all, base)
+}
+
+// setTopPaths sets a row's paths from their whole list.
+func (s *RobotSummary) setTopPaths(all []PathCount, base int64) {
+	s.AllTopPaths, s.TopPathsBase = all, base
+	s.TopPaths, s.TopPathsOtherMax = TopPaths(all, base)
 }
 
 // The identities a Verdict or a RobotSummary may have (agents.Identify).
@@ -310,6 +342,17 @@ type RobotSummary struct {
 	UnreachableRequests int64   `json:"unreachable_requests"`
 	RobotsTxtServed     Served  `json:"robots_txt_served"` // how robots.txt was answered to its clients
 	Conduct             Conduct `json:"conduct"`           // what it did, in the measures of the studies of crawlers (conduct.go)
+	// Status is the answers its clients got, TopPaths the paths they
+	// asked for most (bounds: PathCount, panel.go), and TopPathsOtherMax
+	// the most requests a path not in TopPaths may have had (0: none).
+	Status           StatusCounts `json:"status"`
+	TopPaths         []PathCount  `json:"top_paths"`
+	TopPathsOtherMax int64        `json:"top_paths_other_max"`
+	// AllTopPaths and TopPathsBase are the whole list TopPaths was cut
+	// from and the most a path not in it had: the JSON report's state,
+	// for a merge as exact as one run.
+	AllTopPaths  []PathCount `json:"-"`
+	TopPathsBase int64       `json:"-"`
 
 	checked bool // some request of it was checked against a robots.txt (see Compliance)
 }
@@ -420,6 +463,8 @@ func (d *Detector) Result() *Result {
 	byName := map[string]int{}
 	prefixes := map[string]map[string]int64{}
 	var robotClients []robotBins
+	var all, humans pathTally
+	tallies := map[string]*pathTally{}
 	junkIPs := map[string]int{}
 	for _, c := range sorted {
 		d.advance(c, maxSecond)
@@ -465,6 +510,9 @@ func (d *Detector) Result() *Result {
 			}
 		}
 		if !v.Robot {
+			if v.Kind != KindJunk && v.Kind != KindServer {
+				humans.addStatus(c)
+			}
 			if c.x != nil {
 				c.x.viol = nil // a human's violations are not reported
 			}
@@ -527,6 +575,13 @@ func (d *Detector) Result() *Result {
 				prefixes[key][p.Prefix] += p.Count
 			}
 		}
+		rowTally := tallies[key]
+		if rowTally == nil {
+			rowTally = &pathTally{}
+			tallies[key] = rowTally
+		}
+		rowTally.add(c)
+		all.add(c)
 		robotClients = append(robotClients, robotBins{key, c.bins, c.first, c.last})
 		c.bins = clientBins{}
 	}
@@ -544,7 +599,14 @@ func (d *Detector) Result() *Result {
 			s.Prefixes = append(s.Prefixes, PrefixCount{p, n})
 		}
 		sortPrefixes(s)
+		if t := tallies[s.Name]; t != nil {
+			s.Status = t.status
+			s.setTopPaths(t.list(d.pan.names))
+		}
 	}
+	res.Panels = Panels{RobotStatus: all.status, HumanStatus: humans.status, Uncounted: all.uncounted + humans.uncounted, Unlisted: all.unlisted + humans.unlisted}
+	res.Panels.setRobotPaths(all.list(d.pan.names))
+	d.pan = panels{}
 	slices.SortFunc(res.Robots, func(a, b RobotSummary) int {
 		return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Name, b.Name))
 	})

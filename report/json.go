@@ -29,6 +29,7 @@ type jsonReport struct {
 	Networks   []detect.NetworkSummary  `json:"networks"`          // clients by /24 and /48, most requests first
 	Operators  []detect.OperatorSummary `json:"operators"`         // verified crawlers by operator, most requests first
 	Watched    []detect.ClientTimeline  `json:"watched,omitempty"` // drill-downs of the --client clients
+	Panels     detect.Panels            `json:"panels"`            // answers to robots and people, robots' top paths
 	State      *jsonState               `json:"state"`             // what robowatch merge needs (merge.go)
 }
 
@@ -118,12 +119,20 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 		Networks:   nonNil(res.Networks[:opt.top(len(res.Networks))]),
 		Operators:  nonNil(res.Operators),
 		Watched:    res.Watched,
+		Panels:     panelsOf(res),
 		State:      stateOf(r),
 	}
 	if !opt.wants("clients") {
 		out.Clients = limit(out.Clients, 0)
 	}
 	return streamJSON(w, &out)
+}
+
+// panelsOf is the result's panels, an empty list written as [].
+func panelsOf(res *detect.Result) detect.Panels {
+	p := res.Panels
+	p.RobotPaths = nonNil(p.RobotPaths)
+	return p
 }
 
 // summaryOf is the report's summary object, as -o json and the final
@@ -214,6 +223,7 @@ func streamJSON(w io.Writer, out *jsonReport) error {
 	if len(out.Watched) > 0 {
 		writeSeq(j, "watched", slices.Values(out.Watched))
 	}
+	j.value("panels", out.Panels)
 	if out.State != nil {
 		j.value("state", out.State)
 	}

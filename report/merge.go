@@ -33,6 +33,12 @@ type jsonState struct {
 	ByRobot  []detect.RobotBuckets           `json:"by_robot"` // every robot name's timeline, sparse
 	Prefixes map[string][]detect.PrefixCount `json:"prefixes"` // violations by prefix of the robots whose list prefixes cuts
 
+	// Paths are the whole lists of paths of the robots whose top_paths
+	// are cut, and RobotPaths that of panels.robot_paths when it is: a
+	// merge of shards adds them up to what one run counts.
+	Paths      map[string]jsonPaths `json:"paths,omitempty"`
+	RobotPaths *jsonPaths           `json:"robot_paths,omitempty"`
+
 	// Operators are the sets behind operators[]' counts: its networks, and
 	// its User-agents as FNV-1a hashes (16 hex digits).
 	Operators []jsonOperatorSets `json:"operators"`
@@ -134,6 +140,13 @@ type jsonOperatorSets struct {
 	UserAgents []string `json:"user_agents"`
 }
 
+// jsonPaths is a whole list of paths and the most requests a path not in
+// it had (detect.MergePaths).
+type jsonPaths struct {
+	Base  int64              `json:"base"`
+	Paths []detect.PathCount `json:"paths"`
+}
+
 func stateOf(r *Report) *jsonState {
 	res := r.Result
 	s := &jsonState{Version: StateVersion, Clients: res.Clients.Len(), Networks: len(res.Networks),
@@ -142,6 +155,15 @@ func stateOf(r *Report) *jsonState {
 		if rs.AllPrefixes != nil {
 			s.Prefixes[rs.Name] = rs.AllPrefixes
 		}
+		if len(rs.AllTopPaths) > len(rs.TopPaths) {
+			if s.Paths == nil {
+				s.Paths = map[string]jsonPaths{}
+			}
+			s.Paths[rs.Name] = jsonPaths{rs.TopPathsBase, rs.AllTopPaths}
+		}
+	}
+	if p := &res.Panels; len(p.AllRobotPaths) > len(p.RobotPaths) {
+		s.RobotPaths = &jsonPaths{p.RobotPathsBase, p.AllRobotPaths}
 	}
 	s.Operators = []jsonOperatorSets{}
 	for _, o := range res.Operators {
@@ -169,6 +191,7 @@ type jsonPart struct {
 	Networks   []detect.NetworkSummary  `json:"networks"`
 	Operators  []detect.OperatorSummary `json:"operators"`
 	Watched    []detect.ClientTimeline  `json:"watched"`
+	Panels     detect.Panels            `json:"panels"`
 	State      *jsonState               `json:"state"`
 
 	digest [sha256.Size]byte // of the file
@@ -292,6 +315,27 @@ func each(limit int64, vs ...int64) bool {
 	return true
 }
 
+// statusWithin reports whether a count of answers is of at most records
+// requests, and none negative.
+func statusWithin(c detect.StatusCounts, records int64) bool {
+	var t tally
+	t.add(c.S2xx, c.S3xx, c.S4xx, c.S5xx, c.Other)
+	return !t.bad && t.n <= records && each(records, c.NotFound)
+}
+
+// pathsWithin reports whether a list of paths, each count with its error,
+// and base are within records, and none negative.
+func pathsWithin(list []detect.PathCount, base, records int64) bool {
+	var t tally
+	for _, pc := range list {
+		t.add(pc.Requests)
+		if !each(records, pc.Error, pc.Requests+pc.Error) {
+			return false
+		}
+	}
+	return !t.bad && t.n <= records && each(records, base)
+}
+
 // rowsAddUp checks that a whole part's rows add up to its summary, as in
 // every report robowatch writes: the clients' requests, with other's and
 // the records outside the window, are its records; their violations and
@@ -326,6 +370,16 @@ func rowsAddUp(p *jsonPart) error {
 	case !each(records, s.LateRecords, s.FutureRecords, s.UncheckedRecords, s.RobotRequests, s.JunkConnections,
 		s.ViolationsUnlisted, int64(s.IncidentsUnlisted), int64(s.DNSChecked), int64(s.JunkAddresses)):
 		return fmt.Errorf("a summary count is beyond its %d records, or negative", records)
+	}
+	pan := &p.Panels
+	rp := p.State.RobotPaths
+	if rp == nil {
+		rp = &jsonPaths{}
+	}
+	if !statusWithin(pan.RobotStatus, records) || !statusWithin(pan.HumanStatus, records) ||
+		!pathsWithin(pan.RobotPaths, pan.RobotPathsOtherMax, records) || !pathsWithin(rp.Paths, rp.Base, records) ||
+		!each(records, pan.Uncounted, pan.Unlisted) {
+		return fmt.Errorf("its panels count more requests than its %d records, or a negative number", records)
 	}
 	tl := &p.Timeline
 	if !within(records, tl.Requests...) || !within(records, tl.Robots...) || !within(records, tl.Humans...) ||
@@ -366,6 +420,8 @@ func rowsAddUp(p *jsonPart) error {
 		for _, n := range r.Reasons {
 			bad = bad || !each(records, int64(n))
 		}
+		bad = bad || !statusWithin(r.Status, records) || !pathsWithin(r.TopPaths, r.TopPathsOtherMax, records) ||
+			!pathsWithin(p.State.Paths[r.Name].Paths, p.State.Paths[r.Name].Base, records)
 		if bad {
 			return fmt.Errorf("robot %q has counts beyond its %d records, or negative", r.Name, records)
 		}
@@ -630,6 +686,7 @@ func mergeParts(parts []*jsonPart) *Report {
 		violations [][]detect.Violation
 		incidents  [][]detect.Incident
 		timelines  []detect.Timeline
+		panels     []detect.Panels
 		buckets    [][]detect.RobotBuckets
 		networks   [][]detect.NetworkSummary
 		operators  [][]detect.OperatorSummary
@@ -700,11 +757,20 @@ func mergeParts(parts []*jsonPart) *Report {
 		res.Watched = append(res.Watched, p.Watched...)
 
 		clients = append(clients, p.Clients)
+		for i := range p.Robots {
+			if all, ok := p.State.Paths[p.Robots[i].Name]; ok {
+				p.Robots[i].AllTopPaths, p.Robots[i].TopPathsBase = all.Paths, all.Base
+			}
+		}
+		if all := p.State.RobotPaths; all != nil {
+			p.Panels.AllRobotPaths, p.Panels.RobotPathsBase = all.Paths, all.Base
+		}
 		robotLists = append(robotLists, p.Robots)
 		prefixes = append(prefixes, p.State.Prefixes)
 		violations = append(violations, p.Violations)
 		incidents = append(incidents, p.Incidents)
 		timelines = append(timelines, p.Timeline)
+		panels = append(panels, p.Panels)
 		buckets = append(buckets, p.State.ByRobot)
 		networks = append(networks, p.Networks)
 		operators = append(operators, p.Operators)
@@ -761,6 +827,7 @@ func mergeParts(parts []*jsonPart) *Report {
 	res.Violations = detect.ViolationListOf(detect.MergeViolations(violations, rank))
 	res.Incidents = detect.MergeIncidents(incidents, rank)
 	res.Timeline, res.RobotBuckets = detect.MergeTimelines(timelines, buckets, res.Robots)
+	res.Panels = detect.MergePanels(panels)
 	res.Networks = detect.MergeNetworks(networks)
 	res.Operators = detect.MergeOperators(operators)
 	detect.Recount(res.Robots, res.Networks, res.Operators, merged)

@@ -1,0 +1,314 @@
+package detect
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// The panels an admin reads of a site's robots, as GoAccess shows them of
+// all visitors: the paths they asked for most and the answers they got.
+// Robot or human is known only at the end of the pass, so every client
+// keeps a small panel of its own and the end sums the panels of the
+// clients judged robots, per robots row and for all robots, as the
+// timeline does with its histograms.
+//
+// Status classes are exact. Paths (without their query: a robot's
+// /search?q=… would otherwise be as many paths as searches) are counted in
+// a space-saving sketch of panelSketch entries per client: exact for a
+// client of at most panelSketch distinct paths, else each count is an
+// interval (PathCount.Requests at least, plus Error at most). A robots row
+// keeps its TopPathsKept paths with those bounds, and a merge of rows
+// (--workers, --shard, robowatch merge) adds them up, counting a path a
+// part did not list as at most that part's OtherMax: the merged bounds
+// still hold, and are exact when every part's were.
+//
+// Memory is bounded: paths are interned up to maxPanelPaths distinct ones
+// (a path first seen past that is in no list: PanelUnlisted), and the
+// panels of all clients together take at most maxPanelUnits entries;
+// a client that finds no room keeps no panel (PanelUncounted).
+const (
+	panelSketch   = 32      // path entries a client's sketch holds: a path of more than 1/32 of its requests is listed
+	TopPathsKept  = 20      // paths a robots row, and all robots together, list
+	maxPanelPaths = 1 << 16 // distinct paths interned
+	maxPanelUnits = 1 << 21 // entries of all panels together, a panel itself counting as 4 (about 32 MB)
+)
+
+// PathCount is how many requests went to one path: at least Requests, at
+// most Requests + Error (Error is 0 when the count is exact).
+type PathCount struct {
+	Path     string `json:"path"`
+	Requests int64  `json:"requests"`
+	Error    int64  `json:"error,omitempty"`
+}
+
+// StatusCounts is answers by status class, with the 404s among the 4xx.
+type StatusCounts struct {
+	StatusMix
+	NotFound int64 `json:"404"`
+}
+
+// add counts one answer of status s.
+func (c *StatusCounts) add(s int, n int64) {
+	switch {
+	case s >= 200 && s < 300:
+		c.S2xx += n
+	case s >= 300 && s < 400:
+		c.S3xx += n
+	case s >= 400 && s < 500:
+		c.S4xx += n
+		if s == 404 {
+			c.NotFound += n
+		}
+	case s >= 500 && s < 600:
+		c.S5xx += n
+	default:
+		c.Other += n
+	}
+}
+
+// Add adds the counts of o.
+func (c *StatusCounts) Add(o StatusCounts) {
+	c.S2xx += o.S2xx
+	c.S3xx += o.S3xx
+	c.S4xx += o.S4xx
+	c.S5xx += o.S5xx
+	c.Other += o.Other
+	c.NotFound += o.NotFound
+}
+
+// Total is the answers counted.
+func (c StatusCounts) Total() int64 { return c.S2xx + c.S3xx + c.S4xx + c.S5xx + c.Other }
+
+// panelEntry is one path of a client's sketch: its id, its count and how
+// much of the count may belong to paths it replaced.
+type panelEntry struct {
+	id, n, err uint32
+}
+
+// clientPanel is one client's answers and paths.
+type clientPanel struct {
+	status   [6]uint32 // 2xx, 3xx, 4xx, 5xx, other, 404
+	unlisted uint32    // requests to paths that got no id (the table was full)
+	full     bool      // the sketch replaced an entry: its counts are bounds
+	paths    []panelEntry
+}
+
+// panels is the pass's interned paths and the room left for panels.
+type panels struct {
+	ids   map[string]uint32
+	names []string
+	units int
+}
+
+// add counts a request of c to path with status.
+func (p *panels) add(c *client, path string, status int) {
+	cp := c.pan
+	if cp == nil {
+		if p.units+4 > maxPanelUnits {
+			return
+		}
+		p.units += 4
+		cp = new(clientPanel)
+		c.pan = cp
+	}
+	switch {
+	case status >= 200 && status < 300:
+		inc32(&cp.status[0])
+	case status >= 300 && status < 400:
+		inc32(&cp.status[1])
+	case status >= 400 && status < 500:
+		inc32(&cp.status[2])
+		if status == 404 {
+			inc32(&cp.status[5])
+		}
+	case status >= 500 && status < 600:
+		inc32(&cp.status[3])
+	default:
+		inc32(&cp.status[4])
+	}
+	id, ok := p.id(pathOnly(path))
+	if !ok {
+		inc32(&cp.unlisted)
+		return
+	}
+	for i := range cp.paths {
+		if cp.paths[i].id == id {
+			inc32(&cp.paths[i].n)
+			return
+		}
+	}
+	if len(cp.paths) < panelSketch {
+		if len(cp.paths) == cap(cp.paths) {
+			grown := min(max(2*cap(cp.paths), 1), panelSketch)
+			if p.units+grown-cap(cp.paths) > maxPanelUnits {
+				inc32(&cp.unlisted)
+				return
+			}
+			p.units += grown - cap(cp.paths)
+			cp.paths = slices.Grow(cp.paths, grown-len(cp.paths))
+		}
+		cp.paths = append(cp.paths, panelEntry{id, 1, 0})
+		return
+	}
+	// Space-saving: the new path takes the place of the least counted,
+	// inheriting its count as its error.
+	m := 0
+	for i := range cp.paths {
+		if cp.paths[i].n < cp.paths[m].n {
+			m = i
+		}
+	}
+	cp.full = true
+	cp.paths[m] = panelEntry{id, cp.paths[m].n + 1, cp.paths[m].n}
+}
+
+// id interns a path, false when the table is full.
+func (p *panels) id(path string) (uint32, bool) {
+	if id, ok := p.ids[path]; ok {
+		return id, true
+	}
+	if len(p.names) >= maxPanelPaths {
+		return 0, false
+	}
+	if p.ids == nil {
+		p.ids = map[string]uint32{}
+	}
+	path = strings.Clone(capText(path, MaxStoredPath)) // the record's memory is reused after Add
+	if id, ok := p.ids[path]; ok {
+		return id, true
+	}
+	id := uint32(len(p.names))
+	p.ids[path] = id
+	p.names = append(p.names, path)
+	return id, true
+}
+
+// release gives a forgotten client's panel back.
+func (p *panels) release(c *client) {
+	if c.pan != nil {
+		p.units -= 4 + cap(c.pan.paths)
+		c.pan = nil
+	}
+}
+
+// pathTally sums the panels of clients: for a path, low is the sum of its
+// guaranteed counts and high the sum of its counts less the share every
+// full sketch that listed it could have given any path (base adds that back
+// for every full sketch, listing it or not).
+type pathTally struct {
+	paths     map[uint32]*[2]int64 // low, high before base
+	base      int64
+	status    StatusCounts
+	unlisted  int64
+	uncounted int64 // requests of clients without a panel
+}
+
+func (t *pathTally) add(c *client) {
+	if !t.addStatus(c) {
+		return
+	}
+	t.unlisted += int64(c.pan.unlisted)
+	t.addPaths(c.pan)
+}
+
+// addStatus counts c's answers only; false when c kept no panel.
+func (t *pathTally) addStatus(c *client) bool {
+	cp := c.pan
+	if cp == nil {
+		t.uncounted += c.requests
+		return false
+	}
+	t.status.S2xx += int64(cp.status[0])
+	t.status.S3xx += int64(cp.status[1])
+	t.status.S4xx += int64(cp.status[2])
+	t.status.S5xx += int64(cp.status[3])
+	t.status.Other += int64(cp.status[4])
+	t.status.NotFound += int64(cp.status[5])
+	return true
+}
+
+func (t *pathTally) addPaths(cp *clientPanel) {
+	var least uint32
+	if cp.full {
+		least = cp.paths[0].n
+		for _, e := range cp.paths {
+			least = min(least, e.n)
+		}
+		t.base += int64(least)
+	}
+	if t.paths == nil {
+		t.paths = map[uint32]*[2]int64{}
+	}
+	for _, e := range cp.paths {
+		s := t.paths[e.id]
+		if s == nil {
+			s = new([2]int64)
+			t.paths[e.id] = s
+		}
+		s[0] += int64(e.n - e.err)
+		s[1] += int64(e.n) - int64(least)
+	}
+}
+
+// list is the tally's paths, most first, with the most a path it does not
+// list may have had (the sum of its full sketches' least counts).
+func (t *pathTally) list(names []string) ([]PathCount, int64) {
+	out := make([]PathCount, 0, len(t.paths))
+	for id, s := range t.paths {
+		out = append(out, PathCount{Path: names[id], Requests: s[0], Error: s[1] + t.base - s[0]})
+	}
+	sortPaths(out)
+	return out, t.base
+}
+
+func sortPaths(out []PathCount) {
+	slices.SortFunc(out, func(a, b PathCount) int {
+		return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(b.Error, a.Error), cmp.Compare(a.Path, b.Path))
+	})
+}
+
+// TopPaths cuts a sorted list of paths to the TopPathsKept first, and
+// raises base, the most a path not in it had, to the most one cut off had.
+func TopPaths(all []PathCount, base int64) ([]PathCount, int64) {
+	if len(all) <= TopPathsKept {
+		return all, base
+	}
+	for _, p := range all[TopPathsKept:] {
+		base = max(base, p.Requests+p.Error)
+	}
+	return all[:TopPathsKept:TopPathsKept], base
+}
+
+// MergePaths adds up lists of paths: a path a part did not list counts
+// there as 0 at least and base[i] at most. It returns the merged list,
+// sorted, and the most a path no part listed may have had. Given whole
+// lists of disjoint sets of clients (the workers of a run, the shards of
+// a log) it returns what one tally of all of them does.
+func MergePaths(parts [][]PathCount, base []int64) ([]PathCount, int64) {
+	type sum struct{ low, high int64 }
+	by := map[string]*sum{}
+	var allBase int64
+	for i, p := range parts {
+		b := int64(0)
+		if i < len(base) {
+			b = base[i]
+		}
+		allBase += b
+		for _, pc := range p {
+			s := by[pc.Path]
+			if s == nil {
+				s = &sum{}
+				by[pc.Path] = s
+			}
+			s.low += pc.Requests
+			s.high += pc.Requests + pc.Error - b // b is added back for every part below
+		}
+	}
+	out := make([]PathCount, 0, len(by))
+	for path, s := range by {
+		out = append(out, PathCount{Path: path, Requests: s.low, Error: s.high + allBase - s.low})
+	}
+	sortPaths(out)
+	return out, allBase
+}

@@ -1,0 +1,129 @@
+package detect
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// robotRow is the robots row of name.
+func robotRow(t *testing.T, res *Result, name string) RobotSummary {
+	t.Helper()
+	for _, r := range res.Robots {
+		if r.Name == name {
+			return r
+		}
+	}
+	t.Fatalf("no robots row %q among %d", name, len(res.Robots))
+	return RobotSummary{}
+}
+
+// TestPanelsOfACrawlerHuntingOldURLs is an admin's question of GoAccess,
+// asked of robots: a crawler asking again and again for pages that are
+// gone gets its 404s counted, its most asked paths listed exactly (it asks
+// for few), and a person beside it is counted apart.
+func TestPanelsOfACrawlerHuntingOldURLs(t *testing.T) {
+	var reqs []req
+	for i := range 30 {
+		path, status := "/old/page?x="+fmt.Sprint(i), 404 // the query is no path of its own
+		switch i % 3 {
+		case 1:
+			path, status = "/sitemap.xml", 200
+		case 2:
+			path, status = "/moved", 301
+		}
+		reqs = append(reqs, req{ip: "66.249.66.1", ua: googleUA, sec: i * 20, path: path, status: status})
+	}
+	reqs = append(reqs, browse("203.0.113.9", firefoxUA, 0, 3, 30)...)
+	res := run(Config{}, reqs)
+	row := robotRow(t, res, "Googlebot")
+	want := StatusCounts{StatusMix: StatusMix{S2xx: 10, S3xx: 10, S4xx: 10}, NotFound: 10}
+	if row.Status != want {
+		t.Errorf("Googlebot's status %+v, want %+v", row.Status, want)
+	}
+	wantPaths := []PathCount{{"/moved", 10, 0}, {"/old/page", 10, 0}, {"/sitemap.xml", 10, 0}}
+	if fmt.Sprint(row.TopPaths) != fmt.Sprint(wantPaths) || row.TopPathsOtherMax != 0 {
+		t.Errorf("Googlebot's paths %v (other at most %d), want %v, exact", row.TopPaths, row.TopPathsOtherMax, wantPaths)
+	}
+	if fmt.Sprint(res.Panels.RobotPaths) != fmt.Sprint(wantPaths) || res.Panels.RobotStatus != want {
+		t.Errorf("all robots: paths %v status %+v, want Googlebot's", res.Panels.RobotPaths, res.Panels.RobotStatus)
+	}
+	if res.Panels.HumanStatus.S2xx != 15 || res.Panels.HumanStatus.Total() != 15 {
+		t.Errorf("people's status %+v, want 15 answers 2xx", res.Panels.HumanStatus)
+	}
+}
+
+// TestPanelPathBoundsHold: a crawler of many paths overflows its sketch;
+// every listed count must still bracket the true one, and no path left
+// out may have had more than the list says. Hot paths must come first.
+func TestPanelPathBoundsHold(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		clients int
+		paths   int
+		hot     int // share of requests, in percent, to /hot-0../hot-4
+	}{
+		{"one crawler, few paths", 1, 5, 0},
+		{"one crawler, a long tail", 1, 400, 40},
+		{"a botnet, each a few paths", 30, 12, 50},
+		{"a botnet, a long tail", 20, 1000, 30},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(1, uint64(tc.paths)))
+			truth := map[string]int64{}
+			var reqs []req
+			for c := range tc.clients {
+				ip := fmt.Sprintf("198.51.100.%d", c+1)
+				for i := range 300 {
+					p := fmt.Sprintf("/page-%d", rng.IntN(tc.paths))
+					if rng.IntN(100) < tc.hot {
+						p = fmt.Sprintf("/hot-%d", rng.IntN(5))
+					}
+					truth[p]++
+					reqs = append(reqs, req{ip: ip, ua: curlUA, sec: i, path: p})
+				}
+			}
+			res := run(Config{}, reqs)
+			row := robotRow(t, res, "curl")
+			listed := map[string]bool{}
+			for _, pc := range row.TopPaths {
+				listed[pc.Path] = true
+				if n := truth[pc.Path]; n < pc.Requests || n > pc.Requests+pc.Error {
+					t.Errorf("%s: %d requests, listed as %d to %d", pc.Path, n, pc.Requests, pc.Requests+pc.Error)
+				}
+			}
+			for p, n := range truth {
+				if !listed[p] && n > row.TopPathsOtherMax {
+					t.Errorf("%s: %d requests, not listed, but other paths had at most %d", p, n, row.TopPathsOtherMax)
+				}
+			}
+			if tc.paths <= panelSketch && (row.TopPathsOtherMax != 0 || len(row.TopPaths) != len(truth)) {
+				t.Errorf("few paths: want every one exactly, got %v (other at most %d)", row.TopPaths, row.TopPathsOtherMax)
+			}
+			if tc.hot >= 30 {
+				for _, pc := range row.TopPaths[:5] {
+					if pc.Path[:5] != "/hot-" {
+						t.Errorf("top five %v, want the hot paths first", row.TopPaths[:5])
+						break
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestMergePathsOfDisjointClients: the sum of two tallies' whole lists is
+// the tally of all their clients, which --workers and --shard rely on.
+func TestMergePathsOfDisjointClients(t *testing.T) {
+	var a, b, all []req
+	for i := range 200 {
+		q := req{ip: "192.0.2.1", ua: curlUA, sec: i, path: fmt.Sprintf("/p%d", i%(3+i%17))}
+		r := req{ip: "192.0.2.2", ua: curlUA, sec: i, path: fmt.Sprintf("/p%d", i%5)}
+		a, b, all = append(a, q), append(b, r), append(all, q, r)
+	}
+	ra, rb, whole := robotRow(t, run(Config{}, a), "curl"), robotRow(t, run(Config{}, b), "curl"), robotRow(t, run(Config{}, all), "curl")
+	got, base := MergePaths([][]PathCount{ra.AllTopPaths, rb.AllTopPaths}, []int64{ra.TopPathsBase, rb.TopPathsBase})
+	if fmt.Sprint(got) != fmt.Sprint(whole.AllTopPaths) || base != whole.TopPathsBase {
+		t.Errorf("merged %v (base %d), one run %v (base %d)", got, base, whole.AllTopPaths, whole.TopPathsBase)
+	}
+}
