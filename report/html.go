@@ -195,15 +195,12 @@ func siteChart(tl *detect.Timeline) (chart, bool) {
 	return c, true
 }
 
-// robotCharts draws one small timeline per top robot name, all on one
-// scale so that they compare at a glance, and says so.
+// robotCharts draws one small timeline per top robot name, each on its
+// own scale: on one shared scale the busiest robot's peak made every other
+// a flat line on the floor, its shape (a nightly crawl, a steady poll, one
+// burst) lost. The y labels and each chart's note give its own peak.
 func robotCharts(tl *detect.Timeline) ([]chart, string) {
 	width := time.Duration(tl.BucketSeconds) * time.Second
-	var peak int64
-	for _, rt := range tl.ByRobot {
-		peak = max(peak, maxOf(rt.Requests))
-	}
-	s := niceScale(float64(peak), 3)
 	var out []chart
 	for _, rt := range tl.ByRobot {
 		n := len(rt.Requests)
@@ -214,6 +211,7 @@ func robotCharts(tl *detect.Timeline) ([]chart, string) {
 		for _, v := range rt.Requests {
 			total += v
 		}
+		s := niceScale(float64(maxOf(rt.Requests)), 3)
 		c := newTimeChart(Escape(rt.Name), robotChartHeight)
 		c.Note = fmt.Sprintf("%s %s; at most %s per %s", Count(total), requestsWord(total), Count(maxOf(rt.Requests)), per(width))
 		c.yAxis(s, "requests per "+per(width))
@@ -224,8 +222,8 @@ func robotCharts(tl *detect.Timeline) ([]chart, string) {
 	if len(out) == 0 {
 		return nil, ""
 	}
-	note := fmt.Sprintf("Requests per %s of each robot name over the whole log, all on one scale (0 to %s) so that heights compare; a robot with few requests may show as a line on the floor.",
-		per(width), Count(int64(s.Top)))
+	note := fmt.Sprintf("Requests per %s of each robot name over the whole log, each chart on its own scale (read its y axis): shapes compare, heights do not.",
+		per(width))
 	if len(out) == 1 {
 		note = fmt.Sprintf("Requests per %s of the robot name over the whole log.", per(width))
 	}

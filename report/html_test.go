@@ -6,6 +6,7 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -215,9 +216,11 @@ func TestSiteChartStacks(t *testing.T) {
 	}
 }
 
-// TestRobotChartsShareScale: the robots' timelines have one y scale, the
-// caption says which, and a robot with one request is still drawn.
-func TestRobotChartsShareScale(t *testing.T) {
+// TestRobotChartsHaveTheirOwnScale: each robot's timeline is drawn to
+// its own y scale, so that a robot of 3 requests beside one of 480 shows
+// its shape, not a flat line on the floor (issue 36); the caption says
+// the scales differ and each chart says its own peak.
+func TestRobotChartsHaveTheirOwnScale(t *testing.T) {
 	tl := &detect.Timeline{
 		Start: time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC), BucketSeconds: 300,
 		Requests: []int64{500, 3, 2}, ByRobot: []detect.RobotTimeline{
@@ -237,18 +240,28 @@ func TestRobotChartsShareScale(t *testing.T) {
 		}
 		return out
 	}
-	if a, b := ticks(charts[0]), ticks(charts[1]); !slices.Equal(a, b) || a[len(a)-1] != "600" {
-		t.Errorf("y ticks %q and %q, want one scale to 600", a, b)
+	if a, b := ticks(charts[0]), ticks(charts[1]); a[len(a)-1] != "600" || b[len(b)-1] == "600" {
+		t.Errorf("y ticks %q and %q, want big's scale to 600 and small's its own", a, b)
 	}
-	if !strings.Contains(note, "all on one scale (0 to 600)") || !strings.Contains(note, "per 5 minutes") {
-		t.Errorf("caption %q does not state the shared scale", note)
+	if !strings.Contains(note, "its own scale") || !strings.Contains(note, "per 5 minutes") {
+		t.Errorf("caption %q does not say each chart has its own scale", note)
 	}
 	if !hasText(charts[1], "requests per 5 minutes") {
 		t.Errorf("no unit on the y axis: %+v", charts[1].Texts)
 	}
-	// small's 1 request on a scale of 600 is at least a pixel tall.
-	if d := charts[1].Paths[0].D; !strings.Contains(d, "V"+num(charts[1].PlotH-1)+"H") {
-		t.Errorf("one request is not drawn a pixel above the floor (y %s): %s", num(charts[1].PlotH), d)
+	// small's peak of 2 stands at least half the plot tall, not a pixel
+	// off the floor.
+	if d := charts[1].Paths[0].D; strings.Contains(d, "V"+num(charts[1].PlotH-1)+"H") || !strings.Contains(d, "H666.7V") {
+		t.Errorf("the peak of 2 is flat on the floor: %s", d)
+	}
+	top := charts[1].PlotH
+	for seg := range strings.SplitSeq(charts[1].Paths[0].D, "V") {
+		if y, err := strconv.ParseFloat(strings.Split(seg, "H")[0], 64); err == nil {
+			top = min(top, y)
+		}
+	}
+	if top > charts[1].PlotH/2 {
+		t.Errorf("small's peak is at y %v of %v: not half the plot tall", top, charts[1].PlotH)
 	}
 }
 
