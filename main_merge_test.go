@@ -905,3 +905,78 @@ func TestMergeRefusesCountsThatWouldWrap(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeOfDailiesSaysWhyItDiffersFromOnePass is issue 36's 13 daily
+// reports merged against one pass over the same lines: a reader of five
+// pages a day, never an image nor a Referer, is a robot over 13 days (65
+// pages without assets) and a person on each day (5 pages are too few to
+// judge). Merge cannot judge it again, having no requests; it says so, in
+// the JSON (summary.judged_per_part) and on standard error.
+func TestMergeOfDailiesSaysWhyItDiffersFromOnePass(t *testing.T) {
+	dir := t.TempDir()
+	const ua = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36"
+	day0 := time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
+	var all strings.Builder
+	parts := []string{"merge", "-o", "json"}
+	for d := range 13 {
+		var b strings.Builder
+		for i := range 5 {
+			at := day0.AddDate(0, 0, d).Add(time.Duration(i) * 7 * time.Minute)
+			fmt.Fprintf(&b, "198.51.100.7 - - [%s] \"GET /article/%d-%d HTTP/1.1\" 200 5120 \"-\" \"%s\"\n", at.Format("02/Jan/2006:15:04:05 -0700"), d, i, ua)
+			// A person reading beside it: the log records Referers.
+			fmt.Fprintf(&b, "203.0.113.5 - - [%s] \"GET /article/%d-%d HTTP/1.1\" 200 5120 \"https://www.example.com/\" \"%s\"\n", at.Format("02/Jan/2006:15:04:05 -0700"), d, i, ua)
+			fmt.Fprintf(&b, "203.0.113.5 - - [%s] \"GET /style.css HTTP/1.1\" 200 900 \"https://www.example.com/article/%d-%d\" \"%s\"\n", at.Format("02/Jan/2006:15:04:05 -0700"), d, i, ua)
+		}
+		all.WriteString(b.String())
+		log := filepath.Join(dir, fmt.Sprintf("day%02d.log", d))
+		if err := os.WriteFile(log, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errOut := runCLI(t, nil, "-o", "json", "--top", "0", log)
+		if code != cli.ExitOK {
+			t.Fatalf("day %d: exit %d: %s", d, code, errOut)
+		}
+		part := filepath.Join(dir, fmt.Sprintf("day%02d.json", d))
+		if err := os.WriteFile(part, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, part)
+	}
+	robotOf := func(out string) (bool, int) {
+		var doc struct {
+			Summary struct {
+				JudgedPerPart int `json:"judged_per_part"`
+			} `json:"summary"`
+			Clients []struct {
+				IP    string `json:"ip"`
+				Robot bool   `json:"robot"`
+			} `json:"clients"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("%v in %.300s", err, out)
+		}
+		for _, c := range doc.Clients {
+			if c.IP == "198.51.100.7" {
+				return c.Robot, doc.Summary.JudgedPerPart
+			}
+		}
+		t.Fatalf("no client 198.51.100.7 in %.300s", out)
+		return false, 0
+	}
+	_, one, _ := runCLI(t, []byte(all.String()), "-o", "json", "-")
+	code, merged, errOut := runCLI(t, nil, parts...)
+	if code != cli.ExitOK {
+		t.Fatalf("merge: exit %d: %s", code, errOut)
+	}
+	onePass, _ := robotOf(one)
+	mergedRobot, apart := robotOf(merged)
+	if !onePass {
+		t.Fatalf("one pass over 13 days does not call the page-only reader a robot: the scenario no longer shows the difference")
+	}
+	if mergedRobot == onePass {
+		return // merge judges it as one pass does: nothing to explain
+	}
+	if apart < 1 || !strings.Contains(errOut, "judged a person in each") || !strings.Contains(errOut, "one pass over all the logs") {
+		t.Errorf("merge calls it a person, one pass a robot, and does not say why: judged_per_part %d, stderr %q", apart, errOut)
+	}
+}

@@ -94,6 +94,10 @@ type jsonSummary struct {
 	// UnreachableRequests: robots' requests made while robots.txt answered
 	// them 5xx or nothing, not judged (robots[].unreachable_requests).
 	UnreachableRequests int64 `json:"unreachable_requests"`
+	// JudgedApart: in a merge of consecutive logs, the clients seen in
+	// several parts that each part judged a person on its own requests;
+	// one pass over all the logs may call some of them robots.
+	JudgedApart int `json:"judged_per_part,omitempty"`
 }
 
 type jsonMalformed struct {
@@ -189,6 +193,7 @@ func summaryOf(r *Report) jsonSummary {
 
 		RobotsTxtPages:      pages,
 		UnreachableRequests: unreachable,
+		JudgedApart:         r.JudgedApart,
 	}
 }
 

@@ -565,6 +565,13 @@ func Merge(names []string, readers []io.Reader) (*Report, error) {
 	}
 	rep := mergeParts(parts)
 	rep.Options, rep.Inputs = made, inputsOf(parts)
+	if n == 0 {
+		if k := judgedApart(parts); k > 0 {
+			rep.JudgedApart = k
+			warnings = append(warnings, fmt.Sprintf("%s seen in several parts were judged a person in each, on that part's requests alone: "+
+				"evidence that adds up over the parts (pages without assets, a steady pace) is not judged again, so one pass over all the logs may call some of them robots", noun(int64(k), "1 client", Exact(int64(k))+" clients")))
+		}
+	}
 	rep.Warnings = append(rep.Warnings, warnings...)
 	if n > 0 && len(shards) < n {
 		var missing []string
@@ -833,6 +840,39 @@ func mergeParts(parts []*jsonPart) *Report {
 	detect.Recount(res.Robots, res.Networks, res.Operators, merged)
 	return rep
 }
+
+// judgedApart counts the clients of more than one part that every part
+// judged a person: merge keeps the parts' verdicts (it has no requests to
+// judge again), where one pass would weigh their requests together.
+func judgedApart(parts []*jsonPart) int {
+	type seen struct {
+		parts int
+		robot bool
+	}
+	by := map[clientKey]*seen{}
+	for _, p := range parts {
+		for i := range p.Clients {
+			v := &p.Clients[i]
+			k := clientKey{v.IP, v.UserAgent}
+			c := by[k]
+			if c == nil {
+				c = &seen{}
+				by[k] = c
+			}
+			c.parts++
+			c.robot = c.robot || v.Robot
+		}
+	}
+	n := 0
+	for _, c := range by {
+		if c.parts > 1 && !c.robot {
+			n++
+		}
+	}
+	return n
+}
+
+type clientKey struct{ ip, ua string }
 
 // set is a list without repeats, in the order first added, and each
 // value's place in it. Adding is a map lookup: a part may list tens of

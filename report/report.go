@@ -35,6 +35,7 @@ type Report struct {
 	Outside      int64          // records outside Window, left out of the verdicts
 	Shard        string         // --shard I/N; "" for the whole log
 	Options      *RunOptions    // what the run was made with that changes its counts and verdicts; nil: not known
+	JudgedApart  int            // merge of consecutive logs: clients of several parts judged a person in each (see judgedApart)
 	Inputs       []string       // fingerprints of the inputs (input.Digest), sorted, for merge to tell inputs apart; nil: not known
 
 	// Streamed, for -o jsonl, is the writer the events went out on while
