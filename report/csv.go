@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/robowatch/robowatch/detect"
 )
 
 // writeCSV writes one section as CSV with exact, unformatted values (full
@@ -102,6 +104,36 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 			k := &b.Conduct
 			write(b.Name, k.Sessions, k.RobotsTxtFetches, orEmpty(k.RobotsTxtMaxGap), orEmpty(k.DisallowCompliance), orEmpty(k.CrawlDelayCompliance),
 				k.ErrorBackoff, k.ConditionalShare, b.UnreachableRequests, b.RobotsTxtServed.Page)
+		}
+	case "traffic":
+		// The timeline's buckets as they are: a script sums them to days.
+		tl := &res.Timeline
+		write("start", "seconds", "requests", "robots", "humans")
+		for i := range tl.Requests {
+			write(tl.Start.Add(time.Duration(int64(i)*tl.BucketSeconds)*time.Second), tl.BucketSeconds, tl.Requests[i], at64(tl.Robots, i), at64(tl.Humans, i))
+		}
+	case "status":
+		write("name", "requests", "2xx", "3xx", "4xx", "404", "5xx", "other")
+		row := func(name string, c detect.StatusCounts) {
+			write(name, c.Total(), c.S2xx, c.S3xx, c.S4xx, c.NotFound, c.S5xx, c.Other)
+		}
+		// The rows of all robots and of people are named as no robot is
+		// (robot names are a User-agent's product tokens: no parentheses
+		// alone).
+		row("(all robots)", res.Panels.RobotStatus)
+		row("(people)", res.Panels.HumanStatus)
+		for _, b := range res.Robots[:opt.top(len(res.Robots))] {
+			row(b.Name, b.Status)
+		}
+	case "paths":
+		write("name", "path", "requests", "error")
+		for _, pc := range res.Panels.RobotPaths {
+			write("(all robots)", pc.Path, pc.Requests, pc.Error)
+		}
+		for _, b := range res.Robots[:opt.top(len(res.Robots))] {
+			for _, pc := range b.TopPaths {
+				write(b.Name, pc.Path, pc.Requests, pc.Error)
+			}
 		}
 	case "clients":
 		write("ip", "user_agent", "robot", "name", "kind", "score", "reasons", "requests", "bytes",

@@ -118,7 +118,8 @@ func TestCSVInjection(t *testing.T) {
 		// The headline holds two values from the log (the worst incident's
 		// address and robot), which here are a tab and a name: escaped, and
 		// no formula; the other sections hold all of the log's text.
-		if quoted == 0 && section != "headline" {
+		// traffic holds times and counts only.
+		if quoted == 0 && section != "headline" && section != "traffic" {
 			t.Errorf("%s: no cell neutralised: the log's text is missing from it", section)
 		}
 	}

@@ -41,6 +41,7 @@ func trafficSection(r *Report) *section {
 		header: []string{capitalize(what), "Requests", "Robots", "People", "Robots' share"},
 		right:  []bool{false, true, true, true, true},
 		keep:   []bool{true, false, false, false, false},
+		drop:   []int{0, 1, 0, 3, 2},
 	}
 	type row struct {
 		start                   time.Time
