@@ -90,12 +90,13 @@ func clientSections(r *Report, opt Options) []*section {
 			add("", fmt.Sprintf("%s per mark; busiest minute %s: %s", Exact(int64(per))+noun(int64(per), " min", " min"), peak.Minute.Format(opt.timeLayout()),
 				Exact(int64(peak.Requests))+noun(int64(peak.Requests), " request", " requests")))
 		}
-		add("Peaks", fmt.Sprintf("%d in 1 s (%s), %d in 10 s, %d in 60 s", v.Peak.Per1s, v.Peak.At1s.Format(opt.timeLayout()), v.Peak.Per10s, v.Peak.Per60s))
+		add("Peaks", fmt.Sprintf("%s in 1 s (%s), %s in 10 s, %s in 60 s", Exact(int64(v.Peak.Per1s)), v.Peak.At1s.Format(opt.timeLayout()),
+			Exact(int64(v.Peak.Per10s)), Exact(int64(v.Peak.Per60s))))
 		for _, in := range res.Incidents {
 			if in.IP == t.IP && in.UserAgent == t.UserAgent {
-				add("Incident", fmt.Sprintf("%s for %s: %s, peak %d/s, %s", in.Start.Format(opt.timeLayout()),
+				add("Incident", fmt.Sprintf("%s for %s: %s, peak %s/s, %s", in.Start.Format(opt.timeLayout()),
 					Duration(time.Duration(in.Seconds)*time.Second), Exact(in.Requests)+noun(in.Requests, " request", " requests"),
-					in.PeakPerSecond, Exact(int64(in.Paths))+noun(int64(in.Paths), " path", " paths")))
+					Exact(int64(in.PeakPerSecond)), Exact(int64(in.Paths))+noun(int64(in.Paths), " path", " paths")))
 			}
 		}
 		if len(t.RobotsTxt) == 0 {

@@ -5,14 +5,16 @@ import (
 	"time"
 )
 
-// Count formats n for people: 999, 1.2k, 12.3k, 4.5M. Exact values below
-// 10,000 keep every digit, since small counts are the ones people compare.
+// Count formats n for people: 999, 1,830, 12.3k, 4.5M. Values below
+// 10,000 keep every digit, since small counts are the ones people compare,
+// grouped as Exact groups them: "1830" beside "9,849" read as different
+// kinds of number.
 func Count(n int64) string {
 	if n < 0 {
 		return "-" + Count(-n)
 	}
 	if n < 10000 {
-		return strconv.FormatInt(n, 10)
+		return Exact(n)
 	}
 	return scaled(float64(n), 1000, []string{"", "k", "M", "G", "T", "P"}, "")
 }

@@ -450,7 +450,7 @@ func clientsSection(r *Report, opt Options, text bool) *section {
 			name += " (impostor)"
 		}
 		s.rows = append(s.rows, []string{Address(c.IP), robot, name, strconv.Itoa(c.Score), Count(c.Requests),
-			fmt.Sprintf("%d/%d/%d", c.Peak.Per1s, c.Peak.Per10s, c.Peak.Per60s), Count(c.RobotsTxtFetches), viol,
+			Exact(int64(c.Peak.Per1s)) + "/" + Exact(int64(c.Peak.Per10s)) + "/" + Exact(int64(c.Peak.Per60s)), Count(c.RobotsTxtFetches), viol,
 			strings.Join(c.Reasons, ","), uaCell(c.UserAgent)})
 		if c.Identity == detect.IdentityImpostor {
 			s.paint(len(s.rows)-1, 2, toneImpostor)
@@ -672,8 +672,8 @@ func incidentsSection(r *Report, opt Options, text bool) *section {
 		}
 		st := in.Status
 		s.rows = append(s.rows, []string{in.Start.Format(layout), Duration(time.Duration(in.Seconds) * time.Second),
-			Address(in.IP), Escape(cmp.Or(in.Verdict, in.Name)), Count(in.Requests), strconv.Itoa(in.PeakPerSecond), paths,
-			fmt.Sprintf("%d/%d/%d/%d", st.S2xx, st.S3xx, st.S4xx, st.S5xx), Bytes(in.Bytes)})
+			Address(in.IP), Escape(cmp.Or(in.Verdict, in.Name)), Count(in.Requests), Exact(int64(in.PeakPerSecond)), paths,
+			Exact(st.S2xx) + "/" + Exact(st.S3xx) + "/" + Exact(st.S4xx) + "/" + Exact(st.S5xx), Bytes(in.Bytes)})
 		s.paint(len(s.rows)-1, 5, toneIncident)
 	}
 	s.notes = cutNote(n, len(res.Incidents), "incident", "incidents")
@@ -799,9 +799,9 @@ func headlineSection(r *Report, opt Options) *section {
 		if !strings.HasPrefix(in.Name, "unnamed (") { // its network is in the address
 			who += " (" + Escape(in.Name) + ")"
 		}
-		add("Worst incident", fmt.Sprintf("%s: %s in %s at up to %d/s from %s; see Rapid-fire incidents",
+		add("Worst incident", fmt.Sprintf("%s: %s in %s at up to %s/s from %s; see Rapid-fire incidents",
 			who, Count(in.Requests)+noun(in.Requests, " request", " requests"),
-			Duration(time.Duration(in.Seconds)*time.Second), in.PeakPerSecond, in.Start.Format(opt.timeLayout())))
+			Duration(time.Duration(in.Seconds)*time.Second), Exact(int64(in.PeakPerSecond)), in.Start.Format(opt.timeLayout())))
 		s.paint(len(s.rows)-1, 1, toneIncident)
 	}
 	if !res.ViolationsChecked && len(r.RobotsFailed) > 0 {
