@@ -183,6 +183,7 @@ func requestSection(title string, reqs []detect.Request, skipped int64, opt Opti
 		right:  []bool{false, false, false, true, true, false},
 		flex:   []bool{false, false, true, false, false, true},
 		drop:   []int{0, 3, 0, 2, 1, 4},
+		plan:   []int{len(opt.timeLayout()), 7, 0, 0, 7, 0}, // "OPTIONS", "21.7 MB"
 	}
 	for _, q := range reqs {
 		ref := q.Referer

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/netip"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,6 +30,11 @@ const (
 	roomyFlex = 16  // the width a flexible column is given before columns are left out for it
 	keepWidth = 39  // the longest IPv6 address: what tells rows apart is wrapped only past it, never cut
 	wideTimes = 120 // from this width on, times in lists keep their year and zone
+
+	// Widths columns are planned at (section.plan), whatever a log holds.
+	planAddress = -1 // an address: an IPv4 one's 15 columns under wideTimes (an IPv6 one wraps), from it on an IPv6 one's
+	nameWidth   = 16 // a robot's or browser's name; "unnamed (203.0.113.0/24)" wraps
+	uaWidth     = 19 // a User-agent cut to "Mozilla/5.0 (compat…" still says something
 )
 
 // ANSI attributes for headings and for cells whose colour means something
@@ -204,7 +210,7 @@ func stack(s *section) {
 	}
 	s.header = header
 	s.right, s.flex, s.keep, s.when = kept(s.right, keep), kept(s.flex, keep), kept(s.keep, keep), kept(s.when, keep)
-	s.drop, s.after, s.minw, s.under = kept(s.drop, keep), kept(s.after, keep), kept(s.minw, keep), nil
+	s.drop, s.after, s.minw, s.plan, s.under = kept(s.drop, keep), kept(s.after, keep), kept(s.minw, keep), kept(s.plan, keep), nil
 }
 
 // cellWidth is the width of a cell's widest line.
@@ -231,59 +237,70 @@ func multiline(s *section) bool {
 	return false
 }
 
-// fit makes s fit in width columns of text (borders and padding included):
-// first it leaves out columns, in the section's drop order, until what
-// remains fits with room for its free text, then it cuts the flexible
-// columns, widest first, marking each cut with "…". What tells rows apart
-// (section.keep: addresses, robot names) and times are never cut: a
-// value longer than an IPv6 address, which no address is, is wrapped onto
-// more lines, whole. A key-value table (the summary, the drill-down) wraps
-// its values too: each is one fact, read once. Left-out columns are named
-// in a note. Cells are already escaped, so cutting cannot split an escape
-// into something a terminal acts on.
+// fit makes s fit in width columns of text (borders and padding included).
+//
+// First it chooses the columns: it leaves out columns, in the section's
+// drop order, until what remains fits at the widths the columns are
+// planned at (section.plan). The plan does not depend on the log, so the
+// same width shows the same columns every day, and daily reports compare;
+// the widths the day's values need would show a User-agent one day and
+// not the next. Left-out columns are named in a note.
+//
+// Then it narrows what the values need to the width: the free text,
+// widest first, cut with "…" down to its minimum; then every column down
+// to its plan, wrapped, not cut: what tells rows apart (section.keep:
+// addresses, robot names) and the words of robowatch's own columns stay
+// whole, on more lines; then, on a screen too narrow for even that, free
+// text and names down to their headings. A key-value table (the summary,
+// the drill-down) wraps its values too: each is one fact, read once.
+// Cells are already escaped, so cutting cannot split an escape into
+// something a terminal acts on.
 func fit(s *section, width, perColumn int) {
 	if width <= 0 || len(s.header) == 0 {
 		return
 	}
 	is := func(list []bool, i int) bool { return list != nil && list[i] }
 	keyValue := s.header[0] == ""
-	widths := make([]int, len(s.header))
-	for i, h := range s.header {
-		widths[i] = runewidth.StringWidth(h)
+	timeWidth, addressWidth := len(timeLayout), keepWidth
+	if width < wideTimes {
+		timeWidth = len(shortTimeLayout) // shortTimes wrote them so
+		addressWidth = len("255.255.255.255")
 	}
-	for _, row := range s.rows {
-		for i, c := range row {
-			widths[i] = max(widths[i], cellWidth(c))
-		}
-	}
-	// floor is the narrowest column i may become, given a default for
-	// flexible columns.
-	floor := func(i, flexDefault int) int {
+	// plan is the width column i is planned at: never less than its
+	// heading. Unless the section says: a time its layout's, an address
+	// or a name the longest IPv6 address, free text roomyFlex or its
+	// minimum, others their heading.
+	plan := func(i int) int {
 		h := runewidth.StringWidth(s.header[i])
 		switch {
+		case s.plan != nil && s.plan[i] == planAddress:
+			return max(addressWidth, h)
+		case s.plan != nil && s.plan[i] > 0:
+			return max(s.plan[i], h)
+		case is(s.when, i):
+			return max(timeWidth, h)
 		case is(s.keep, i):
-			return min(widths[i], max(keepWidth, h))
+			return max(keepWidth, h)
 		case is(s.flex, i):
-			m := flexDefault
 			if s.minw != nil && s.minw[i] > 0 {
-				m = s.minw[i]
+				return max(s.minw[i], h)
 			}
-			return min(widths[i], max(m, h))
+			return max(roomyFlex, h)
 		}
-		return widths[i]
+		return h
 	}
-	keep := make([]bool, len(widths))
-	need := 1
+	keep := make([]bool, len(s.header))
+	sum := 1
 	for i := range keep {
 		keep[i] = true
-		need += floor(i, roomyFlex) + perColumn
+		sum += plan(i) + perColumn
 	}
 	var out []int // columns left out, in the order they went
-	for rank := 1; need > width && rank <= len(s.drop); rank++ {
+	for rank := 1; sum > width && rank <= len(s.drop); rank++ {
 		for i, r := range s.drop {
 			if r == rank && keep[i] {
 				keep[i] = false
-				need -= floor(i, roomyFlex) + perColumn
+				sum -= plan(i) + perColumn
 				out = append(out, i)
 			}
 		}
@@ -292,9 +309,9 @@ func fit(s *section, width, perColumn int) {
 	// before it: the last to go come back first, unless a column that
 	// ranks above it (section.after) stays out.
 	for j := len(out) - 1; j >= 0; j-- {
-		if i := out[j]; need+floor(i, roomyFlex)+perColumn <= width && !outranked(s, keep, i) {
+		if i := out[j]; sum+plan(i)+perColumn <= width && !outranked(s, keep, i) {
 			keep[i] = true
-			need += floor(i, roomyFlex) + perColumn
+			sum += plan(i) + perColumn
 		}
 	}
 	var left []string
@@ -305,18 +322,25 @@ func fit(s *section, width, perColumn int) {
 	}
 	if len(left) > 0 {
 		s.keepColumns(keep)
-		widths = kept(widths, keep)
 		s.notes = append(s.notes, fmt.Sprintf("Not shown at %d columns: %s.", width, strings.Join(left, ", ")))
 	}
 
+	widths := make([]int, len(s.header))
+	for i, h := range s.header {
+		widths[i] = runewidth.StringWidth(h)
+	}
+	for _, row := range s.rows {
+		for i, c := range row {
+			widths[i] = max(widths[i], cellWidth(c))
+		}
+	}
+	need := slices.Clone(widths) // what the values would take
 	total := perColumn*len(widths) + 1
 	for _, w := range widths {
 		total += w
 	}
 	// One column at a time, the widest that may still give: the free
-	// text columns end up about as wide as one another. Free text gives
-	// first; then values too long to be addresses; then, on a screen too
-	// narrow for even that, free text and names down to their headings.
+	// text columns end up about as wide as one another.
 	narrow := func(floor func(i int) int) {
 		for total > width {
 			widest := -1
@@ -332,35 +356,86 @@ func fit(s *section, width, perColumn int) {
 			total--
 		}
 	}
-	narrow(func(i int) int {
-		if is(s.keep, i) {
-			return widths[i]
+	heading := func(i int) int { return max(1, runewidth.StringWidth(s.header[i])) }
+	// least is the narrowest free text is cut to.
+	least := func(i int) int {
+		if s.minw != nil && s.minw[i] > 0 {
+			return max(s.minw[i], heading(i))
 		}
-		return floor(i, minFlex)
-	})
-	narrow(func(i int) int { return floor(i, minFlex) })
+		return max(minFlex, heading(i))
+	}
 	narrow(func(i int) int {
-		if is(s.keep, i) || is(s.flex, i) {
-			return max(1, runewidth.StringWidth(s.header[i]))
+		if is(s.flex, i) && !is(s.keep, i) {
+			return least(i)
 		}
 		return widths[i]
 	})
-	for _, row := range s.rows {
-		for i, c := range row {
-			if cellWidth(c) <= widths[i] {
-				continue
+	narrow(func(i int) int {
+		switch {
+		case is(s.flex, i) && !is(s.keep, i):
+			return least(i)
+		case s.drop == nil && !is(s.keep, i):
+			return widths[i] // a table that chose no columns planned none
+		}
+		return plan(i)
+	})
+	narrow(func(i int) int {
+		if is(s.keep, i) || is(s.flex, i) {
+			return heading(i)
+		}
+		return widths[i]
+	})
+	cut := func(i int) bool { return is(s.flex, i) && !is(s.keep, i) && !keyValue }
+	// Wrapped first, then cut: a wrapped column may end narrower than
+	// its width ("unnamed (192.0.2.0/24)" in 20 columns takes 15), and
+	// the free text cut to make room for it takes that room back, the
+	// narrowest first.
+	for pass := range 2 {
+		for _, row := range s.rows {
+			for i, c := range row {
+				if cut(i) != (pass == 1) || cellWidth(c) <= widths[i] {
+					continue
+				}
+				lines := strings.Split(c, "\n")
+				for j, line := range lines {
+					switch {
+					case runewidth.StringWidth(line) <= widths[i]:
+					case is(s.keep, i) || keyValue && is(s.flex, i):
+						lines[j] = wrapAddress(line, widths[i])
+					case cut(i):
+						lines[j] = runewidth.Truncate(line, widths[i], "…")
+					default:
+						lines[j] = wrapText(line, widths[i])
+					}
+				}
+				row[i] = strings.Join(lines, "\n")
 			}
-			lines := strings.Split(c, "\n")
-			for j, line := range lines {
-				switch {
-				case runewidth.StringWidth(line) <= widths[i]:
-				case is(s.keep, i) || keyValue && is(s.flex, i):
-					lines[j] = wrapAddress(line, widths[i])
-				default:
-					lines[j] = runewidth.Truncate(line, widths[i], "…")
+		}
+		if pass == 1 {
+			break
+		}
+		for i := range widths {
+			if !cut(i) && widths[i] < need[i] {
+				w := runewidth.StringWidth(s.header[i])
+				for _, row := range s.rows {
+					w = max(w, cellWidth(row[i]))
+				}
+				total -= widths[i] - w
+				widths[i] = w
+			}
+		}
+		for total < width {
+			best := -1
+			for i, w := range widths {
+				if cut(i) && w < need[i] && (best < 0 || w < widths[best]) {
+					best = i
 				}
 			}
-			row[i] = strings.Join(lines, "\n")
+			if best < 0 {
+				break
+			}
+			widths[best]++
+			total++
 		}
 	}
 }

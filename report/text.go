@@ -30,6 +30,7 @@ type section struct {
 	drop   []int    // on a narrow screen, columns are left out in this order (1 first); 0: never
 	after  []int    // n > 0: left out, this column comes back (see fit) only when no column of drop rank n or more is out
 	minw   []int    // the narrowest a flexible column is cut to; 0 or nil: minFlex
+	plan   []int    // the width a column is planned at when fit chooses the columns a width shows; 0 or nil: see fit
 	rows   [][]string
 	tones  [][]tone // what each cell's colour says on a terminal; nil: nothing
 	notes  []string // lines under the table: what was cut, what was not computed
@@ -264,13 +265,13 @@ func robotsSection(r *Report, opt Options, text bool) *section {
 		keep:   []bool{true, false, false, false, false, false, false, false, false, false, false},
 		drop:   []int{0, 6, 4, 8, 2, 0, 3, 9, 7, 1, 5},
 		after:  []int{0, 0, 6, 0, 0, 0, 6, 0, 0, 0, 0}, // purpose and bytes never in the operator's or identity's place
+		// A name, "Common Crawl", "ai-training", "verified (ranges)",
+		// "21.7 MB", "never fetched", "robots-txt, rate": wider values wrap.
+		plan: []int{nameWidth, 12, 11, 17, 0, 0, 7, 0, 13, 22, 0},
 	}
 	if text {
 		s.flex = []bool{false, false, false, false, false, false, false, false, false, false, true}
 		s.keep = []bool{true, false, false, false, false, false, false, false, false, true, false}
-		if !r.Result.ViolationsChecked {
-			s.drop[7] = 1 // a column of "-" goes first
-		}
 	}
 	robots := r.Result.Robots
 	n := opt.top(len(robots))
@@ -297,7 +298,7 @@ func robotsSection(r *Report, opt Options, text bool) *section {
 		claims = claims || b.Operator != "" || b.Purpose != "" || b.Identity != ""
 		s.rows = append(s.rows, []string{Escape(b.Name), Escape(b.Operator), Escape(b.Purpose), identityCell(b.Identity, b.VerifiedBy),
 			Count(int64(b.Clients)), Count(b.Requests), Bytes(b.Bytes), viol,
-			fetched, reasonCounts(b.Reasons), Escape(strings.Join(prefixes, ", "))})
+			fetched, signals(reasonList(b.Reasons), text), Escape(strings.Join(prefixes, ", "))})
 		if b.Identity == detect.IdentityImpostor {
 			s.paint(len(s.rows)-1, 0, toneImpostor)
 			s.paint(len(s.rows)-1, 3, toneImpostor)
@@ -306,8 +307,12 @@ func robotsSection(r *Report, opt Options, text bool) *section {
 			s.paint(len(s.rows)-1, 7, toneViolation)
 		}
 	}
-	if !claims {
-		s.keepColumns([]bool{true, false, false, false, true, true, true, true, true, true, true})
+	// A column empty for the whole run says nothing and takes the place
+	// of one that does: operator, purpose and identity when no robot
+	// claims an operator robowatch knows, violations when none were
+	// checked.
+	if !claims || !r.Result.ViolationsChecked {
+		s.keepColumns([]bool{true, claims, claims, claims, true, true, true, r.Result.ViolationsChecked, true, true, true})
 	}
 	s.notes = cutNote(n, len(robots), "robot name", "robot names")
 	if len(robots) == 0 {
@@ -366,7 +371,7 @@ func identityCell(identity, verifiedBy string) string {
 // first: their numbers name columns.
 func (s *section) keepColumns(keep []bool) {
 	s.header, s.right, s.flex, s.keep, s.when, s.minw = kept(s.header, keep), kept(s.right, keep), kept(s.flex, keep), kept(s.keep, keep), kept(s.when, keep), kept(s.minw, keep)
-	s.drop, s.after = kept(s.drop, keep), kept(s.after, keep)
+	s.drop, s.after, s.plan = kept(s.drop, keep), kept(s.after, keep), kept(s.plan, keep)
 	for r, row := range s.rows {
 		s.rows[r] = kept(row, keep)
 		if r < len(s.tones) {
@@ -421,13 +426,15 @@ func clientsSection(r *Report, opt Options, text bool) *section {
 		flex:   []bool{true, false, true, false, false, false, false, false, true, true},
 		keep:   []bool{true, false, true, false, false, false, false, false, false, false},
 		drop:   []int{0, 7, 0, 2, 0, 3, 1, 5, 4, 6},
+		// An IPv4 address, "server", a name, "robots-txt, rate"; the
+		// User-agent at least "Mozilla/5.0 (compat…", which at 80 columns
+		// is room beside an address, a name and a count.
+		plan: []int{planAddress, 6, nameWidth, 0, 0, 0, 0, 0, 22, uaWidth},
+		minw: []int{0, 0, 0, 0, 0, 0, 0, 0, 0, uaWidth},
 	}
 	if text {
 		s.flex = []bool{false, false, false, false, false, false, false, false, false, true}
 		s.keep = []bool{true, false, true, false, false, false, false, false, true, false}
-		if !r.Result.ViolationsChecked {
-			s.drop[7] = 1 // a column of "-" goes first
-		}
 	}
 	clients := &r.Result.Clients
 	n := opt.top(clients.Len())
@@ -451,7 +458,7 @@ func clientsSection(r *Report, opt Options, text bool) *section {
 		}
 		s.rows = append(s.rows, []string{Address(c.IP), robot, name, strconv.Itoa(c.Score), Count(c.Requests),
 			Exact(int64(c.Peak.Per1s)) + "/" + Exact(int64(c.Peak.Per10s)) + "/" + Exact(int64(c.Peak.Per60s)), Count(c.RobotsTxtFetches), viol,
-			strings.Join(c.Reasons, ","), uaCell(c.UserAgent)})
+			signals(c.Reasons, text), uaCell(c.UserAgent)})
 		if c.Identity == detect.IdentityImpostor {
 			s.paint(len(s.rows)-1, 2, toneImpostor)
 		}
@@ -461,6 +468,9 @@ func clientsSection(r *Report, opt Options, text bool) *section {
 		if c.Violations > 0 {
 			s.paint(len(s.rows)-1, 7, toneViolation)
 		}
+	}
+	if !r.Result.ViolationsChecked {
+		s.keepColumns([]bool{true, true, true, true, true, true, true, false, true, true})
 	}
 	s.notes = cutNote(n, clients.Len(), "client", "clients")
 	switch {
@@ -604,6 +614,7 @@ func groupedViolationsSection(r *Report, opt Options) *section {
 		under:  []int{0, 1, 0, 0, 4, 0, 6, 0, 0},
 		drop:   []int{0, 0, 0, 3, 0, 0, 0, 2, 1},
 		minw:   []int{0, 0, 0, 0, 0, 32, 0, 0, 0},
+		plan:   []int{planAddress, 0, 0, 0, 0, 0, 0, 0, 0},
 	}
 	res := r.Result
 	if !res.ViolationsChecked {
@@ -658,6 +669,7 @@ func incidentsSection(r *Report, opt Options, text bool) *section {
 		keep:   []bool{false, false, true, true, false, false, false, false, false},
 		when:   []bool{text, false, false, false, false, false, false, false, false},
 		drop:   []int{0, 4, 0, 5, 0, 6, 3, 1, 2},
+		plan:   []int{0, 0, planAddress, nameWidth, 0, 0, 0, 0, 7},
 	}
 	layout := opt.timeLayout()
 	if text {
@@ -722,14 +734,26 @@ func uaCell(ua string) string {
 	return Escape(ua)
 }
 
-func reasonCounts(m map[string]int) string {
+// reasonList is the reasons of m that any of a robot's clients gave, in
+// the order verdicts give them.
+func reasonList(m map[string]int) []string {
 	var parts []string
 	for _, k := range []string{"robots-txt", "rate", "user-agent", "behaviour"} {
 		if m[k] > 0 {
 			parts = append(parts, k)
 		}
 	}
-	return strings.Join(parts, ",")
+	return parts
+}
+
+// signals is a Signals cell. The table and Markdown put a space after
+// each comma, so that a narrow column wraps the list between signals:
+// "user-agent,behavi" and "our" read as signals that do not exist.
+func signals(reasons []string, text bool) string {
+	if text {
+		return strings.Join(reasons, ", ")
+	}
+	return strings.Join(reasons, ",")
 }
 
 func percent(n, of int64) string {

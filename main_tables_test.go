@@ -1,0 +1,93 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// tableHeaders returns, for each titled list of a terminal report, its
+// column headings joined by "|": the line after each table's top border.
+func tableHeaders(out string) map[string]string {
+	heads := make(map[string]string)
+	lines := strings.Split(out, "\n")
+	for i := 1; i+1 < len(lines); i++ {
+		if !strings.HasPrefix(lines[i], "┌") {
+			continue
+		}
+		var cols []string
+		for c := range strings.SplitSeq(strings.Trim(lines[i+1], "│"), "│") {
+			cols = append(cols, strings.TrimSpace(c))
+		}
+		heads[lines[i-1]] = strings.Join(cols, "|")
+	}
+	return heads
+}
+
+// TestSameWidthSameColumns: an admin comparing yesterday's report with
+// today's, both mailed from cron at the same width, finds the same columns
+// in each list, whatever the logs held. Before, the columns were chosen by
+// how wide the day's values were: at 80 columns the small site's clients
+// list had a User-agent, the log with IPv6 crawlers had none, and its
+// robots list had Operator where the other had not.
+func TestSameWidthSameColumns(t *testing.T) {
+	logs := [][]string{
+		{"--robots", "testdata/scenarios/site/robots.txt", "testdata/scenarios/site/site.log"},
+		{"--robots", "testdata/scenarios/narrow-terminal/robots.txt", "testdata/scenarios/narrow-terminal/access.log"},
+	}
+	for _, width := range []int{80, 100, 120, 160} {
+		t.Run(strconv.Itoa(width), func(t *testing.T) {
+			var first map[string]string
+			for _, log := range logs {
+				args := append([]string{"--width", strconv.Itoa(width), "--section", "robots,clients,violations,incidents"}, log...)
+				code, out, errOut := runCLI(t, nil, args...)
+				if code != 0 {
+					t.Fatalf("robowatch %v: exit %d\n%s", args, code, errOut)
+				}
+				heads := tableHeaders(out)
+				if len(heads) != 4 {
+					t.Fatalf("robowatch %v: %d tables, want 4:\n%s", args, len(heads), out)
+				}
+				if first == nil {
+					first = heads
+					continue
+				}
+				for title, h := range first {
+					if heads[title] != h {
+						t.Errorf("%s at %d columns:\n %s: %s\n %s: %s", title, width, logs[0][len(logs[0])-1], h, log[len(log)-1], heads[title])
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestNoRobotsTxtNoViolationsColumn: without --robots nothing was checked,
+// and a Violations column of "-" in every row only took the place of one
+// that says something. Before, the column stayed wherever the width had
+// room for it.
+func TestNoRobotsTxtNoViolationsColumn(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"table 160", []string{"--width", "160"}},
+		{"table 100", []string{"--width", "100"}},
+		{"markdown", []string{"-o", "markdown"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append(tt.args, "--section", "robots,clients", "testdata/scenarios/site/site.log")
+			code, out, errOut := runCLI(t, nil, args...)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s", code, errOut)
+			}
+			if !strings.Contains(out, "Requests") {
+				t.Fatalf("no list in the report:\n%s", out)
+			}
+			if strings.Contains(out, "Violations") {
+				t.Errorf("a Violations column without --robots:\n%s", out)
+			}
+		})
+	}
+}
