@@ -230,7 +230,7 @@ func (a *Analyse) StartProgress(stderr io.Writer, files *input.Files) *report.Pr
 }
 
 // FailConditions are the findings --fail-on can turn into exit status 3.
-var FailConditions = []string{"violations", "incidents", "robots"}
+var FailConditions = []string{"violations", "incidents", "robots", "scanners", "impostors"}
 
 // Status is the exit status that the findings in res call for, for a run
 // that went well otherwise: ExitError when a --client matched no request
@@ -256,11 +256,24 @@ func (a *Analyse) Status(res *detect.Result, stderr io.Writer) int {
 		switch {
 		case c == "violations" && res.ViolationCount > 0,
 			c == "incidents" && res.IncidentCount > 0,
-			c == "robots" && res.RobotCount > 0:
+			c == "robots" && res.RobotCount > 0,
+			c == "scanners" && res.Scanners > 0,
+			c == "impostors" && impostors(res):
 			return ExitFailOn
 		}
 	}
 	return ExitOK
+}
+
+// impostors reports whether a robot name of res came from an address its
+// operator does not publish: what the headline's Impostors line names.
+func impostors(res *detect.Result) bool {
+	for _, b := range res.Robots {
+		if b.Identity == detect.IdentityImpostor {
+			return true
+		}
+	}
+	return false
 }
 
 // matched reports whether a drill-down of res is of a client spec names.
@@ -321,7 +334,7 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 		since      = fs.String("since", "", "only records from this time on: RFC 3339, 2006-01-02 (the log's zone), or a duration back from the last record (2h, 1d)")
 		until      = fs.String("until", "", "only records before this time (same forms as --since)")
 		watch      = fs.StringArray("client", nil, "drill down into a client: IP, CIDR (66.249.64.0/19) or host name (repeatable)")
-		failOn     = fs.StringSlice("fail-on", nil, "exit 3 when the report has any of: violations (needs --robots), incidents, robots (for cron and monitoring)")
+		failOn     = fs.StringSlice("fail-on", nil, "exit 3 when the report has any of: violations (needs --robots), incidents, robots, scanners, impostors (for cron and monitoring)")
 		color      = fs.String("color", "auto", "colour headings: auto (on a terminal, unless NO_COLOR is set), always, never")
 		progress   = fs.String("progress", "auto", "progress line on stderr: auto (when stderr is a terminal), always, never")
 		verifyDNS  = fs.Bool("verify-dns", false, "check the claims of robots whose operators publish no ranges (bingbot, Applebot, YandexBot, Baiduspider, …) by reverse and forward DNS, after reading (at most 20 s)")
