@@ -53,7 +53,7 @@ Examples:
   # the timeline of one client (or network)
   robowatch --client 66.249.64.0/19 --since 2h access.log
   # for cron: mail on findings
-  robowatch -o markdown --fail-on violations access.log.1
+  robowatch -o text --fail-on violations,scanners access.log.1
   # live: follow the log through rotation; Ctrl-C for the report
   robowatch -F /var/log/nginx/access.log
   # events as they happen

@@ -73,10 +73,9 @@ type Options struct {
 var Sections = []string{"headline", "summary", "robots", "conduct", "traffic", "status", "paths", "clients", "violations", "incidents", "malformed", "client"}
 
 // Formats names the output formats Write accepts.
-var Formats = []string{"table", "json", "jsonl", "csv", "markdown", "html", "robots.txt"}
+var Formats = []string{"table", "text", "json", "jsonl", "csv", "markdown", "html", "robots.txt"}
 
-// Write renders r to w in the named format: "table", "json", "csv" or
-// "markdown".
+// Write renders r to w in the named format, one of Formats.
 func Write(w io.Writer, format string, r *Report, opt Options) error {
 	if err := checkSections(opt.Sections); err != nil {
 		return err
@@ -87,6 +86,8 @@ func Write(w io.Writer, format string, r *Report, opt Options) error {
 	switch format {
 	case "table":
 		return writeText(w, r, opt, new(tableStyle).render)
+	case "text":
+		return writeText(w, r, opt, plainStyle)
 	case "markdown", "md":
 		return writeText(w, r, opt, markdownStyle)
 	case "json":
