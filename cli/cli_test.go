@@ -19,7 +19,7 @@ func TestParseUsageErrors(t *testing.T) {
 		want string // in the one line on stderr
 	}{
 		{[]string{"--bogus"}, "robowatch: unknown flag: --bogus (see robowatch --help)"},
-		{[]string{"-o", "xml"}, `--output "xml": want one of table, json`},
+		{[]string{"-o", "xml"}, `--output "xml": want one of table, text, json`},
 		{[]string{"--section", "nope"}, `--section "nope"`},
 		{[]string{"--section", "summary,client"}, "--section client draws the clients --client names: give --client"},
 		{[]string{"-f", "%h %{Referer"}, "--format"},
