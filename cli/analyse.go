@@ -203,6 +203,23 @@ func sizesTell(vs []robots.Version) bool {
 	return false
 }
 
+// siteOption checks --site: the name a ledger gives the site, for
+// -o ledger only (another output has no place for it, and taking it
+// silently would let a script believe it wrote a ledger).
+func siteOption(site string, ledger bool) error {
+	switch {
+	case ledger && site == "":
+		return fmt.Errorf("-o ledger needs --site NAME: the site's name, which a merge of several sites' ledgers tells them by")
+	case !ledger && site != "":
+		return fmt.Errorf("--site names the site in a ledger: it goes with -o ledger")
+	case ledger:
+		if err := report.CheckSite(site); err != nil {
+			return fmt.Errorf("--site %q: %v", site, err)
+		}
+	}
+	return nil
+}
+
 // maxCount bounds the numeric flags.
 const maxCount = 1_000_000_000
 
@@ -355,6 +372,7 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 		nftHook    = fs.String("nft-hook", "input", "-o nftables: the hook of its drop chain: input, forward or prerouting")
 		follow     = fs.BoolP("follow", "F", false, "follow the files as they grow, through rotation and truncation (as tail -F), until Ctrl-C or SIGTERM; then the report")
 		interval   = fs.Duration("interval", 0, "a live run's summary events (-o jsonl, default 10s) or live view redraw (-F on a terminal, default 2s)")
+		site       = fs.String("site", "", "-o ledger: the site's name in the ledger, e.g. example.org (see README, \"Pooling ledgers\")")
 		expire     = fs.Duration("expire", 24*time.Hour, "with -F: a client idle this long (log time) is folded into \"other\", so a run of weeks stays small (0: never)")
 		a          Analyse
 	)
@@ -386,6 +404,12 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 	}
 	if !slices.Contains(report.Formats, *output) && !slices.Contains(report.BlockFormats, *output) {
 		return usage("--output %q: want one of %s", *output, strings.Join(append(slices.Clone(report.Formats), report.BlockFormats...), ", "))
+	}
+	if err := siteOption(*site, *output == "ledger"); err != nil {
+		return usage("%v", err)
+	}
+	if *output == "ledger" && *shard != "" {
+		return usage("-o ledger is a whole site's: not with --shard (merge the shards' -o json parts with robowatch merge -o ledger --site NAME)")
 	}
 	for _, p := range *trustProxy {
 		pr, err := parsePrefix(p)
@@ -545,7 +569,7 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 	// A progress line would only get in the way of someone typing a log.
 	a.Progress = on(*progress, stderr) && (*progress == "always" || !on("auto", stdin))
 	a.Report = report.Options{Sections: *sections, Top: *top, Width: width(stdout, *cols, fs.Changed("width")),
-		Color: *color == "always" || (*color == "auto" && os.Getenv("NO_COLOR") == "" && on("auto", stdout))}
+		Color: *color == "always" || (*color == "auto" && os.Getenv("NO_COLOR") == "" && on("auto", stdout)), Site: *site}
 	a.LiveView = a.Follow && *output == "table" && on("auto", stdout)
 	switch a.Interval = *interval; {
 	case a.Interval > 0:

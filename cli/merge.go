@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 
 const mergeUsage = `Usage:
   robowatch merge [-o FORMAT] [--top N] [--section LIST] PART.json...
+  robowatch merge LEDGER.json...      the ledgers of several sites (-o ledger --site NAME) into one
 
 Combines JSON reports into one report, in any output format. The parts are
 the shards of one log (robowatch --shard I/N -o json --top 0 LOG, one per
@@ -32,6 +34,13 @@ shards of one split may have read the same one (a whole report beside its
 own shards would count the log twice): each part names its inputs by a
 fingerprint of their content.
 
+Ledgers (robowatch -o ledger --site NAME LOG) merge into a ledger of all
+their sites: per robot its sums, the sites that saw it, and its shares
+worked out from the sums. Two ledgers of one site over the same time are
+refused (its robots would count twice), as are ledgers mixed with JSON
+reports. The JSON reports of a site's shards or days merge into its ledger
+with -o ledger --site NAME.
+
 Exit status: 0 merged, 1 a part could not be read or merged, or the report
 is incomplete (a part names an input it could not read, a part's run was
 interrupted, or shards are missing), 2 usage error (also --fail-on
@@ -42,6 +51,7 @@ Examples:
   robowatch merge part-*.json
   robowatch merge -o json --top 0 mon.json tue.json wed.json > week.json
   robowatch merge -o robots.txt --robots /var/www/html/robots.txt part-*.json
+  robowatch merge site-a.ledger.json site-b.ledger.json > pooled.ledger.json
 
 Flags:
 `
@@ -55,6 +65,8 @@ type Merge struct {
 	Report report.Options
 	Block  report.BlockOptions
 	FailOn []string
+
+	outputSet bool // -o was given: a merge of ledgers writes a ledger, and refuses another format asked for
 }
 
 func parseMerge(args []string, stdout, stderr io.Writer) (*Merge, error) {
@@ -68,6 +80,7 @@ func parseMerge(args []string, stdout, stderr io.Writer) (*Merge, error) {
 	block := fs.StringSlice("block", nil, "block lists take: impostors, violators, scanners, incidents, robots, purpose:P, name:N (default impostors,violators,scanners,incidents)")
 	allow := fs.StringArray("allow", nil, "never put this address or CIDR network in a block list (repeatable)")
 	fs.StringVar(&m.Robots, "robots", "", "the site's robots.txt (FILE or URL), for -o robots.txt to start from")
+	site := fs.String("site", "", "-o ledger of JSON reports: the site's name in the ledger")
 	cols := fs.Int("width", 0, "fit tables to N columns (default: the terminal's width, else $COLUMNS, else 100)")
 	if ok, err := parseFlags(fs, "robowatch merge", mergeUsage, args, stdout, stderr); !ok {
 		return nil, err
@@ -86,6 +99,12 @@ func parseMerge(args []string, stdout, stderr io.Writer) (*Merge, error) {
 	case *top < 0 || *cols < 0:
 		return usage("--top and --width take 0 or more")
 	}
+	if err := siteOption(*site, m.Output == "ledger"); err != nil && !(m.Output == "ledger" && *site == "") {
+		// Without --site, -o ledger may still be a merge of ledgers, which
+		// name their sites: told apart once the parts are read (Run).
+		return usage("%v", err)
+	}
+	m.outputSet = fs.Changed("output")
 	for _, c := range m.FailOn {
 		if !slices.Contains(FailConditions, c) {
 			return usage("--fail-on %q: want one of %s", c, strings.Join(FailConditions, ", "))
@@ -96,7 +115,7 @@ func parseMerge(args []string, stdout, stderr io.Writer) (*Merge, error) {
 		return usage("%v", err)
 	}
 	m.Report = report.Options{Sections: *sections, Top: *top, Width: width(stdout, *cols, fs.Changed("width")),
-		Color: os.Getenv("NO_COLOR") == "" && on("auto", stdout)}
+		Color: os.Getenv("NO_COLOR") == "" && on("auto", stdout), Site: *site}
 	if (m.Output == "json" || m.Output == "csv") && !fs.Changed("top") {
 		m.Report.Top = 0
 	}
@@ -108,13 +127,24 @@ func (m *Merge) Run(ctx context.Context, stdout, stderr io.Writer) int {
 	files := &input.Files{Names: m.Parts}
 	defer files.Close()
 	readers := make([]io.Reader, len(m.Parts))
+	ledgers := 0
 	for i, name := range m.Parts {
 		r, err := files.Open(ctx, name)
 		if err != nil {
 			return Status(stderr, fmt.Errorf("robowatch merge: %w", err))
 		}
 		defer r.Close()
-		readers[i] = r
+		br := bufio.NewReaderSize(r, 64<<10)
+		if report.IsLedger(br) {
+			ledgers++
+		}
+		readers[i] = br
+	}
+	if ledgers > 0 {
+		return m.mergeLedgers(readers, ledgers, stdout, stderr)
+	}
+	if m.Output == "ledger" && m.Report.Site == "" {
+		return Status(stderr, &UsageError{"robowatch merge", "-o ledger of JSON reports needs --site NAME: the site's name, which a merge of several sites' ledgers tells them by"})
 	}
 	rep, err := report.Merge(m.Parts, readers)
 	if err != nil {
@@ -162,4 +192,39 @@ func (m *Merge) Run(ctx context.Context, stdout, stderr io.Writer) int {
 	}
 	a := Analyse{FailOn: m.FailOn}
 	return a.Status(rep.Result, stderr)
+}
+
+// mergeLedgers merges parts that are ledgers (ledgers of them) into one
+// ledger. A ledger holds a site's robots, not its clients: it merges with
+// ledgers only, and into a ledger only.
+func (m *Merge) mergeLedgers(readers []io.Reader, ledgers int, stdout, stderr io.Writer) int {
+	isLedger := func(i int) bool { return report.IsLedger(readers[i].(*bufio.Reader)) }
+	if ledgers < len(readers) {
+		l, j := -1, -1
+		for i := range readers {
+			if isLedger(i) && l < 0 {
+				l = i
+			} else if !isLedger(i) && j < 0 {
+				j = i
+			}
+		}
+		return Status(stderr, fmt.Errorf("robowatch merge: %s is a ledger and %s is not: ledgers merge with ledgers only; make %s's ledger with -o ledger --site NAME (or merge the JSON reports with -o ledger --site NAME), then merge the ledgers",
+			m.Parts[l], m.Parts[j], m.Parts[j]))
+	}
+	switch {
+	case m.outputSet && m.Output != "ledger":
+		return Status(stderr, &UsageError{"robowatch merge", fmt.Sprintf("-o %s: ledgers merge into a ledger (-o ledger, the default for ledgers)", m.Output)})
+	case m.Report.Site != "":
+		return Status(stderr, &UsageError{"robowatch merge", "--site: ledgers name their own sites"})
+	case len(m.FailOn) > 0:
+		return Status(stderr, &UsageError{"robowatch merge", "--fail-on is for reports: a merge of ledgers has no clients to alert on"})
+	}
+	l, err := report.MergeLedgers(m.Parts, readers)
+	if err != nil {
+		return Status(stderr, fmt.Errorf("robowatch merge: %w", err))
+	}
+	if err := report.WriteLedger(stdout, l); err != nil {
+		return Status(stderr, fmt.Errorf("robowatch merge: writing the ledger: %w", err))
+	}
+	return ExitOK
 }

@@ -67,13 +67,14 @@ type Options struct {
 	Width    int      // terminal width to fit tables to; 0 means DefaultWidth
 	Sections []string // sections to render (see Sections); empty means all
 	Color    bool     // mark up headings and warnings with ANSI colour (terminals only)
+	Site     string   // -o ledger: the name the ledger gives the site (--site)
 }
 
 // Sections names the report's sections, in the order they are rendered.
 var Sections = []string{"headline", "summary", "robots", "conduct", "traffic", "status", "paths", "clients", "violations", "incidents", "malformed", "client"}
 
 // Formats names the output formats Write accepts.
-var Formats = []string{"table", "text", "json", "jsonl", "csv", "markdown", "html", "robots.txt"}
+var Formats = []string{"table", "text", "json", "jsonl", "csv", "markdown", "html", "robots.txt", "ledger"}
 
 // Write renders r to w in the named format, one of Formats.
 func Write(w io.Writer, format string, r *Report, opt Options) error {
@@ -101,6 +102,8 @@ func Write(w io.Writer, format string, r *Report, opt Options) error {
 	case "robots.txt":
 		_, err := WriteRobotsTxt(w, r) // its warnings are for callers that can show them
 		return err
+	case "ledger":
+		return writeLedger(w, r, opt)
 	}
 	return fmt.Errorf("unknown output format %q (want %s)", format, strings.Join(Formats, ", "))
 }
