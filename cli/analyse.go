@@ -59,6 +59,8 @@ Examples:
   # events as they happen
   robowatch -F -o jsonl access.log | jq -c 'select(.event == "violation")'
   robowatch check --robots https://example.com/robots.txt --agent Googlebot /private/ /blog/
+  # what sites can pool (robowatch merge LEDGER...)
+  robowatch -o ledger --site example.org --robots robots.txt access.log
 
 Flags:
 `
