@@ -36,12 +36,26 @@ import (
 // least Config.SustainedPer60s requests a minute over their span. A NAT of
 // people with one page each does not keep that up without Referers.
 
+// A rotation need not be one request per User-agent, nor without a
+// Referer: a view-count inflater draws each visit's User-agent from a pool
+// of a dozen, so that each is used for a few visits; a referrer spammer
+// sends its made-up Referer with every request. What neither does is
+// render a page. So in a log that records assets (logTraits.hasAssets),
+// an address (or /64) with rotatingMinAgents browsers or more, none of
+// which ever loaded an image, style, script or font, each used for at
+// most rotatingMaxUses requests, is rotating too: ten people behind one
+// NAT, each with a browser of their own, load the pages they open, and
+// one who does not (a warm cache) is not ten.
+
 // Rotating: an address with at least rotatingMinAgents User-agents, or a
 // /64 with at least rotatingMinAgents addresses, rotatingShare of whose
-// clients were used at most twice and without an asset.
+// clients were used at most twice and without an asset; or, where the log
+// records assets, all of whose clients were used at most rotatingMaxUses
+// times and none for an asset.
 const (
 	rotatingMinAgents = 10
 	rotatingShare     = 0.8
+	rotatingMaxUses   = 10
 )
 
 // addressStats is what the clients of one address, or of one IPv6 /64,
@@ -50,6 +64,9 @@ type addressStats struct {
 	agents   int // clients (distinct User-agents of an address)
 	addrs    int // distinct addresses of a /64 (addressesOf keeps only those with rotatingMinAgents); 1 for an address
 	fleeting int // of the clients, used at most twice, never for an asset nor with a Referer
+	// assets: the clients' requests for assets, all together; heavy: the
+	// clients used more than rotatingMaxUses times.
+	assets, heavy int64
 	// The fleeting clients' requests, and the Unix seconds of the first
 	// and last of them: their pace together.
 	fleetingRequests int64
@@ -60,6 +77,13 @@ type addressStats struct {
 // (or address) with most requests.
 func (a *addressStats) rotating() bool {
 	return a.agents >= rotatingMinAgents && float64(a.fleeting) >= rotatingShare*float64(a.agents)
+}
+
+// unrendered reports whether the address (or /64) rotates User-agents (or
+// addresses) that never render a page: many, each used a few times, not
+// one of them for an asset. Only a log that records assets can show it.
+func (a *addressStats) unrendered() bool {
+	return a.agents >= rotatingMinAgents && a.assets == 0 && a.heavy == 0
 }
 
 // brisk reports whether the fleeting clients together made perMinute
@@ -149,6 +173,10 @@ func addressesOf(clients *clientTable) map[string]addressStats {
 		a := out[key]
 		a.agents++
 		a.addrs = addrs
+		a.assets += int64(c.assets)
+		if c.requests > rotatingMaxUses {
+			a.heavy++
+		}
 		if c.fleeting() {
 			a.fleeting++
 			a.fleetingRequests += c.requests
@@ -181,15 +209,25 @@ func (e *verdictEnv) rotation(c *client) string {
 	if c.assets > 0 {
 		return ""
 	}
-	if a, ok := e.addrs[c.ip]; ok && a.rotating() && (e.lt.hasAssets || a.brisk(e.cfg.SustainedPer60s)) {
-		return fmt.Sprintf("one of %d User-agents from this address, %d of them used at most twice, never for an asset nor from a link: a rotating User-agent", a.agents, a.fleeting)
+	if a, ok := e.addrs[c.ip]; ok {
+		if a.rotating() && (e.lt.hasAssets || a.brisk(e.cfg.SustainedPer60s)) {
+			return fmt.Sprintf("one of %d User-agents from this address, %d of them used at most twice, never for an asset nor from a link: a rotating User-agent", a.agents, a.fleeting)
+		}
+		if a.unrendered() && e.lt.hasAssets {
+			return fmt.Sprintf("one of %d User-agents from this address, each used at most %d times, not one for an asset in a log of pages and assets: a rotating User-agent", a.agents, rotatingMaxUses)
+		}
 	}
 	if k, ok := key64(c.ip); ok {
-		if a, ok := e.addrs[string(k[:])]; ok && a.rotating() && (e.lt.hasAssets || a.brisk(e.cfg.SustainedPer60s)) {
+		if a, ok := e.addrs[string(k[:])]; ok {
 			var b [16]byte
 			copy(b[:8], k[1:])
 			net := netip.PrefixFrom(netip.AddrFrom16(b), 64)
-			return fmt.Sprintf("one of %d addresses of %s, %d of its %d clients used at most twice, never for an asset nor from a link: rotating addresses", a.addrs, net, a.fleeting, a.agents)
+			if a.rotating() && (e.lt.hasAssets || a.brisk(e.cfg.SustainedPer60s)) {
+				return fmt.Sprintf("one of %d addresses of %s, %d of its %d clients used at most twice, never for an asset nor from a link: rotating addresses", a.addrs, net, a.fleeting, a.agents)
+			}
+			if a.unrendered() && e.lt.hasAssets {
+				return fmt.Sprintf("one of %d addresses of %s, its %d clients each used at most %d times, not one for an asset in a log of pages and assets: rotating addresses", a.addrs, net, a.agents, rotatingMaxUses)
+			}
 		}
 	}
 	return ""
@@ -198,7 +236,7 @@ func (e *verdictEnv) rotation(c *client) string {
 // rotates reports whether the address or /64 of ip may be rotating, before
 // the log's traits are known: its clients are worth judging again.
 func rotates(addrs map[string]addressStats, ip string) bool {
-	if a, ok := addrs[ip]; ok && a.rotating() {
+	if a, ok := addrs[ip]; ok && (a.rotating() || a.unrendered()) {
 		return true
 	}
 	k, ok := key64(ip)
@@ -206,7 +244,7 @@ func rotates(addrs map[string]addressStats, ip string) bool {
 		return false
 	}
 	a, ok := addrs[string(k[:])]
-	return ok && a.rotating()
+	return ok && (a.rotating() || a.unrendered())
 }
 
 // NetworkSummary is what the clients of one network (a /24 for IPv4, a /48

@@ -1,7 +1,12 @@
 package detect
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,6 +75,136 @@ func TestAddressesOfBounded(t *testing.T) {
 			}
 			if got := len(addressesOf(&d.clients)); got != tt.want {
 				t.Errorf("%d entries, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestRotationUnrendered: in a log that records assets, an address whose
+// many browsers never load one is one robot, whether each is used once or
+// for a few visits, with a Referer or without; a NAT of people, each
+// loading the pages' assets, is not, and neither are a few browsers at one
+// address, one used for many requests (a person's, or a robot to be judged
+// on its own), nor an address of a log with no assets at all.
+func TestRotationUnrendered(t *testing.T) {
+	const ip = "198.51.100.23"
+	const post = "/ci-cd/migrating-wordpress"
+	ua := func(i int) string {
+		return fmt.Sprintf("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/83.0.4103.%d Safari/537.36", 60+i)
+	}
+	// reader is someone else of the log, a page and its assets: the log
+	// records assets.
+	reader := browse("203.0.113.50", chromeUA, 0, 3, 30)
+	// visits: n browsers at ip, each used for k visits of the one post,
+	// naming it as the Referer over HTTP/1.0 (a view-count inflater).
+	visits := func(n, k int) []req {
+		var out []req
+		for v := range n * k {
+			out = append(out, req{ip: ip, ua: ua(v % n), sec: 100 + v*7200, path: post, referer: "https://example.org" + post, proto: "HTTP/1.0"})
+		}
+		return out
+	}
+	// spam: n browsers at ip, each once with a made-up Referer of its own.
+	spam := func(n int) []req {
+		var out []req
+		for i := range n {
+			out = append(out, req{ip: ip, ua: ua(i), sec: 100 + i*840, path: "/logs/access.log", referer: fmt.Sprintf("http://buy-pills-%d.example.net", i), proto: "HTTP/1.0"})
+		}
+		return out
+	}
+	// nat: n people at ip, each reading two pages with their assets.
+	nat := func(n int) []req {
+		var out []req
+		for i := range n {
+			for _, q := range browse(ip, ua(i), 100+i*600, 2, 40) {
+				out = append(out, q)
+			}
+		}
+		return out
+	}
+	cases := []struct {
+		name  string
+		reqs  []req
+		robot bool
+	}{
+		{"14 browsers, one post 4 times each, itself as Referer", append(visits(14, 4), reader...), true},
+		{"12 browsers, once each, a spam Referer", append(spam(12), reader...), true},
+		{"a NAT of 12 people, pages and assets", append(nat(12), reader...), false},
+		{"9 browsers, one post 4 times each", append(visits(9, 4), reader...), false},
+		{"14 browsers, one of them 12 times", append(visits(14, 4), append(visits(1, 8), reader...)...), false},
+		{"14 browsers in a log without assets", visits(14, 4), false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := run(Config{}, tc.reqs)
+			for v := range res.Clients.All() {
+				if v.IP != ip {
+					continue
+				}
+				// Judged on the rotation: a client may be a robot on
+				// evidence of its own.
+				rotating := slices.ContainsFunc(v.Details, func(d string) bool { return strings.Contains(d, "rotating User-agent") })
+				if rotating != tc.robot || tc.robot && !v.Robot {
+					t.Errorf("%q: robot=%v score=%d details=%q; want a rotation %v", v.UserAgent, v.Robot, v.Score, v.Details, tc.robot)
+				}
+			}
+		})
+	}
+}
+
+// TestRotationUnrenderedOnRealLines: two rotations of real logs, each
+// beside a reader's page with its assets from the same log.
+//   - 37.139.53.0 (silverbullets-2022): one post every two hours, each
+//     visit a 307 and the page, itself as the Referer, over HTTP/1.0,
+//     under 14 Chrome strings drawn in turn: a view-count inflater.
+//   - 31.184.238.164 (paramcs-2014): /logs/access.log every 14 minutes
+//     over HTTP/1.0 with a pharmacy-spam Referer, under 36 browser strings:
+//     a referrer spammer. 117.221.40.213 is a person from a Google search.
+func TestRotationUnrenderedOnRealLines(t *testing.T) {
+	for _, tc := range []struct {
+		file   string
+		robot  string
+		agents int
+		person string // a client of the log that must stay human ("": none)
+	}{
+		{"rotation-viewcount.log", "37.139.53.0", 14, ""},
+		{"rotation-referrer-spam.log", "31.184.238.164", 36, "117.221.40.213"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			f, err := os.Open("../testdata/detect/" + tc.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			d := New(Config{})
+			rd := logparse.NewReader(f, tc.file, nil)
+			for {
+				var rec logparse.Record
+				err := rd.Read(&rec)
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					t.Fatalf("reading: %v", err)
+				}
+				d.Add(&rec)
+			}
+			agents := 0
+			for v := range d.Result().Clients.All() {
+				switch v.IP {
+				case tc.robot:
+					agents++
+					if !v.Robot {
+						t.Errorf("%s %q: not a robot (score %d, %q)", v.IP, v.UserAgent, v.Score, v.Details)
+					}
+				case tc.person:
+					if v.Robot {
+						t.Errorf("%s %q: a robot (%q)", v.IP, v.UserAgent, v.Details)
+					}
+				}
+			}
+			if agents != tc.agents {
+				t.Errorf("%s: %d User-agents, want %d", tc.robot, agents, tc.agents)
 			}
 		})
 	}

@@ -85,6 +85,8 @@ const RobotScore = 100
 //	            one of many User-agents from one address, or of many
 //	            addresses of one IPv6 /64, each used once or twice without an
 //	            asset: a rotating User-agent or address (address.go)        100
+//	            ... or, in a log that records assets, each used a few times
+//	            (a Referer or not), not one of them for an asset            100
 //	            >= MinRequests requests of one path only, GET or HEAD, at a
 //	            steady interval, never an asset nor a Referer: an uptime
 //	            monitor (kind monitor)                                       100
