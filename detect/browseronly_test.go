@@ -137,3 +137,84 @@ func TestBrowserOnlySignalsOnRealLines(t *testing.T) {
 		}
 	}
 }
+
+// TestAncientWithWeakSignal: an ancient browser counts with a weak
+// behaviour signal as it does with a strong one: a script's copied
+// User-agent that also does one thing no browser does is a robot; the
+// same thing under a current browser, or the old browser alone, is not.
+func TestAncientWithWeakSignal(t *testing.T) {
+	const ip = "192.0.2.40"
+	const firefox40 = "Mozilla/5.0 (Windows NT 6.1; WOW64; rv:40.0) Gecko/20100101 Firefox/40.1" // superseded in 2015
+	const ref = "http://www.example.org"
+	cases := []struct {
+		name  string
+		ua    string
+		reqs  func(ua string) []req
+		score int
+	}{
+		{"one failed login probe, ancient browser", firefox40, func(ua string) []req {
+			return []req{{ip: ip, ua: ua, path: "/wp-login.php", status: 404}, {ip: ip, ua: ua, path: "/"}}
+		}, pointsWeakProbe + pointsAncientUA},
+		{"one failed login probe, current browser", chromeUA, func(ua string) []req {
+			return []req{{ip: ip, ua: ua, path: "/wp-login.php", status: 404}, {ip: ip, ua: ua, path: "/"}}
+		}, pointsWeakProbe},
+		{"itself as Referer, ancient browser", firefox40, func(ua string) []req {
+			return []req{{ip: ip, ua: ua, path: "/", referer: ref + "/"}}
+		}, pointsSelfReferer + pointsAncientUA},
+		{"ancient browser reading a page", firefox40, func(ua string) []req {
+			return []req{{ip: ip, ua: ua, path: "/a", referer: "https://www.google.com/"}, {ip: ip, ua: ua, sec: 1, path: "/site.css", referer: ref + "/a"}}
+		}, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v := verdictOf(t, run(Config{}, tc.reqs(tc.ua)), ip, tc.ua)
+			if v.Score != tc.score || v.Robot != (tc.score >= RobotScore) {
+				t.Errorf("robot=%v score=%d details=%q; want score %d", v.Robot, v.Score, v.Details, tc.score)
+			}
+		})
+	}
+}
+
+// TestAncientWithWeakSignalOnRealLines: real clients whose one weak
+// signal comes under a browser years out of date.
+//   - 106.79.239.27 (gromnitsky-2020): /wp-login.php (404) and / in one
+//     second under Firefox 40.1, the string WordPress scanners send.
+//   - 62.24.222.131 (secrepo-2017): GET / over HTTP/1.0 naming the site
+//     itself as Referer, under MSIE 8 in 2017.
+//   - 92.3.80.160 (gromnitsky-2020): a person on Firefox 52 from Hacker
+//     News, the article and its CSS.
+func TestAncientWithWeakSignalOnRealLines(t *testing.T) {
+	f, err := os.Open("../testdata/detect/ancient-weak-signal.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d := New(Config{})
+	rd := logparse.NewReader(f, "ancient-weak-signal.log", nil)
+	for {
+		var rec logparse.Record
+		err := rd.Read(&rec)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("reading: %v", err)
+		}
+		d.Add(&rec)
+	}
+	want := map[string]bool{"106.79.239.27": true, "62.24.222.131": true, "92.3.80.160": false}
+	seen := 0
+	for v := range d.Result().Clients.All() {
+		robot, ok := want[v.IP]
+		if !ok {
+			continue
+		}
+		seen++
+		if v.Robot != robot {
+			t.Errorf("%s %q: robot=%v score=%d details=%q; want robot=%v", v.IP, v.UserAgent, v.Robot, v.Score, v.Details, robot)
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d of %d clients in the log", seen, len(want))
+	}
+}

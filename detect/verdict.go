@@ -47,8 +47,8 @@ const RobotScore = 100
 //	            not any known browser (unknown)                              100
 //	            a browser version superseded 3+ years before the log
 //	            (agents.Ancient: browsers update themselves, scripts do not),
-//	            counted only with behaviour evidence below, never alone
-//	            nor with rate or robots-txt alone                             50
+//	            counted only with behaviour evidence below (a weak one
+//	            too), never alone nor with rate or robots-txt alone           50
 //	rate        a rapid-fire incident: over BurstPer10s page requests in
 //	            10 s or SustainedPer60s in 60 s (the assets a page pulls
 //	            in are part of its page view: no rate hits)                  100
@@ -264,9 +264,11 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		j.kind = KindScanner
 	}
 
+	weak := 0 // weak behaviour signals, each needing another (below)
 	if s := &c.rare().probes; j.kind == "" && s.weakFailed == 1 && c.assets == 0 {
 		// Once is no scan (a person may follow a stale link to a login
 		// page), but with anything else browsers do not do, it is one.
+		weak++
 		j.add(ReasonBehaviour, pointsWeakProbe, "asked once for an application path the site does not have, "+s.firstProbe()+", never an asset")
 	}
 	if c.robotsTxt > 0 {
@@ -376,12 +378,15 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		}
 	}
 	if q := c.rare().quickForms; q > 0 && c.rare().fastForms == 0 && c.assets == 0 {
+		weak++
 		j.add(ReasonBehaviour, pointsQuickForm, fmt.Sprintf("%d of %d form posts within %v of fetching the form, never an asset", q, c.posts, QuickForm))
 	}
 	if h := int64(c.rare().http10); a.Kind == agents.Browser && h > 0 && h < c.requests {
+		weak++
 		j.add(ReasonBehaviour, pointsHTTPSwitch, fmt.Sprintf("%d of %d requests over HTTP/1.0, the others over a later version, under one browser's User-agent", h, c.requests))
 	}
 	if c.rare().selfReferer && c.assets == 0 {
+		weak++
 		j.add(ReasonBehaviour, pointsSelfReferer, "its first request names itself as the Referer, and never an asset")
 	}
 	// None at all, or hardly any over many pages: one stylesheet fetched
@@ -406,12 +411,15 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 			b.add(ReasonBehaviour, pointsNoReferer, fmt.Sprintf("%d pages and only %d requests with a Referer", c.pages, c.referers))
 		}
 	}
-	if a.Kind == agents.Browser && b.score > 0 {
+	if a.Kind == agents.Browser && (b.score > 0 || weak > 0) {
 		// An old browser version alone, or with no more than a busy
 		// minute of browsing or a look at robots.txt, is a person on an
 		// old machine (the log's own time decides what is old: see
 		// agents.Ancient); with behaviour no browser shows, it is one more
-		// sign of a script that copied a User-agent once.
+		// sign of a script that copied a User-agent once. A weak signal
+		// is such behaviour too: on the corpus, ten robots (Firefox 40.1
+		// with one /wp-login.php, MSIE 8 naming itself as its Referer)
+		// and none of 311 people have both.
 		if why := a.Ancient(c.first.time()); why != "" {
 			j.add(ReasonUserAgent, pointsAncientUA, "ancient browser: "+why)
 		}
