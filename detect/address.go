@@ -56,6 +56,7 @@ const (
 	rotatingMinAgents = 10
 	rotatingShare     = 0.8
 	rotatingMaxUses   = 10
+	rotatingMaxPaths  = 2
 )
 
 // addressStats is what the clients of one address, or of one IPv6 /64,
@@ -67,6 +68,9 @@ type addressStats struct {
 	// assets: the clients' requests for assets, all together; heavy: the
 	// clients used more than rotatingMaxUses times.
 	assets, heavy int64
+	// paths: the distinct paths the clients' last requests asked for (their
+	// pollHash), up to rotatingMaxPaths and one more.
+	paths []uint32
 	// The fleeting clients' requests, and the Unix seconds of the first
 	// and last of them: their pace together.
 	fleetingRequests int64
@@ -83,7 +87,7 @@ func (a *addressStats) rotating() bool {
 // addresses) that never render a page: many, each used a few times, not
 // one of them for an asset. Only a log that records assets can show it.
 func (a *addressStats) unrendered() bool {
-	return a.agents >= rotatingMinAgents && a.assets == 0 && a.heavy == 0
+	return a.agents >= rotatingMinAgents && a.assets == 0 && a.heavy == 0 && len(a.paths) <= rotatingMaxPaths
 }
 
 // brisk reports whether the fleeting clients together made perMinute
@@ -177,6 +181,9 @@ func addressesOf(clients *clientTable) map[string]addressStats {
 		if c.requests > rotatingMaxUses {
 			a.heavy++
 		}
+		if len(a.paths) <= rotatingMaxPaths && !slices.Contains(a.paths, c.pollHash) {
+			a.paths = append(a.paths, c.pollHash)
+		}
 		if c.fleeting() {
 			a.fleeting++
 			a.fleetingRequests += c.requests
@@ -214,7 +221,7 @@ func (e *verdictEnv) rotation(c *client) string {
 			return fmt.Sprintf("one of %d User-agents from this address, %d of them used at most twice, never for an asset nor from a link: a rotating User-agent", a.agents, a.fleeting)
 		}
 		if a.unrendered() && e.lt.hasAssets {
-			return fmt.Sprintf("one of %d User-agents from this address, each used at most %d times, not one for an asset in a log of pages and assets: a rotating User-agent", a.agents, rotatingMaxUses)
+			return fmt.Sprintf("one of %d User-agents from this address, each used at most %d times for the same URL, not one for an asset in a log of pages and assets: a rotating User-agent", a.agents, rotatingMaxUses)
 		}
 	}
 	if k, ok := key64(c.ip); ok {
@@ -226,7 +233,7 @@ func (e *verdictEnv) rotation(c *client) string {
 				return fmt.Sprintf("one of %d addresses of %s, %d of its %d clients used at most twice, never for an asset nor from a link: rotating addresses", a.addrs, net, a.fleeting, a.agents)
 			}
 			if a.unrendered() && e.lt.hasAssets {
-				return fmt.Sprintf("one of %d addresses of %s, its %d clients each used at most %d times, not one for an asset in a log of pages and assets: rotating addresses", a.addrs, net, a.agents, rotatingMaxUses)
+				return fmt.Sprintf("one of %d addresses of %s, its %d clients each used at most %d times for the same URL, not one for an asset in a log of pages and assets: rotating addresses", a.addrs, net, a.agents, rotatingMaxUses)
 			}
 		}
 	}
