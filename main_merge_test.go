@@ -39,6 +39,8 @@ func TestShardsMergeToTheWholeRun(t *testing.T) {
 		{"dst", "", []string{"testdata/scenarios/dst/change.log"}},
 		// robots.txt unreachable, served as a page; 429s; Crawl-delay sessions.
 		{"conduct", "testdata/conduct/robots.txt", []string{"--robots", "testdata/conduct/robots.txt", "testdata/conduct/conduct.log"}},
+		// Pages of Google's and OpenAI's crawlers, people they sent back.
+		{"refer", "", []string{"testdata/refer/refer.log"}},
 	} {
 		for _, n := range []int{2, 3, 7} {
 			t.Run(fmt.Sprintf("%s/%d", tc.name, n), func(t *testing.T) {
@@ -554,6 +556,7 @@ func TestWorkersGiveTheSameReport(t *testing.T) {
 		// took +0200 for the log's zone: their peaks and the timeline.
 		{"testdata/scenarios/dst/change.log"},
 		{"--robots", "testdata/conduct/robots.txt", "testdata/conduct/conduct.log"},
+		{"testdata/refer/refer.log"},
 	} {
 		for _, out := range [][]string{{"-o", "json"}, {"--width", "120"}, {"-o", "nginx"}} {
 			run := func(workers string) (int, string) {

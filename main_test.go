@@ -45,7 +45,7 @@ func TestJSONContract(t *testing.T) {
 		"malformed":  {"file", "line", "reason"},
 		"watched":    {"ip", "per_minute"},
 		"networks":   {"network", "clients", "robots", "requests", "user_agents", "violations", "incidents"},
-		"operators":  {"operator", "networks", "clients", "robots", "requests", "user_agents", "violations", "incidents"},
+		"operators":  {"operator", "networks", "clients", "robots", "requests", "user_agents", "violations", "incidents", "pages", "referred_views", "crawl_to_refer"},
 		"panels":     {"robot_status", "human_status", "robot_paths", "robot_paths_other_max", "uncounted", "unlisted"},
 		"state":      {"version", "clients", "networks", "by_robot", "prefixes", "operators", "options", "inputs"},
 	}

@@ -75,11 +75,31 @@ var byDomain, brands = func() (map[string]string, map[string]string) {
 // target ("/post?utm_source=chatgpt.com", which ChatGPT appends to the
 // links it gives); "" for none.
 func Referral(referer, target string) string {
-	if op := referralHost(refererHost(referer)); op != "" {
-		return op
+	return orUTM(referralHost(refererHost(referer)), target)
+}
+
+// Referrals is Referral remembering the last Referer host it looked up:
+// most Referers of a log name the site's own pages. The zero value is
+// ready; it is not safe for concurrent use.
+type Referrals struct {
+	host, op string
+	known    bool
+}
+
+// Of is Referral(referer, target).
+func (c *Referrals) Of(referer, target string) string {
+	host := refererHost(referer)
+	if !c.known || host != c.host {
+		// A copy: the host is a piece of a record whose memory is reused.
+		c.host, c.op, c.known = strings.Clone(host), referralHost(host), true
 	}
-	if strings.IndexByte(target, '?') < 0 {
-		return ""
+	return orUTM(c.op, target)
+}
+
+// orUTM is op, or without one the operator target's utm_source names.
+func orUTM(op, target string) string {
+	if op != "" || strings.IndexByte(target, '?') < 0 {
+		return op
 	}
 	return referralHost(utmSource(target))
 }

@@ -87,3 +87,28 @@ func BenchmarkReferral(b *testing.B) {
 		Referral("https://www.example.org/blog/2024/post", "/blog/2024/next")
 	}
 }
+
+// TestReferralsRemember: the cache of the last host gives what Referral
+// gives, whatever came before.
+func TestReferralsRemember(t *testing.T) {
+	var c Referrals
+	for _, tt := range []struct{ referer, target, want string }{
+		{"https://example.org/a", "/b", ""},
+		{"https://example.org/b", "/c?utm_source=chatgpt.com", "OpenAI"},
+		{"https://www.google.de/", "/d", "Google"},
+		{"https://www.google.de/", "/e?utm_source=chatgpt.com", "Google"},
+		{"", "/f", ""},
+		{"https://example.org/", "/g", ""},
+	} {
+		if got := c.Of(tt.referer, tt.target); got != tt.want {
+			t.Errorf("Of(%q, %q) = %q, want %q", tt.referer, tt.target, got, tt.want)
+		}
+	}
+}
+
+func BenchmarkReferralsSameSite(b *testing.B) {
+	var c Referrals
+	for b.Loop() {
+		c.Of("https://www.example.org/blog/2024/post", "/blog/2024/next")
+	}
+}

@@ -412,6 +412,16 @@ type OperatorSummary struct {
 	Violations int64  `json:"violations"`
 	Incidents  int    `json:"incidents"`
 
+	// Crawl-to-refer: Pages are the page requests of its verified
+	// crawlers; ReferredViews the page views of people its products sent
+	// (a Referer of its search engine or assistant, or ChatGPT's
+	// utm_source tag: agents.Referral); CrawlToRefer is Pages per
+	// referred view, null when its products sent no one. A row may have
+	// referred views and no crawler.
+	Pages         int64    `json:"pages"`
+	ReferredViews int64    `json:"referred_views"`
+	CrawlToRefer  *float64 `json:"crawl_to_refer"`
+
 	// The sets behind Networks and UserAgents, kept for merging (the JSON
 	// report's state): network texts, and FNV-1a hashes of User-agents.
 	NetworkSet []string `json:"-"`
@@ -427,17 +437,31 @@ type operatorSets struct {
 	agents map[uint64]struct{}
 }
 
+// row returns the row of op, made on first use.
+func (o operators) row(op string) *operatorSets {
+	e := o[op]
+	if e == nil {
+		e = &operatorSets{s: OperatorSummary{Operator: op}, nets: map[string]struct{}{}, agents: map[uint64]struct{}{}}
+		o[op] = e
+	}
+	return e
+}
+
+// refer counts page views of people that op's products sent.
+func (o operators) refer(op string, views int64) {
+	if views > 0 {
+		o.row(op).s.ReferredViews += views
+	}
+}
+
 func (o operators) add(v *Verdict) {
 	if v.Identity != IdentityVerified || v.Operator == "" {
 		return
 	}
-	e := o[v.Operator]
-	if e == nil {
-		e = &operatorSets{s: OperatorSummary{Operator: v.Operator}, nets: map[string]struct{}{}, agents: map[uint64]struct{}{}}
-		o[v.Operator] = e
-	}
+	e := o.row(v.Operator)
 	e.s.Clients++
 	e.s.Requests += v.Requests
+	e.s.Pages += v.Pages
 	e.s.Violations += v.Violations
 	e.s.Incidents += v.Incidents
 	if v.Robot {
@@ -469,10 +493,22 @@ func (o operators) list() []OperatorSummary {
 		s.NetworkSet = slices.Sorted(maps.Keys(e.nets))
 		s.AgentSet = slices.Sorted(maps.Keys(e.agents))
 		s.Networks, s.UserAgents = len(s.NetworkSet), len(s.AgentSet)
+		s.CrawlToRefer = crawlToRefer(s.Pages, s.ReferredViews)
 		out = append(out, s)
 	}
 	sortOperators(out)
 	return out
+}
+
+// crawlToRefer is pages per referred view to two decimals, from the
+// counts as they stand (summed over parts, never an average of ratios);
+// nil without a referred view.
+func crawlToRefer(pages, views int64) *float64 {
+	if views <= 0 {
+		return nil
+	}
+	r := math.Round(float64(pages)/float64(views)*100) / 100
+	return &r
 }
 
 func sortOperators(out []OperatorSummary) {
@@ -487,12 +523,10 @@ func MergeOperators(parts [][]OperatorSummary) []OperatorSummary {
 	o := operators{}
 	for _, p := range parts {
 		for _, s := range p {
-			e := o[s.Operator]
-			if e == nil {
-				e = &operatorSets{s: OperatorSummary{Operator: s.Operator}, nets: map[string]struct{}{}, agents: map[uint64]struct{}{}}
-				o[s.Operator] = e
-			}
+			e := o.row(s.Operator)
 			e.s.Clients += s.Clients
+			e.s.Pages += s.Pages
+			e.s.ReferredViews += s.ReferredViews
 			e.s.Robots += s.Robots
 			e.s.Requests += s.Requests
 			e.s.Violations += s.Violations

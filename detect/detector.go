@@ -32,7 +32,11 @@ type Detector struct {
 	agentSet map[agents.Agent]*agents.Agent
 	clients  clientTable
 	recent   *client // the client of the last record, if still in clients
-	limit    int64   // a Pool's worker: the most clients it may hold in this batch (-1: no cap)
+	// referrals finds the operator a Referer names; otherReferred holds
+	// the referred views of people folded into Other, by operator.
+	referrals     agents.Referrals
+	otherReferred map[string]int64
+	limit         int64 // a Pool's worker: the most clients it may hold in this batch (-1: no cap)
 
 	records      int64
 	late         int64
@@ -165,6 +169,27 @@ type clientRare struct {
 	// otherMethods: requests with a method other than GET, HEAD and POST
 	// (or none), for its conduct.
 	otherMethods uint32
+	// referred: its page views that an operator's product sent (a Referer
+	// of Google's, a utm_source=chatgpt.com), by operator; they count as
+	// the operator's referred views if the client is judged human.
+	referred []referral
+}
+
+// referral counts a client's page views one operator's product sent.
+type referral struct {
+	operator string
+	views    int64
+}
+
+// addReferral counts a page view op's product sent.
+func (x *clientRare) addReferral(op string) {
+	for i := range x.referred {
+		if x.referred[i].operator == op {
+			x.referred[i].views++
+			return
+		}
+	}
+	x.referred = append(x.referred, referral{op, 1})
 }
 
 // noRare is the clientRare of a client that has none: read, never written.
@@ -553,6 +578,15 @@ func (d *Detector) Add(r *logparse.Record) {
 	}
 	c.addProbe(r.Method, r.Target, path, r.VHost, r.Protocol, r.Referer, r.Status, c.requests == 1)
 	d.pan.add(c, path, r.Status)
+	// A page a person was sent to: the Referer (or ChatGPT's utm_source)
+	// names an operator's product. A redirect is no view: the browser asks
+	// for its target with the same Referer, and that one counts.
+	if pageLike && (r.Method == "GET" || r.Method == "") && !(r.Status >= 300 && r.Status < 400 && r.Status != http.StatusNotModified) &&
+		(r.Referer != "" || strings.IndexByte(r.Target, '?') >= 0) {
+		if op := d.referrals.Of(r.Referer, r.Target); op != "" {
+			c.keepRare().addReferral(op)
+		}
+	}
 	switch res {
 	case resourcePage:
 		inc32(&c.pages)

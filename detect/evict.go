@@ -107,6 +107,17 @@ func (d *Detector) evictLightest() int64 {
 	return c.weight()
 }
 
+// foldReferred keeps the referred views of c, a person folded into Other,
+// for its operators' rows: the views were made whatever became of the row.
+func (d *Detector) foldReferred(c *client) {
+	for _, r := range c.rare().referred {
+		if d.otherReferred == nil {
+			d.otherReferred = map[string]int64{}
+		}
+		d.otherReferred[r.operator] += r.views
+	}
+}
+
 // foldClient moves everything counted for c into Other and forgets c.
 func (d *Detector) foldClient(c *client) {
 	d.other.Requests += c.requests
@@ -142,12 +153,15 @@ func (d *Detector) foldClient(c *client) {
 	d.unlisted.incidents += incidents
 	if plainBrowser(c, &d.cfg) {
 		// Not a robot, and the common case in a flood: no judging.
+		d.foldReferred(c)
 	} else if j := judge(c, d.counts.traits(), &d.cfg); j.robot() {
 		d.otherRobots.add(clientHash(c.ip, c.ua.ua))
 		if v := c.rare().viol; v != nil {
 			d.other.Violations += v.n
 			d.unlisted.violations += v.n
 		}
+	} else {
+		d.foldReferred(c)
 	}
 	// Let go of it and of what it held at once, not at the next sweep of the
 	// active clients: in a flood, that many clients folded since the last

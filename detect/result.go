@@ -478,6 +478,12 @@ func (d *Detector) Result() *Result {
 		v := env.verdict(c)
 		nets.add(&v)
 		ops.add(&v)
+		if !v.Robot && v.Kind != KindServer && v.Kind != KindJunk {
+			// A person's page views its operators' products sent.
+			for _, r := range c.rare().referred {
+				ops.refer(r.operator, r.views)
+			}
+		}
 		res.ClientBytes = addBytes(res.ClientBytes, max(v.Bytes, 0))
 		if v.Kind == KindScanner {
 			if res.Scanners++; res.Scanners == 1 {
@@ -624,6 +630,9 @@ func (d *Detector) Result() *Result {
 		res.RobotCount = int(max(u.estimate(), int64(res.RobotCount)))
 	}
 	res.Networks = nets.list()
+	for op, n := range d.otherReferred {
+		ops.refer(op, n)
+	}
 	res.Operators = ops.list()
 	res.Robots = nonNil(res.Robots)
 	res.Timeline, res.RobotBuckets = d.timelineResult(robotClients, res.Robots)

@@ -134,6 +134,15 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 			for _, pc := range b.TopPaths {
 				write(b.Name, pc.Path, pc.Requests, pc.Error)
 			}
+			}
+	case "refer":
+		write("operator", "pages", "referred_views", "crawl_to_refer")
+		for _, o := range res.Operators {
+			ratio := any("")
+			if o.CrawlToRefer != nil {
+				ratio = *o.CrawlToRefer
+			}
+			write(o.Operator, o.Pages, o.ReferredViews, ratio)
 		}
 	case "clients":
 		write("ip", "user_agent", "robot", "name", "kind", "score", "reasons", "requests", "bytes",

@@ -101,7 +101,10 @@ func TestCSVInjection(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: the CSV does not read back: %v", section, err)
 		}
-		if len(recs) < 2 {
+		// The refer section's rows are operators robowatch names (its
+		// tables, not the log's text), and no operator's robot or product
+		// is in this log: a header alone.
+		if len(recs) < 2 && section != "refer" {
 			t.Errorf("%s: %d rows: the log should fill it", section, len(recs))
 		}
 		quoted := 0
@@ -118,8 +121,9 @@ func TestCSVInjection(t *testing.T) {
 		// The headline holds two values from the log (the worst incident's
 		// address and robot), which here are a tab and a name: escaped, and
 		// no formula; the other sections hold all of the log's text.
-		// traffic holds times and counts only.
-		if quoted == 0 && section != "headline" && section != "traffic" {
+		// traffic holds times and counts only; refer robowatch's operator
+		// names and counts.
+		if quoted == 0 && section != "headline" && section != "traffic" && section != "refer" {
 			t.Errorf("%s: no cell neutralised: the log's text is missing from it", section)
 		}
 	}

@@ -428,7 +428,7 @@ func rowsAddUp(p *jsonPart) error {
 	}
 	for _, o := range p.Operators {
 		opRequests.add(o.Requests)
-		if !each(records, o.Violations, int64(o.Incidents), int64(o.Clients), int64(o.Robots), int64(o.Networks), int64(o.UserAgents)) {
+		if !each(records, o.Violations, int64(o.Incidents), int64(o.Clients), int64(o.Robots), int64(o.Networks), int64(o.UserAgents), o.Pages, o.ReferredViews) {
 			return fmt.Errorf("operator %q has counts beyond its %d records, or negative", o.Operator, records)
 		}
 	}

@@ -71,7 +71,7 @@ type Options struct {
 }
 
 // Sections names the report's sections, in the order they are rendered.
-var Sections = []string{"headline", "summary", "robots", "conduct", "traffic", "status", "paths", "clients", "violations", "incidents", "malformed", "client"}
+var Sections = []string{"headline", "summary", "robots", "conduct", "refer", "traffic", "status", "paths", "clients", "violations", "incidents", "malformed", "client"}
 
 // Formats names the output formats Write accepts.
 var Formats = []string{"table", "text", "json", "jsonl", "csv", "markdown", "html", "robots.txt", "ledger"}

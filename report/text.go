@@ -112,11 +112,12 @@ func buildSections(r *Report, opt Options, text bool) []*section {
 	if text {
 		violations = groupedViolationsSection(r, opt)
 	}
-	return append([]*section{
+	all := append([]*section{
 		headlineSection(r, opt),
 		summarySection(r),
 		robotsSection(r, opt, text),
 		conductSection(r, opt),
+		referSection(r, opt),
 		trafficSection(r),
 		statusSection(r, opt),
 		pathsSection(r, opt),
@@ -125,6 +126,8 @@ func buildSections(r *Report, opt Options, text bool) []*section {
 		incidentsSection(r, opt, text),
 		malformedSection(r, text),
 	}, clientSections(r, opt)...)
+	// A section with nothing to say of this log is left out (nil).
+	return slices.DeleteFunc(all, func(s *section) bool { return s == nil })
 }
 
 // noun is the noun for n of them: one or many. Counts are written in words
