@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -122,5 +123,28 @@ func TestCrawlToReferMergesExactly(t *testing.T) {
 	_, many, _ := runCLI(t, nil, "-o", "json", "--workers", "3", referLog)
 	if got := referRows(t, many); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("--workers 3: %v, want %v", got, want)
+	}
+}
+
+// TestReadmeCrawlToRefer: README's example of the section is what the
+// command it shows prints, on the real log it names.
+func TestReadmeCrawlToRefer(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cmd = "$ robowatch --width 100 --section refer testdata/corpus/elastic-semicomplete-2015/access.log.gz\n"
+	_, block, ok := strings.Cut(string(readme), cmd)
+	if !ok {
+		t.Fatalf("README shows no %q", cmd)
+	}
+	block, _, _ = strings.Cut(block, "```")
+	code, out, errOut := runCLI(t, nil, strings.Fields(cmd)[2:]...)
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	// The section ends with a blank line, the README's block with the fence.
+	if out = strings.TrimSuffix(out, "\n"); out != block {
+		t.Errorf("README's example differs from the output at %s", firstDiff(block, out))
 	}
 }
