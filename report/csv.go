@@ -134,7 +134,7 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 			for _, pc := range b.TopPaths {
 				write(b.Name, pc.Path, pc.Requests, pc.Error)
 			}
-			}
+		}
 	case "refer":
 		write("operator", "pages", "referred_views", "crawl_to_refer")
 		for _, o := range res.Operators {
