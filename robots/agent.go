@@ -77,6 +77,14 @@ func (r *Robots) prepare() {
 			}
 		}
 	}
+	for _, pr := range r.Prefs {
+		pr.c = compileRule(&Rule{Pattern: pr.Pattern})
+	}
+	for _, g := range r.Groups {
+		for _, pr := range g.Prefs {
+			pr.c = compileRule(&Rule{Pattern: pr.Pattern})
+		}
+	}
 	r.index = ix
 }
 
@@ -259,9 +267,10 @@ func (r *Robots) newMatcher(ids []int32) *Matcher {
 	}
 	slices.Sort(gis)
 	gis = slices.Compact(gis)
-	m := &Matcher{name: strings.Join(names, ", ")}
+	m := &Matcher{name: strings.Join(names, ", "), global: r.Prefs, prefs: len(r.Prefs)}
 	for _, gi := range gis {
 		g := r.Groups[gi]
+		m.prefs += len(g.Prefs)
 		m.groups = append(m.groups, g)
 		m.index = append(m.index, g.index())
 		if g.HasCrawlDelay && (!m.hasDelay || g.CrawlDelay < m.delay) {
@@ -360,6 +369,8 @@ type Matcher struct {
 	name     string
 	delay    time.Duration
 	hasDelay bool
+	global   []*Preference // the preference lines outside any group
+	prefs    int           // preference lines in global and groups
 }
 
 // Group names the group(s) that applied, for reports: "googlebot", "*",

@@ -66,6 +66,7 @@ func Lint(r *Robots) []Problem {
 		add(0, Notice, "no-groups", "the file has no User-agent groups: every robot may fetch everything", "")
 	}
 	lintGroups(r, add)
+	lintPrefs(r, add)
 	slices.SortStableFunc(ps, func(a, b Problem) int { return a.Line - b.Line })
 	return collapseNotices(ps)
 }
@@ -205,5 +206,47 @@ func lintPattern(rule *Rule, add func(int, Severity, string, string, string)) {
 	if i := strings.IndexByte(p, '$'); i >= 0 && i < len(p)-1 {
 		add(rule.Line, Notice, "dollar-inside", fmt.Sprintf("'$' in %q is not at the end of the pattern, so it matches a literal '$'", p),
 			"put '$' last to anchor the end of the path, or write %24 for a literal '$'")
+	}
+}
+
+// lintPrefs warns of a preference that allows a use on a path the same
+// robots may not crawl: draft-ietf-aipref-attach gives disallowed paths no
+// preferences, so "search=yes" there says nothing, and the author probably
+// meant one of the two lines otherwise. Lines outside any group are held
+// against the "*" groups, which every robot not named reads.
+func lintPrefs(r *Robots, add func(int, Severity, string, string, string)) {
+	check := func(pr *Preference, groups []*Group, who string) {
+		if pr.Usage.Train != PrefYes && pr.Usage.Input != PrefYes && pr.Usage.Use != PrefYes && pr.Usage.Search != PrefYes {
+			return
+		}
+		m := &Matcher{}
+		for _, g := range groups {
+			m.groups = append(m.groups, g)
+			m.index = append(m.index, g.index())
+		}
+		// The pattern's literal start, as the path it names.
+		path := pr.Pattern
+		if i := strings.IndexAny(path, "*$"); i >= 0 {
+			path = path[:i]
+		}
+		if ok, rule := m.Allowed(path); !ok && rule != nil {
+			add(pr.Line, Warning, "preference-disallowed",
+				fmt.Sprintf("%s allows a use of %s, but line %d (%q) forbids %s to crawl it: a disallowed path carries no preference (draft-ietf-aipref-attach), so the allowance says nothing", pr.Key, pr.Pattern, rule.Line, rule.Text, who),
+				fmt.Sprintf("allow %s to be crawled, or drop the %s line", pr.Pattern, pr.Key))
+		}
+	}
+	var star []*Group
+	for _, g := range r.Groups {
+		if slices.ContainsFunc(g.Agents, func(a string) bool { return productToken(a) == "*" }) {
+			star = append(star, g)
+		}
+		for _, pr := range g.Prefs {
+			check(pr, []*Group{g}, "the robots of its group")
+		}
+	}
+	if len(star) > 0 {
+		for _, pr := range r.Prefs {
+			check(pr, star, "all robots")
+		}
 	}
 }

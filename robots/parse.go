@@ -123,6 +123,8 @@ const (
 	keySitemap
 	keyCrawlDelay
 	keyNonStandard // a key some crawlers read but RFC 9309 and Google do not
+	keyContentSignal
+	keyContentUsage
 )
 
 // key is a recognised spelling of a key.
@@ -156,19 +158,19 @@ var keys = map[string]key{
 	"noarchive":      {keyNonStandard, false, "Noarchive"},
 	"request-rate":   {keyNonStandard, false, "Request-rate"},
 	"visit-time":     {keyNonStandard, false, "Visit-time"},
-	"content-signal": {keyNonStandard, false, "Content-Signal"},
+	"content-signal": {keyContentSignal, false, "Content-Signal"},
+	"content-usage":  {keyContentUsage, false, "Content-Usage"},
 }
 
 // nonStandardNote says who reads a non-standard key.
 var nonStandardNote = map[string]string{
-	"host":           "Host is read only by Yandex (and obsolete there); RFC 9309 readers ignore it",
-	"clean-param":    "Clean-param is read only by Yandex; RFC 9309 readers ignore it",
-	"noindex":        "Noindex in robots.txt is not part of RFC 9309 and Google stopped reading it in 2019; use a robots meta tag or X-Robots-Tag header",
-	"nofollow":       "Nofollow in robots.txt is not part of RFC 9309; use a robots meta tag or X-Robots-Tag header",
-	"noarchive":      "Noarchive in robots.txt is not part of RFC 9309; use a robots meta tag or X-Robots-Tag header",
-	"request-rate":   "Request-rate is from an unadopted 1996 draft; almost no crawler reads it",
-	"visit-time":     "Visit-time is from an unadopted 1996 draft; almost no crawler reads it",
-	"content-signal": "Content-Signal is a proposal outside RFC 9309; most crawlers ignore it",
+	"host":         "Host is read only by Yandex (and obsolete there); RFC 9309 readers ignore it",
+	"clean-param":  "Clean-param is read only by Yandex; RFC 9309 readers ignore it",
+	"noindex":      "Noindex in robots.txt is not part of RFC 9309 and Google stopped reading it in 2019; use a robots meta tag or X-Robots-Tag header",
+	"nofollow":     "Nofollow in robots.txt is not part of RFC 9309; use a robots meta tag or X-Robots-Tag header",
+	"noarchive":    "Noarchive in robots.txt is not part of RFC 9309; use a robots meta tag or X-Robots-Tag header",
+	"request-rate": "Request-rate is from an unadopted 1996 draft; almost no crawler reads it",
+	"visit-time":   "Visit-time is from an unadopted 1996 draft; almost no crawler reads it",
 }
 
 // parser holds the state of one pass over the lines.
@@ -285,6 +287,18 @@ func (p *parser) line(raw string) {
 		p.crawlDelay(value)
 	case keyNonStandard:
 		p.problem(Notice, "non-standard-key", nonStandardNote[lk], "")
+	case keyContentSignal:
+		// Outside RFC 9309, and unknown to Google's parser: like any line
+		// it does not know, it neither ends a group's User-agent lines nor
+		// starts a group.
+		p.preference(true, kd.canon, value, text)
+	case keyContentUsage:
+		// A rule of its group (draft-ietf-aipref-attach updates RFC
+		// 9309): a User-agent line after it starts a new group.
+		p.preference(false, kd.canon, value, text)
+		if p.cur != nil {
+			p.inRules = true
+		}
 	}
 }
 

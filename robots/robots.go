@@ -28,14 +28,17 @@ const MaxKept = 16 << 20
 
 // Robots is a parsed robots.txt file.
 type Robots struct {
-	Groups    []*Group // in file order; several groups may name the same robot
-	Sitemaps  []string // Sitemap values, in file order
-	Truncated bool     // the file was longer than MaxSize and only its start was read
-	HTML      bool     // the body looks like an HTML page (a "soft 404"), not a robots.txt
-	Lines     int      // number of lines read
-	Text      string   // the part read as rules: the file, or its first MaxSize bytes (whole lines) when Truncated
-	Beyond    string   // the rest of the file when Truncated, not read as rules but kept: Text+Beyond is what a suggested robots.txt starts from
-	Cut       bool     // the file was longer than MaxKept: Text+Beyond is only its start (whole lines)
+	Groups   []*Group // in file order; several groups may name the same robot
+	Sitemaps []string // Sitemap values, in file order
+	// Prefs are the Content-Signal and Content-Usage lines before any
+	// User-agent line: they apply to every robot.
+	Prefs     []*Preference
+	Truncated bool   // the file was longer than MaxSize and only its start was read
+	HTML      bool   // the body looks like an HTML page (a "soft 404"), not a robots.txt
+	Lines     int    // number of lines read
+	Text      string // the part read as rules: the file, or its first MaxSize bytes (whole lines) when Truncated
+	Beyond    string // the rest of the file when Truncated, not read as rules but kept: Text+Beyond is what a suggested robots.txt starts from
+	Cut       bool   // the file was longer than MaxKept: Text+Beyond is only its start (whole lines)
 
 	problems []Problem // what the parser had to guess or skip, for Lint
 
@@ -50,6 +53,7 @@ type Robots struct {
 type Group struct {
 	Agents        []string      // User-agent values as written, one per name ("Googlebot", "*", "Mediapartners-Google*")
 	Rules         []*Rule       // Allow and Disallow rules in file order; an empty Pattern decides nothing
+	Prefs         []*Preference // Content-Signal and Content-Usage lines in file order: preferences, not rules
 	CrawlDelay    time.Duration // the group's first valid Crawl-delay
 	HasCrawlDelay bool          // the group has a valid Crawl-delay line
 	Line          int           // line of the group's first User-agent line
