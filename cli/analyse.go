@@ -363,7 +363,7 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 		workers    = fs.Int("workers", 0, "judge clients on N goroutines (0: one per core); the report is the same for any N while no client is folded (--max-clients), and the same on every run for one N")
 		shard      = fs.String("shard", "", "I/N: read only the clients whose network hashes to part I of N, for robowatch merge (see README)")
 		trustProxy = fs.StringArray("trust-proxy", nil, "a proxy, load balancer or CDN in front of the server (address or CIDR, repeatable): its requests are the client's in X-Forwarded-For")
-		jsonFields = fs.String("json-fields", "", "JSON logs: the keys of fields robowatch does not know, FIELD=KEY,… (ip, time, request, method, uri, protocol, status, bytes, referer, ua, host, xff, signature, signature_input, signature_agent; a nested key as a.b)")
+		jsonFields = fs.String("json-fields", "", "JSON logs: the keys of fields robowatch does not know, FIELD=KEY,… (ip, time, request, method, uri, protocol, status, bytes, referer, ua, host, xff, signature, signature_input, signature_agent, content_usage; a nested key as a.b)")
 		cols       = fs.Int("width", 0, "fit tables to N columns (default: the terminal's width, else $COLUMNS, else 100)")
 		block      = fs.StringSlice("block", nil, "block lists take: impostors, violators, scanners, incidents, robots, purpose:P, name:N (default impostors,violators,scanners,incidents)")
 		allow      = fs.StringArray("allow", nil, "never put this address or CIDR network in a block list (repeatable)")

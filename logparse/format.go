@@ -36,6 +36,7 @@ const (
 	kindSignature      fieldKind = kindPort + 1 + iota // %{Signature}i $http_signature
 	kindSignatureInput                                 // %{Signature-Input}i $http_signature_input
 	kindSignatureAgent                                 // %{Signature-Agent}i $http_signature_agent
+	kindContentUsage                                   // %{Content-Usage}o $sent_http_content_usage: a response header (draft-ietf-aipref-attach)
 )
 
 // epoch units for kindTimeEpoch, kept in field.unit.
@@ -443,6 +444,10 @@ func ParseApacheFormat(spec string) (*Format, error) {
 			case "signature-agent":
 				fd.kind = kindSignatureAgent
 			}
+		case "o":
+			if strings.EqualFold(arg, "content-usage") {
+				fd.kind = kindContentUsage
+			}
 		}
 		parts = append(parts, part{isField: true, f: fd})
 	}
@@ -469,28 +474,29 @@ var apacheDirectives = map[string]bool{
 // nginxVars maps nginx variables to the Record fields they fill; any other
 // variable is an opaque field.
 var nginxVars = map[string]fieldKind{
-	"remote_addr":          kindClient,
-	"realip_remote_addr":   kindClient,
-	"remote_user":          kindUser,
-	"time_local":           kindTimeCLF,
-	"time_iso8601":         kindTimeISO,
-	"msec":                 kindTimeEpoch,
-	"request":              kindRequest,
-	"request_method":       kindMethod,
-	"request_uri":          kindTarget,
-	"server_protocol":      kindProtocol,
-	"status":               kindStatus,
-	"body_bytes_sent":      kindBytes,
-	"bytes_sent":           kindBytes,
-	"http_referer":         kindReferer,
-	"http_x_forwarded_for": kindForwarded,
-	"http_user_agent":      kindUserAgent,
-	"host":                 kindVHost,
-	"http_host":            kindVHost,
-	"server_name":          kindVHost,
-	"http_signature":       kindSignature,
-	"http_signature_input": kindSignatureInput,
-	"http_signature_agent": kindSignatureAgent,
+	"remote_addr":             kindClient,
+	"realip_remote_addr":      kindClient,
+	"remote_user":             kindUser,
+	"time_local":              kindTimeCLF,
+	"time_iso8601":            kindTimeISO,
+	"msec":                    kindTimeEpoch,
+	"request":                 kindRequest,
+	"request_method":          kindMethod,
+	"request_uri":             kindTarget,
+	"server_protocol":         kindProtocol,
+	"status":                  kindStatus,
+	"body_bytes_sent":         kindBytes,
+	"bytes_sent":              kindBytes,
+	"http_referer":            kindReferer,
+	"http_x_forwarded_for":    kindForwarded,
+	"http_user_agent":         kindUserAgent,
+	"host":                    kindVHost,
+	"http_host":               kindVHost,
+	"server_name":             kindVHost,
+	"http_signature":          kindSignature,
+	"http_signature_input":    kindSignatureInput,
+	"http_signature_agent":    kindSignatureAgent,
+	"sent_http_content_usage": kindContentUsage,
 }
 
 // ParseNginxFormat compiles an nginx log_format string such as

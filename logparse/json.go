@@ -112,6 +112,10 @@ var jsonKeys = []struct {
 	{"signature_input", kindSignatureInput}, {"signature-input", kindSignatureInput},
 	{"http_signature_agent", kindSignatureAgent}, {"request.headers.signature-agent", kindSignatureAgent},
 	{"signature_agent", kindSignatureAgent}, {"signature-agent", kindSignatureAgent},
+	// The Content-Usage response header (draft-ietf-aipref-attach): nginx's
+	// variable, Caddy's response headers.
+	{"sent_http_content_usage", kindContentUsage}, {"resp_headers.content-usage", kindContentUsage},
+	{"response.headers.content-usage", kindContentUsage}, {"content_usage", kindContentUsage}, {"content-usage", kindContentUsage},
 }
 
 // Field kinds only the json format has.
@@ -169,7 +173,7 @@ func newJSONFormat(name string, extra map[fieldKind][]string) *Format {
 			}
 		}
 	}
-	for _, kind := range []fieldKind{kindClient, kindTimeAny, kindRequest, kindMethod, kindTarget, kindTargetURL, kindQuery, kindProtocol, kindStatus, kindBytes, kindReferer, kindUserAgent, kindVHost, kindForwarded, kindSignature, kindSignatureInput, kindSignatureAgent} {
+	for _, kind := range []fieldKind{kindClient, kindTimeAny, kindRequest, kindMethod, kindTarget, kindTargetURL, kindQuery, kindProtocol, kindStatus, kindBytes, kindReferer, kindUserAgent, kindVHost, kindForwarded, kindSignature, kindSignatureInput, kindSignatureAgent, kindContentUsage} {
 		for _, p := range extra[kind] {
 			add(p, kind)
 		}
@@ -186,13 +190,14 @@ var jsonFieldNames = map[string]fieldKind{
 	"uri": kindTarget, "path": kindTarget, "protocol": kindProtocol, "status": kindStatus, "bytes": kindBytes,
 	"referer": kindReferer, "ua": kindUserAgent, "user_agent": kindUserAgent, "host": kindVHost, "xff": kindForwarded,
 	"signature": kindSignature, "signature_input": kindSignatureInput, "signature_agent": kindSignatureAgent,
+	"content_usage": kindContentUsage,
 }
 
 // ParseJSONFields returns the json format with the key paths of spec first:
 // "ip=client,ua=agent,time=@timestamp" (field=path, comma-separated; a
 // nested key as its dotted path). Fields: ip, time, request, method, uri,
 // protocol, status, bytes, referer, ua, host, xff, signature,
-// signature_input, signature_agent.
+// signature_input, signature_agent, content_usage.
 func ParseJSONFields(spec string) (*Format, error) {
 	extra := map[fieldKind][]string{}
 	for item := range strings.SplitSeq(spec, ",") {
@@ -585,6 +590,8 @@ func (sc *jsonScan) store(start, end int, esc bool) error {
 		rec.SignatureInput = dashEmpty(v)
 	case kindSignatureAgent:
 		rec.SignatureAgent = dashEmpty(v)
+	case kindContentUsage:
+		rec.ContentUsage = dashEmpty(v)
 	case kindQuery:
 		sc.query = dashEmpty(v)
 	}

@@ -505,6 +505,8 @@ func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *
 		rec.SignatureInput = v
 	case kindSignatureAgent:
 		rec.SignatureAgent = v
+	case kindContentUsage:
+		rec.ContentUsage = v
 	case kindClientPort:
 		setFirst(&rec.Client, hostOfHostPort(v))
 	case kindClientList:

@@ -32,6 +32,11 @@ type Record struct {
 	// (%{Signature}i, $http_signature_input, a JSON log's keys): for
 	// --keys (package botauth), which bounds what it reads of them.
 	Signature, SignatureInput, SignatureAgent string
+	// ContentUsage is the Content-Usage response header
+	// (draft-ietf-aipref-attach), where the format logs it
+	// (%{Content-Usage}o, $sent_http_content_usage, a JSON log's key): the
+	// site's preferences for that response's content.
+	ContentUsage string
 	// NoAgentField: the line's layout logs no User-agent and no Referer (a
 	// Common Log Format line), so their absence says nothing of the client.
 	NoAgentField bool
