@@ -205,38 +205,73 @@ func (u Usage) Declines(purpose string) bool {
 	return false
 }
 
+// Lines are the preference lines that set each category of a Usage, for
+// reports: nil where nothing was stated.
+type Lines struct {
+	Train, Input, Use, Search *Preference
+}
+
+// For returns the line that set what a robot of purpose is for (see
+// Declines) in u; nil when none did.
+func (l Lines) For(purpose string, u Usage) *Preference {
+	switch purpose {
+	case "ai-training":
+		return l.Train
+	case "ai-search":
+		if u.Input < u.Use {
+			return l.Use
+		}
+		return l.Input
+	case "ai-assistant":
+		return l.Input
+	case "search":
+		return l.Search
+	}
+	return nil
+}
+
+// take sets each category of *u to pr's where pr's is more restrictive,
+// and records pr as its line.
+func (l *Lines) take(u *Usage, pr *Preference) {
+	set := func(have *Pref, line **Preference, p Pref) {
+		if p > *have {
+			*have, *line = p, pr
+		}
+	}
+	set(&u.Train, &l.Train, pr.Usage.Train)
+	set(&u.Input, &l.Input, pr.Usage.Input)
+	set(&u.Use, &l.Use, pr.Usage.Use)
+	set(&u.Search, &l.Search, pr.Usage.Search)
+}
+
 // Preferences returns what the robot's groups and the lines before any group
-// state for path: of each kind of line, the one with the longest matching
-// path (draft-ietf-aipref-attach §3.1, as Allow and Disallow are chosen),
-// lines of equal length combined; then the kinds combined, the most
-// restrictive preference applying. The line returned is one that declines a
-// use, else one that states any; nil when none matched.
-func (m *Matcher) Preferences(path string) (Usage, *Preference) {
+// state for path, and the lines that said it: of each kind of line, the one
+// with the longest matching path (draft-ietf-aipref-attach §3.1, as Allow
+// and Disallow are chosen), lines of equal length combined; then the two
+// kinds combined, the most restrictive preference applying.
+func (m *Matcher) Preferences(path string) (Usage, Lines) {
+	var (
+		u     Usage
+		lines Lines
+	)
 	if m == nil || m.prefs == 0 {
-		return Usage{}, nil
+		return u, lines
 	}
 	p := canonRequest(path)
-	var (
-		u    Usage
-		line *Preference
-	)
+	var ties []*Preference
 	for _, key := range [2]string{"Content-Signal", "Content-Usage"} {
 		best := int32(-1)
-		var ku Usage
-		var kl *Preference
+		ties = ties[:0]
 		consider := func(prefs []*Preference) {
 			for _, pr := range prefs {
 				if pr.Key != key || pr.c == nil || !pr.c.matches(p) {
 					continue
 				}
-				switch {
-				case pr.c.prio > best:
-					best, ku, kl = pr.c.prio, pr.Usage, pr
-				case pr.c.prio == best:
-					ku = ku.Combine(pr.Usage)
-					if pr.Usage.declinesAny() && !kl.Usage.declinesAny() {
-						kl = pr
-					}
+				if pr.c.prio > best {
+					best, ties = pr.c.prio, ties[:0]
+				}
+				if pr.c.prio == best {
+					ties = append(ties, pr)
 				}
 			}
 		}
@@ -244,19 +279,11 @@ func (m *Matcher) Preferences(path string) (Usage, *Preference) {
 		for _, g := range m.groups {
 			consider(g.Prefs)
 		}
-		if kl == nil {
-			continue
-		}
-		u = u.Combine(ku)
-		if line == nil || ku.declinesAny() && !line.Usage.declinesAny() {
-			line = kl
+		for _, pr := range ties {
+			lines.take(&u, pr)
 		}
 	}
-	return u, line
-}
-
-func (u Usage) declinesAny() bool {
-	return u.Train == PrefNo || u.Input == PrefNo || u.Use == PrefNo || u.Search == PrefNo
+	return u, lines
 }
 
 // matches reports whether the canonical path p matches c.

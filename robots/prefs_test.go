@@ -11,7 +11,7 @@ func TestPreferences(t *testing.T) {
 	cases := []struct {
 		name, file, agent, path string
 		want                    Usage
-		line                    int // of the line returned; 0 for none
+		line                    int // of the line for ai-training; 0 for none
 	}{
 		{"cloudflare managed", "User-agent: *\nContent-Signal: search=yes,ai-train=no,use=reference\nAllow: /\n", "GPTBot", "/a",
 			Usage{Train: PrefNo, Search: PrefYes}, 2},
@@ -32,21 +32,21 @@ func TestPreferences(t *testing.T) {
 		{"both syntaxes: most restrictive", "User-agent: *\nContent-Signal: ai-train=yes\nContent-Usage: / train-ai=n\n", "GPTBot", "/a",
 			Usage{Train: PrefNo}, 3},
 		{"content-usage parameters ignored", "User-agent: *\nContent-Usage: / train-ai;x=1=n, search=y\n", "GPTBot", "/a",
-			Usage{Search: PrefYes}, 2},
+			Usage{Search: PrefYes}, 0},
 		{"content-usage wildcard path", "User-agent: *\nContent-Usage: /*.pdf$ train-ai=n\n", "GPTBot", "/docs/a.pdf",
 			Usage{Train: PrefNo}, 2},
 		{"upper case content-usage key states nothing", "User-agent: *\nContent-Usage: / Train-AI=n\nAllow: /\n", "GPTBot", "/a",
-			Usage{}, 2},
+			Usage{}, 0},
 	}
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			r := ParseBytes([]byte(tt.file))
-			got, pr := r.Agent(tt.agent).Preferences(tt.path)
+			got, lines := r.Agent(tt.agent).Preferences(tt.path)
 			if got != tt.want {
 				t.Errorf("Preferences(%q) = %+v, want %+v", tt.path, got, tt.want)
 			}
 			line := 0
-			if pr != nil {
+			if pr := lines.For("ai-training", got); pr != nil {
 				line = pr.Line
 			}
 			if line != tt.line {
