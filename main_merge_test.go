@@ -41,6 +41,8 @@ func TestShardsMergeToTheWholeRun(t *testing.T) {
 		{"conduct", "testdata/conduct/robots.txt", []string{"--robots", "testdata/conduct/robots.txt", "testdata/conduct/conduct.log"}},
 		// Pages of Google's and OpenAI's crawlers, people they sent back.
 		{"refer", "", []string{"testdata/refer/refer.log"}},
+		// Content-use preferences, a Content-Usage header, AI discovery files.
+		{"prefs", "testdata/prefs/robots.txt", []string{"--robots", "testdata/prefs/robots.txt", "testdata/prefs/prefs.log"}},
 	} {
 		for _, n := range []int{2, 3, 7} {
 			t.Run(fmt.Sprintf("%s/%d", tc.name, n), func(t *testing.T) {
@@ -557,6 +559,7 @@ func TestWorkersGiveTheSameReport(t *testing.T) {
 		{"testdata/scenarios/dst/change.log"},
 		{"--robots", "testdata/conduct/robots.txt", "testdata/conduct/conduct.log"},
 		{"testdata/refer/refer.log"},
+		{"--robots", "testdata/prefs/robots.txt", "testdata/prefs/prefs.log"},
 	} {
 		for _, out := range [][]string{{"-o", "json"}, {"--width", "120"}, {"-o", "nginx"}} {
 			run := func(workers string) (int, string) {

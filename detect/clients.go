@@ -271,6 +271,8 @@ func (e *verdictEnv) verdict(c *client) Verdict {
 	}
 	if v.Robot {
 		v.Cached = c.rare().cached
+		v.PreferenceConflicts, v.PreferenceRule = c.rare().prefConflicts, c.rare().prefLine
+		v.Discovery = discoveryOf(c.rare().discovery)
 	}
 	byNetwork := v.Robot && (c.ua.agent.Kind == agents.Browser || c.ua.agent.Kind == agents.Suspicious ||
 		c.ua.agent.Kind == agents.Empty && (!e.lt.hasUA || c.flags&flagAgentField == 0))

@@ -183,7 +183,8 @@ func (h *history) got(sec, bytes int64) (int, bool) {
 }
 
 // checkResult is what a check found of a disallowed request: the rule, the
-// version and matcher it was judged by, and how that version was chosen.
+// version and matcher it was judged by, and how that version was chosen. Of
+// an allowed request it holds only the matcher, for the preferences.
 type checkResult struct {
 	rule *robots.Rule
 	m    *robots.Matcher
@@ -317,13 +318,14 @@ func (d *Detector) check(c *client, r *logparse.Record, path string, res resourc
 		}
 		ok, rule := c.matcher.Allowed(path)
 		if ok {
-			return false, checkResult{}
+			// The matcher, for the preferences its groups state.
+			return false, checkResult{m: c.matcher}
 		}
 		j = checkResult{rule: rule, m: c.matcher}
 	} else {
 		var ok bool
 		if ok, j = d.judge(c, h, r.Time.Unix(), path); ok {
-			return false, checkResult{}
+			return false, j
 		}
 	}
 	v := c.rare().viol
@@ -371,7 +373,8 @@ func (d *Detector) judge(c *client, h *history, sec int64, path string) (bool, c
 					c.keepRare().cached++
 				}
 			}
-			return true, checkResult{}
+			// The copy it holds states the preferences it was given.
+			return true, checkResult{m: m}
 		}
 		how := copyFetched
 		if f.okBySize {
@@ -382,12 +385,12 @@ func (d *Detector) judge(c *client, h *history, sec int64, path string) (bool, c
 	m := c.matcherFor(h.vers[cur].rb)
 	ok, rule := m.Allowed(path)
 	if ok {
-		return true, checkResult{}
+		return true, checkResult{m: m}
 	}
 	for i := h.at(sec - maxCacheAge); i < cur; i++ {
 		if ok, _ := h.vers[i].rb.Agent(c.ua.ua).Allowed(path); ok {
 			c.keepRare().cached++
-			return true, checkResult{}
+			return true, checkResult{m: h.vers[i].rb.Agent(c.ua.ua)}
 		}
 	}
 	return false, checkResult{rule: rule, m: m, ver: &h.vers[cur], how: copyInForce}

@@ -93,6 +93,9 @@ type agentInfo struct {
 	ua    string
 	agent *agents.Agent // shared by the values classed alike (see Detector.intern)
 	refs  int32         // clients sending it: at 0 (all evicted) it is forgotten
+	// purpose is what the robot it names is for (agents.Purpose), for the
+	// site's content-use preferences.
+	purpose string
 }
 
 // client is everything the detectors keep about one client.
@@ -173,6 +176,12 @@ type clientRare struct {
 	// of Google's, a utm_source=chatgpt.com), by operator; they count as
 	// the operator's referred views if the client is judged human.
 	referred []referral
+	// prefConflicts: pages it was served that the site's preferences
+	// decline to a robot of its purpose (prefs.go); prefLine the first
+	// such preference, for the drill-down.
+	prefConflicts int64
+	prefLine      string
+	discovery     Discovery // its fetches of AI discovery files (prefs.go)
 }
 
 // referral counts a client's page views one operator's product sent.
@@ -723,6 +732,10 @@ func (d *Detector) Add(r *logparse.Record) {
 		violated, j = d.check(c, r, path, res)
 		unreachable = c.rare().fetches != nil && c.rare().fetches.unreachable > before
 	}
+	if res == resourcePage && !violated {
+		d.preference(c, r, path, j.m)
+	}
+	d.discover(c, path)
 	d.conduct(c, r, sec, prevSec, future, res == resourceRobotsTxt, violated, unreachable)
 	if d.cfg.Events != nil {
 		var v *Violation
@@ -831,6 +844,7 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua string) *client {
 			whole = strings.Clone(r.UserAgent[:min(len(r.UserAgent), agents.MaxLen+1)])
 		}
 		ai = &agentInfo{ua: ua, agent: d.intern(d.agents.ClassifyUncached(whole))}
+		ai.purpose = agents.Purpose(ai.agent.Name)
 		d.uas[ua] = ai
 	}
 	ai.refs = min(ai.refs+1, math.MaxInt32-1)

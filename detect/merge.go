@@ -80,6 +80,16 @@ func mergeVerdict(a, b *Verdict) {
 	a.RobotsTxtFetches += b.RobotsTxtFetches
 	a.Violations += b.Violations
 	a.Cached += b.Cached
+	a.PreferenceConflicts += b.PreferenceConflicts
+	if b.PreferenceRule != "" && (a.PreferenceRule == "" || b.PreferenceRule < a.PreferenceRule) {
+		a.PreferenceRule = b.PreferenceRule // in byte order, as MergeRobots keeps it
+	}
+	if b.Discovery != nil {
+		if a.Discovery == nil {
+			a.Discovery = &Discovery{}
+		}
+		a.Discovery.add(b.Discovery)
+	}
 	a.Incidents += b.Incidents
 	a.First, a.Last = minTime(a.First, b.First), maxTime(a.Last, b.Last)
 	a.CrawlDelay = max(a.CrawlDelay, b.CrawlDelay)
@@ -205,6 +215,10 @@ func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, ch
 			}
 			if at == len(out) { // the name's first row, in the order of the first pass
 				c := r
+				if r.Discovery != nil { // the parts' rows are not to be shared
+					d := *r.Discovery
+					c.Discovery = &d
+				}
 				c.checked = r.Compliance != ComplianceUnchecked
 				if c.Reasons == nil {
 					c.Reasons = map[string]int{}
@@ -224,6 +238,7 @@ func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, ch
 			s.Bytes = addBytes(s.Bytes, max(r.Bytes, 0))
 			s.Violations += r.Violations
 			s.Cached += r.Cached
+			s.addAI(r.PreferenceConflicts, r.PreferenceRule, r.Discovery)
 			s.Incidents += r.Incidents
 			s.Status.Add(r.Status)
 			s.FetchedRobotsTxt = s.FetchedRobotsTxt || r.FetchedRobotsTxt

@@ -156,28 +156,36 @@ const (
 
 // Verdict is the judgement on one client.
 type Verdict struct {
-	IP               string    `json:"ip"`
-	UserAgent        string    `json:"user_agent"`
-	Robot            bool      `json:"robot"`
-	Name             string    `json:"name"`    // robot name or browser family (from the User-agent)
-	Kind             string    `json:"kind"`    // browser, unknown, suspicious, empty, tool, crawler, scanner, junk or monitor
-	Score            int       `json:"score"`   // points of evidence; RobotScore or more is a robot
-	Reasons          []string  `json:"reasons"` // robots-txt, rate, user-agent, behaviour: the signals that gave points
-	Details          []string  `json:"details"` // the evidence in words, one line per piece
-	Requests         int64     `json:"requests"`
-	Bytes            int64     `json:"bytes"`
-	Pages            int64     `json:"pages"`  // HTML pages asked for
-	Assets           int64     `json:"assets"` // images, CSS, JS, fonts asked for
-	Errors           int64     `json:"errors"` // answers 4xx and 5xx
-	RobotsTxtFetches int64     `json:"robots_txt_fetches"`
-	Violations       int64     `json:"violations"`       // disallowed requests (robots only; 0 when not computed)
-	Cached           int64     `json:"cached,omitempty"` // requests the robots.txt in force disallows and a copy the robot could hold allowed (robots only)
-	Incidents        int       `json:"incidents"`
-	First            time.Time `json:"first"`
-	Last             time.Time `json:"last"`
-	Peak             Peak      `json:"peak"`
-	CrawlDelay       float64   `json:"crawl_delay,omitempty"`          // seconds, of the robot's robots.txt group
-	CrawlDelayFast   bool      `json:"crawl_delay_exceeded,omitempty"` // the robot came faster than CrawlDelay allows
+	IP               string   `json:"ip"`
+	UserAgent        string   `json:"user_agent"`
+	Robot            bool     `json:"robot"`
+	Name             string   `json:"name"`    // robot name or browser family (from the User-agent)
+	Kind             string   `json:"kind"`    // browser, unknown, suspicious, empty, tool, crawler, scanner, junk or monitor
+	Score            int      `json:"score"`   // points of evidence; RobotScore or more is a robot
+	Reasons          []string `json:"reasons"` // robots-txt, rate, user-agent, behaviour: the signals that gave points
+	Details          []string `json:"details"` // the evidence in words, one line per piece
+	Requests         int64    `json:"requests"`
+	Bytes            int64    `json:"bytes"`
+	Pages            int64    `json:"pages"`  // HTML pages asked for
+	Assets           int64    `json:"assets"` // images, CSS, JS, fonts asked for
+	Errors           int64    `json:"errors"` // answers 4xx and 5xx
+	RobotsTxtFetches int64    `json:"robots_txt_fetches"`
+	Violations       int64    `json:"violations"`       // disallowed requests (robots only; 0 when not computed)
+	Cached           int64    `json:"cached,omitempty"` // requests the robots.txt in force disallows and a copy the robot could hold allowed (robots only)
+	// PreferenceConflicts: pages served to it (2xx) that the site's
+	// content-use preferences (robots.txt's Content-Signal and
+	// Content-Usage lines, a logged Content-Usage header) decline to a
+	// robot of its purpose; PreferenceRule the first such preference. A
+	// preference, not a crawl rule: never a violation (robots only).
+	PreferenceConflicts int64      `json:"preference_conflicts,omitempty"`
+	PreferenceRule      string     `json:"preference_rule,omitempty"`
+	Discovery           *Discovery `json:"discovery,omitempty"` // its fetches of /llms.txt, /llms-full.txt and /.well-known/ files (robots only)
+	Incidents           int        `json:"incidents"`
+	First               time.Time  `json:"first"`
+	Last                time.Time  `json:"last"`
+	Peak                Peak       `json:"peak"`
+	CrawlDelay          float64    `json:"crawl_delay,omitempty"`          // seconds, of the robot's robots.txt group
+	CrawlDelayFast      bool       `json:"crawl_delay_exceeded,omitempty"` // the robot came faster than CrawlDelay allows
 
 	// Who the client claims to be, checked (agents.Ranges.IdentifyAt, by
 	// the lists of the client's own time): the operator its robot name
@@ -304,6 +312,16 @@ type RobotSummary struct {
 	// copy it could hold (a version of the 24 hours before, or the one its
 	// last fetch got) allowed: no violations.
 	Cached int64 `json:"cached,omitempty"`
+	// PreferenceConflicts are the pages served to it that the site's
+	// content-use preferences decline to a robot of its purpose
+	// (Verdict.PreferenceConflicts): apart from Violations, since a
+	// preference is no crawl rule. PreferenceRule is the first such
+	// preference of its clients, in byte order.
+	PreferenceConflicts int64  `json:"preference_conflicts,omitempty"`
+	PreferenceRule      string `json:"preference_rule,omitempty"`
+	// Discovery: its fetches of /llms.txt, /llms-full.txt and /.well-known/
+	// files; nil when none.
+	Discovery *Discovery `json:"discovery,omitempty"`
 
 	FirstFetch     *time.Time `json:"first_fetch,omitempty"`     // first fetch of /robots.txt
 	FirstViolation *time.Time `json:"first_violation,omitempty"` // first disallowed request
@@ -555,6 +573,7 @@ func (d *Detector) Result() *Result {
 		s.Bytes = addBytes(s.Bytes, max(v.Bytes, 0))
 		s.Violations += v.Violations
 		s.Cached += v.Cached
+		s.addAI(v.PreferenceConflicts, v.PreferenceRule, v.Discovery)
 		s.Incidents += v.Incidents
 		for _, r := range v.Reasons {
 			s.Reasons[r]++
@@ -837,4 +856,20 @@ func (d *Detector) verifyDNS() (map[string]agents.DNSResult, int) {
 // own share; the earliest one's answer is the log's.
 func (d *Detector) oldLog() bool {
 	return d.started && d.cfg.ranges().NewerThan(d.first)
+}
+
+// addAI adds a client's or a part's preference conflicts and discovery
+// fetches to s. The rule kept is the first in byte order, so that workers
+// and merges in any order agree.
+func (s *RobotSummary) addAI(conflicts int64, rule string, d *Discovery) {
+	s.PreferenceConflicts += conflicts
+	if rule != "" && (s.PreferenceRule == "" || rule < s.PreferenceRule) {
+		s.PreferenceRule = rule
+	}
+	if d != nil {
+		if s.Discovery == nil {
+			s.Discovery = &Discovery{}
+		}
+		s.Discovery.add(d)
+	}
 }

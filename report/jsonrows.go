@@ -103,7 +103,9 @@ func exactFloat(f float64) bool {
 func appendVerdict(b []byte, v *detect.Verdict, prefix string) ([]byte, bool) {
 	p := &v.Peak
 	if !exactTime(v.First) || !exactTime(v.Last) || !exactTime(p.At1s) || !exactTime(p.At10s) ||
-		!exactTime(p.At60s) || !exactFloat(v.CrawlDelay) {
+		!exactTime(p.At60s) || !exactFloat(v.CrawlDelay) ||
+		// Few clients have these: encoding/json writes them.
+		v.PreferenceConflicts != 0 || v.PreferenceRule != "" || v.Discovery != nil {
 		return b, false
 	}
 	w := rowWriter{b: append(b, '{'), indent: prefix + "  "}
