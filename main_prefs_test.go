@@ -137,3 +137,24 @@ func TestCheckLintPreferences(t *testing.T) {
 		}
 	}
 }
+
+// TestTerminalShowsPreferencesAndDiscovery: the robots section says which
+// robots were served pages the preferences decline, under which line, and
+// who fetched discovery files; a client's drill-down names the line.
+func TestTerminalShowsPreferencesAndDiscovery(t *testing.T) {
+	_, out, _ := runCLI(t, nil, "--width", "200", "--robots", "testdata/prefs/robots.txt", "testdata/prefs/prefs.log")
+	out = strings.Join(strings.Fields(out), " ") // the notes wrap
+	for _, want := range []string{
+		"GPTBot (ai-training) 4 pages under Content-Usage: /books/ train-ai=n (robots.txt line 6)",
+		"not counted as violations",
+		"AI discovery files fetched: GPTBot (llms.txt 2, llms-full.txt 2, /.well-known/ 1)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	_, out, _ = runCLI(t, nil, "--width", "300", "--robots", "testdata/prefs/robots.txt", "--client", "198.51.100.10", "testdata/prefs/prefs.log")
+	if !strings.Contains(out, "the first under Content-Usage: /books/ train-ai=n (robots.txt line 6): a preference, not a violation") {
+		t.Errorf("drill-down does not name the preference line:\n%s", out)
+	}
+}

@@ -117,6 +117,16 @@ func clientSections(r *Report, opt Options) []*section {
 				add("Cached", Exact(v.Cached)+noun(v.Cached, " request", " requests")+" the robots.txt in force disallows and a copy it could hold allowed: no violations")
 			}
 		}
+		if v.PreferenceConflicts > 0 {
+			line := Exact(v.PreferenceConflicts) + noun(v.PreferenceConflicts, " page", " pages") + " served that the site's content-use preferences decline to a robot of its purpose (" + Escape(v.Purpose) + ")"
+			if v.PreferenceRule != "" {
+				line += "; the first under " + Escape(v.PreferenceRule)
+			}
+			add("Preferences", line+": a preference, not a violation")
+		}
+		if d := v.Discovery; d != nil {
+			add("Discovery", fmt.Sprintf("llms.txt %s, llms-full.txt %s, /.well-known/ files %s", Exact(d.LLMsTxt), Exact(d.LLMsFullTxt), Exact(d.WellKnown)))
+		}
 		out = append(out, s, requestSection("First requests of "+Escape(t.IP), t.First, 0, opt))
 		if len(t.Last) > 0 {
 			out = append(out, requestSection("Last requests of "+Escape(t.IP), t.Last, t.Skipped, opt))

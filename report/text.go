@@ -318,6 +318,7 @@ func robotsSection(r *Report, opt Options, text bool) *section {
 		s.keepColumns([]bool{true, claims, claims, claims, true, true, true, r.Result.ViolationsChecked, true, true, true})
 	}
 	s.notes = cutNote(n, len(robots), "robot name", "robot names")
+	s.notes = append(s.notes, aiNotes(robots)...)
 	if len(robots) == 0 {
 		s.notes = append(s.notes, "No robots found.")
 	}
