@@ -150,6 +150,7 @@ func analyse(ctx context.Context, opt *cli.Analyse, stdin io.Reader, stdout, std
 		v.Close() // the final report goes to the shell's own screen
 	}
 	rep.Window, rep.Outside = clip.Window.String(), clip.Outside
+	rep.SeededFrom = opt.SeededFrom
 	if len(live) == 0 && !rep.Partial {
 		rep.Inputs = opt.Inputs() // a live input is read as it comes: no fingerprint says it
 	}

@@ -87,6 +87,8 @@ type Analyse struct {
 	Progress bool                // draw a progress line on stderr
 	Profiles Profiles
 	Clients  []string // --client values, as given
+	// SeededFrom: the SHA-256 of the --state-from report, for the report.
+	SeededFrom string
 
 	Follow   bool          // -F: follow the files as they grow, through rotation, until interrupted
 	Interval time.Duration // a live run's running summary (-o jsonl) or redraw (terminal) period
@@ -361,6 +363,7 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 		ranges     = fs.String("ranges", "", "check crawler identities against the published range files in DIR (googlebot.json, …, with their *.history.tsv), or against FILE (Google's shape or JAFAR's, whose service names the robot), instead of the built-in copies")
 		keys       = fs.String("keys", "", "verify Web Bot Auth signatures the log records against the key directories in DIR (HOST.json: what https://HOST/.well-known/http-message-signatures-directory serves)")
 		workers    = fs.Int("workers", 0, "judge clients on N goroutines (0: one per core); the report is the same for any N while no client is folded (--max-clients), and the same on every run for one N")
+		stateFrom  = fs.String("state-from", "", "start from the JSON report of the day before (-o json): the copy of robots.txt each robot held, robots.txt unreachable, a minute after a 429 or 503 still open; so that robowatch merge of the days is one run over them (see README)")
 		shard      = fs.String("shard", "", "I/N: read only the clients whose network hashes to part I of N, for robowatch merge (see README)")
 		trustProxy = fs.StringArray("trust-proxy", nil, "a proxy, load balancer or CDN in front of the server (address or CIDR, repeatable): its requests are the client's in X-Forwarded-For")
 		jsonFields = fs.String("json-fields", "", "JSON logs: the keys of fields robowatch does not know, FIELD=KEY,… (ip, time, request, method, uri, protocol, status, bytes, referer, ua, host, xff, signature, signature_input, signature_agent, content_usage; a nested key as a.b)")
@@ -525,6 +528,20 @@ func parseAnalyse(args []string, stdin io.Reader, stdout, stderr io.Writer) (*An
 		return usage("--since %s is not before --until %s: the window would be empty", *since, *until)
 	}
 	a.Detect = detect.Config{BurstPer10s: *burst, SustainedPer60s: *sustained, MaxClients: *maxClients}
+	if *stateFrom != "" {
+		if *follow {
+			return usage("--state-from starts a day's report from the day before's: not with -F")
+		}
+		f, err := os.Open(*stateFrom)
+		if err != nil {
+			return nil, fmt.Errorf("--state-from: %w", err)
+		}
+		a.Detect.Seed, a.SeededFrom, err = report.ReadSeed(*stateFrom, f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("--state-from %w", err)
+		}
+	}
 	for _, d := range []struct {
 		flag  string
 		value time.Duration

@@ -15,9 +15,8 @@ import (
 // SessionGap; a robot's sessions are its clients'. Every share is kept as
 // the counts it is made of, so that parts merge by adding them (workers and
 // --shard parts hold disjoint clients: exact). A report of one day ends its
-// sessions, copies and error episodes at the end of its log: merged days add
-// them, so a session across midnight counts once a day (see README,
-// "Conduct").
+// sessions, copies and error episodes at the end of its log; the merge of
+// days joins them again by the clients' edges (edges.go).
 
 // SessionGap is the pause that ends a session: the next request starts
 // another.
@@ -93,6 +92,8 @@ func (s *Served) add(o *Served) {
 type sessionState struct {
 	n, violating, delayed, fast, notModified uint32
 	flags                                    uint8
+	first                                    uint8 // the flags of the first session, once it ended
+	head                                     uint8 // EdgeOpensRobots: the first request fetched robots.txt
 }
 
 // The flags of the current session, and of the last request.
@@ -112,6 +113,9 @@ type backoff struct {
 	episodes      int64
 	sumBefore     int64
 	sumAfter      int64
+	// seeded: the open episode began the day before (Config.Seed), whose
+	// report counted it: only its requests after are this run's.
+	seeded bool
 }
 
 // close ends the open episode.
@@ -120,7 +124,10 @@ func (b *backoff) close() {
 		return
 	}
 	b.open = false
-	b.episodes++
+	if !b.seeded {
+		b.episodes++
+	}
+	b.seeded = false
 	b.sumBefore += b.before
 	b.sumAfter += b.after
 }
@@ -194,8 +201,14 @@ func (d *Detector) conduct(c *client, r *logparse.Record, sec, prev int64, futur
 	s := &c.sess
 	timed := !r.Time.IsZero() && !future
 	if c.requests == 1 || timed && sec-prev > int64(SessionGap/time.Second) {
+		if s.n == 1 {
+			s.first = s.flags
+		}
 		inc32(&s.n)
 		s.flags = 0
+		if c.requests == 1 && robotsTxt {
+			s.head = EdgeOpensRobots
+		}
 	}
 	// A session is unjudged while it has unreachable requests and no
 	// violation: one found later makes it a violating one.
@@ -213,6 +226,9 @@ func (d *Detector) conduct(c *client, r *logparse.Record, sec, prev int64, futur
 		}
 	}
 	if delay, ok := c.matcher.CrawlDelay(); ok && delay > 0 {
+		if c.requests == 1 {
+			c.keepRare().headDelayMs = delay.Milliseconds()
+		}
 		if s.flags&sessDelayed == 0 {
 			s.flags |= sessDelayed
 			inc32(&s.delayed)
@@ -253,7 +269,7 @@ func (d *Detector) conduct(c *client, r *logparse.Record, sec, prev int64, futur
 	if (r.Status == 429 || r.Status == 503) && (b == nil || !b.open) {
 		// With no request in the minute before, there was no pace to
 		// keep or slow: such an answer opens no episode.
-		if before := c.rate.requestsIn(sec-backoffWindow, sec-1); before > 0 {
+		if before := c.rate.requestsIn(sec-backoffWindow, sec-1) + c.rare().seededIn(sec-backoffWindow, sec-1); before > 0 {
 			if b == nil {
 				b = new(backoff)
 				c.keepRare().backoff = b
@@ -273,6 +289,18 @@ func (r *rate) requestsIn(from, to int64) int64 {
 	for i := range r.secs {
 		if e := &r.secs[i]; from <= e.sec && e.sec <= to {
 			n += int64(e.n)
+		}
+	}
+	return n
+}
+
+// seededIn counts the requests of the day before (Config.Seed) in the
+// seconds from to to.
+func (x *clientRare) seededIn(from, to int64) int64 {
+	var n int64
+	for _, r := range x.seedRecent {
+		if from <= r[0] && r[0] <= to {
+			n += r[1]
 		}
 	}
 	return n

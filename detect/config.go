@@ -62,6 +62,12 @@ type Config struct {
 	// host here overrides its Robots or RobotsByHost file.
 	RobotsVersions map[string][]robots.Version
 
+	// Seed is the edges of the day before (its report's state.edges):
+	// each client starts from the copy of robots.txt it held and
+	// its pace of its last minute there, as one run over both days would
+	// (edges.go). Nil: none.
+	Seed []ClientEdge
+
 	// MaxViolationsPerClient bounds the violations kept in full for one
 	// client; the rest are counted. Default 10,000. Clients whose User-agent
 	// is an ordinary browser keep at most 100, and all clients together at

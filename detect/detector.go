@@ -31,7 +31,8 @@ type Detector struct {
 	// agentSet holds one copy of each class answer (intern).
 	agentSet map[agents.Agent]*agents.Agent
 	clients  clientTable
-	recent   *client // the client of the last record, if still in clients
+	seeds    map[clientKey]*ClientEdge // Config.Seed by client, made at the first client
+	recent   *client                   // the client of the last record, if still in clients
 	// referrals finds the operator a Referer names; otherReferred holds
 	// the referred views of people folded into Other, by operator.
 	referrals     agents.Referrals
@@ -181,7 +182,9 @@ type clientRare struct {
 	// such preference, for the drill-down.
 	prefConflicts int64
 	prefLine      string
-	discovery     Discovery // its fetches of AI discovery files (prefs.go)
+	discovery     Discovery  // its fetches of AI discovery files (prefs.go)
+	headDelayMs   int64      // the Crawl-delay over its first request, for its edge (edges.go)
+	seedRecent    [][2]int64 // its requests of the last minute of the day before (Config.Seed)
 }
 
 // referral counts a client's page views one operator's product sent.
@@ -330,6 +333,14 @@ type robotsFetches struct {
 	unreachable int64       // its requests while robots.txt was unreachable: not judged
 	maxGap      int64       // the longest it crawled on one copy before fetching again, in seconds
 	unjudged    int64       // its sessions with unreachable requests and no violation
+
+	// For its edge (edges.go): the host of its latest fetch, its latest
+	// request before its first fetch, and whether the state was carried
+	// from the day before (Config.Seed) rather than fetched here.
+	host      string
+	before    int64
+	hasBefore bool
+	seeded    bool
 }
 
 // statusCount is how often one status code was answered.
@@ -614,15 +625,22 @@ func (d *Detector) Add(r *logparse.Record) {
 		inc32(&c.robotsTxt)
 		x := c.keepRare()
 		if x.fetches == nil {
-			x.fetches = &robotsFetches{first: r.Time, latest: sec}
+			x.fetches = &robotsFetches{latest: sec, seeded: true}
 		}
 		f := x.fetches
+		if f.seeded {
+			// The first fetch here (a state carried from the day before,
+			// Config.Seed, is not one).
+			f.first, f.seeded = r.Time, false
+			if c.requests > 1 {
+				f.before, f.hasBefore = prevSec, true
+			}
+		} else if r.Time.Before(f.first) {
+			f.first = r.Time
+		}
 		if c.requests > 1 && prevSec > f.latest {
 			// The copy of the fetch before served it until its last request.
 			f.maxGap = max(f.maxGap, prevSec-f.latest)
-		}
-		if r.Time.Before(f.first) {
-			f.first = r.Time
 		}
 		f.latest = max(f.latest, sec)
 		f.count(r.Status)
@@ -631,6 +649,9 @@ func (d *Detector) Add(r *logparse.Record) {
 		// robots.txt applies to its own host): a 404 on one virtual host
 		// is no leave to ignore another's.
 		f.lastFor = d.checker.robotsFor(r.VHost)
+		if f.host != r.VHost {
+			f.host = strings.Clone(r.VHost)
+		}
 		f.lastAt = sec
 		if h := f.lastFor; h != nil && len(h.vers) > 1 && r.Status >= 200 && r.Status < 300 && (f.okFor != h || sec >= f.okAt) {
 			h.resolve(d.loc)
@@ -849,6 +870,9 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua string) *client {
 	}
 	ai.refs = min(ai.refs+1, math.MaxInt32-1)
 	c := &client{ip: strings.Clone(ip), ua: ai, rate: newRate(), evict: evictSlot{active: -1}, epoch: d.epoch}
+	if len(d.cfg.Seed) > 0 {
+		d.seed(c)
+	}
 	if d.cfg.Watch != nil && d.cfg.Watch(c.ip) {
 		if d.watched < maxWatched {
 			// Watched clients are never folded; a bound keeps a watched

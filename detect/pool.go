@@ -493,7 +493,9 @@ func mergeResults(rs []*Result) *Result {
 		buckets = append(buckets, r.RobotBuckets)
 		networks = append(networks, r.Networks)
 		operators = append(operators, r.Operators)
+		out.Edges = append(out.Edges, r.Edges...) // the workers' clients are disjoint
 	}
+	sortEdges(out.Edges)
 	out.ClientsEstimated = estimated
 	clients = mergeSorted(lists, len(clients))
 	out.Clients = ClientList{clients: clients, env: env, index: new(clientIndex)}

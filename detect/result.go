@@ -87,6 +87,9 @@ type Result struct {
 	// RobotBuckets is every robot name's timeline (Timeline.ByRobot shows
 	// the top ones): the JSON report's state, for a merge.
 	RobotBuckets []RobotBuckets `json:"-"`
+	// Edges are the robot clients' edges, for a merge of days and a run
+	// of the next day (edges.go), by address and User-agent.
+	Edges []ClientEdge `json:"-"`
 
 	Ranges []agents.RangeFile `json:"ranges"` // the published range files identities were checked against, dated
 	// RangesNewer: the log starts before the history of the range lists
@@ -486,6 +489,7 @@ func (d *Detector) Result() *Result {
 	junkIPs := map[string]int{}
 	for _, c := range sorted {
 		d.advance(c, maxSecond)
+		recent := c.recent() // for its edge, before its window goes
 		c.rate.release(d.th.pool)
 		if c.x != nil {
 			c.x.watch = nil
@@ -580,6 +584,9 @@ func (d *Detector) Result() *Result {
 		}
 		s.checked = s.checked || c.flags&flagChecked != 0
 		s.CrawlDelayFast = s.CrawlDelayFast || v.CrawlDelayFast
+		if e, ok := edgeOf(c, recent); ok { // before conductOf closes its open minute
+			res.Edges = append(res.Edges, e)
+		}
 		k := conductOf(c, res.ViolationsChecked && c.flags&flagChecked != 0)
 		s.Conduct.add(&k)
 		if f := c.rare().fetches; f != nil {
@@ -655,6 +662,7 @@ func (d *Detector) Result() *Result {
 	res.Operators = ops.list()
 	res.Robots = nonNil(res.Robots)
 	res.Timeline, res.RobotBuckets = d.timelineResult(robotClients, res.Robots)
+	sortEdges(res.Edges)
 	d.result = res
 	return res
 }

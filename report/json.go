@@ -98,6 +98,9 @@ type jsonSummary struct {
 	// several parts that each part judged a person on its own requests;
 	// one pass over all the logs may call some of them robots.
 	JudgedApart int `json:"judged_per_part,omitempty"`
+	// DayEdges: a merge of days of which one was not run --state-from the
+	// report of the day before: what may differ from one run over them.
+	DayEdges string `json:"day_edges,omitempty"`
 }
 
 type jsonMalformed struct {
@@ -194,6 +197,7 @@ func summaryOf(r *Report) jsonSummary {
 		RobotsTxtPages:      pages,
 		UnreachableRequests: unreachable,
 		JudgedApart:         r.JudgedApart,
+		DayEdges:            r.DayEdges,
 	}
 }
 

@@ -54,6 +54,13 @@ type jsonState struct {
 	// following its files, a part of a robowatch before it. Merge refuses
 	// shards of different inputs and parts that share one (see Merge).
 	Inputs []string `json:"inputs"`
+
+	// Edges are the robot clients' first and last sessions and copies of
+	// robots.txt, by which merge joins consecutive days and a run of the
+	// next day starts (--state-from); SeededFrom, the SHA-256 of the
+	// report that run started from.
+	Edges      []detect.ClientEdge `json:"edges"`
+	SeededFrom string              `json:"seeded_from,omitempty"`
 }
 
 // RunOptions are the options of a run that change what it counts or how it
@@ -174,6 +181,7 @@ func stateOf(r *Report) *jsonState {
 		s.Operators = append(s.Operators, j)
 	}
 	s.Options, s.Inputs = r.Options, r.Inputs
+	s.Edges, s.SeededFrom = nonNil(res.Edges), r.SeededFrom
 	return s
 }
 
@@ -572,6 +580,7 @@ func Merge(names []string, readers []io.Reader) (*Report, error) {
 				"evidence that adds up over the parts (pages without assets, a steady pace) is not judged again, so one pass over all the logs may call some of them robots", noun(int64(k), "1 client", Exact(int64(k))+" clients")))
 		}
 	}
+	rep.SeededFrom, rep.DayEdges = parts[0].State.SeededFrom, dayEdges(parts)
 	rep.Warnings = append(rep.Warnings, warnings...)
 	if n > 0 && len(shards) < n {
 		var missing []string
@@ -838,6 +847,11 @@ func mergeParts(parts []*jsonPart) *Report {
 	res.Networks = detect.MergeNetworks(networks)
 	res.Operators = detect.MergeOperators(operators)
 	detect.Recount(res.Robots, res.Networks, res.Operators, merged)
+	edges := make([][]detect.ClientEdge, len(parts))
+	for i, p := range parts {
+		edges[i] = p.State.Edges
+	}
+	res.Edges = detect.JoinEdges(res.Robots, edges, clients)
 	return rep
 }
 
@@ -873,6 +887,30 @@ func judgedApart(parts []*jsonPart) int {
 }
 
 type clientKey struct{ ip, ua string }
+
+// dayEdges says, for a merge of days, which judgements one run over them
+// may make otherwise: those a day made without the report of the day
+// before (--state-from), when a robot crawled on both; "" when none.
+func dayEdges(parts []*jsonPart) string {
+	n := 0
+	for i := 1; i < len(parts); i++ {
+		a, b := parts[i-1], parts[i]
+		if b.Summary.Shard != "" || b.State.SeededFrom == hex.EncodeToString(a.digest[:]) {
+			continue
+		}
+		seen := make(map[[2]string]bool, len(a.State.Edges))
+		for _, e := range a.State.Edges {
+			seen[[2]string{e.IP, e.UserAgent}] = true
+		}
+		if slices.ContainsFunc(b.State.Edges, func(e detect.ClientEdge) bool { return seen[[2]string{e.IP, e.UserAgent}] }) {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of the days merged were not run --state-from the report of the day before: their robots' first requests were judged without the copy of robots.txt fetched the day before (the 24-hour cache rule, an unreachable robots.txt), and a minute after a 429 or 503 before midnight ended at midnight; sessions, robots_txt_max_gap_s and crawl_delay_compliance are exact", n)
+}
 
 // set is a list without repeats, in the order first added, and each
 // value's place in it. Adding is a map lookup: a part may list tens of

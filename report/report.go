@@ -37,6 +37,8 @@ type Report struct {
 	Options      *RunOptions    // what the run was made with that changes its counts and verdicts; nil: not known
 	JudgedApart  int            // merge of consecutive logs: clients of several parts judged a person in each (see judgedApart)
 	Inputs       []string       // fingerprints of the inputs (input.Digest), sorted, for merge to tell inputs apart; nil: not known
+	SeededFrom   string         // --state-from: the SHA-256 of the report of the day before the run started from; "" none
+	DayEdges     string         // a merge of days: what it judged by one day alone (no --state-from); "" exact
 
 	// Streamed, for -o jsonl, is the writer the events went out on while
 	// reading: Write then adds only the final summary event.

@@ -1,0 +1,375 @@
+package detect
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Days: a report of one day ends its sessions, its robots' copies of
+// robots.txt and their minutes after a 429 at the end of its log. So that
+// the merge of consecutive days is what one run over them gives, each
+// report keeps every robot client's edges (ClientEdge: its first and last
+// session, its fetches of robots.txt), and the merge joins the edges of a
+// client seen on consecutive days: a session across midnight counts once,
+// a Crawl-delay broken between its last request of one day and its first
+// of the next breaks it, the time crawled on one copy runs on. What a day
+// judged by what its robots held (the copy of robots.txt a fetch of the day
+// before gave them, robots.txt unreachable since the day before, a minute
+// after a 429 that began before midnight) the merge cannot judge again: a
+// run given the day before's report (Config.Seed, --state-from) starts
+// from those, and then the days add up to the one run.
+
+// The bits of ClientEdge.Head and Tail: the flags of a session.
+const (
+	EdgeViolating   = 1 << iota // a violation in it
+	EdgeDelayed                 // under a Crawl-delay
+	EdgeFast                    // faster than the Crawl-delay
+	EdgeRobotsTxt               // its last request was a fetch of robots.txt
+	EdgeUnreachable             // a request in it while robots.txt was unreachable
+	EdgeOpensRobots             // Head only: the client's first request was a fetch of robots.txt
+)
+
+// ClientEdge is what a merge of consecutive days needs of one robot
+// client beyond its counts, and what a run of the next day starts from
+// (state.edges of the JSON report).
+type ClientEdge struct {
+	IP        string `json:"ip"`
+	UserAgent string `json:"user_agent"`
+	Sessions  int64  `json:"sessions"`
+	First     int64  `json:"first"` // its first timed request, Unix seconds
+	Last      int64  `json:"last"`  // its last
+	Head      uint8  `json:"head"`  // its first session's flags (the Edge bits)
+	Tail      uint8  `json:"tail"`  // its last session's
+	// HeadDelayMs is the Crawl-delay over its first request, in
+	// milliseconds (0: none).
+	HeadDelayMs int64 `json:"head_crawl_delay_ms"`
+	// Its first and latest fetch of robots.txt, and its latest request
+	// before the first fetch (null: none).
+	FetchFirst  *int64 `json:"fetch_first"`
+	FetchLast   *int64 `json:"fetch_last"`
+	BeforeFetch *int64 `json:"before_fetch"`
+
+	// What the next day's run starts from (Config.Seed).
+	Robots  *EdgeRobots  `json:"robots"`  // the copy of robots.txt it held; null: no fetch
+	Backoff *EdgeBackoff `json:"backoff"` // its pace at the end; null: no 429 or 503 answer, or no request in its last minute
+}
+
+// EdgeRobots is what a client's answers for robots.txt left it holding.
+type EdgeRobots struct {
+	Host     string `json:"host"`   // the host of its latest fetch ("" for the log's one)
+	State    uint8  `json:"state"`  // 0 unknown, 1 the file, 2 none (allow all), 3 unreachable
+	Latest   int64  `json:"latest"` // its latest fetch, Unix seconds
+	LastAt   int64  `json:"last_at"`
+	Status   int32  `json:"status"` // the status of the latest GET
+	OKAt     *int64 `json:"ok_at"`  // its latest 2xx fetch of a host with versions; null: none
+	OKVer    int    `json:"ok_version"`
+	OKBySize bool   `json:"ok_by_size"`
+}
+
+// EdgeBackoff is a client's pace at its end: its requests of its last
+// minute, and a minute after a 429 or 503 still open.
+type EdgeBackoff struct {
+	Open   bool       `json:"open"`
+	Start  int64      `json:"start"`
+	Recent [][2]int64 `json:"recent"` // [second, requests] of its last minute
+}
+
+// recent is c's requests of its last minute, [second, requests], from its
+// rate window (nil without one).
+func (c *client) recent() [][2]int64 {
+	if c.rate.window == nil {
+		return nil
+	}
+	var out [][2]int64
+	for i := range c.rate.secs {
+		if sc := &c.rate.secs[i]; sc.n > 0 && sc.sec >= c.last.sec-backoffWindow {
+			out = append(out, [2]int64{sc.sec, int64(sc.n)})
+		}
+	}
+	return out
+}
+
+// edgeOf is robot client c's edge, with recent, its c.recent() before its
+// window went; ok false for a client without timed requests.
+func edgeOf(c *client, recent [][2]int64) (ClientEdge, bool) {
+	zero := time.Time{}.Unix()
+	if c.first.sec == zero || c.last.sec == zero || c.sess.n == 0 {
+		return ClientEdge{}, false
+	}
+	s := &c.sess
+	e := ClientEdge{IP: c.ip, UserAgent: c.ua.ua, Sessions: int64(s.n), First: c.first.sec, Last: c.last.sec,
+		Tail: edgeBits(s.flags), Head: edgeBits(s.first) | s.head&EdgeOpensRobots}
+	if s.n == 1 {
+		e.Head = e.Tail | s.head&EdgeOpensRobots
+	}
+	x := c.rare()
+	e.HeadDelayMs = x.headDelayMs
+	if f := x.fetches; f != nil {
+		if !f.first.IsZero() {
+			first, last := f.first.Unix(), f.latest
+			e.FetchFirst, e.FetchLast = &first, &last
+			if f.hasBefore {
+				b := f.before
+				e.BeforeFetch = &b
+			}
+		}
+		r := &EdgeRobots{Host: f.host, State: uint8(f.state), Latest: f.latest, LastAt: f.lastAt, Status: f.last}
+		if f.okFor != nil {
+			at := f.okAt
+			r.OKAt, r.OKVer, r.OKBySize = &at, f.okVer, f.okBySize
+		}
+		e.Robots = r
+	}
+	recent = lastMinute(append(slices.Clone(x.seedRecent), recent...), c.last.sec)
+	if b := x.backoff; b != nil && b.open || len(recent) > 0 {
+		e.Backoff = &EdgeBackoff{Recent: recent}
+		if b != nil && b.open {
+			e.Backoff.Open, e.Backoff.Start = true, b.start
+		}
+	}
+	return e, true
+}
+
+// edgeBits are a session's flags as the Edge bits.
+func edgeBits(f uint8) uint8 {
+	var b uint8
+	for _, p := range [][2]uint8{{sessViolating, EdgeViolating}, {sessDelayed, EdgeDelayed}, {sessFast, EdgeFast},
+		{sessRobotsTxt, EdgeRobotsTxt}, {sessUnreachable, EdgeUnreachable}} {
+		if f&p[0] != 0 {
+			b |= p[1]
+		}
+	}
+	return b
+}
+
+func edgeKey(ip, ua string) clientKey { return clientKey{ip, ua} }
+
+// sortEdges orders edges by address and User-agent.
+func sortEdges(e []ClientEdge) {
+	slices.SortFunc(e, func(a, b ClientEdge) int {
+		return cmp.Or(strings.Compare(a.IP, b.IP), strings.Compare(a.UserAgent, b.UserAgent))
+	})
+}
+
+// seed starts client c from the edge of the day before: the copy of
+// robots.txt it held, and its pace of the last minute.
+func (d *Detector) seed(c *client) {
+	if d.seeds == nil {
+		d.seeds = make(map[clientKey]*ClientEdge, len(d.cfg.Seed))
+		for i := range d.cfg.Seed {
+			e := &d.cfg.Seed[i]
+			d.seeds[edgeKey(e.IP, e.UserAgent)] = e
+		}
+	}
+	e, ok := d.seeds[edgeKey(c.ip, c.ua.ua)]
+	if !ok {
+		return
+	}
+	if r := e.Robots; r != nil && r.State <= uint8(robotsUnreachable) {
+		f := &robotsFetches{latest: r.Latest, lastAt: r.LastAt, last: r.Status, state: robotsState(r.State), host: r.Host, seeded: true}
+		f.lastFor = d.checker.robotsFor(r.Host)
+		if h := f.lastFor; h != nil && r.OKAt != nil && 0 <= r.OKVer && r.OKVer < len(h.vers) {
+			f.okFor, f.okAt, f.okVer, f.okBySize = h, *r.OKAt, r.OKVer, r.OKBySize
+		}
+		c.keepRare().fetches = f
+	}
+	if b := e.Backoff; b != nil {
+		x := c.keepRare()
+		x.seedRecent = b.Recent
+		if b.Open {
+			x.backoff = &backoff{open: true, start: b.Start, seeded: true}
+		}
+	}
+}
+
+// EdgeDelta is what joining the edges of consecutive days changes in a
+// robots row's conduct.
+type edgeDelta struct {
+	sessions, violating, unjudged, delayed, fast int64
+	gap                                          *int64
+}
+
+// JoinEdges joins, client by client, the edges of the parts (consecutive
+// days, in time order; verdicts their clients lists) and corrects the
+// conduct of the merged robots rows by them: a session across the
+// boundary counts once, a Crawl-delay broken across it breaks it, the time
+// crawled on one copy runs on. A client in another robots row (or none)
+// on one of the days is not joined across that boundary. It returns the
+// merged edges, for a later merge. The rows' shares are worked out again.
+func JoinEdges(robots []RobotSummary, parts [][]ClientEdge, verdicts [][]Verdict) []ClientEdge {
+	type run struct {
+		e   ClientEdge
+		row string
+	}
+	byKey := map[clientKey]*run{}
+	var order []clientKey
+	delta := map[string]*edgeDelta{}
+	for i, p := range parts {
+		rows := map[clientKey]string{}
+		if i < len(verdicts) {
+			for j := range verdicts[i] {
+				if v := &verdicts[i][j]; v.Robot {
+					rows[clientKey{v.IP, v.UserAgent}] = robotRowName(v.Name, v.Identity)
+				}
+			}
+		}
+		for _, b := range p {
+			k := edgeKey(b.IP, b.UserAgent)
+			row := rows[k]
+			a := byKey[k]
+			if a == nil {
+				byKey[k] = &run{b, row}
+				order = append(order, k)
+				continue
+			}
+			if row != "" && row == a.row && b.First >= a.e.Last {
+				dl := delta[row]
+				if dl == nil {
+					dl = &edgeDelta{}
+					delta[row] = dl
+				}
+				a.e = joinEdge(&a.e, &b, dl)
+			} else {
+				a.e = b
+			}
+			a.row = row
+		}
+	}
+	for i := range robots {
+		dl := delta[robots[i].Name]
+		if dl == nil {
+			continue
+		}
+		k := &robots[i].Conduct
+		k.Sessions += dl.sessions
+		k.ViolatingSessions += dl.violating
+		k.UnjudgedSessions += dl.unjudged
+		k.CrawlDelaySessions += dl.delayed
+		k.FastSessions += dl.fast
+		if dl.gap != nil && (k.RobotsTxtMaxGap == nil || *dl.gap > *k.RobotsTxtMaxGap) {
+			g := *dl.gap
+			k.RobotsTxtMaxGap = &g
+		}
+		k.finish()
+	}
+	out := make([]ClientEdge, 0, len(order))
+	for _, k := range order {
+		out = append(out, byKey[k].e)
+	}
+	sortEdges(out)
+	return out
+}
+
+// joinEdge is the edge of a client's day a followed by its day b, as one
+// run over both makes it; dl gathers what it changes in the counts of
+// the two days.
+func joinEdge(a, b *ClientEdge, dl *edgeDelta) ClientEdge {
+	bit := func(f uint8, m uint8) int64 {
+		if f&m != 0 {
+			return 1
+		}
+		return 0
+	}
+	joined := b.First-a.Last <= int64(SessionGap/time.Second)
+	// The first request of b, one run goes on, comes after a's last: the
+	// flags of the session it is in so far.
+	var so uint8
+	if joined {
+		so = a.Tail
+	}
+	var fast uint8
+	if delay := time.Duration(b.HeadDelayMs) * time.Millisecond; delay > 0 && b.Head&EdgeOpensRobots == 0 &&
+		so&(EdgeRobotsTxt|EdgeFast) == 0 && time.Duration(b.First-a.Last+1)*time.Second < delay {
+		fast = EdgeFast
+	}
+	head := b.Head &^ EdgeOpensRobots
+	var combined uint8
+	if joined {
+		combined = (so|head|fast)&^EdgeRobotsTxt | head&EdgeRobotsTxt
+		dl.sessions--
+		for _, m := range []struct {
+			bit uint8
+			n   *int64
+		}{{EdgeViolating, &dl.violating}, {EdgeDelayed, &dl.delayed}, {EdgeFast, &dl.fast}} {
+			*m.n += bit(combined, m.bit) - bit(so, m.bit) - bit(head, m.bit)
+		}
+		unjudged := func(f uint8) int64 { return bit(f, EdgeUnreachable) * (1 - bit(f, EdgeViolating)) }
+		dl.unjudged += unjudged(combined) - unjudged(so) - unjudged(head)
+	} else {
+		combined = head | fast
+		dl.fast += bit(combined, EdgeFast) - bit(head, EdgeFast)
+	}
+	out := *b
+	out.First, out.Head, out.HeadDelayMs = a.First, a.Head, a.HeadDelayMs
+	out.Sessions = a.Sessions + b.Sessions
+	if joined {
+		out.Sessions--
+		if a.Sessions == 1 {
+			out.Head = combined | a.Head&EdgeOpensRobots
+		}
+	}
+	if b.Sessions == 1 {
+		out.Tail = combined
+	}
+	// The copy a's latest fetch gave served on until b's first fetch.
+	if a.FetchLast != nil {
+		var g int64 = -1
+		switch {
+		case b.FetchFirst == nil:
+			g = b.Last - *a.FetchLast
+		case b.BeforeFetch != nil:
+			g = *b.BeforeFetch - *a.FetchLast
+		}
+		if g > 0 && (dl.gap == nil || g > *dl.gap) {
+			dl.gap = &g
+		}
+		out.FetchFirst, out.BeforeFetch = a.FetchFirst, a.BeforeFetch
+		if b.FetchLast == nil {
+			out.FetchLast = a.FetchLast
+		}
+	} else if b.FetchFirst != nil && b.BeforeFetch == nil {
+		// b's first request fetched robots.txt: a's last came before it.
+		l := a.Last
+		out.BeforeFetch = &l
+	}
+	if out.Robots == nil {
+		out.Robots = a.Robots
+	}
+	out.Backoff = joinBackoff(a, b)
+	return out
+}
+
+// joinBackoff is the pace at the end of days a and b: b's, with a's
+// requests of the minute before b's last.
+func joinBackoff(a, b *ClientEdge) *EdgeBackoff {
+	if a.Backoff == nil {
+		return b.Backoff
+	}
+	out := EdgeBackoff{}
+	if b.Backoff != nil {
+		out = *b.Backoff
+	}
+	out.Recent = lastMinute(append(slices.Clone(a.Backoff.Recent), out.Recent...), b.Last)
+	if a.Backoff.Open && !out.Open && b.Last <= a.Backoff.Start+backoffWindow {
+		// No request of b came after a's minute: still open.
+		out.Open, out.Start = true, a.Backoff.Start
+	}
+	if !out.Open && len(out.Recent) == 0 {
+		return nil
+	}
+	return &out
+}
+
+// lastMinute is the [second, requests] pairs of the minute up to last,
+// by second, one a second.
+func lastMinute(recent [][2]int64, last int64) [][2]int64 {
+	kept := recent[:0]
+	for _, r := range recent {
+		if last-backoffWindow <= r[0] && r[0] <= last {
+			kept = append(kept, r)
+		}
+	}
+	return combineBuckets(kept)
+}

@@ -1,0 +1,39 @@
+package report
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/robowatch/robowatch/detect"
+)
+
+// ReadSeed reads the JSON report of the day before, for a run that starts
+// from its robots' edges (--state-from): the edges and the SHA-256 of the
+// file, which the run's report names so that merge knows the days were
+// joined.
+func ReadSeed(name string, r io.Reader) ([]detect.ClientEdge, string, error) {
+	var p struct {
+		Version int `json:"version"`
+		State   *struct {
+			Version int                 `json:"version"`
+			Edges   []detect.ClientEdge `json:"edges"`
+		} `json:"state"`
+	}
+	h := sha256.New()
+	if err := json.NewDecoder(io.TeeReader(r, h)).Decode(&p); err != nil {
+		return nil, "", fmt.Errorf("%s: not a robowatch JSON report: %w", name, err)
+	}
+	if _, err := io.Copy(h, r); err != nil { // the digest is of the whole file, as merge takes it
+		return nil, "", fmt.Errorf("%s: %w", name, err)
+	}
+	switch {
+	case p.Version != Version:
+		return nil, "", fmt.Errorf("%s: JSON report version %d; this robowatch reads version %d", name, p.Version, Version)
+	case p.State == nil || p.State.Version != StateVersion || p.State.Edges == nil:
+		return nil, "", fmt.Errorf("%s: no state.edges to start from: write the report of the day before with this robowatch's -o json", name)
+	}
+	return p.State.Edges, hex.EncodeToString(h.Sum(nil)), nil
+}
