@@ -184,7 +184,7 @@ func (d *Detector) seed(c *client) {
 	}
 }
 
-// EdgeDelta is what joining the edges of consecutive days changes in a
+// edgeDelta is what joining the edges of consecutive days changes in a
 // robots row's conduct.
 type edgeDelta struct {
 	sessions, violating, unjudged, delayed, fast int64
@@ -243,11 +243,13 @@ func JoinEdges(robots []RobotSummary, parts [][]ClientEdge, verdicts [][]Verdict
 			continue
 		}
 		k := &robots[i].Conduct
-		k.Sessions += dl.sessions
-		k.ViolatingSessions += dl.violating
-		k.UnjudgedSessions += dl.unjudged
-		k.CrawlDelaySessions += dl.delayed
-		k.FastSessions += dl.fast
+		// Edges of an edited part may claim more joins than its row has
+		// sessions: no count goes below 0.
+		k.Sessions = max(k.Sessions+dl.sessions, 0)
+		k.ViolatingSessions = max(k.ViolatingSessions+dl.violating, 0)
+		k.UnjudgedSessions = max(k.UnjudgedSessions+dl.unjudged, 0)
+		k.CrawlDelaySessions = max(k.CrawlDelaySessions+dl.delayed, 0)
+		k.FastSessions = max(k.FastSessions+dl.fast, 0)
 		if dl.gap != nil && (k.RobotsTxtMaxGap == nil || *dl.gap > *k.RobotsTxtMaxGap) {
 			g := *dl.gap
 			k.RobotsTxtMaxGap = &g
