@@ -310,3 +310,87 @@ func TestLedgerOfARealLog(t *testing.T) {
 		t.Errorf("sites %+v, %d robots: want one site judged by two robots.txt versions", doc.Sites, len(doc.Robots))
 	}
 }
+
+// TestLedgerCarriesPreferencesAndReferrals: a ledger holds the
+// per-robot preference conflicts and the per-operator inputs of
+// crawl-to-refer, and a merge of two sites sums the inputs and works the
+// ratio out again from the sums (the two planted logs: testdata/prefs,
+// where GPTBot fetched pages the site declines to AI training, and
+// testdata/refer, where Google's crawler took 10 pages and sent 2
+// people back).
+func TestLedgerCarriesPreferencesAndReferrals(t *testing.T) {
+	dir := t.TempDir()
+	ledger := func(site string, args ...string) string {
+		t.Helper()
+		code, out, errOut := runCLI(t, nil, append([]string{"-o", "ledger", "--site", site}, args...)...)
+		if code != 0 {
+			t.Fatalf("ledger of %s: exit %d: %s", site, code, errOut)
+		}
+		name := filepath.Join(dir, site+".json")
+		must(t, os.WriteFile(name, []byte(out), 0o644))
+		return name
+	}
+	prefs := ledger("prefs.example", "--robots", "testdata/prefs/robots.txt", "testdata/prefs/prefs.log")
+	refer := ledger("refer.example", "testdata/refer/refer.log")
+
+	type doc struct {
+		Robots []struct {
+			Name                string `json:"name"`
+			PreferenceConflicts *int64 `json:"preference_conflicts"`
+		} `json:"robots"`
+		Operators []struct {
+			Operator      string   `json:"operator"`
+			Pages         *int64   `json:"pages"`
+			ReferredViews *int64   `json:"referred_views"`
+			CrawlToRefer  *float64 `json:"crawl_to_refer"`
+		} `json:"operators"`
+	}
+	read := func(name string) doc {
+		t.Helper()
+		b, err := os.ReadFile(name)
+		must(t, err)
+		var d doc
+		must(t, json.Unmarshal(b, &d))
+		return d
+	}
+	conflicts := func(d doc, robot string) int64 {
+		for _, r := range d.Robots {
+			if r.Name == robot && r.PreferenceConflicts != nil {
+				return *r.PreferenceConflicts
+			}
+		}
+		return -1
+	}
+	google := func(d doc) (pages, views int64, ratio float64) {
+		for _, o := range d.Operators {
+			if o.Operator == "Google" && o.Pages != nil && o.ReferredViews != nil {
+				if o.CrawlToRefer != nil {
+					ratio = *o.CrawlToRefer
+				}
+				return *o.Pages, *o.ReferredViews, ratio
+			}
+		}
+		return 0, 0, 0 // no row: Google neither crawled nor sent anyone
+	}
+	if n := conflicts(read(prefs), "GPTBot"); n != 4 {
+		t.Errorf("prefs ledger: GPTBot preference_conflicts %d, want 4", n)
+	}
+	if p, v, r := google(read(refer)); p != 10 || v != 2 || r != 5 {
+		t.Errorf("refer ledger: Google pages %d, referred_views %d, crawl_to_refer %v; want 10, 2, 5", p, v, r)
+	}
+	code, out, errOut := runCLI(t, nil, "merge", prefs, refer)
+	if code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errOut)
+	}
+	merged := filepath.Join(dir, "merged.json")
+	must(t, os.WriteFile(merged, []byte(out), 0o644))
+	m := read(merged)
+	if n := conflicts(m, "GPTBot"); n != 4 {
+		t.Errorf("merged: GPTBot preference_conflicts %d, want 4", n)
+	}
+	p1, v1, _ := google(read(prefs))
+	p, v, r := google(m)
+	if p != 10+p1 || v != 2+v1 || v > 0 && r != float64(int64(float64(p)/float64(v)*100+0.5))/100 {
+		t.Errorf("merged Google: pages %d, referred_views %d, crawl_to_refer %v; want the sums and their ratio", p, v, r)
+	}
+}

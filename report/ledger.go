@@ -195,6 +195,12 @@ func ledgerOf(r *Report, site string) *Ledger {
 			n := pages[rs.Name]
 			lr.Pages = &n
 		}
+		// Preferences are known where a robots.txt was read or a response
+		// carried Content-Usage (then a conflict shows).
+		if res.ViolationsChecked || rs.PreferenceConflicts > 0 {
+			n := rs.PreferenceConflicts
+			lr.PreferenceConflicts = &n
+		}
 		if rs.Violations > 0 {
 			lr.ViolatedOn = []string{site}
 			if rulesKnown {
@@ -204,7 +210,20 @@ func ledgerOf(r *Report, site string) *Ledger {
 		l.Robots = append(l.Robots, lr)
 	}
 	for _, o := range res.Operators {
-		l.Operators = append(l.Operators, LedgerOperator{Operator: o.Operator, Sites: 1, SiteNames: []string{site}, Requests: o.Requests})
+		lo := LedgerOperator{Operator: o.Operator, Sites: 1, SiteNames: []string{site}, Requests: o.Requests}
+		// The inputs of crawl-to-refer: people folded into "other" keep
+		// their referred views, robots folded there lose their pages.
+		views := o.ReferredViews
+		lo.ReferredViews = &views
+		if pagesKnown {
+			n := o.Pages
+			lo.Pages = &n
+			if o.CrawlToRefer != nil {
+				ratio := *o.CrawlToRefer
+				lo.CrawlToRefer = &ratio
+			}
+		}
+		l.Operators = append(l.Operators, lo)
 	}
 	sortLedger(l)
 	return l
