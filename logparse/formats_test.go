@@ -934,3 +934,25 @@ func TestTraefikDroppedHeaders(t *testing.T) {
 		}
 	}
 }
+
+// TestHAProxyWithoutCapturedHeaders: HAProxy's httplog holds no request
+// header unless the frontend captures one, so a log read right has no
+// User-agent: the warning says how to capture it, not to give the format
+// (two lines of raravena80/haproxylogparser's real sample, MIT, as in
+// testdata/corpus/apigw-haproxy-2012).
+func TestHAProxyWithoutCapturedHeaders(t *testing.T) {
+	const log = `Feb 15 04:30:01 127.0.0.1 haproxy[9883]: 208.78.69.133:50630 [15/Feb/2012:04:30:01.765] ProductionDeployment ProductionDeployment/GW1 112/0/1/2/233 200 190 - - ---- 0/0/0/0/0 0/0 "GET /HealthCheck HTTP/1.1"` + "\n" +
+		`Feb 15 04:30:04 127.0.0.1 haproxy[9883]: 216.146.34.133:48731 [15/Feb/2012:04:30:04.190] ProductionDeployment ProductionDeployment/GW2 109/0/0/2/242 200 190 - - ---- 0/0/0/0/0 0/0 "GET /HealthCheck HTTP/1.1"` + "\n"
+	r := NewReader(strings.NewReader(log), "haproxy.log", nil)
+	var rec Record
+	for r.Read(&rec) == nil {
+	}
+	st := r.Stats()
+	if st.Records != 2 || !strings.Contains(st.Format, "haproxy") {
+		t.Fatalf("read %d records as %q, want 2 as haproxy", st.Records, st.Format)
+	}
+	w := st.Warning("haproxy.log")
+	if !strings.Contains(w, "capture request header User-Agent") || strings.Contains(w, "-f)") {
+		t.Errorf("warning %q: want how to capture the User-agent, not -f", w)
+	}
+}

@@ -75,6 +75,11 @@ func (s Stats) Warning(name string) string {
 		if strings.Contains(s.Format, "json") {
 			return " (if its lines have one, name the key with --json-fields " + field + "=KEY)"
 		}
+		if field == "ua" && strings.Contains(s.Format, "haproxy") {
+			// HAProxy's httplog has no header field at all unless told to
+			// capture one: the format was read right, -f would not help.
+			return " (HAProxy logs a request header only when captured: add `http-request capture req.hdr(User-Agent) len 200`, or `capture request header User-Agent len 200`, to its frontend)"
+		}
 		return " (give its format with -f)"
 	}
 	if s.Records > 0 && s.First.IsZero() {
