@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -126,25 +127,25 @@ func TestCrawlToReferMergesExactly(t *testing.T) {
 	}
 }
 
-// TestReadmeCrawlToRefer: README's example of the section is what the
+// TestDocsCrawlToRefer: docs/robots-txt.md's example of the section is what the
 // command it shows prints, on the real log it names.
-func TestReadmeCrawlToRefer(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+func TestDocsCrawlToRefer(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("docs", "robots-txt.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	const cmd = "$ robowatch --width 100 --section refer testdata/corpus/elastic-semicomplete-2015/access.log.gz\n"
-	_, block, ok := strings.Cut(string(readme), cmd)
+	_, block, ok := strings.Cut(string(page), cmd)
 	if !ok {
-		t.Fatalf("README shows no %q", cmd)
+		t.Fatalf("docs/robots-txt.md shows no %q", cmd)
 	}
 	block, _, _ = strings.Cut(block, "```")
 	code, out, errOut := runCLI(t, nil, strings.Fields(cmd)[2:]...)
 	if code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	// The section ends with a blank line, the README's block with the fence.
+	// The section ends with a blank line, the page's block with the fence.
 	if out = strings.TrimSuffix(out, "\n"); out != block {
-		t.Errorf("README's example differs from the output at %s", firstDiff(block, out))
+		t.Errorf("docs/robots-txt.md's example differs from the output at %s", firstDiff(block, out))
 	}
 }
