@@ -158,3 +158,143 @@ func TestHeadingAnchors(t *testing.T) {
 		t.Error("a line in a code block was read as a heading")
 	}
 }
+
+// docExample is a fenced block of a page that begins "$ robowatch ...":
+// the command, then what it writes on standard output. A block whose last
+// line is "..." shows only the output's first lines.
+type docExample struct {
+	page    string
+	line    int
+	command string
+	output  string
+	prefix  bool
+}
+
+func docExamples(t *testing.T) []docExample {
+	t.Helper()
+	var examples []docExample
+	for _, page := range docPages(t) {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(b), "\n")
+		for i := 0; i < len(lines); i++ {
+			if !strings.HasPrefix(lines[i], "```") || i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "$ robowatch ") {
+				continue
+			}
+			ex := docExample{page: page, line: i + 2, command: strings.TrimPrefix(lines[i+1], "$ ")}
+			var out []string
+			for i += 2; i < len(lines) && !strings.HasPrefix(lines[i], "```"); i++ {
+				out = append(out, lines[i])
+			}
+			if len(out) > 0 && out[len(out)-1] == "..." {
+				ex.prefix = true
+				out = out[:len(out)-1]
+			}
+			ex.output = strings.Join(out, "\n")
+			examples = append(examples, ex)
+		}
+	}
+	return examples
+}
+
+// shellWords splits a command line as a POSIX shell would for the plain
+// words and quotes the examples use; it refuses what would need a shell
+// (pipes, redirections, variables), so that every example can be run.
+func shellWords(line string) ([]string, bool) {
+	var words []string
+	var w strings.Builder
+	inWord := false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case c == ' ' || c == '\t':
+			if inWord {
+				words = append(words, w.String())
+				w.Reset()
+				inWord = false
+			}
+		case c == '\'':
+			j := strings.IndexByte(line[i+1:], '\'')
+			if j < 0 {
+				return nil, false
+			}
+			w.WriteString(line[i+1 : i+1+j])
+			i += j + 1
+			inWord = true
+		case c == '"':
+			j := strings.IndexByte(line[i+1:], '"')
+			if j < 0 || strings.ContainsAny(line[i+1:i+1+j], "$`\\") {
+				return nil, false
+			}
+			w.WriteString(line[i+1 : i+1+j])
+			i += j + 1
+			inWord = true
+		case strings.IndexByte("|&;<>()$`\\*?[#~", c) >= 0:
+			return nil, false
+		default:
+			w.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words, true
+}
+
+// TestDocExamples runs every example of README.md and docs/*.md written as
+// "$ robowatch ..." with its output, and compares what the command prints
+// today with what the page shows, so that no example goes stale when a
+// report changes: rerun the command and paste its output.
+func TestDocExamples(t *testing.T) {
+	// Without a terminal the width is $COLUMNS, else 100; the pages show 100.
+	t.Setenv("COLUMNS", "")
+	os.Unsetenv("COLUMNS")
+	t.Setenv("NO_COLOR", "")
+	examples := docExamples(t)
+	if len(examples) == 0 {
+		t.Fatal("no example found in README.md or docs/*.md")
+	}
+	for _, ex := range examples {
+		words, ok := shellWords(ex.command)
+		if !ok || len(words) < 2 {
+			t.Errorf("%s:%d: %q needs a shell; write the example as one robowatch command", ex.page, ex.line, ex.command)
+			continue
+		}
+		_, out, _ := runCLI(t, nil, words[1:]...)
+		out = strings.TrimRight(out, "\n")
+		if ex.prefix {
+			if !strings.HasPrefix(out, ex.output+"\n") {
+				t.Errorf("%s:%d: %s: the output's first lines differ from the page's at %s", ex.page, ex.line, ex.command, firstDiff(out, ex.output))
+			}
+			continue
+		}
+		if out != ex.output {
+			t.Errorf("%s:%d: %s: the output differs from the page's at %s", ex.page, ex.line, ex.command, firstDiff(out, ex.output))
+		}
+	}
+}
+
+// TestShellWords pins the splitting of example commands.
+func TestShellWords(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want []string
+		ok   bool
+	}{
+		{"robowatch --top 3 a.log", []string{"robowatch", "--top", "3", "a.log"}, true},
+		{"robowatch check --agent 'Mozilla/5.0 (compatible; X)' '/search?q=x' /cart", []string{"robowatch", "check", "--agent", "Mozilla/5.0 (compatible; X)", "/search?q=x", "/cart"}, true},
+		{`robowatch -f "%h %l" x`, []string{"robowatch", "-f", "%h %l", "x"}, true},
+		{"robowatch a.log | jq .", nil, false},
+		{"robowatch a.log > out", nil, false},
+		{"robowatch 'unclosed", nil, false},
+		{"robowatch /var/log/*.log", nil, false},
+	} {
+		got, ok := shellWords(tc.line)
+		if ok != tc.ok || strings.Join(got, "\x00") != strings.Join(tc.want, "\x00") {
+			t.Errorf("shellWords(%q) = %q, %v; want %q, %v", tc.line, got, ok, tc.want, tc.ok)
+		}
+	}
+}
