@@ -298,3 +298,62 @@ func TestShellWords(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeFrontPage: README.md is a front page a newcomer finishes (issue
+// 36): at most 400 lines, saying how to get the binary with the module path
+// and the Go version go.mod gives, with the two commands of a fresh machine,
+// and a link to every page under docs/, each of which links back.
+func TestReadmeFrontPage(t *testing.T) {
+	const maxLines = 400
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomod, err := os.ReadFile("go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var module, goVersion string
+	for _, l := range strings.Split(string(gomod), "\n") {
+		if m, ok := strings.CutPrefix(l, "module "); ok {
+			module = strings.TrimSpace(m)
+		}
+		if v, ok := strings.CutPrefix(l, "go "); ok {
+			goVersion = strings.TrimSpace(v)
+		}
+	}
+	text := string(readme)
+	if n := strings.Count(text, "\n"); n > maxLines {
+		t.Errorf("README.md has %d lines, more than %d: move the detail to a page under docs/", n, maxLines)
+	}
+	for _, want := range []string{
+		"go install " + module + "@latest",
+		"Go " + goVersion,
+		"go build -o robowatch .",
+		"go run . --robots testdata/sample.robots.txt testdata/sample.log.gz\n",
+		"\ngo test ./...\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("README.md does not say %q", want)
+		}
+	}
+	pages, err := filepath.Glob(filepath.Join("docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) == 0 {
+		t.Fatal("no page under docs/")
+	}
+	for _, page := range pages {
+		if !strings.Contains(text, "]("+filepath.ToSlash(page)+")") && !strings.Contains(text, "]("+filepath.ToSlash(page)+"#") {
+			t.Errorf("README.md has no link to %s", page)
+		}
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), "](../README.md)") {
+			t.Errorf("%s has no link back to ../README.md", page)
+		}
+	}
+}
