@@ -9,7 +9,7 @@ import (
 )
 
 // Profiles are the hidden --cpuprofile and --memprofile flags, for the
-// profiles README's Performance section describes. The zero value profiles
+// profiles docs/performance.md describes. The zero value profiles
 // nothing.
 type Profiles struct {
 	CPU  string // write a CPU profile of the run to this file

@@ -25,7 +25,7 @@ import (
 const StateVersion = 1
 
 // jsonState is what robowatch merge needs beyond a report's rows, under the
-// JSON report's "state" key (README: "Merging reports").
+// JSON report's "state" key (docs/scale-out.md: "The state key").
 type jsonState struct {
 	Version  int                             `json:"version"`
 	Clients  int                             `json:"clients"`  // rows in clients: all of them, or the report was cut (--top)

@@ -162,7 +162,7 @@ func pathsSection(r *Report, opt Options) *section {
 		s.notes = append(s.notes, "No robot requests.")
 	}
 	if approx {
-		s.notes = append(s.notes, "A range (10-12) is a count a busy client's bounded tally can only bracket (README: the panels).")
+		s.notes = append(s.notes, "A range (10-12) is a count a busy client's bounded tally can only bracket (docs/json.md: the panels).")
 	}
 	if p := res.Panels.Unlisted; p > 0 {
 		s.notes = append(s.notes, Count(p)+" requests to paths past the first 65,536 distinct ones are in no list.")
