@@ -175,7 +175,7 @@ func TestConductPerRobot(t *testing.T) {
 // TestConductMergesAcrossShardsAndDays: the conduct of a whole run is the
 // merge of its shards' (clients are disjoint), and of its two halves by
 // time (days): the counts add up; a session across the boundary is one in
-// each part, as README says.
+// each part, as docs/robots-txt.md (Conduct) says.
 func TestConductMergesAcrossShardsAndDays(t *testing.T) {
 	_, whole, _ := runCLI(t, nil, append([]string{"-o", "json"}, conductArgs...)...)
 	dir := t.TempDir()

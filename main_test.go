@@ -101,7 +101,7 @@ func TestJSONContract(t *testing.T) {
 }
 
 // TestSummaryEventsFields: every summary event of -o jsonl, the final one
-// included, has the fields README lists for it, so that a script reading
+// included, has the fields docs/live.md lists for it, so that a script reading
 // them all (jq '.top_robots[]') meets no null: a running summary before
 // the first robot has an empty top_robots, the final one the report's
 // first robot rows and no open incident.

@@ -39,7 +39,7 @@ import (
 //
 // allowed is robowatch's answer. Where it differs from Google's, differs
 // says why (robowatch's documented choice, see the package comments and
-// README): the suite checks that the difference stays deliberate.
+// docs/robots-txt.md): the suite checks that the difference stays deliberate.
 
 // googleCase is one EXPECT of robots_test.cc.
 type googleCase struct {
