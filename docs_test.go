@@ -247,7 +247,7 @@ func shellWords(line string) ([]string, bool) {
 // TestDocExamples runs every example of README.md and docs/*.md written as
 // "$ robowatch ..." with its output, and compares what the command prints
 // today with what the page shows, so that no example goes stale when a
-// report changes: rerun the command and paste its output.
+// report changes: -update rewrites the pages' outputs (read the diff).
 func TestDocExamples(t *testing.T) {
 	// Without a terminal the width is $COLUMNS, else 100; the pages show 100.
 	t.Setenv("COLUMNS", "")
@@ -257,6 +257,7 @@ func TestDocExamples(t *testing.T) {
 	if len(examples) == 0 {
 		t.Fatal("no example found in README.md or docs/*.md")
 	}
+	updated := map[string]string{} // page -> its text, rewritten under -update
 	for _, ex := range examples {
 		words, ok := shellWords(ex.command)
 		if !ok || len(words) < 2 {
@@ -265,14 +266,34 @@ func TestDocExamples(t *testing.T) {
 		}
 		_, out, _ := runCLI(t, nil, words[1:]...)
 		out = strings.TrimRight(out, "\n")
+		shown := out
 		if ex.prefix {
-			if !strings.HasPrefix(out, ex.output+"\n") {
-				t.Errorf("%s:%d: %s: the output's first lines differ from the page's at %s", ex.page, ex.line, ex.command, firstDiff(out, ex.output))
+			// As many lines as the page shows, then "...".
+			n := strings.Count(ex.output, "\n") + 1
+			if lines := strings.SplitAfterN(out, "\n", n+1); len(lines) > n {
+				shown = strings.TrimSuffix(strings.Join(lines[:n], ""), "\n")
 			}
+		}
+		if shown == ex.output && (!ex.prefix || strings.HasPrefix(out, ex.output+"\n")) {
 			continue
 		}
-		if out != ex.output {
-			t.Errorf("%s:%d: %s: the output differs from the page's at %s", ex.page, ex.line, ex.command, firstDiff(out, ex.output))
+		if *update {
+			text, ok := updated[ex.page]
+			if !ok {
+				b, err := os.ReadFile(ex.page)
+				if err != nil {
+					t.Fatal(err)
+				}
+				text = string(b)
+			}
+			updated[ex.page] = strings.Replace(text, "$ "+ex.command+"\n"+ex.output+"\n", "$ "+ex.command+"\n"+shown+"\n", 1)
+			continue
+		}
+		t.Errorf("%s:%d: %s: the output differs from the page's at %s (go test -run TestDocExamples -update . rewrites it)", ex.page, ex.line, ex.command, firstDiff(shown, ex.output))
+	}
+	for page, text := range updated {
+		if err := os.WriteFile(page, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
