@@ -44,7 +44,11 @@ type interruptReader struct {
 	ctx     context.Context
 	src     io.Reader
 	waiting func()
-	handing atomic.Bool   // the goroutine read a chunk and is handing it over; Read clears it
+	// handing counts the chunks the goroutine has taken from the source
+	// (or is taking: bytes already in the pipe) and Read has not yet
+	// received. A count, not a flag: Read's clearing a flag after taking
+	// one chunk could erase the mark of the next, read meanwhile.
+	handing atomic.Int32
 	chunks  chan chunk    // from the goroutine
 	free    chan []byte   // buffers Read is done with, back to the goroutine
 	closed  chan struct{} // closed by Close
@@ -67,8 +71,19 @@ func (r *interruptReader) copy(src io.Reader) {
 		case <-r.ctx.Done():
 			return
 		}
+		// Bytes already in the pipe are as good as handed over: the read
+		// takes them at once, and a Read that looked between the take and
+		// the count would find the pipe empty and no chunk on its way, and
+		// call waiting with the backlog still in this goroutine's hands.
+		early := false
+		if n, ok := unread(src); ok && n > 0 {
+			r.handing.Add(1)
+			early = true
+		}
 		n, err := src.Read(buf)
-		r.handing.Store(true)
+		if !early {
+			r.handing.Add(1)
+		}
 		select {
 		case r.chunks <- chunk{buf[:n], err}:
 		case <-r.closed:
@@ -119,10 +134,10 @@ func (r *interruptReader) Read(p []byte) (int, error) {
 				return 0, io.ErrClosedPipe
 			}
 		}
-		// Cleared by the receiver, never by the goroutine after its send:
-		// that could come after Read found nothing and took the flag for
-		// a chunk on its way, which would then never come.
-		r.handing.Store(false)
+		// Counted down by the receiver, never by the goroutine after its
+		// send: that could come after Read found nothing and took the
+		// count for a chunk on its way, which would then never come.
+		r.handing.Add(-1)
 		r.buf, r.rest, r.err = c.b, c.b, c.err
 	}
 }
@@ -131,7 +146,7 @@ func (r *interruptReader) Read(p []byte) (int, error) {
 // its way and no byte unread in the pipe. A wait that is not starved ends
 // with a chunk, as the goroutine's read returns at once.
 func (r *interruptReader) starved() bool {
-	if r.handing.Load() {
+	if r.handing.Load() > 0 {
 		return false
 	}
 	n, ok := unread(r.src)
