@@ -41,12 +41,13 @@ type Detector struct {
 
 	records      int64
 	late         int64
-	future       int64     // records dated far ahead of the log's clock (see ahead)
-	horizon      int64     // the latest second a record may be dated (see FutureTolerance)
-	watched      int       // clients with a drill-down, at most maxWatched
-	watchDropped int64     // clients Config.Watch picked past maxWatched, tracked without one
-	watchMinutes int       // per-minute counts all drill-downs may still add (maxWatchMinutesAll)
-	counts       logCounts // of every record of the log, for its traits
+	future       int64       // records dated far ahead of the log's clock (see ahead)
+	horizon      int64       // the latest second a record may be dated (see FutureTolerance)
+	watched      int         // clients with a drill-down, at most maxWatched
+	watchDropped int64       // clients Config.Watch picked past maxWatched, tracked without one
+	watchMinutes int         // per-minute counts all drill-downs may still add (maxWatchMinutesAll)
+	counts       logCounts   // of every record of the log, for its traits
+	fleets       *fleetTally // of every record too (a Pool's worker: the Pool's, at Result)
 	started      bool
 	maxSec       int64          // latest second seen
 	ticked       bool           // other shards' records moved the clock before the first of ours (Pass)
@@ -368,6 +369,7 @@ func New(cfg Config) *Detector {
 		},
 		uas:          make(map[string]*agentInfo),
 		clients:      newClientTable(),
+		fleets:       new(fleetTally),
 		watchMinutes: maxWatchMinutesAll,
 	}
 	d.checker.init(&d.cfg)
@@ -387,7 +389,11 @@ func (d *Detector) Pass(r *logparse.Record) {
 	if d.result != nil {
 		return
 	}
-	d.counts.count(r)
+	res := classify(r.Path())
+	d.counts.countAs(r, res)
+	if !d.driven {
+		d.fleets.count(r, res)
+	}
 	if sec := r.Time.Unix(); !r.Time.IsZero() && !d.ahead(sec) {
 		d.setZone(r.Time)
 		d.watchStep(sec)
@@ -434,6 +440,9 @@ func (d *Detector) Add(r *logparse.Record) {
 	path := r.Path()
 	res := classify(path)
 	d.counts.countAs(r, res)
+	if !d.driven {
+		d.fleets.count(r, res)
+	}
 	sec := r.Time.Unix()
 	future := !r.Time.IsZero() && d.ahead(sec)
 	if !future && !r.Time.IsZero() {

@@ -131,7 +131,9 @@ func (d *Detector) stream(c *client, sec int64, untimed, robotsTxt, violated boo
 
 // streamEnv is the verdict environment of a verdict while reading.
 func (d *Detector) streamEnv() *verdictEnv {
-	return &verdictEnv{lt: d.counts.traits(), cfg: d.cfg, loc: d.loc}
+	lt := d.counts.traits()
+	lt.fleets = d.fleets // the strings so far: a live run judges as it reads
+	return &verdictEnv{lt: lt, cfg: d.cfg, loc: d.loc}
 }
 
 // announce judges c and, if it is a robot, tells Events so, and of the

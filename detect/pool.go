@@ -39,6 +39,7 @@ type Pool struct {
 	wg     sync.WaitGroup
 	close  sync.Once
 	res    *Result
+	fleets fleetTally // over every record handed over: the workers' at Result
 
 	// The cap the workers share (Config.MaxClients; 0: none), see cut.
 	maxClients int64
@@ -209,7 +210,10 @@ func (p *Pool) Add(recs []logparse.Record, keep, mine []bool, release func()) {
 		}
 		for i := range b.recs {
 			if o := b.owner[i]; o != ownerNone {
-				b.counts.count(&b.recs[i])
+				r := &b.recs[i]
+				res := classify(r.Path())
+				b.counts.countAs(r, res)
+				p.fleets.count(r, res)
 				if o < ownerPass {
 					p.handed[o]++
 				}
@@ -376,6 +380,7 @@ func (p *Pool) Result() *Result {
 	rs := make([]*Result, len(p.dets))
 	var wg sync.WaitGroup
 	for i, d := range p.dets {
+		d.fleets = &p.fleets
 		wg.Add(1)
 		go func() { defer wg.Done(); rs[i] = d.Result() }()
 	}

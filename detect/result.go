@@ -466,6 +466,7 @@ func (d *Detector) Result() *Result {
 	// The verdicts are built from the clients when the report reads them
 	// (see ClientList); here each client is judged once for the summaries,
 	// and what only the pass needed is let go.
+	lt.fleets = d.fleets
 	env := &verdictEnv{lt: lt, cfg: d.cfg, loc: d.loc, addrs: addressesOf(&d.clients)}
 	// The pass has read its last record: what only reading needed (the
 	// User-agent interning, the classifier's cache) goes before the

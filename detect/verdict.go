@@ -90,6 +90,11 @@ const RobotScore = 100
 //	            >= MinRequests requests of one path only, GET or HEAD, at a
 //	            steady interval, never an asset nor a Referer: an uptime
 //	            monitor (kind monitor)                                       100
+//	            at most fleetMaxRequests (5) requests, no asset, under a
+//	            browser string sent from fleetMinAddresses (10) or more
+//	            addresses in more than one network, none of which ever
+//	            loaded an asset, in a log that records assets: a fleet
+//	            (fleet.go)                                                   100
 //
 // So a page-only client that never sends a Referer is a robot (50+50), a
 // single missing Referer or a handful of asset-less pages is not. A
@@ -121,6 +126,7 @@ const (
 	pointsNoAssets         = 50
 	pointsNoReferer        = 50
 	pointsMonitor          = 100
+	pointsFleet            = 100
 )
 
 // logTraits says which fields the log records at all: a Common Log Format
@@ -146,6 +152,10 @@ type logTraits struct {
 	// CDN) answers those itself, and the log sees none from anyone:
 	// "pages and no assets" says nothing of a client there.
 	assetsElsewhere bool
+	// fleets: the User-agent strings sent from many addresses (fleet.go);
+	// nil while the log is being read by a Pool's worker or a shard, which
+	// sees only part of it.
+	fleets *fleetTally
 }
 
 // frontMinPages and assetsElsewhereRatio decide logTraits.assetsElsewhere:
@@ -432,6 +442,13 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		// Referer, and pulls in assets when the page changes.
 		j.add(ReasonBehaviour, pointsMonitor, fmt.Sprintf("%d requests of one path only, every %d s, never an asset nor a Referer: an uptime monitor", c.requests, c.gap))
 		j.kind = KindMonitor
+	}
+	if j.kind == "" && a.Kind == agents.Browser && c.assets == 0 && c.requests <= fleetMaxRequests &&
+		lt.hasAssets && !lt.assetsElsewhere {
+		// Asked of the whole log, once it is read (fleet.go).
+		if n := lt.fleets.fleet(c.ua.ua); n > 0 {
+			j.add(ReasonBehaviour, pointsFleet, fmt.Sprintf("its exact browser User-agent came from %d or more addresses in several networks, and not one of them loaded an image, CSS, JS or font: a fleet", n))
+		}
 	}
 	return j
 }

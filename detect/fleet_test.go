@@ -1,0 +1,148 @@
+package detect
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"testing"
+
+	"github.com/robowatch/robowatch/logparse"
+)
+
+// TestFleet: one exact browser string from many addresses, none of which
+// loads an asset, is a fleet; people sharing a browser version are not,
+// because one of them at least loads a page's assets.
+func TestFleet(t *testing.T) {
+	const msie7 = "Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 6.0)"
+	// people: a site that serves its own assets, read by three people (a
+	// fresh slice each time: the cases append to it).
+	people := func() []req {
+		return append(append(browse("198.51.100.1", chromeUA, 0, 3, 30), browse("198.51.100.2", firefoxUA, 0, 3, 30)...), browse("198.51.100.3", chromeUA, 50, 3, 30)...)
+	}
+	member := func(i int) string { return fmt.Sprintf("203.0.%d.%d", 100+i%4, 10+i) } // four /24s
+	fleet := func(n int, ip func(int) string, each func(i int, ip string) []req) []req {
+		var out []req
+		for i := range n {
+			out = append(out, each(i, ip(i))...)
+		}
+		return out
+	}
+	getRoot := func(i int, ip string) []req { return []req{{ip: ip, ua: msie7, sec: 100 + 600*i, path: "/"}} }
+	cases := []struct {
+		name  string
+		reqs  []req
+		ip    string // the client asked about, under msie7
+		robot bool
+	}{
+		{"ten addresses, GET / each, no asset", append(people(), fleet(10, member, getRoot)...), member(3), true},
+		{"nine addresses", append(people(), fleet(9, member, getRoot)...), member(3), false},
+		{"ten addresses, one loads the page's assets", append(append(people(), fleet(10, member, getRoot)...),
+			req{ip: member(7), ua: msie7, sec: 6401, path: "/static/main.css", referer: "http://www.example.com/"}), member(3), false},
+		{"ten addresses of one /24", append(people(), fleet(10, func(i int) string { return fmt.Sprintf("203.0.113.%d", 10+i) }, getRoot)...), "203.0.113.13", false},
+		{"a member that reads on", append(append(people(), fleet(10, member, getRoot)...),
+			req{ip: member(3), ua: msie7, sec: 2000, path: "/a"}, req{ip: member(3), ua: msie7, sec: 2100, path: "/b"},
+			req{ip: member(3), ua: msie7, sec: 2200, path: "/c"}, req{ip: member(3), ua: msie7, sec: 2300, path: "/d"},
+			req{ip: member(3), ua: msie7, sec: 2400, path: "/e"}), member(3), false},
+		{"a log of pages only (assets served elsewhere)", fleet(10, member, getRoot), member(3), false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v := verdictOf(t, run(Config{}, tc.reqs), tc.ip, msie7)
+			if v.Robot != tc.robot {
+				t.Errorf("robot=%v score=%d details=%q; want robot=%v", v.Robot, v.Score, v.Details, tc.robot)
+			}
+		})
+	}
+	// The people stay people beside a fleet.
+	res := run(Config{}, append(people(), fleet(12, member, getRoot)...))
+	for v := range res.Clients.All() {
+		if v.UserAgent != msie7 && v.Robot {
+			t.Errorf("person %s %q judged a robot: %q", v.IP, v.UserAgent, v.Details)
+		}
+	}
+}
+
+// TestFleetAcrossWorkers: the members of a fleet fall to different
+// workers (by network), and a worker alone sees too few of them; the Pool
+// asks the whole log, so every worker count gives the same verdicts, and
+// so does a --shard run, which sees the other shards' records by Pass.
+func TestFleetAcrossWorkers(t *testing.T) {
+	const msie7 = "Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 6.0)"
+	reqs := browse("198.51.100.1", chromeUA, 0, 3, 30)
+	for i := range 12 {
+		reqs = append(reqs, req{ip: fmt.Sprintf("203.0.%d.9", 100+i), ua: msie7, sec: 100 + 60*i, path: "/"})
+	}
+	recs := make([]logparse.Record, len(reqs))
+	for i, q := range reqs {
+		recs[i] = *q.record()
+	}
+	for _, workers := range []int{1, 2, 4, 7} {
+		p := NewPool(Config{}, workers)
+		p.Add(recs, nil, nil, nil)
+		robots := 0
+		for v := range p.Result().Clients.All() {
+			if v.UserAgent == msie7 && v.Robot {
+				robots++
+			}
+		}
+		if robots != 12 {
+			t.Errorf("%d workers: %d of 12 fleet members judged robots", workers, robots)
+		}
+	}
+	// A shard of one member: the others are Pass records.
+	d := New(Config{})
+	for i := range recs {
+		if recs[i].Client == "203.0.105.9" || recs[i].UserAgent == chromeUA {
+			d.Add(&recs[i])
+		} else {
+			d.Pass(&recs[i])
+		}
+	}
+	if v := verdictOf(t, d.Result(), "203.0.105.9", msie7); !v.Robot {
+		t.Errorf("shard: the member not a robot: %q", v.Details)
+	}
+}
+
+// TestFleetOnRealLines reads real lines of mosky-2013 (testdata/corpus),
+// in testdata/detect/fleet-msie7.log: sixteen addresses of Baidu's
+// networks (119.63.193.x, 202.46.x) in eight /24s send GET / under the
+// bare "MSIE 7.0; Windows NT 6.0" string, one to three times each, over
+// 21 hours, never an asset: a fleet. Three people (Chrome 26 from the
+// PyCon TW speaker page, Firefox 20 from Facebook, one of them on two
+// browsers: four clients) load the pages' CSS and images: people.
+func TestFleetOnRealLines(t *testing.T) {
+	f, err := os.Open("../testdata/detect/fleet-msie7.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d := New(Config{})
+	rd := logparse.NewReader(f, "fleet-msie7.log", nil)
+	for {
+		var rec logparse.Record
+		err := rd.Read(&rec)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("reading: %v", err)
+		}
+		d.Add(&rec)
+	}
+	robots, people := 0, 0
+	for v := range d.Result().Clients.All() {
+		msie := v.UserAgent == "Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 6.0)"
+		if msie {
+			robots++
+		} else {
+			people++
+		}
+		if v.Robot != msie {
+			t.Errorf("%s %q: robot=%v details=%q; want robot=%v", v.IP, v.UserAgent, v.Robot, v.Details, msie)
+		}
+	}
+	if robots != 16 || people != 4 {
+		t.Errorf("%d fleet members and %d people, want 16 and 4", robots, people)
+	}
+}
