@@ -85,6 +85,13 @@ var probePaths = []struct {
 	// and IP cameras' ONVIF and Hikvision ISAPI endpoints.
 	{"/testproxy.php", probeStrong}, {"/login.rsp", probeStrong}, {"/device.rsp", probeStrong},
 	{"/editblackandwhitelist", probeStrong}, {"/muieblackcat", probeStrong}, {"/onvif/", probeStrong}, {"/isapi/", probeStrong},
+	// Alibaba Nacos's console, whose authentication bypass
+	// (CVE-2021-29441, /nacos/v1/auth/users) public PoCs and scanner
+	// templates ask every address for; the SystemBC proxy malware's
+	// panel, /systembc/password.php, which backdoor checks post to every
+	// site (honeypot logs on GitHub: "POST /systembc/password.php" beside
+	// /upl.php and /1.php). No site's visitors are sent to either.
+	{"/nacos", probeStrong}, {"/systembc", probeStrong},
 	// Paths of popular applications: a person may use them on a site that
 	// runs one; a scanner asks every site.
 	{"/wp-login.php", probeWeak}, {"/xmlrpc.php", probeWeak}, {"/wp-admin", probeWeak}, {"/wp-includes/", probeWeak},
@@ -95,6 +102,26 @@ var probePaths = []struct {
 	// asks every site for it, again day after day (nginx logs quoted on
 	// GitHub: 2024-11-16 and 2025-07-11, each a 404).
 	{"/restore.php", probeWeak},
+}
+
+// weakFiles are WordPress's machine endpoints, asked for by file name
+// under whatever directory a blog might be in (/blog/, /wp/, /2019/): a
+// WordPress site serves them, to editors and pingbacks, never to a
+// reader's browser; a scanner sweeps a dozen directories for them, each
+// a 404 (fail2ban's apache-botsearch; silverbullets-2022 and paramcs-2014
+// in testdata/corpus). Weak: a failed one twice is a scan.
+var weakFiles = []string{"wlwmanifest.xml", "wp-trackback.php", "xmlrpc.php"}
+
+func weakFile(name string) bool {
+	if len(name) < len("xmlrpc.php") {
+		return false
+	}
+	for _, f := range weakFiles {
+		if strings.EqualFold(name, f) {
+			return true
+		}
+	}
+	return false
 }
 
 // probeIndex is probePaths by the byte after their leading '/'.
@@ -155,9 +182,14 @@ func probeOfDecoded(path string) probe {
 	// A weak path does not end the search: /cgi-bin/ with traversal after
 	// it (/cgi-bin/.%2e/.%2e/bin/sh, CVE-2021-41773) is a strong probe.
 	found := probeNone
-	if len(p) > 1 {
-		for _, e := range probeIndex[lowerByte(p[1])] {
-			if len(p) >= len(e.prefix) && strings.EqualFold(p[:len(e.prefix)], e.prefix) && probeEnds(e.prefix, p[len(e.prefix):]) {
+	// nginx merges slashes: //wp-includes/ is /wp-includes/ to it.
+	q := p
+	for len(q) > 1 && q[1] == '/' {
+		q = q[1:]
+	}
+	if len(q) > 1 {
+		for _, e := range probeIndex[lowerByte(q[1])] {
+			if len(q) >= len(e.prefix) && strings.EqualFold(q[:len(e.prefix)], e.prefix) && probeEnds(e.prefix, q[len(e.prefix):]) {
 				if e.probe == probeStrong {
 					return probeStrong
 				}
@@ -165,6 +197,9 @@ func probeOfDecoded(path string) probe {
 				break
 			}
 		}
+	}
+	if found == probeNone && weakFile(p[strings.LastIndexByte(p, '/')+1:]) {
+		found = probeWeak
 	}
 	if log4Shell(path) || log4jNested(path) {
 		return probeStrong

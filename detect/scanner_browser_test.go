@@ -88,3 +88,52 @@ func TestScannersWithBrowserUserAgents(t *testing.T) {
 		}
 	}
 }
+
+// TestWebshellAndConsoleProbesOnRealLines reads real lines of the
+// labelled corpus (testdata/corpus) in
+// testdata/detect/scanners-webshell.log:
+//   - 178.128.59.224 (aargal-nginx-2024): one GET /nacos, Alibaba Nacos's
+//     console, under Chrome 99 from a cloud address.
+//   - 159.203.80.171 (aargal-nginx-2024): /, /geoip/, /1.php,
+//     /systembc/password.php and /password.php in 3 s under Chrome 108: a
+//     backdoor check.
+//   - 18.134.164.0 (silverbullets-2022): / and wlwmanifest.xml under a
+//     dozen WordPress directories, //xmlrpc.php?rsd, all 404 within 3 s.
+//   - 58.229.114.50 (aargal-nginx-2024): the site's operator opening the
+//     Django admin and its styles and scripts: a person.
+func TestWebshellAndConsoleProbesOnRealLines(t *testing.T) {
+	f, err := os.Open("../testdata/detect/scanners-webshell.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d := New(Config{})
+	rd := logparse.NewReader(f, "scanners-webshell.log", nil)
+	for {
+		var rec logparse.Record
+		err := rd.Read(&rec)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("reading: %v", err)
+		}
+		d.Add(&rec)
+	}
+	want := map[string]bool{"178.128.59.224": true, "159.203.80.171": true, "18.134.164.0": true, "58.229.114.50": false}
+	seen := 0
+	for v := range d.Result().Clients.All() {
+		robot, ok := want[v.IP]
+		if !ok {
+			t.Errorf("%s: a client not in the test", v.IP)
+			continue
+		}
+		seen++
+		if v.Robot != robot || robot && v.Kind != KindScanner {
+			t.Errorf("%s %q: robot=%v kind=%s details=%q; want robot=%v", v.IP, v.UserAgent, v.Robot, v.Kind, v.Details, robot)
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d of %d clients in the log", seen, len(want))
+	}
+}

@@ -22,6 +22,21 @@ func TestProbeOf(t *testing.T) {
 		{"/wp-login.php", probeWeak},
 		{"/cgi-bin/imagemap/countdown", probeWeak}, // NASA's 1995 site ran these
 		{"/", probeNone},
+		// Consoles and backdoors scanner templates ask every site for.
+		{"/nacos", probeStrong},
+		{"/nacos/v1/auth/users?pageNo=1&pageSize=9", probeStrong},
+		{"/systembc/password.php", probeStrong},
+		{"/nacosity-review", probeNone},
+		{"/systembcx/", probeNone},
+		// nginx merges slashes: //wp-includes/ is /wp-includes/.
+		{"//wp-includes/wlwmanifest.xml", probeWeak},
+		{"//.env", probeStrong},
+		// WordPress's machine endpoints under any directory.
+		{"/blog/wp-includes/wlwmanifest.xml", probeWeak},
+		{"/news/wp-trackback.php", probeWeak},
+		{"/wp/xmlrpc.php?rsd", probeWeak},
+		{"/docs/xmlrpc-php-guide.html", probeNone},
+		{"/password.php", probeNone}, // a site's own password page
 		{"/blog/.environment-friendly-tips", probeNone},
 		{"/envelope", probeNone},
 		// Probes are whole segments or file names: a person's pages that
