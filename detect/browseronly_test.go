@@ -218,3 +218,87 @@ func TestAncientWithWeakSignalOnRealLines(t *testing.T) {
 		t.Errorf("%d of %d clients in the log", seen, len(want))
 	}
 }
+
+// TestNoUserAgentSignals: in lines that log no User-agent (Common Log
+// Format), a client that sends HEAD and nothing else, and the server's
+// own loopback address polling it, are robots; a person reading pages and
+// their assets, from loopback or not, and one HEAD beside GETs, are not.
+func TestNoUserAgentSignals(t *testing.T) {
+	clf := func(ip string, sec int, method, path string) req {
+		return req{ip: ip, sec: sec, method: method, path: path, clf: true, proto: "HTTP/1.0"}
+	}
+	poll := func(ip string, n int, path string) []req {
+		var out []req
+		for i := range n {
+			out = append(out, clf(ip, i*97, "GET", path), clf(ip, i*97+1, "GET", "/"))
+		}
+		return out
+	}
+	read := func(ip string) []req {
+		return []req{clf(ip, 0, "GET", "/"), clf(ip, 1, "GET", "/site.css"), clf(ip, 1, "GET", "/logo.png"),
+			clf(ip, 40, "GET", "/a"), clf(ip, 41, "GET", "/a.png"), clf(ip, 90, "HEAD", "/b")}
+	}
+	cases := []struct {
+		name  string
+		ip    string
+		reqs  []req
+		robot bool
+	}{
+		{"one HEAD / over HTTP/1.0", "192.0.2.9", []req{clf("192.0.2.9", 0, "HEAD", "/")}, true},
+		{"a person, one HEAD among GETs", "192.0.2.9", read("192.0.2.9"), false},
+		{"loopback polling the status page", "127.0.0.1", poll("127.0.0.1", 6, "/haproxy-status;csv"), true},
+		{"loopback too few times", "127.0.0.1", poll("127.0.0.1", 4, "/haproxy-status;csv"), false},
+		{"a person on the server itself, with assets", "127.0.0.1", append(read("127.0.0.1"), poll("127.0.0.1", 6, "/c")...), false},
+		{"another address polling the same way", "192.0.2.9", poll("192.0.2.9", 6, "/haproxy-status;csv"), false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v := verdictOf(t, run(Config{}, tc.reqs), tc.ip, "")
+			if v.Robot != tc.robot {
+				t.Errorf("robot=%v score=%d details=%q; want robot=%v", v.Robot, v.Score, v.Details, tc.robot)
+			}
+		})
+	}
+}
+
+// TestNoUserAgentSignalsOnRealLines reads real lines of apigw-haproxy-2012
+// (testdata/corpus; HAProxy without captured headers) in
+// testdata/detect/no-agent-pollers.log: 127.0.0.1 asking for
+// /haproxy-status;csv;norefresh (401) and / every few minutes, the server
+// polling itself; 194.51.29.89's one "HEAD / HTTP/1.0" at the API host.
+func TestNoUserAgentSignalsOnRealLines(t *testing.T) {
+	f, err := os.Open("../testdata/detect/no-agent-pollers.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d := New(Config{})
+	rd := logparse.NewReader(f, "no-agent-pollers.log", nil)
+	for {
+		var rec logparse.Record
+		err := rd.Read(&rec)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("reading: %v", err)
+		}
+		d.Add(&rec)
+	}
+	want := map[string]string{"127.0.0.1": KindMonitor, "194.51.29.89": "empty"}
+	seen := 0
+	for v := range d.Result().Clients.All() {
+		kind, ok := want[v.IP]
+		if !ok {
+			t.Errorf("%s: a client not in the test", v.IP)
+			continue
+		}
+		seen++
+		if !v.Robot || v.Kind != kind {
+			t.Errorf("%s: robot=%v kind=%s details=%q; want a robot of kind %s", v.IP, v.Robot, v.Kind, v.Details, kind)
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d of %d clients in the log", seen, len(want))
+	}
+}

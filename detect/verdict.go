@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"net/netip"
 	"strings"
 
 	"github.com/robowatch/robowatch/agents"
@@ -368,6 +369,17 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		// but with the page's assets loaded.
 		j.add(ReasonBehaviour, pointsHeadBrowser, fmt.Sprintf("%s under a browser's User-agent, never an asset", headCount(c.head)))
 	}
+	// A client seen in lines, or a log, without any User-agent.
+	noUA := c.flags&flagAgentField == 0 || !lt.hasUA
+	if noUA && c.head > 0 && int64(c.head) == c.requests && c.assets == 0 && j.kind == "" &&
+		!(c.requests >= int64(cfg.MinRequests) && float64(c.head) >= cfg.HeadShare*float64(c.requests)) {
+		// In lines that log no User-agent (Common Log Format, HAProxy
+		// without captured headers) a browser cannot be asked for, but a
+		// browser navigates with GET whatever it is: a client that sent
+		// HEAD and nothing else is a link checker or a scanner's first
+		// look ("HEAD / HTTP/1.0" at an API host).
+		j.add(ReasonBehaviour, pointsHeadBrowser, fmt.Sprintf("only %s, never a GET, in lines that log no User-agent", headCount(c.head)))
+	}
 	if c.requests >= int64(cfg.MinRequests) && float64(c.errors) >= cfg.ErrorShare*float64(c.requests) {
 		b.add(ReasonBehaviour, pointsMostlyErrors, fmt.Sprintf("%s of %d requests answered 4xx/5xx (%d × 404)",
 			percent(int64(c.errors), c.requests), c.requests, c.notFound))
@@ -443,6 +455,14 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		j.add(ReasonBehaviour, pointsMonitor, fmt.Sprintf("%d requests of one path only, every %d s, never an asset nor a Referer: an uptime monitor", c.requests, c.gap))
 		j.kind = KindMonitor
 	}
+	if j.kind == "" && noUA && c.requests >= int64(cfg.MinRequests) && c.assets == 0 && loopback(c.ip) {
+		// The server's own address, in lines that log no User-agent: the
+		// machine polling itself (HAProxy's status page, a health check
+		// script), not a person, who would be reading pages and their
+		// assets through it.
+		j.add(ReasonBehaviour, pointsMonitor, fmt.Sprintf("%d requests from the server's own loopback address, never an asset: a local poller", c.requests))
+		j.kind = KindMonitor
+	}
 	if j.kind == "" && a.Kind == agents.Browser && c.assets == 0 && c.requests <= fleetMaxRequests &&
 		lt.hasAssets && !lt.assetsElsewhere {
 		// Asked of the whole log, once it is read (fleet.go).
@@ -451,6 +471,12 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		}
 	}
 	return j
+}
+
+// loopback reports whether ip is a loopback address (127.0.0.0/8, ::1).
+func loopback(ip string) bool {
+	a, err := netip.ParseAddr(ip)
+	return err == nil && a.Unmap().IsLoopback()
 }
 
 func headCount(n uint32) string {
