@@ -91,9 +91,15 @@ func (s *Served) add(o *Served) {
 // bytes, which the client record's size class had free.
 type sessionState struct {
 	n, violating, delayed, fast, notModified uint32
-	flags                                    uint8
-	first                                    uint8 // the flags of the first session, once it ended
-	head                                     uint8 // EdgeOpensRobots: the first request fetched robots.txt
+}
+
+// sessionFlags is the rest of a client's sessionState: apart, so that
+// its three bytes fill the client record's padding (a record of 288
+// bytes, not 296, which the allocator rounds to 320).
+type sessionFlags struct {
+	flags uint8
+	first uint8 // the flags of the first session, once it ended
+	head  uint8 // EdgeOpensRobots: the first request fetched robots.txt
 }
 
 // The flags of the current session, and of the last request.
@@ -198,30 +204,30 @@ func servedPage(bytes int64, h *history) bool {
 // unreachable says the request was made while robots.txt was unreachable,
 // and not judged.
 func (d *Detector) conduct(c *client, r *logparse.Record, sec, prev int64, future, robotsTxt, violated, unreachable bool) {
-	s := &c.sess
+	s, f := &c.sess, &c.sf
 	timed := !r.Time.IsZero() && !future
 	if c.requests == 1 || timed && sec-prev > int64(SessionGap/time.Second) {
 		if s.n == 1 {
-			s.first = s.flags
+			f.first = f.flags
 		}
 		inc32(&s.n)
-		s.flags = 0
+		f.flags = 0
 		if c.requests == 1 && robotsTxt {
-			s.head = EdgeOpensRobots
+			f.head = EdgeOpensRobots
 		}
 	}
 	// A session is unjudged while it has unreachable requests and no
 	// violation: one found later makes it a violating one.
-	if unreachable && s.flags&sessUnreachable == 0 {
-		s.flags |= sessUnreachable
-		if s.flags&sessViolating == 0 {
+	if unreachable && f.flags&sessUnreachable == 0 {
+		f.flags |= sessUnreachable
+		if f.flags&sessViolating == 0 {
 			c.rare().fetches.unjudged++
 		}
 	}
-	if violated && s.flags&sessViolating == 0 {
-		s.flags |= sessViolating
+	if violated && f.flags&sessViolating == 0 {
+		f.flags |= sessViolating
 		inc32(&s.violating)
-		if s.flags&sessUnreachable != 0 {
+		if f.flags&sessUnreachable != 0 {
 			c.rare().fetches.unjudged--
 		}
 	}
@@ -229,23 +235,23 @@ func (d *Detector) conduct(c *client, r *logparse.Record, sec, prev int64, futur
 		if c.requests == 1 {
 			c.keepRare().headDelayMs = delay.Milliseconds()
 		}
-		if s.flags&sessDelayed == 0 {
-			s.flags |= sessDelayed
+		if f.flags&sessDelayed == 0 {
+			f.flags |= sessDelayed
 			inc32(&s.delayed)
 		}
 		// Whole seconds: a gap logged as 9 s may be 9.99 s, so it is one
 		// second short of a delay of 10 only when 8 s or less. A fetch of
 		// robots.txt and the first page after it may come together.
-		if timed && c.requests > 1 && !robotsTxt && s.flags&(sessRobotsTxt|sessFast) == 0 && sec >= prev &&
+		if timed && c.requests > 1 && !robotsTxt && f.flags&(sessRobotsTxt|sessFast) == 0 && sec >= prev &&
 			time.Duration(sec-prev+1)*time.Second < delay {
-			s.flags |= sessFast
+			f.flags |= sessFast
 			inc32(&s.fast)
 		}
 	}
 	if robotsTxt {
-		s.flags |= sessRobotsTxt
+		f.flags |= sessRobotsTxt
 	} else {
-		s.flags &^= sessRobotsTxt
+		f.flags &^= sessRobotsTxt
 	}
 	if r.Status == 304 {
 		inc32(&s.notModified)

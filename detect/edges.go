@@ -98,11 +98,11 @@ func edgeOf(c *client, recent [][2]int64) (ClientEdge, bool) {
 	if c.first.sec == zero || c.last.sec == zero || c.sess.n == 0 {
 		return ClientEdge{}, false
 	}
-	s := &c.sess
+	s, f := &c.sess, &c.sf
 	e := ClientEdge{IP: c.ip, UserAgent: c.ua.ua, Sessions: int64(s.n), First: c.first.sec, Last: c.last.sec,
-		Tail: edgeBits(s.flags), Head: edgeBits(s.first) | s.head&EdgeOpensRobots}
+		Tail: edgeBits(f.flags), Head: edgeBits(f.first) | f.head&EdgeOpensRobots}
 	if s.n == 1 {
-		e.Head = e.Tail | s.head&EdgeOpensRobots
+		e.Head = e.Tail | f.head&EdgeOpensRobots
 	}
 	x := c.rare()
 	e.HeadDelayMs = x.headDelayMs

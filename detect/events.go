@@ -105,7 +105,7 @@ func (d *Detector) stream(c *client, sec int64, untimed, robotsTxt, violated boo
 			d.cfg.Events.Incident(d.incident(c, in, eventName(c)))
 		}
 	}
-	if c.announced {
+	if c.flags&flagAnnounced != 0 {
 		if v != nil {
 			d.live.violations++
 			v.Name = eventName(c)
@@ -143,7 +143,7 @@ func (d *Detector) announce(c *client, env *verdictEnv) {
 	if !v.Robot {
 		return
 	}
-	c.announced = true
+	c.flags |= flagAnnounced
 	d.live.robots++
 	d.cfg.Events.Robot(v)
 	if c.rare().viol == nil {
@@ -159,7 +159,7 @@ func (d *Detector) announce(c *client, env *verdictEnv) {
 // else what its User-agent names.
 func eventName(c *client) string {
 	k := c.ua.agent.Kind
-	if c.announced && (k == agents.Browser || k == agents.Suspicious || k == agents.Empty && c.flags&flagAgentField == 0) {
+	if c.flags&flagAnnounced != 0 && (k == agents.Browser || k == agents.Suspicious || k == agents.Empty && c.flags&flagAgentField == 0) {
 		return unnamed(c.ip) // as its Verdict names it
 	}
 	return c.ua.agent.Name
@@ -214,14 +214,14 @@ func (d *Detector) Advance(quiet time.Duration) {
 	env := d.streamEnv()
 	env.addrs = addressesOf(&d.clients)
 	for _, c := range d.active {
-		if !c.announced {
+		if c.flags&flagAnnounced == 0 {
 			d.announce(c, env)
 		}
 	}
 	// A rotating User-agent is seen per address, not per client: its
 	// clients are idle after a request or two, so look at them all.
 	for c := range d.clients.all() {
-		if !c.announced && rotates(env.addrs, c.ip) {
+		if c.flags&flagAnnounced == 0 && rotates(env.addrs, c.ip) {
 			d.announce(c, env)
 		}
 	}
@@ -367,7 +367,7 @@ func (d *Detector) TopRobots(n int) []LiveRobot {
 	}
 	byName := map[string]*LiveRobot{}
 	for c := range d.clients.all() {
-		if !c.announced {
+		if c.flags&flagAnnounced == 0 {
 			continue
 		}
 		name := eventName(c)

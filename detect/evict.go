@@ -38,10 +38,14 @@ import (
 type evictSlot struct {
 	at     int32 // index in Detector.heap; -1 when not in it
 	active int32 // index in Detector.active; -1 when not in it
-	floor  int64 // weight inherited from the client it replaced
+	// floor: the weight inherited from the client it replaced, stopping at
+	// the top of 32 bits as the client's counts do (a floor grows by about
+	// the log's requests over the cap, far below it), so that the slot
+	// takes 12 bytes, not 16.
+	floor uint32
 }
 
-func (c *client) weight() int64 { return c.requests + c.evict.floor }
+func (c *client) weight() int64 { return c.requests + int64(c.evict.floor) }
 
 // capped reports whether a new client must take an old one's place. A
 // Pool's worker keeps to the limit of the batch it is in (Pool.cut); with
@@ -73,7 +77,7 @@ func (d *Detector) limitClients(limits []int64, k int) {
 
 // admit puts a new client in the eviction heap with the weight it inherits.
 func (d *Detector) admit(c *client, floor int64) {
-	c.evict.floor = floor
+	c.evict.floor = uint32(min(max(floor, 0), math.MaxUint32))
 	if d.cfg.MaxClients <= 0 || c.rare().watch != nil {
 		c.evict.at = -1
 		return

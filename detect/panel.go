@@ -91,7 +91,11 @@ type clientPanel struct {
 	status   [6]uint32 // 2xx, 3xx, 4xx, 5xx, other, 404
 	unlisted uint32    // requests to paths that got no id (the table was full)
 	full     bool      // the sketch replaced an entry: its counts are bounds
-	paths    []panelEntry
+	// shared: the panel of one request, shared by every client whose
+	// only request so far went to the same path with an answer of the
+	// same class (panels.first); copied before it is written.
+	shared bool
+	paths  []panelEntry
 }
 
 // panels is the pass's interned paths and the room left for panels.
@@ -99,6 +103,30 @@ type panels struct {
 	ids   map[string]uint32
 	names []string
 	units int
+	// firsts: the shared panels of clients of one request, by oneKey. On
+	// a log of one request a client (a botnet, a CDN edge) most clients
+	// never make a second, and each would hold a panel of its own
+	// (80 bytes) for what a few thousand shared ones say.
+	firsts map[uint32]*clientPanel
+}
+
+// maxSharedPanels bounds panels.firsts; a client whose first request
+// finds no shared panel and no room for one gets a panel of its own.
+const maxSharedPanels = 1 << 14
+
+// statusIndex is the place of status among clientPanel.status's classes.
+func statusIndex(status int) int {
+	switch {
+	case status >= 200 && status < 300:
+		return 0
+	case status >= 300 && status < 400:
+		return 1
+	case status >= 400 && status < 500:
+		return 2
+	case status >= 500 && status < 600:
+		return 3
+	}
+	return 4
 }
 
 // add counts a request of c to path with status.
@@ -109,23 +137,58 @@ func (p *panels) add(c *client, path string, status int) {
 			return
 		}
 		p.units += 4
-		cp = new(clientPanel)
+		p.first(c, path, status)
+		return
+	}
+	if cp.shared {
+		own := *cp
+		own.shared = false
+		own.paths = append(make([]panelEntry, 0, cap(cp.paths)), cp.paths...)
+		cp = &own
 		c.pan = cp
 	}
-	switch {
-	case status >= 200 && status < 300:
-		inc32(&cp.status[0])
-	case status >= 300 && status < 400:
-		inc32(&cp.status[1])
-	case status >= 400 && status < 500:
-		inc32(&cp.status[2])
-		if status == 404 {
-			inc32(&cp.status[5])
+	p.count(cp, path, status)
+}
+
+// first gives c, whose panel has just been counted in p.units, the panel
+// of its first request: a shared one when there is one or room for one.
+func (p *panels) first(c *client, path string, status int) {
+	id, ok := p.id(pathOnly(path))
+	// The units the path's entry takes, as count would take them.
+	entry := ok && p.units+1 <= maxPanelUnits
+	key := uint32(statusIndex(status)) << 17
+	if status == 404 {
+		key |= 1 << 20
+	}
+	if entry {
+		key |= id // below maxPanelPaths, 1<<16
+	} else {
+		key |= 1 << 21
+	}
+	if cp := p.firsts[key]; cp != nil {
+		if entry {
+			p.units++
 		}
-	case status >= 500 && status < 600:
-		inc32(&cp.status[3])
-	default:
-		inc32(&cp.status[4])
+		c.pan = cp
+		return
+	}
+	cp := new(clientPanel)
+	p.count(cp, path, status)
+	c.pan = cp
+	if len(p.firsts) < maxSharedPanels {
+		if p.firsts == nil {
+			p.firsts = map[uint32]*clientPanel{}
+		}
+		cp.shared = true
+		p.firsts[key] = cp
+	}
+}
+
+// count counts a request to path with status in cp, c's own panel.
+func (p *panels) count(cp *clientPanel, path string, status int) {
+	inc32(&cp.status[statusIndex(status)])
+	if status == 404 {
+		inc32(&cp.status[5])
 	}
 	id, ok := p.id(pathOnly(path))
 	if !ok {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // robotRow is the robots row of name.
@@ -125,5 +126,83 @@ func TestMergePathsOfDisjointClients(t *testing.T) {
 	got, base := MergePaths([][]PathCount{ra.AllTopPaths, rb.AllTopPaths}, []int64{ra.TopPathsBase, rb.TopPathsBase})
 	if fmt.Sprint(got) != fmt.Sprint(whole.AllTopPaths) || base != whole.TopPathsBase {
 		t.Errorf("merged %v (base %d), one run %v (base %d)", got, base, whole.AllTopPaths, whole.TopPathsBase)
+	}
+}
+
+// TestBotnetOfOneRequestEachSharesPanels: on a botnet's log every address
+// makes one request, and most ask for the same few paths; their panels
+// are shared, one per path and answer, not one a client (80 bytes each on
+// a quarter of a million clients), and a client that comes back gets a
+// panel of its own without changing the others'.
+func TestBotnetOfOneRequestEachSharesPanels(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		paths      []string
+		statuses   []int
+		maxPanels  int
+		comeBackTo string
+	}{
+		{"a login sweep", []string{"/wp-login.php"}, []int{404}, 1, "/xmlrpc.php"},
+		{"a sweep of two paths and three answers", []string{"/", "/search?q=x", "/search?q=y"}, []int{200, 301, 503}, 6, "/"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const clients = 600
+			d := New(Config{})
+			want := map[string]int64{}
+			var status StatusCounts
+			for i := range clients {
+				q := req{ip: fmt.Sprintf("198.51.%d.%d", i/250, i%250+1), ua: firefoxUA, sec: i,
+					path: tc.paths[i%len(tc.paths)], status: tc.statuses[i%len(tc.statuses)]}
+				d.Add(q.record())
+				want[pathOnly(q.path)]++
+				status.add(q.status, 1)
+			}
+			back := req{ip: "198.51.0.1", ua: firefoxUA, sec: clients, path: tc.comeBackTo, status: 500}
+			d.Add(back.record())
+			want[back.path]++
+			status.add(back.status, 1)
+
+			panels := map[*clientPanel]bool{}
+			var tally pathTally
+			for c := range d.clients.all() {
+				panels[c.pan] = true
+				tally.add(c)
+			}
+			if len(panels) > tc.maxPanels+1 {
+				t.Errorf("%d clients hold %d panels, want at most %d shared and the one that came back", clients, len(panels), tc.maxPanels)
+			}
+			if tally.status != status || tally.uncounted != 0 {
+				t.Errorf("status %+v (uncounted %d), want %+v", tally.status, tally.uncounted, status)
+			}
+			list, _ := tally.list(d.pan.names)
+			got := map[string]int64{}
+			for _, p := range list {
+				if p.Error != 0 {
+					t.Errorf("path %s: error %d, want exact", p.Path, p.Error)
+				}
+				got[p.Path] = p.Requests
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("paths %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// TestRecordSizes: what every client and every distinct User-agent costs
+// on a botnet's log. A record that grows past a size the allocator has
+// takes the next one (296 bytes take 320): a quarter of a million clients
+// then hold 8 MB more.
+func TestRecordSizes(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		size, max uintptr
+	}{
+		{"client", unsafe.Sizeof(client{}), 288},
+		{"agentInfo", unsafe.Sizeof(agentInfo{}), 32},
+	} {
+		if tc.size > tc.max {
+			t.Errorf("%s takes %d bytes, want at most %d", tc.name, tc.size, tc.max)
+		}
 	}
 }

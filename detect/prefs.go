@@ -19,7 +19,10 @@ const maxContentUsage = 1024
 // (draft-ietf-aipref-vocab 7.1). Only pages served (2xx) count: a
 // preference is about using content, and an error page gave none.
 func (d *Detector) preference(c *client, r *logparse.Record, path string, m *robots.Matcher) {
-	purpose := c.ua.purpose
+	var purpose string
+	if i := c.ua.purpose; i > 0 {
+		purpose = d.purposes[i]
+	}
 	if purpose == "" || r.Status < 200 || r.Status > 299 {
 		return
 	}

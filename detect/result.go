@@ -555,7 +555,7 @@ func (d *Detector) Result() *Result {
 		if folded {
 			robotsSeen.add(clientHash(c.ip, c.ua.ua))
 		}
-		if d.cfg.Events != nil && !c.announced {
+		if d.cfg.Events != nil && c.flags&flagAnnounced == 0 {
 			// Judged a robot on the whole of its traffic only now.
 			d.announce(c, env)
 		}
