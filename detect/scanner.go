@@ -201,7 +201,10 @@ func probeOfDecoded(path string) probe {
 	if found == probeNone && weakFile(p[strings.LastIndexByte(p, '/')+1:]) {
 		found = probeWeak
 	}
-	if log4Shell(path) || log4jNested(path) {
+	// A lookup needs "{" or its encoding, "%7b": most paths have neither,
+	// and the scans for "ndi" stop at every n of a path.
+	brace, pct := strings.IndexByte(path, '{') >= 0, strings.IndexByte(path, '%') >= 0
+	if (brace || pct) && log4Shell(path) || brace && log4jNested(path) {
 		return probeStrong
 	}
 	if onlySlashes(p) {
@@ -215,7 +218,7 @@ func probeOfDecoded(path string) probe {
 	if traversal(path) {
 		return probeStrong
 	}
-	if strings.IndexByte(path, '%') >= 0 && (strings.Contains(path, "%2e%2e") || strings.Contains(path, "%2E%2E")) {
+	if pct && (strings.Contains(path, "%2e%2e") || strings.Contains(path, "%2E%2E")) {
 		return probeStrong
 	}
 	if i := strings.Index(path, "/etc/passwd"); i >= 0 && passwdEnds(path[i+len("/etc/passwd"):]) {
