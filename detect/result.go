@@ -471,7 +471,7 @@ func (d *Detector) Result() *Result {
 	// The pass has read its last record: what only reading needed (the
 	// User-agent interning, the classifier's cache) goes before the
 	// verdicts are built, not after, so the two are never held together.
-	d.uas, d.agents, d.agentSet = nil, agents.Classifier{}, nil
+	d.uas, d.agents, d.agentSet, d.agentPurpose = nil, agents.Classifier{}, nil, nil
 	if d.cfg.DNS != nil {
 		env.dns, res.DNSChecked = d.verifyDNS()
 	}
