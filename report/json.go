@@ -2,8 +2,10 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"iter"
 	"slices"
@@ -234,7 +236,7 @@ func streamJSON(w io.Writer, out *jsonReport) error {
 	}
 	j.value("panels", out.Panels)
 	if out.State != nil {
-		j.value("state", out.State)
+		j.state(out.State)
 	}
 	j.raw("\n}\n")
 	if j.err != nil {
@@ -325,6 +327,71 @@ func (j *jsonStream) row(v any, prefix string) bool {
 func (j *jsonStream) value(name string, v any) {
 	j.key(name)
 	j.marshal(v, "  ")
+}
+
+// state writes st as value would, byte for byte, but its two long lists
+// (a row for every robot name and every robot client: 6 MB on a botnet's
+// log) a row at a time: encoded whole, the text and the encoder's
+// buffers, three times its size, came on top of everything the run still
+// held at its end.
+func (j *jsonStream) state(st *jsonState) {
+	j.key("state")
+	if j.err != nil {
+		return
+	}
+	// The rest of the state, with null for the two lists, is short; the
+	// nulls are found by their indent, which no string in it can hold (a
+	// quote or newline in a string is escaped).
+	rest := *st
+	rest.ByRobot, rest.Edges = nil, nil
+	text, err := json.MarshalIndent(&rest, "  ", "  ")
+	if err != nil {
+		j.err = err
+		return
+	}
+	for _, l := range []struct {
+		key  string
+		list func()
+	}{
+		{"\n    \"by_robot\": ", func() { writeList(j, st.ByRobot) }},
+		{"\n    \"edges\": ", func() { writeList(j, st.Edges) }},
+	} {
+		i := bytes.Index(text, []byte(l.key+"null"))
+		if i < 0 {
+			j.err = fmt.Errorf("writing the state: no %q", l.key)
+			return
+		}
+		i += len(l.key)
+		j.raw(string(text[:i]))
+		l.list()
+		text = text[i+len("null"):]
+	}
+	j.raw(string(text))
+}
+
+// writeList writes list as a member of the state object: as
+// json.MarshalIndent with prefix "  " writes it there.
+func writeList[T any](j *jsonStream, list []T) {
+	if list == nil {
+		j.raw("null")
+		return
+	}
+	if len(list) == 0 {
+		j.raw("[]")
+		return
+	}
+	j.raw("[\n")
+	for i := range list {
+		if i > 0 {
+			j.raw(",\n")
+		}
+		j.raw("      ")
+		j.marshal(&list[i], "      ")
+		if j.err != nil {
+			return
+		}
+	}
+	j.raw("\n    ]")
 }
 
 // limit yields the first n of seq.
