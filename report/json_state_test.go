@@ -49,6 +49,9 @@ func TestStateIsWrittenARowAtATime(t *testing.T) {
 			if !bytes.Contains(got.Bytes(), append([]byte(`  "state": `), want...)) {
 				t.Fatalf("state not as encoding/json writes it:\n%.2000s", got.String())
 			}
+			if raceEnabled {
+				return
+			}
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
