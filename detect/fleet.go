@@ -44,6 +44,9 @@ type fleetAgent struct {
 	ua    string   // the string, as the map's key holds it
 	addrs []string // distinct addresses, the first fleetMinAddresses
 	asset bool     // an asset (the favicon aside) was fetched under it
+	// requests and account count the requests under the string, and of
+	// them those for sign-up and login pages (accountPage).
+	requests, account int64
 }
 
 // count adds r, whose resource class is res.
@@ -70,6 +73,10 @@ func (f *fleetTally) count(r *logparse.Record, res resource) {
 		}
 		f.last, f.lastUA = e, e.ua
 	}
+	e.requests++
+	if res != resourceAsset && accountPage(r.Path()) {
+		e.account++
+	}
 	if res == resourceAsset && !e.asset && fingerprintOf(r.Path()) != fpFavicon {
 		e.asset = true
 	}
@@ -88,24 +95,102 @@ func (f *fleetTally) count(r *logparse.Record, res resource) {
 // they make a fleet: at least fleetMinAddresses, in more than one network
 // (a /24, an IPv6 /48), and no asset fetched under ua.
 func (f *fleetTally) fleet(ua string) int {
-	if f == nil {
+	e := f.entry(ua)
+	if e == nil || !e.spread() {
 		return 0
 	}
-	e := f.agents[ua]
-	if e == nil || e.asset || len(e.addrs) < fleetMinAddresses {
+	return len(e.addrs)
+}
+
+// accountFleetShare: an account fleet's sign-up and login pages are at
+// least accountFleetNum/accountFleetDen of the requests under its string.
+const accountFleetNum, accountFleetDen = 3, 4
+
+// accountFleet reports how many addresses (fleetMinAddresses at most) sent
+// ua, if they make a fleet, as fleet asks, that spends most of its
+// requests (three in four or more) on sign-up and login pages: a
+// registration-spam or credential-stuffing campaign run from many proxies
+// under one copied string. People who share a browser string read the
+// site, and their pages outnumber the one login each makes; this holds
+// where the log sees no one's assets too (a front server answers them),
+// where fleet alone says nothing.
+func (f *fleetTally) accountFleet(ua string) int {
+	e := f.entry(ua)
+	if e == nil || !e.spread() || e.account*accountFleetDen < e.requests*accountFleetNum {
 		return 0
+	}
+	return len(e.addrs)
+}
+
+// entry returns ua's tally, or nil.
+func (f *fleetTally) entry(ua string) *fleetAgent {
+	if f == nil {
+		return nil
+	}
+	return f.agents[ua]
+}
+
+// spread reports whether e's string came from fleetMinAddresses or more
+// addresses in more than one network, with no asset fetched under it.
+func (e *fleetAgent) spread() bool {
+	if e.asset || len(e.addrs) < fleetMinAddresses {
+		return false
 	}
 	var first netip.Prefix
 	for i, a := range e.addrs {
 		n, ok := networkOf(a)
 		if !ok {
-			return 0 // host names: no networks to tell apart
+			return false // host names: no networks to tell apart
 		}
 		if i == 0 {
 			first = n
 		} else if n != first {
-			return len(e.addrs)
+			return true
 		}
 	}
-	return 0
+	return false
+}
+
+// accountWords are the words (path segments split at '-', '_', '.')
+// that name a sign-up or login page: WordPress's wp-login.php, Drupal's
+// /user/register, Plone's login_form, Rails' /users/sign_in.
+var accountWords = map[string]bool{
+	"login": true, "logon": true, "signin": true, "signup": true,
+	"register": true, "registration": true,
+}
+
+// accountPairs are the same named in two words: Plone's join_form and
+// require_login's neighbour, Devise's sign_in and sign_up, log_in.
+var accountPairs = map[[2]string]bool{
+	{"sign", "in"}: true, {"sign", "up"}: true, {"log", "in"}: true, {"join", "form"}: true,
+}
+
+// accountPage reports whether path (the query aside) ends in a sign-up or
+// login page: its last segment holds one of accountWords, or two
+// neighbouring words of accountPairs, matched whole and in any case.
+func accountPage(path string) bool {
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i]
+	}
+	path = strings.TrimRight(path, "/")
+	seg := path[strings.LastIndexByte(path, '/')+1:]
+	if seg == "" || len(seg) > 64 {
+		return false
+	}
+	var prev string
+	for seg != "" {
+		i := strings.IndexAny(seg, "-_.")
+		w := seg
+		if i >= 0 {
+			w, seg = seg[:i], seg[i+1:]
+		} else {
+			seg = ""
+		}
+		w = strings.ToLower(w)
+		if accountWords[w] || accountPairs[[2]string{prev, w}] {
+			return true
+		}
+		prev = w
+	}
+	return false
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/robowatch/robowatch/logparse"
@@ -144,5 +145,145 @@ func TestFleetOnRealLines(t *testing.T) {
 	}
 	if robots != 16 || people != 4 {
 		t.Errorf("%d fleet members and %d people, want 16 and 4", robots, people)
+	}
+}
+
+// TestAccountPage: a sign-up or login page is named by its last path
+// segment's words, matched whole, so an article that mentions a login in
+// its slug's middle word does not count, nor does a blog about logging.
+func TestAccountPage(t *testing.T) {
+	cases := []struct {
+		path string
+		want bool
+	}{
+		{"/wp-login.php", true},
+		{"/join_form", true},
+		{"/login_form", true},
+		{"/acl_users/credentials_cookie_auth/require_login?came_from=http%3A//howto.basjes.nl/join_form", true},
+		{"/user/register", true},
+		{"/users/sign_in", true},
+		{"/account/sign-up/", true},
+		{"/Login.aspx", true},
+		{"/auth/log-in", true},
+		{"/linux/doing-pxe-without-dhcp-control", false},
+		{"/blogin/post", false},               // "blogin" is no word of the list
+		{"/bloginfo", false},                  // nor is "bloginfo"
+		{"/login/help-with-passwords", false}, // the last segment decides
+		{"/how-to-join-tables", false},        // "join" alone is no form
+		{"/?next=/login", false},
+		{"/", false},
+		{"", false},
+	}
+	for _, tc := range cases {
+		if got := accountPage(tc.path); got != tc.want {
+			t.Errorf("accountPage(%q) = %v, want %v", tc.path, got, tc.want)
+		}
+	}
+}
+
+// TestAccountFleet: one exact browser string from many addresses that
+// spends most of its requests on the sign-up and login forms is a fleet
+// even in a log that sees no assets (a front server answers them), where
+// the plain fleet rule says nothing; people who share the string and read
+// the site dilute its share of form pages, and one of them loading an
+// asset clears the string.
+func TestAccountFleet(t *testing.T) {
+	const ff = "Mozilla/5.0 (Windows NT 5.1; rv:35.0) Gecko/20100101 Firefox/35.0"
+	member := func(i int) string { return fmt.Sprintf("203.0.%d.%d", 100+i%4, 10+i) } // four /24s
+	// run is one visit of the spam campaign: an article with the host root
+	// as Referer, then the sign-up and login forms, each posted.
+	visit := func(i int) []req {
+		ip, s := member(i), 100+900*i
+		return []req{
+			{ip: ip, ua: ff, sec: s, path: "/linux/some-article", referer: "http://www.example.com/"},
+			{ip: ip, ua: ff, sec: s + 2, path: "/join_form", referer: "http://www.example.com/"},
+			{ip: ip, ua: ff, sec: s + 30, method: "POST", path: "/join_form", status: 302, referer: "http://www.example.com/join_form"},
+			{ip: ip, ua: ff, sec: s + 35, path: "/acl_users/credentials_cookie_auth/require_login?came_from=http%3A//www.example.com/join_form", referer: "http://www.example.com/join_form"},
+			{ip: ip, ua: ff, sec: s + 36, path: "/login_form", referer: "http://www.example.com/"},
+			{ip: ip, ua: ff, sec: s + 70, method: "POST", path: "/login_form", referer: "http://www.example.com/login_form"},
+		}
+	}
+	fleet := func(n int) []req {
+		var out []req
+		for i := range n {
+			out = append(out, visit(i)...)
+		}
+		return out
+	}
+	// reader: a person under the same string reading pages (no assets: the
+	// log sees none), who outweighs the forms when there are enough of them.
+	reader := func(ip, ua string, n int) []req {
+		var out []req
+		for k := range n {
+			out = append(out, req{ip: ip, ua: ua, sec: 50000 + 60*k, path: fmt.Sprintf("/linux/article-%d", k), referer: "http://www.example.com/"})
+		}
+		return out
+	}
+	// the site's other readers: a pages-only log (assets served elsewhere).
+	others := func() []req { return reader("198.51.100.7", chromeUA, 120) }
+	cases := []struct {
+		name  string
+		reqs  []req
+		ip    string
+		robot bool
+	}{
+		{"ten addresses posting the forms, assets served elsewhere", append(others(), fleet(10)...), member(3), true},
+		{"nine addresses", append(others(), fleet(9)...), member(3), false},
+		{"people under the string read the site", append(append(others(), fleet(10)...), reader("198.51.100.9", ff, 40)...), member(3), false},
+		{"one of them loads an asset", append(append(others(), fleet(10)...),
+			req{ip: member(7), ua: ff, sec: 90000, path: "/static/main.css", referer: "http://www.example.com/"}), member(3), false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v := verdictOf(t, run(Config{}, tc.reqs), tc.ip, ff)
+			if v.Robot != tc.robot {
+				t.Errorf("robot=%v score=%d details=%q; want robot=%v", v.Robot, v.Score, v.Details, tc.robot)
+			}
+		})
+	}
+}
+
+// TestAccountFleetOnRealLines reads real lines of basjes-niels-2015
+// (testdata/corpus), in testdata/detect/account-fleet-firefox17.log:
+// every request under "X11; Linux i686; rv:17.0" Firefox 17, from 17
+// addresses in 16 networks over five days, each visit an article with the
+// host root as Referer then Plone's join_form and login_form, fetched and
+// posted (a registration-spam campaign through proxies; the log holds no
+// assets, its author filtered it). 123.88.10.57 posted the sign-up form
+// 82 s after fetching it, too slow for the quick-form signal, and nothing
+// else about it alone says robot: all 17 are robots as members of the
+// fleet.
+func TestAccountFleetOnRealLines(t *testing.T) {
+	f, err := os.Open("../testdata/detect/account-fleet-firefox17.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d := New(Config{})
+	rd := logparse.NewReader(f, "account-fleet-firefox17.log", nil)
+	for {
+		var rec logparse.Record
+		err := rd.Read(&rec)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("reading: %v", err)
+		}
+		d.Add(&rec)
+	}
+	n := 0
+	for v := range d.Result().Clients.All() {
+		n++
+		if !v.Robot {
+			t.Errorf("%s %q: not a robot: score %d %q", v.IP, v.UserAgent, v.Score, v.Details)
+		}
+	}
+	if n != 17 {
+		t.Errorf("%d clients, want 17", n)
+	}
+	v := verdictOf(t, d.Result(), "123.88.10.57", "Mozilla/5.0 (X11; Linux i686; rv:17.0) Gecko/20100101 Firefox/17.0")
+	if !strings.Contains(strings.Join(v.Details, "; "), "account fleet") {
+		t.Errorf("123.88.10.57: details %q, want the account fleet", v.Details)
 	}
 }

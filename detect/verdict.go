@@ -96,6 +96,11 @@ const RobotScore = 100
 //	            addresses in more than one network, none of which ever
 //	            loaded an asset, in a log that records assets: a fleet
 //	            (fleet.go)                                                   100
+//	            no asset, under a browser string sent from fleetMinAddresses
+//	            (10) or more addresses in more than one network, none of
+//	            which loaded an asset, three in four of whose requests are
+//	            for sign-up and login pages, whether or not the log sees
+//	            assets: an account fleet (fleet.go)                         100
 //
 // So a page-only client that never sends a Referer is a robot (50+50), a
 // single missing Referer or a handful of asset-less pages is not. A
@@ -468,6 +473,15 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		// Asked of the whole log, once it is read (fleet.go).
 		if n := lt.fleets.fleet(c.ua.ua); n > 0 {
 			j.add(ReasonBehaviour, pointsFleet, fmt.Sprintf("its exact browser User-agent came from %d or more addresses in several networks, and not one of them loaded an image, CSS, JS or font: a fleet", n))
+			return j
+		}
+	}
+	if j.kind == "" && a.Kind == agents.Browser && c.assets == 0 {
+		// Whether or not the log sees assets: the fleet's own requests,
+		// most of them for sign-up and login pages, are the evidence
+		// (fleet.go).
+		if n := lt.fleets.accountFleet(c.ua.ua); n > 0 {
+			j.add(ReasonBehaviour, pointsFleet, fmt.Sprintf("its exact browser User-agent came from %d or more addresses in several networks, none loading an asset, and three in four of its requests are for sign-up and login pages: an account fleet", n))
 		}
 	}
 	return j
