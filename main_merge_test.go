@@ -879,6 +879,36 @@ func TestMergeRefusesCountsThatWouldWrap(t *testing.T) {
 		{"a network of 9e18 requests", func(d map[string]any) {
 			d["networks"].([]any)[0].(map[string]any)["requests"] = json.Number(fmt.Sprint(huge))
 		}, "network"},
+		{"a robot of 9e18 cached requests", func(d map[string]any) {
+			d["robots"].([]any)[0].(map[string]any)["cached"] = json.Number(fmt.Sprint(huge))
+		}, "robot"},
+		{"a robot of 9e18 requests while robots.txt was unreachable", func(d map[string]any) {
+			d["robots"].([]any)[0].(map[string]any)["unreachable_requests"] = json.Number(fmt.Sprint(huge))
+		}, "robot"},
+		{"a robot of 9e18 fetches of robots.txt answered", func(d map[string]any) {
+			d["robots"].([]any)[0].(map[string]any)["robots_txt_served"].(map[string]any)["2xx"] = json.Number(fmt.Sprint(huge))
+		}, "robot"},
+		{"a robot of 9e18 preference conflicts", func(d map[string]any) {
+			d["robots"].([]any)[0].(map[string]any)["preference_conflicts"] = json.Number(fmt.Sprint(huge))
+		}, "robot"},
+		{"a robot of 9e18 fetches of llms.txt", func(d map[string]any) {
+			d["robots"].([]any)[0].(map[string]any)["discovery"] = map[string]any{"llms_txt": json.Number(fmt.Sprint(huge))}
+		}, "robot"},
+		{"a robot's conduct of 9e18 sessions", func(d map[string]any) {
+			d["robots"].([]any)[0].(map[string]any)["conduct"].(map[string]any)["sessions"] = json.Number(fmt.Sprint(huge))
+		}, "robot"},
+		{"a robot's conduct of 9e18 GETs", func(d map[string]any) {
+			d["robots"].([]any)[0].(map[string]any)["conduct"].(map[string]any)["methods"].(map[string]any)["GET"] = json.Number(fmt.Sprint(huge))
+		}, "robot"},
+		{"a robot's conduct of -9e18 requests after a 429", func(d map[string]any) {
+			d["robots"].([]any)[0].(map[string]any)["conduct"].(map[string]any)["error_after"] = json.Number(fmt.Sprint(-huge))
+		}, "robot"},
+		{"a client of 9e18 cached requests", func(d map[string]any) {
+			d["clients"].([]any)[0].(map[string]any)["cached"] = json.Number(fmt.Sprint(huge))
+		}, "client"},
+		{"a client of 9e18 fetches of llms.txt", func(d map[string]any) {
+			d["clients"].([]any)[0].(map[string]any)["discovery"] = map[string]any{"well_known": json.Number(fmt.Sprint(huge))}
+		}, "client"},
 		{"a day of 9e18 lines, its rows adding up", func(d map[string]any) {
 			s, c := d["summary"].(map[string]any), d["clients"].([]any)[0].(map[string]any)
 			more := huge - num(s["lines"])

@@ -344,6 +344,12 @@ func pathsWithin(list []detect.PathCount, base, records int64) bool {
 	return !t.bad && t.n <= records && each(records, base)
 }
 
+// discoveryWithin reports whether fetches of discovery files (nil: none)
+// are of at most limit requests, and none negative.
+func discoveryWithin(d *detect.Discovery, limit int64) bool {
+	return d == nil || within(limit, d.LLMsTxt, d.LLMsFullTxt, d.WellKnown)
+}
+
 // rowsAddUp checks that a whole part's rows add up to its summary, as in
 // every report robowatch writes: the clients' requests, with other's and
 // the records outside the window, are its records; their violations and
@@ -361,7 +367,8 @@ func rowsAddUp(p *jsonPart) error {
 		requests.add(c.Requests)
 		violations.add(c.Violations)
 		incidents.add(int64(c.Incidents))
-		if !each(c.Requests, c.Pages, c.Assets, c.Errors, c.RobotsTxtFetches, c.Violations, int64(c.Incidents)) {
+		if !each(c.Requests, c.Pages, c.Assets, c.Errors, c.RobotsTxtFetches, c.Violations, int64(c.Incidents),
+			c.Cached, c.PreferenceConflicts) || !discoveryWithin(c.Discovery, c.Requests) {
 			return fmt.Errorf("client %q has counts beyond its %d requests, or negative", c.IP, c.Requests)
 		}
 	}
@@ -428,6 +435,16 @@ func rowsAddUp(p *jsonPart) error {
 		for _, n := range r.Reasons {
 			bad = bad || !each(records, int64(n))
 		}
+		k, sv := &r.Conduct, &r.RobotsTxtServed
+		var methods tally
+		for _, n := range k.Methods {
+			methods.add(n)
+		}
+		bad = bad || !each(records, r.Cached, r.UnreachableRequests, r.PreferenceConflicts,
+			k.Sessions, k.RobotsTxtFetches, k.Requests, k.ViolatingSessions, k.UnjudgedSessions, k.CrawlDelaySessions,
+			k.FastSessions, k.NotModified, k.ErrorEpisodes, k.ErrorBefore, k.ErrorAfter) ||
+			methods.bad || methods.n > records || !within(records, sv.OK, sv.Redirect, sv.Unavailable, sv.Unreachable, sv.Page) ||
+			!discoveryWithin(r.Discovery, records)
 		bad = bad || !statusWithin(r.Status, records) || !pathsWithin(r.TopPaths, r.TopPathsOtherMax, records) ||
 			!pathsWithin(p.State.Paths[r.Name].Paths, p.State.Paths[r.Name].Base, records)
 		if bad {
