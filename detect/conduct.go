@@ -347,28 +347,37 @@ func conductOf(c *client, checked bool) Conduct {
 
 // add adds o, another client's or part's conduct, to k.
 func (k *Conduct) add(o *Conduct) {
-	k.Sessions += o.Sessions
-	k.RobotsTxtFetches += o.RobotsTxtFetches
+	// Saturating: the ledgers of other sites are theirs to write, and
+	// their counts are only known to be 0 or more (see MergeLedgers).
+	for _, p := range [...][2]*int64{{&k.Sessions, &o.Sessions}, {&k.RobotsTxtFetches, &o.RobotsTxtFetches},
+		{&k.Requests, &o.Requests}, {&k.ViolatingSessions, &o.ViolatingSessions}, {&k.UnjudgedSessions, &o.UnjudgedSessions},
+		{&k.CrawlDelaySessions, &o.CrawlDelaySessions}, {&k.FastSessions, &o.FastSessions}, {&k.NotModified, &o.NotModified},
+		{&k.ErrorEpisodes, &o.ErrorEpisodes}, {&k.ErrorBefore, &o.ErrorBefore}, {&k.ErrorAfter, &o.ErrorAfter}} {
+		*p[0] = addBytes(*p[0], *p[1])
+	}
 	if o.RobotsTxtMaxGap != nil && (k.RobotsTxtMaxGap == nil || *o.RobotsTxtMaxGap > *k.RobotsTxtMaxGap) {
 		g := *o.RobotsTxtMaxGap
 		k.RobotsTxtMaxGap = &g
 	}
-	k.Requests += o.Requests
-	k.ViolatingSessions += o.ViolatingSessions
-	k.UnjudgedSessions += o.UnjudgedSessions
-	k.CrawlDelaySessions += o.CrawlDelaySessions
-	k.FastSessions += o.FastSessions
-	k.NotModified += o.NotModified
-	k.ErrorEpisodes += o.ErrorEpisodes
-	k.ErrorBefore += o.ErrorBefore
-	k.ErrorAfter += o.ErrorAfter
 	if k.Methods == nil {
 		k.Methods = map[string]int64{}
 	}
 	for m, n := range o.Methods {
-		k.Methods[m] += n
+		k.Methods[m] = addBytes(k.Methods[m], n)
 	}
 	k.checked = k.checked || o.checked || o.DisallowCompliance != nil
+}
+
+// Negative reports whether a count of k is below 0: none is in a report
+// or ledger robowatch wrote.
+func (k *Conduct) Negative() bool {
+	for _, n := range k.Methods {
+		if n < 0 {
+			return true
+		}
+	}
+	return min(k.Sessions, k.RobotsTxtFetches, k.Requests, k.ViolatingSessions, k.UnjudgedSessions, k.CrawlDelaySessions,
+		k.FastSessions, k.NotModified, k.ErrorEpisodes, k.ErrorBefore, k.ErrorAfter) < 0
 }
 
 // finish works out the shares from the counts.
@@ -394,7 +403,7 @@ func (k *Conduct) finish() {
 	switch {
 	case k.ErrorEpisodes == 0:
 		k.ErrorBackoff = BackoffNoneSeen
-	case 2*k.ErrorAfter < k.ErrorBefore:
+	case k.ErrorAfter < k.ErrorBefore-k.ErrorAfter: // under half, without 2*ErrorAfter wrapping
 		k.ErrorBackoff = BackoffSlowed
 	default:
 		k.ErrorBackoff = BackoffKeptPace

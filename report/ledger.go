@@ -318,7 +318,7 @@ func readLedger(name string, r io.Reader) (*ledgerPart, error) {
 	}
 	for _, rb := range l.Robots {
 		neg := rb.Requests < 0 || rb.Bytes < 0 || rb.Violations < 0 || rb.Cached < 0 || rb.UnreachableRequests < 0 ||
-			rb.Pages != nil && *rb.Pages < 0 || rb.PreferenceConflicts != nil && *rb.PreferenceConflicts < 0
+			rb.Pages != nil && *rb.Pages < 0 || rb.PreferenceConflicts != nil && *rb.PreferenceConflicts < 0 || rb.Conduct.Negative()
 		if neg || rb.Name == "" || len(rb.SiteNames) == 0 || rb.Sites != len(rb.SiteNames) || !inSites(rb.SiteNames) || !inSites(rb.ViolatedOn) {
 			return nil, fmt.Errorf("%s: robot %q: a negative count, or sites not among the ledger's: not a ledger robowatch wrote", name, rb.Name)
 		}

@@ -100,6 +100,9 @@ func TestMergeLedgersRefusesHandEdited(t *testing.T) {
 		{"no site", `{"kind": "robowatch-ledger", "version": 1, "sites": [], "robots": [], "operators": []}`, "a ledger of no site"},
 		{"two ledgers in one file", good + good, "more than one ledger"},
 		{"one site twice in it", strings.Replace(good, `"sites": [{`, `"sites": [{"name": "a.example", "first": "`+first+`", "last": "`+last+`", "records": 1, "robot_requests": 0}, {`, 1), "holds site a.example twice"},
+		{"negative conduct sessions", strings.Replace(good, `"conduct": {"sessions": 2`, `"conduct": {"sessions": -2`, 1), "negative count"},
+		{"negative GETs", strings.Replace(good, `"methods": {"GET": 50}`, `"methods": {"GET": -50}`, 1), "negative count"},
+		{"negative requests after a 429", strings.Replace(good, `"conduct": {"sessions": 2`, `"conduct": {"error_after": -1, "sessions": 2`, 1), "negative count"},
 		{"robot requests past the records", strings.Replace(good, `"robot_requests": 50`, `"robot_requests": 500`, 1), "not a ledger robowatch wrote"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -131,5 +134,31 @@ func TestIsLedger(t *testing.T) {
 		if rest, _ := io.ReadAll(br); string(rest) != tc.text {
 			t.Errorf("IsLedger(%.30q) consumed the input", tc.text)
 		}
+	}
+}
+
+// TestMergeLedgersConductSaturates: the ledgers of other sites are theirs
+// to write; two that each claim 9e18 sessions of a robot merged to a
+// negative count. Conduct saturates as the rows' other counts do, and
+// its shares stay within 0 and 1.
+func TestMergeLedgersConductSaturates(t *testing.T) {
+	const huge = `9000000000000000000`
+	robot := func(site, first, last string) string {
+		return strings.Replace(ledgerText(site, first, last, "", ""), `"conduct": {"sessions": 2, "requests": 50, "methods": {"GET": 50}`,
+			`"conduct": {"sessions": `+huge+`, "requests": `+huge+`, "not_modified": `+huge+`, "error_episodes": 1, "error_before": `+huge+`, "error_after": `+huge+`, "methods": {"GET": `+huge+`}`, 1)
+	}
+	l, err := mergeTexts(robot("a.example", "2025-07-01T00:00:00Z", "2025-07-01T23:59:00Z"), robot("b.example", "2025-07-02T00:00:00Z", "2025-07-02T23:59:00Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := l.Robots[0].Conduct
+	if k.Sessions < 0 || k.Requests < 0 || k.NotModified < 0 || k.ErrorBefore < 0 || k.ErrorAfter < 0 || k.Methods["GET"] < 0 {
+		t.Errorf("a count wrapped: %+v", k)
+	}
+	if k.ConditionalShare < 0 || k.ConditionalShare > 1 {
+		t.Errorf("conditional_share %v, want within 0 and 1", k.ConditionalShare)
+	}
+	if k.ErrorBackoff != "kept-pace" {
+		t.Errorf("error_backoff %q, want kept-pace (as many requests after as before)", k.ErrorBackoff)
 	}
 }
