@@ -83,12 +83,13 @@ func (f *fleetTally) count(r *logparse.Record, res resource) {
 	if e.asset || len(e.addrs) >= fleetMinAddresses {
 		return
 	}
+	ip := capText(r.Client, MaxStoredClient) // as the client keeps it: a log's host name may be a line long
 	for _, a := range e.addrs {
-		if a == r.Client {
+		if a == ip {
 			return
 		}
 	}
-	e.addrs = append(e.addrs, strings.Clone(r.Client))
+	e.addrs = append(e.addrs, strings.Clone(ip))
 }
 
 // fleet reports how many addresses (fleetMinAddresses at most) sent ua, if

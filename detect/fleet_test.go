@@ -287,3 +287,28 @@ func TestAccountFleetOnRealLines(t *testing.T) {
 		t.Errorf("123.88.10.57: details %q, want the account fleet", v.Details)
 	}
 }
+
+// TestFleetKeepsAddressesBounded: a log's client field is the attacker's
+// (a host name as long as a line may be). The fleet tally keeps up to ten
+// addresses of each of 65,536 strings; kept whole, lines of a megabyte
+// held 640 GB. It keeps them cut as a client keeps its address.
+func TestFleetKeepsAddressesBounded(t *testing.T) {
+	var f fleetTally
+	for _, n := range []int{MaxStoredClient + 1, 4096, 1 << 20} {
+		for i := range fleetMinAddresses {
+			host := fmt.Sprintf("%d-%s.example", i, strings.Repeat("a", n))
+			r := &logparse.Record{Client: host, UserAgent: fmt.Sprintf("Scanner/%d", n), Method: "GET", Target: "/"}
+			f.count(r, resourcePage)
+		}
+	}
+	for ua, e := range f.agents {
+		if len(e.addrs) != fleetMinAddresses {
+			t.Errorf("%s: %d addresses kept, want %d (each one distinct)", ua, len(e.addrs), fleetMinAddresses)
+		}
+		for _, a := range e.addrs {
+			if len(a) > MaxStoredClient {
+				t.Errorf("%s: an address of %d bytes kept, want at most %d", ua, len(a), MaxStoredClient)
+			}
+		}
+	}
+}
