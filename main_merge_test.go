@@ -903,6 +903,9 @@ func TestMergeRefusesCountsThatWouldWrap(t *testing.T) {
 		{"a robot's conduct of -9e18 requests after a 429", func(d map[string]any) {
 			d["robots"].([]any)[0].(map[string]any)["conduct"].(map[string]any)["error_after"] = json.Number(fmt.Sprint(-huge))
 		}, "robot"},
+		{"a day of 9e18 robots judged by the earliest ranges", func(d map[string]any) {
+			d["summary"].(map[string]any)["ranges_earliest"] = json.Number(fmt.Sprint(huge))
+		}, "summary count"},
 		{"a client of 9e18 cached requests", func(d map[string]any) {
 			d["clients"].([]any)[0].(map[string]any)["cached"] = json.Number(fmt.Sprint(huge))
 		}, "client"},

@@ -383,7 +383,7 @@ func rowsAddUp(p *jsonPart) error {
 	case incidents.bad || incidents.n != int64(s.Incidents) || int64(s.Incidents) > records:
 		return fmt.Errorf("its clients' incidents and other's (%d) do not add up to its %d incidents", s.Other.Incidents, s.Incidents)
 	case !each(records, s.LateRecords, s.FutureRecords, s.UncheckedRecords, s.RobotRequests, s.JunkConnections,
-		s.ViolationsUnlisted, int64(s.IncidentsUnlisted), int64(s.DNSChecked), int64(s.JunkAddresses)):
+		s.ViolationsUnlisted, int64(s.IncidentsUnlisted), int64(s.DNSChecked), int64(s.JunkAddresses), int64(s.RangesEarliest)):
 		return fmt.Errorf("a summary count is beyond its %d records, or negative", records)
 	}
 	pan := &p.Panels
