@@ -2,6 +2,9 @@ package detect
 
 import (
 	"cmp"
+	"errors"
+	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -74,6 +77,79 @@ type EdgeBackoff struct {
 	Open   bool       `json:"open"`
 	Start  int64      `json:"start"`
 	Recent [][2]int64 `json:"recent"` // [second, requests] of its last minute
+}
+
+// Edge times are Unix seconds of years 1 to 9999, as a log's can be: a
+// time beyond, from an edited report, would wrap the sums and differences
+// the seeded run takes of them.
+var (
+	edgeTimeMin = time.Time{}.Unix()
+	edgeTimeMax = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC).Unix()
+)
+
+// Check reports why edge e cannot be of a report of records records
+// (nil: it can): a count negative or past them, a time out of range or
+// after its last request, its last minute's requests not of its last
+// minute. A run seeded from it (Config.Seed) adds its counts to its own.
+func (e *ClientEdge) Check(records int64) error {
+	if e.Sessions < 0 || e.Sessions > records {
+		return fmt.Errorf("sessions %d: want 0 to the report's %d records", e.Sessions, records)
+	}
+	if e.HeadDelayMs < 0 {
+		return fmt.Errorf("head_crawl_delay_ms %d is negative", e.HeadDelayMs)
+	}
+	type at struct {
+		name string
+		t    int64
+	}
+	times := []at{{"first", e.First}, {"last", e.Last}}
+	for _, p := range []struct {
+		name string
+		t    *int64
+	}{{"fetch_first", e.FetchFirst}, {"fetch_last", e.FetchLast}, {"before_fetch", e.BeforeFetch}} {
+		if p.t != nil {
+			times = append(times, at{p.name, *p.t})
+		}
+	}
+	if r := e.Robots; r != nil {
+		times = append(times, at{"robots.latest", r.Latest}, at{"robots.last_at", r.LastAt})
+		if r.OKAt != nil {
+			times = append(times, at{"robots.ok_at", *r.OKAt})
+		}
+	}
+	if b := e.Backoff; b != nil {
+		times = append(times, at{"backoff.start", b.Start})
+	}
+	for _, t := range times {
+		if t.t < edgeTimeMin || t.t > edgeTimeMax {
+			return fmt.Errorf("%s %d is not a time of the years 1 to 9999", t.name, t.t)
+		}
+	}
+	if e.First > e.Last {
+		return fmt.Errorf("first %d is after last %d", e.First, e.Last)
+	}
+	b := e.Backoff
+	if b == nil {
+		return nil
+	}
+	// An open minute after a 429 began at most a minute before the last
+	// request: a later request would have closed it.
+	if b.Open && (b.Start > e.Last || b.Start < e.Last-backoffWindow) {
+		return fmt.Errorf("backoff.start %d is not of the minute before its last request %d", b.Start, e.Last)
+	}
+	var n int64
+	for _, r := range b.Recent {
+		if r[0] < e.Last-backoffWindow || r[0] > e.Last {
+			return fmt.Errorf("backoff.recent second %d is not of the minute before its last request %d", r[0], e.Last)
+		}
+		if r[1] < 0 || r[1] > math.MaxInt64-n {
+			return errors.New("backoff.recent requests negative or past the report's records")
+		}
+		if n += r[1]; n > records {
+			return fmt.Errorf("backoff.recent requests %d are past the report's %d records", n, records)
+		}
+	}
+	return nil
 }
 
 // recent is c's requests of its last minute, [second, requests], from its

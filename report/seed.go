@@ -17,7 +17,10 @@ import (
 func ReadSeed(name string, r io.Reader) ([]detect.ClientEdge, string, error) {
 	var p struct {
 		Version int `json:"version"`
-		State   *struct {
+		Summary *struct {
+			Records int64 `json:"records"`
+		} `json:"summary"`
+		State *struct {
 			Version int                 `json:"version"`
 			Edges   []detect.ClientEdge `json:"edges"`
 		} `json:"state"`
@@ -34,6 +37,18 @@ func ReadSeed(name string, r io.Reader) ([]detect.ClientEdge, string, error) {
 		return nil, "", fmt.Errorf("%s: JSON report version %d; this robowatch reads version %d", name, p.Version, Version)
 	case p.State == nil || p.State.Version != StateVersion || p.State.Edges == nil:
 		return nil, "", fmt.Errorf("%s: no state.edges to start from: write the report of the day before with this robowatch's -o json", name)
+	}
+	var records int64
+	if p.Summary != nil {
+		records = p.Summary.Records
+	}
+	// A run adds the edges' counts to its own (error_before, conduct): an
+	// edited report's, as merge refuses them, are refused here.
+	for i := range p.State.Edges {
+		e := &p.State.Edges[i]
+		if err := e.Check(records); err != nil {
+			return nil, "", fmt.Errorf("%s: state.edges: client %s %q: %w", name, e.IP, e.UserAgent, err)
+		}
 	}
 	return p.State.Edges, hex.EncodeToString(h.Sum(nil)), nil
 }
