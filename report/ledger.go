@@ -477,7 +477,13 @@ func (s *robotSum) add(rb *LedgerRobot) {
 		s.rules[rule.Rule] = saturatingAdd(s.rules[rule.Rule], max(rule.Violations, 0))
 	}
 	for word, n := range rb.Compliance {
-		r.Compliance[word] += max(n, 0)
+		// Other sites' ledgers are theirs to write: their counts may add
+		// past the largest int, and saturate there.
+		if n = max(n, 0); n > math.MaxInt-r.Compliance[word] {
+			r.Compliance[word] = math.MaxInt
+		} else {
+			r.Compliance[word] += n
+		}
 	}
 	s.conducts = append(s.conducts, rb.Conduct)
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"testing"
 )
@@ -160,5 +161,35 @@ func TestMergeLedgersConductSaturates(t *testing.T) {
 	}
 	if k.ErrorBackoff != "kept-pace" {
 		t.Errorf("error_backoff %q, want kept-pace (as many requests after as before)", k.ErrorBackoff)
+	}
+}
+
+// TestMergeLedgersComplianceSaturates: each site's compliance count was
+// kept at 0 or more, but the sum over sites was not bounded: two ledgers
+// each claiming 9e18 obeyed sites merged to a negative count. The sum
+// saturates as the rows' other counts do.
+func TestMergeLedgersComplianceSaturates(t *testing.T) {
+	const huge = `9000000000000000000`
+	for _, tc := range []struct {
+		name  string
+		count string
+		want  int
+	}{
+		{"counts that add up", `1`, 2},
+		{"counts past the largest", huge, math.MaxInt},
+		{"negative counts", `-5`, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			robot := func(site, first, last string) string {
+				return strings.Replace(ledgerText(site, first, last, "", ""), `"compliance": {"obeyed": 1}`, `"compliance": {"obeyed": `+tc.count+`}`, 1)
+			}
+			l, err := mergeTexts(robot("a.example", "2025-07-01T00:00:00Z", "2025-07-01T23:59:00Z"), robot("b.example", "2025-07-02T00:00:00Z", "2025-07-02T23:59:00Z"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := l.Robots[0].Compliance["obeyed"]; got != tc.want {
+				t.Errorf("compliance obeyed %d; want %d", got, tc.want)
+			}
+		})
 	}
 }
