@@ -340,6 +340,18 @@ func JoinEdges(robots []RobotSummary, parts [][]ClientEdge, verdicts [][]Verdict
 	return out
 }
 
+// subSat is x-y, saturated at the ends of int64.
+func subSat(x, y int64) int64 {
+	d := x - y
+	switch {
+	case y < 0 && d < x:
+		return math.MaxInt64
+	case y > 0 && d > x:
+		return math.MinInt64
+	}
+	return d
+}
+
 // joinEdge is the edge of a client's day a followed by its day b, as one
 // run over both makes it; dl gathers what it changes in the counts of
 // the two days.
@@ -350,7 +362,11 @@ func joinEdge(a, b *ClientEdge, dl *edgeDelta) ClientEdge {
 		}
 		return 0
 	}
-	joined := b.First-a.Last <= int64(SessionGap/time.Second)
+	// The parts' edges are theirs to write: the difference saturates, and
+	// is compared in whole seconds and milliseconds, not as a Duration,
+	// which times years apart or a huge Crawl-delay would wrap.
+	pause := subSat(b.First, a.Last)
+	joined := pause <= int64(SessionGap/time.Second)
 	// The first request of b, one run goes on, comes after a's last: the
 	// flags of the session it is in so far.
 	var so uint8
@@ -358,8 +374,10 @@ func joinEdge(a, b *ClientEdge, dl *edgeDelta) ClientEdge {
 		so = a.Tail
 	}
 	var fast uint8
-	if delay := time.Duration(b.HeadDelayMs) * time.Millisecond; delay > 0 && b.Head&EdgeOpensRobots == 0 &&
-		so&(EdgeRobotsTxt|EdgeFast) == 0 && time.Duration(b.First-a.Last+1)*time.Second < delay {
+	// Log times are whole seconds: a pause of n may be almost n+1, so it
+	// is faster than the delay only if n+1 seconds are, n < (ms-1)/1000.
+	if delay := b.HeadDelayMs; delay > 0 && b.Head&EdgeOpensRobots == 0 &&
+		so&(EdgeRobotsTxt|EdgeFast) == 0 && pause < (delay-1)/1000 {
 		fast = EdgeFast
 	}
 	head := b.Head &^ EdgeOpensRobots
@@ -396,9 +414,9 @@ func joinEdge(a, b *ClientEdge, dl *edgeDelta) ClientEdge {
 		var g int64 = -1
 		switch {
 		case b.FetchFirst == nil:
-			g = b.Last - *a.FetchLast
+			g = subSat(b.Last, *a.FetchLast)
 		case b.BeforeFetch != nil:
-			g = *b.BeforeFetch - *a.FetchLast
+			g = subSat(*b.BeforeFetch, *a.FetchLast)
 		}
 		if g > 0 && (dl.gap == nil || g > *dl.gap) {
 			dl.gap = &g

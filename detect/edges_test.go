@@ -42,3 +42,38 @@ func TestJoinEdge(t *testing.T) {
 		})
 	}
 }
+
+// TestJoinEdgeOfEditedParts: the edges of a merge part are the part's to
+// write; times and a Crawl-delay far past what a Duration holds must not
+// wrap into a session joined across years, or a robot marked faster than
+// its Crawl-delay (or not) by an overflow.
+func TestJoinEdgeOfEditedParts(t *testing.T) {
+	const maxInt64 = 1<<63 - 1
+	for _, tc := range []struct {
+		name           string
+		aLast, bFirst  int64
+		delayMs        int64
+		sessions, fast int64
+	}{
+		{"a day 300 years on keeps its delay", 1000, 1000 + 1e10, 10000, 0, 0},
+		{"a Crawl-delay past the largest Duration is kept slower than", 1000, 1400, 1 << 62, 0, 1},
+		{"a Crawl-delay of the largest milliseconds", 1000, 1400, maxInt64, 0, 1},
+		{"times at both ends of int64 are not one session", -9e18, 9e18, 10000, 0, 0},
+		{"a day at the end of int64 is not faster than its delay", 0, maxInt64, maxInt64, 0, 0},
+		{"a second after, under a delay of 10 s, is fast", 1000, 1001, 10000, -1, 1},
+		// Log times are whole seconds: 9 s apart may be 9.9 s.
+		{"8 s after, under a delay of 10 s, is fast", 1000, 1008, 10000, -1, 1},
+		{"9 s after, under a delay of 10 s, is not", 1000, 1009, 10000, -1, 0},
+		{"9 s after, under a delay of 10.5 s, is fast", 1000, 1009, 10500, -1, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var dl edgeDelta
+			a := ClientEdge{Sessions: 1, First: tc.aLast, Last: tc.aLast, Head: EdgeDelayed, Tail: EdgeDelayed}
+			b := ClientEdge{Sessions: 1, First: tc.bFirst, Last: tc.bFirst, Head: EdgeDelayed, Tail: EdgeDelayed, HeadDelayMs: tc.delayMs}
+			joinEdge(&a, &b, &dl)
+			if dl.sessions != tc.sessions || dl.fast != tc.fast {
+				t.Errorf("sessions %+d, fast %+d; want %+d, %+d", dl.sessions, dl.fast, tc.sessions, tc.fast)
+			}
+		})
+	}
+}
