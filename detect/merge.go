@@ -113,9 +113,25 @@ func reasonRank(r string) int {
 	return i
 }
 
+// union is a, then each string of b not in a or before it in b. A part's
+// lists are its own to write: a search of a for each of b was quadratic in
+// a hand-edited part's huge details, so past a few strings a set is kept.
 func union(a, b []string) []string {
+	if len(a)*len(b) <= 64 {
+		for _, s := range b {
+			if !slices.Contains(a, s) {
+				a = append(a, s)
+			}
+		}
+		return a
+	}
+	seen := make(map[string]struct{}, len(a)+len(b))
+	for _, s := range a {
+		seen[s] = struct{}{}
+	}
 	for _, s := range b {
-		if !slices.Contains(a, s) {
+		if _, ok := seen[s]; !ok {
+			seen[s] = struct{}{}
 			a = append(a, s)
 		}
 	}
