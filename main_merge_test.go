@@ -894,6 +894,13 @@ func TestMergeRefusesCountsThatWouldWrap(t *testing.T) {
 		{"a robot of 9e18 fetches of llms.txt", func(d map[string]any) {
 			d["robots"].([]any)[0].(map[string]any)["discovery"] = map[string]any{"llms_txt": json.Number(fmt.Sprint(huge))}
 		}, "robot"},
+		{"an edge of 9e18 sessions", func(d map[string]any) {
+			edges, _ := d["state"].(map[string]any)["edges"].([]any)
+			if len(edges) == 0 {
+				t.Fatal("the part has no edges to edit")
+			}
+			edges[0].(map[string]any)["sessions"] = json.Number(fmt.Sprint(huge))
+		}, "state.edges"},
 		{"a robot's conduct of 9e18 sessions", func(d map[string]any) {
 			d["robots"].([]any)[0].(map[string]any)["conduct"].(map[string]any)["sessions"] = json.Number(fmt.Sprint(huge))
 		}, "robot"},

@@ -386,6 +386,14 @@ func rowsAddUp(p *jsonPart) error {
 		s.ViolationsUnlisted, int64(s.IncidentsUnlisted), int64(s.DNSChecked), int64(s.JunkAddresses), int64(s.RangesEarliest)):
 		return fmt.Errorf("a summary count is beyond its %d records, or negative", records)
 	}
+	// The edges a merge of days joins (detect.JoinEdges): a session count
+	// or a time an editor put past the records would come out in the
+	// joined robots' conduct.
+	for i := range p.State.Edges {
+		if err := p.State.Edges[i].Check(records); err != nil {
+			return fmt.Errorf("state.edges: %w", err)
+		}
+	}
 	pan := &p.Panels
 	rp := p.State.RobotPaths
 	if rp == nil {
