@@ -52,7 +52,35 @@ var (
 		{4, "1997-10-01"}, {5, "1999-03-18"}, {6, "2001-08-27"}, {7, "2006-10-18"}, {8, "2009-03-19"},
 		{9, "2011-03-14"}, {10, "2012-10-26"}, {11, "2013-10-17"}, {12, "2015-07-29"},
 	}
+	// Apple's Safari, by its Version/ token, from Apple's release notes:
+	// one major version a year, each September since 10 (on macOS and iOS
+	// alike); after 18 Apple numbered the 2025 release 26, after the year,
+	// so 19 to 25 never existed and are interpolated harmlessly.
+	safariReleases = []release{
+		{3, "2007-10-26"}, {4, "2009-06-08"}, {5, "2010-06-07"}, {6, "2012-07-25"}, {7, "2013-10-22"},
+		{8, "2014-10-16"}, {9, "2015-09-30"}, {10, "2016-09-20"}, {11, "2017-09-19"}, {12, "2018-09-17"},
+		{13, "2019-09-19"}, {14, "2020-09-16"}, {15, "2021-09-20"}, {16, "2022-09-12"}, {17, "2023-09-18"},
+		{18, "2024-09-16"}, {26, "2025-09-15"},
+	}
 )
+
+// safari reports whether lower is Apple's Safari on a Mac, an iPhone, an
+// iPad or an iPod by its own form, "Version/v … Safari/": Android's old
+// stock browser writes Version/4.0 whatever its age, and Opera 10 to 12
+// wrote Version/ too; browsers built on Safari add their own token
+// (CriOS, FxiOS, Chrome) and carry no Version/.
+func safari(lower string) bool {
+	if !strings.Contains(lower, "version/") || !strings.Contains(lower, "safari/") ||
+		strings.Contains(lower, "android") || strings.Contains(lower, "opera") || strings.Contains(lower, "chrome/") {
+		return false
+	}
+	for _, p := range [...]string{"(macintosh", "(iphone", "(ipad", "(ipod"} {
+		if strings.Contains(lower, p) {
+			return true
+		}
+	}
+	return false
+}
 
 // browserRelease returns the browser and major version a User-agent names
 // and when the next version came out (superseding it); ok is false for
@@ -77,6 +105,9 @@ func browserReleaseLower(lower string) (name string, superseded time.Time, ok bo
 	case strings.Contains(lower, "chrome/"):
 		v, ok = versionAfter(lower, "chrome/")
 		name, table = "Chrome", chromeReleases
+	case safari(lower):
+		v, ok = versionAfter(lower, "version/")
+		name, table = "Safari", safariReleases
 	}
 	if !ok || v < table[0].major {
 		return "", time.Time{}, false
@@ -102,7 +133,7 @@ type releaseRow struct {
 // three dates parsed.
 var releaseRows = sync.OnceValue(func() map[string][]releaseRow {
 	rows := map[string][]releaseRow{}
-	for name, table := range map[string][]release{"Chrome": chromeReleases, "Firefox": firefoxReleases, "Internet Explorer": msieReleases} {
+	for name, table := range map[string][]release{"Chrome": chromeReleases, "Firefox": firefoxReleases, "Internet Explorer": msieReleases, "Safari": safariReleases} {
 		first, last := table[0].major, table[len(table)-1].major+releaseRowsAhead
 		for v := first; v <= last; v++ {
 			rows[name] = append(rows[name], releaseRow{name + " " + strconv.Itoa(v), releaseDate(table, v+1)})
@@ -122,7 +153,12 @@ func releaseDate(table []release, v int) time.Time {
 	}
 	last := table[len(table)-1]
 	if v >= last.major {
-		return day(last).Add(time.Duration(v-last.major) * 28 * 24 * time.Hour)
+		step := 28 * 24 * time.Hour
+		if &table[0] == &safariReleases[0] {
+			// Safari has come out once a year, not every four weeks.
+			step = 365 * 24 * time.Hour
+		}
+		return day(last).Add(time.Duration(v-last.major) * step)
 	}
 	for i := 1; i < len(table); i++ {
 		if v < table[i].major {

@@ -28,7 +28,16 @@ func TestAncientBrowser(t *testing.T) {
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36", "2024-05-06", false},
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/180.0.0.0 Safari/537.36", "2026-05-06", false}, // a future version: not ancient
 		{"Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "2024-05-06", false},
-		{"Mozilla/5.0 (iPhone; CPU iPhone OS 17_3_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.3 Mobile/15E148 Safari/604.1", "2030-01-01", false}, // Safari: no table
+		{"Mozilla/5.0 (iPhone; CPU iPhone OS 17_3_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.3 Mobile/15E148 Safari/604.1", "2030-01-01", true}, // Safari 18 came out in 2024
+		// Safari by its Version/ token: iOS 13's Safari was superseded by
+		// 14 in September 2020, so in 2024 it is ancient, in 2021 not.
+		{"Mozilla/5.0 (iPhone; CPU iPhone OS 13_2_3 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.0.3 Mobile/15E148 Safari/604.1", "2024-09-15", true},
+		{"Mozilla/5.0 (iPhone; CPU iPhone OS 13_2_3 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.0.3 Mobile/15E148 Safari/604.1", "2021-06-01", false},
+		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/26.0 Safari/605.1.15", "2027-06-01", false}, // after 18 came 26
+		// Not Safari: Android's stock browser writes Version/4.0 at any age,
+		// Opera 12 wrote Version/12.16.
+		{"Mozilla/5.0 (Linux; U; Android 4.4.2; en-us; SM-T210R Build/KOT49H) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Safari/534.30", "2024-05-06", false},
+		{"Opera/9.80 (Macintosh; Intel Mac OS X 10.6.8; U; en) Presto/2.12.388 Version/12.16", "2024-05-06", false},
 		{"curl/8.5.0", "2024-05-06", false},
 		// Judged from the day the next version came out: Internet
 		// Explorer 7 (2006) was current until 8 (March 2009), so a 2009

@@ -1055,6 +1055,9 @@ func impossibleBrowser(lower string) string {
 			}
 		}
 	}
+	if why := chromeForgery(lower); why != "" {
+		return why
+	}
 	nt, ntOK := windowsNT(lower)
 	if ntOK && !validNT[nt] {
 		return "Windows NT " + nt + " does not exist"
@@ -1112,6 +1115,34 @@ func impossibleBrowser(lower string) string {
 		if isFirefox && lastFirefox > 0 && firefox > lastFirefox {
 			return "Firefox " + strconv.Itoa(firefox) + " on Mac OS X 10." + strconv.Itoa(mac) + " (the last was " + strconv.Itoa(lastFirefox) + ")"
 		}
+	}
+	return ""
+}
+
+// chromeForgery returns why a string naming Chrome cannot be Chrome's, or
+// "". Every Chrome since the first writes its engine, AppleWebKit/, and
+// none writes Gecko's revision, rv:, which only Firefox and Internet
+// Explorer 11 put in their comment: strings pieced together from two
+// browsers' ("(Windows NT 6.1; Win64; x64; rv:47.0) AppleWebKit/537.36 …
+// Chrome/67", "(Macintosh; Intel Mac OS X 10_15_7) Chrome/126.0") are a
+// script's. The rv: rule is held to Windows and macOS, where the strings
+// of Chrome and Firefox are known; a fringe system's browser (AmigaOS)
+// may mix tokens.
+func chromeForgery(lower string) string {
+	if _, ok := versionAfter(lower, "chrome/"); !ok {
+		return ""
+	}
+	if !strings.Contains(lower, "applewebkit/") {
+		return "Chrome/ without AppleWebKit/, which every Chrome writes"
+	}
+	i, j := strings.IndexByte(lower, '('), strings.IndexByte(lower, ')')
+	if i < 0 || j < i {
+		return ""
+	}
+	comment := lower[i:j]
+	if (strings.Contains(comment, "windows nt") || strings.Contains(comment, "mac os x")) &&
+		strings.Contains(comment, "rv:") {
+		return "Gecko's rv: in a Chrome string, which only Firefox and IE 11 write"
 	}
 	return ""
 }

