@@ -15,7 +15,9 @@ import (
 // loads an asset, is a fleet; people sharing a browser version are not,
 // because one of them at least loads a page's assets.
 func TestFleet(t *testing.T) {
-	const msie7 = "Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 6.0)"
+	// A browser current at the cases' date: an ancient one asking for the
+	// home page alone is a robot by itself (homeOnly), fleet or no fleet.
+	const fleetUA = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0.0.0 Safari/537.36"
 	// people: a site that serves its own assets, read by three people (a
 	// fresh slice each time: the cases append to it).
 	people := func() []req {
@@ -29,27 +31,27 @@ func TestFleet(t *testing.T) {
 		}
 		return out
 	}
-	getRoot := func(i int, ip string) []req { return []req{{ip: ip, ua: msie7, sec: 100 + 600*i, path: "/"}} }
+	getRoot := func(i int, ip string) []req { return []req{{ip: ip, ua: fleetUA, sec: 100 + 600*i, path: "/"}} }
 	cases := []struct {
 		name  string
 		reqs  []req
-		ip    string // the client asked about, under msie7
+		ip    string // the client asked about, under fleetUA
 		robot bool
 	}{
 		{"ten addresses, GET / each, no asset", append(people(), fleet(10, member, getRoot)...), member(3), true},
 		{"nine addresses", append(people(), fleet(9, member, getRoot)...), member(3), false},
 		{"ten addresses, one loads the page's assets", append(append(people(), fleet(10, member, getRoot)...),
-			req{ip: member(7), ua: msie7, sec: 6401, path: "/static/main.css", referer: "http://www.example.com/"}), member(3), false},
+			req{ip: member(7), ua: fleetUA, sec: 6401, path: "/static/main.css", referer: "http://www.example.com/"}), member(3), false},
 		{"ten addresses of one /24", append(people(), fleet(10, func(i int) string { return fmt.Sprintf("203.0.113.%d", 10+i) }, getRoot)...), "203.0.113.13", false},
 		{"a member that reads on", append(append(people(), fleet(10, member, getRoot)...),
-			req{ip: member(3), ua: msie7, sec: 2000, path: "/a"}, req{ip: member(3), ua: msie7, sec: 2100, path: "/b"},
-			req{ip: member(3), ua: msie7, sec: 2200, path: "/c"}, req{ip: member(3), ua: msie7, sec: 2300, path: "/d"},
-			req{ip: member(3), ua: msie7, sec: 2400, path: "/e"}), member(3), false},
+			req{ip: member(3), ua: fleetUA, sec: 2000, path: "/a"}, req{ip: member(3), ua: fleetUA, sec: 2100, path: "/b"},
+			req{ip: member(3), ua: fleetUA, sec: 2200, path: "/c"}, req{ip: member(3), ua: fleetUA, sec: 2300, path: "/d"},
+			req{ip: member(3), ua: fleetUA, sec: 2400, path: "/e"}), member(3), false},
 		{"a log of pages only (assets served elsewhere)", fleet(10, member, getRoot), member(3), false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			v := verdictOf(t, run(Config{}, tc.reqs), tc.ip, msie7)
+			v := verdictOf(t, run(Config{}, tc.reqs), tc.ip, fleetUA)
 			if v.Robot != tc.robot {
 				t.Errorf("robot=%v score=%d details=%q; want robot=%v", v.Robot, v.Score, v.Details, tc.robot)
 			}
@@ -58,7 +60,7 @@ func TestFleet(t *testing.T) {
 	// The people stay people beside a fleet.
 	res := run(Config{}, append(people(), fleet(12, member, getRoot)...))
 	for v := range res.Clients.All() {
-		if v.UserAgent != msie7 && v.Robot {
+		if v.UserAgent != fleetUA && v.Robot {
 			t.Errorf("person %s %q judged a robot: %q", v.IP, v.UserAgent, v.Details)
 		}
 	}
@@ -69,10 +71,12 @@ func TestFleet(t *testing.T) {
 // asks the whole log, so every worker count gives the same verdicts, and
 // so does a --shard run, which sees the other shards' records by Pass.
 func TestFleetAcrossWorkers(t *testing.T) {
-	const msie7 = "Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 6.0)"
+	// A current browser: an ancient one asking for / alone is a robot by
+	// itself, whatever the workers see.
+	const fleetUA = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0.0.0 Safari/537.36"
 	reqs := browse("198.51.100.1", chromeUA, 0, 3, 30)
 	for i := range 12 {
-		reqs = append(reqs, req{ip: fmt.Sprintf("203.0.%d.9", 100+i), ua: msie7, sec: 100 + 60*i, path: "/"})
+		reqs = append(reqs, req{ip: fmt.Sprintf("203.0.%d.9", 100+i), ua: fleetUA, sec: 100 + 60*i, path: "/"})
 	}
 	recs := make([]logparse.Record, len(reqs))
 	for i, q := range reqs {
@@ -83,7 +87,7 @@ func TestFleetAcrossWorkers(t *testing.T) {
 		p.Add(recs, nil, nil, nil)
 		robots := 0
 		for v := range p.Result().Clients.All() {
-			if v.UserAgent == msie7 && v.Robot {
+			if v.UserAgent == fleetUA && v.Robot {
 				robots++
 			}
 		}
@@ -100,7 +104,7 @@ func TestFleetAcrossWorkers(t *testing.T) {
 			d.Pass(&recs[i])
 		}
 	}
-	if v := verdictOf(t, d.Result(), "203.0.105.9", msie7); !v.Robot {
+	if v := verdictOf(t, d.Result(), "203.0.105.9", fleetUA); !v.Robot {
 		t.Errorf("shard: the member not a robot: %q", v.Details)
 	}
 }

@@ -710,3 +710,10 @@ func unhex(c byte) (byte, bool) {
 	}
 	return 0, false
 }
+
+// homeOnly reports whether every request of c was for the home page, /
+// (and the favicon a browser adds by itself), with no asset.
+func (c *client) homeOnly() bool {
+	files := c.fp.mask &^ fpReferred
+	return c.fp.only && c.assets == 0 && files&fpRoot != 0 && files&^(fpRoot|fpFavicon) == 0
+}

@@ -78,6 +78,9 @@ const RobotScore = 100
 //	            its first request names itself as the Referer, and never an
 //	            asset: a link to the page one is on, followed before the page
 //	            was ever fetched (a person's reload loads the page's assets)  50
+//	            nothing but the home page (and the favicon) under a browser's
+//	            name, no asset, in a log that sees assets: a person with a
+//	            warm cache does it too, so it needs another signal            50
 //	            >= MinPages HTML pages and no image, CSS, JS or font (or,
 //	            over 2*MinPages pages, fewer than one per 10 pages)           50
 //	            >= MinPages HTML pages and never a Referer (in a log that
@@ -128,6 +131,7 @@ const (
 	pointsHeadBrowser      = 100
 	pointsHTTPSwitch       = 50
 	pointsSelfReferer      = 50
+	pointsHomeOnly         = 50
 	pointsWeakProbe        = 50
 	pointsNoAssets         = 50
 	pointsNoReferer        = 50
@@ -412,6 +416,10 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		weak++
 		j.add(ReasonBehaviour, pointsHTTPSwitch, fmt.Sprintf("%d of %d requests over HTTP/1.0, the others over a later version, under one browser's User-agent", h, c.requests))
 	}
+	if a.Kind == agents.Browser && c.homeOnly() && lt.hasAssets && !lt.assetsElsewhere {
+		weak++
+		j.add(ReasonBehaviour, pointsHomeOnly, fmt.Sprintf("%s for the home page and nothing else, never an asset", requestCount(c.requests)))
+	}
 	if c.rare().selfReferer && c.assets == 0 {
 		weak++
 		j.add(ReasonBehaviour, pointsSelfReferer, "its first request names itself as the Referer, and never an asset")
@@ -544,4 +552,12 @@ func plural(n int) string {
 
 func percent(part, whole int64) string {
 	return fmt.Sprintf("%d%%", part*100/whole)
+}
+
+// requestCount says how many requests, "one request" or "3 requests".
+func requestCount(n int64) string {
+	if n == 1 {
+		return "one request"
+	}
+	return fmt.Sprintf("%d requests", n)
 }
