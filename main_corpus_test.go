@@ -20,7 +20,7 @@ import (
 const (
 	corpusTargetRobotsFound   = 0.95 // share of labelled robots judged robots
 	corpusTargetPeopleFlagged = 0.03 // share of labelled people judged robots
-	corpusFloorRobotsFound    = 0.93
+	corpusFloorRobotsFound    = 0.95
 	corpusCeilPeopleFlagged   = 0.01
 )
 
