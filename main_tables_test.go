@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,5 +90,32 @@ func TestNoRobotsTxtNoViolationsColumn(t *testing.T) {
 				t.Errorf("a Violations column without --robots:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestTrafficCollapsesSilence: a log with a day of traffic, five days of
+// silence and another day lists the silence as one row, with no robots'
+// share ("-", not "0%", which would read as people only).
+func TestTrafficCollapsesSilence(t *testing.T) {
+	var log strings.Builder
+	for _, day := range []string{"06", "12"} {
+		for i := range 5 {
+			fmt.Fprintf(&log, "192.0.2.%d - - [%s/May/2024:09:00:%02d +0000] \"GET / HTTP/1.1\" 200 512 \"-\" \"Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0\"\n", i+1, day, i)
+		}
+	}
+	code, out, errOut := runCLI(t, []byte(log.String()), "--width", "120", "--section", "traffic")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "2024-05-07 Tue … 2024-05-11 Sat") {
+		t.Errorf("no one row for the five silent days:\n%s", out)
+	}
+	if n := strings.Count(out, "\n│ 2024-05-"); n != 3 {
+		t.Errorf("%d rows, want 3 (a day, the silence, a day):\n%s", n, out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "…") && !strings.HasSuffix(strings.TrimSpace(l), "- │") {
+			t.Errorf("the silent days' share is not \"-\": %s", l)
+		}
 	}
 }

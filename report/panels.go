@@ -59,8 +59,20 @@ func trafficSection(r *Report) *section {
 		x.robots += at64(tl.Robots, i)
 		x.human += at64(tl.Humans, i)
 	}
-	for _, x := range rows {
-		s.rows = append(s.rows, []string{x.start.Format(layout), Count(x.requests), Count(x.robots), Count(x.human), share(x.robots, x.requests)})
+	for i := 0; i < len(rows); i++ {
+		x := rows[i]
+		// A run of periods without a request is one row: a log with a
+		// burst and weeks of silence was a page of zeros.
+		j := i
+		for j+1 < len(rows) && rows[j+1].requests == 0 && x.requests == 0 {
+			j++
+		}
+		label := x.start.Format(layout)
+		if j > i {
+			label += " … " + rows[j].start.Format(layout)
+		}
+		s.rows = append(s.rows, []string{label, Count(x.requests), Count(x.robots), Count(x.human), hourShare(x.robots, x.requests)})
+		i = j
 	}
 	if len(rows) == 0 {
 		s.notes = append(s.notes, "No timed requests.")
@@ -171,4 +183,13 @@ func pathsSection(r *Report, opt Options) *section {
 		s.notes = append(s.notes, fmt.Sprintf("The paths of the %s busiest of %s robot names; the JSON report lists every one's (robots[].top_paths).", Exact(int64(n)), Exact(int64(len(res.Robots)))))
 	}
 	return s
+}
+
+// hourShare is the robots' share of a period's requests; "-" for a period
+// with none, where "0%" would read as people only.
+func hourShare(robots, requests int64) string {
+	if requests == 0 {
+		return "-"
+	}
+	return share(robots, requests)
 }
