@@ -742,9 +742,8 @@ func TestNoAgentField(t *testing.T) {
 
 // TestELBWithoutAgent: a Classic Load Balancer log from before AWS added
 // user_agent, ssl_cipher and ssl_protocol (2015) ends at the request, as
-// elb.log of atombrenner/elb-lambda-analyse on GitHub does (at
-// fe2a68ce3aea3d914f61c0aea7899b83a622e2e2; these lines are written after
-// it, not copied). It is detected as elb and read whole, its records
+// AWS's documentation of the older layout shows (these lines are written
+// for the test). It is detected as elb and read whole, its records
 // saying their layout has no User-agent rather than every client sending
 // an empty one.
 func TestELBWithoutAgent(t *testing.T) {
