@@ -305,12 +305,15 @@ func (t *tally) add(vs ...int64) {
 	}
 }
 
+// over says whether a count added was negative or their sum passed limit.
+func (t *tally) over(limit int64) bool { return t.bad || t.n > limit }
+
 // within says whether every one of vs is 0 or more and, together, at
 // most limit.
 func within(limit int64, vs ...int64) bool {
 	var t tally
 	t.add(vs...)
-	return !t.bad && t.n <= limit
+	return !t.over(limit)
 }
 
 // each says whether every one of vs is from 0 to limit.
@@ -326,9 +329,7 @@ func each(limit int64, vs ...int64) bool {
 // statusWithin reports whether a count of answers is of at most records
 // requests, and none negative.
 func statusWithin(c detect.StatusCounts, records int64) bool {
-	var t tally
-	t.add(c.S2xx, c.S3xx, c.S4xx, c.S5xx, c.Other)
-	return !t.bad && t.n <= records && each(records, c.NotFound)
+	return within(records, c.S2xx, c.S3xx, c.S4xx, c.S5xx, c.Other) && each(records, c.NotFound)
 }
 
 // pathsWithin reports whether a list of paths, each count with its error,
@@ -341,7 +342,7 @@ func pathsWithin(list []detect.PathCount, base, records int64) bool {
 			return false
 		}
 	}
-	return !t.bad && t.n <= records && each(records, base)
+	return !t.over(records) && each(records, base)
 }
 
 // discoveryWithin reports whether fetches of discovery files (nil: none)
@@ -419,7 +420,7 @@ func rowsAddUp(p *jsonPart) error {
 		for _, b := range r.Buckets {
 			t.add(b[1])
 		}
-		if t.bad || t.n > records {
+		if t.over(records) {
 			return fmt.Errorf("the state's timeline of %q counts more requests than its %d records, or a negative number", r.Name, records)
 		}
 	}
@@ -438,7 +439,7 @@ func rowsAddUp(p *jsonPart) error {
 			for _, pc := range list {
 				prefixes.add(pc.Count)
 			}
-			bad = bad || prefixes.bad || prefixes.n > records
+			bad = bad || prefixes.over(records)
 		}
 		for _, n := range r.Reasons {
 			bad = bad || !each(records, int64(n))
@@ -451,7 +452,7 @@ func rowsAddUp(p *jsonPart) error {
 		bad = bad || !each(records, r.Cached, r.UnreachableRequests, r.PreferenceConflicts,
 			k.Sessions, k.RobotsTxtFetches, k.Requests, k.ViolatingSessions, k.UnjudgedSessions, k.CrawlDelaySessions,
 			k.FastSessions, k.NotModified, k.ErrorEpisodes, k.ErrorBefore, k.ErrorAfter) ||
-			methods.bad || methods.n > records || !within(records, sv.OK, sv.Redirect, sv.Unavailable, sv.Unreachable, sv.Page) ||
+			methods.over(records) || !within(records, sv.OK, sv.Redirect, sv.Unavailable, sv.Unreachable, sv.Page) ||
 			!discoveryWithin(r.Discovery, records)
 		bad = bad || !statusWithin(r.Status, records) || !pathsWithin(r.TopPaths, r.TopPathsOtherMax, records) ||
 			!pathsWithin(p.State.Paths[r.Name].Paths, p.State.Paths[r.Name].Base, records)
@@ -466,11 +467,11 @@ func rowsAddUp(p *jsonPart) error {
 		}
 	}
 	switch {
-	case netRequests.bad || netRequests.n > records:
+	case netRequests.over(records):
 		return fmt.Errorf("its networks' requests come to more than its %d records, or a negative number", records)
-	case robotRequests.bad || robotRequests.n > records:
+	case robotRequests.over(records):
 		return fmt.Errorf("its robots' requests come to more than its %d records, or a negative number", records)
-	case opRequests.bad || opRequests.n > records:
+	case opRequests.over(records):
 		return fmt.Errorf("its operators' requests come to more than its %d records, or a negative number", records)
 	}
 	return nil
