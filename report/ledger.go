@@ -162,19 +162,19 @@ func ledgerOf(r *Report, site string) *Ledger {
 	// row each client counts in; a robot folded into "other" kept neither.
 	pagesKnown := res.Other.Robots == 0
 	pages := map[string]int64{}
-	row := map[[2]string]string{}
+	row := map[clientKey]string{}
 	for v := range res.Clients.All() {
 		if v.Robot {
 			name := detect.RobotRowName(v.Name, v.Identity)
 			pages[name] += v.Pages
-			row[[2]string{v.IP, v.UserAgent}] = name
+			row[clientKey{v.IP, v.UserAgent}] = name
 		}
 	}
 	rulesKnown := res.ViolationsDropped == 0
 	rules := map[string]map[string]int64{}
 	if rulesKnown {
 		for v := range res.Violations.All() {
-			name, ok := row[[2]string{v.IP, v.UserAgent}]
+			name, ok := row[clientKey{v.IP, v.UserAgent}]
 			if !ok || v.Rule == "" {
 				rulesKnown = false
 				break

@@ -912,6 +912,7 @@ func judgedApart(parts []*jsonPart) int {
 	return n
 }
 
+// clientKey is a client as a report tells them apart: address and User-agent.
 type clientKey struct{ ip, ua string }
 
 // dayEdges says, for a merge of days, which judgements one run over them
@@ -924,11 +925,11 @@ func dayEdges(parts []*jsonPart) string {
 		if b.Summary.Shard != "" || b.State.SeededFrom == hex.EncodeToString(a.digest[:]) {
 			continue
 		}
-		seen := make(map[[2]string]bool, len(a.State.Edges))
+		seen := make(map[clientKey]bool, len(a.State.Edges))
 		for _, e := range a.State.Edges {
-			seen[[2]string{e.IP, e.UserAgent}] = true
+			seen[clientKey{e.IP, e.UserAgent}] = true
 		}
-		if slices.ContainsFunc(b.State.Edges, func(e detect.ClientEdge) bool { return seen[[2]string{e.IP, e.UserAgent}] }) {
+		if slices.ContainsFunc(b.State.Edges, func(e detect.ClientEdge) bool { return seen[clientKey{e.IP, e.UserAgent}] }) {
 			n++
 		}
 	}
