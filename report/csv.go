@@ -87,19 +87,6 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 	case "conduct":
 		write("name", "sessions", "robots_txt_fetches", "robots_txt_max_gap_s", "disallow_compliance", "crawl_delay_compliance",
 			"error_backoff", "conditional_share", "unreachable_requests", "robots_txt_pages")
-		orEmpty := func(p any) any {
-			switch p := p.(type) {
-			case *int64:
-				if p != nil {
-					return *p
-				}
-			case *float64:
-				if p != nil {
-					return *p
-				}
-			}
-			return ""
-		}
 		for _, b := range res.Robots[:opt.top(len(res.Robots))] {
 			k := &b.Conduct
 			write(b.Name, k.Sessions, k.RobotsTxtFetches, orEmpty(k.RobotsTxtMaxGap), orEmpty(k.DisallowCompliance), orEmpty(k.CrawlDelayCompliance),
@@ -138,11 +125,7 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 	case "refer":
 		write("operator", "pages", "referred_views", "crawl_to_refer")
 		for _, o := range res.Operators {
-			ratio := any("")
-			if o.CrawlToRefer != nil {
-				ratio = *o.CrawlToRefer
-			}
-			write(o.Operator, o.Pages, o.ReferredViews, ratio)
+			write(o.Operator, o.Pages, o.ReferredViews, orEmpty(o.CrawlToRefer))
 		}
 	case "clients":
 		write("ip", "user_agent", "robot", "name", "kind", "score", "reasons", "requests", "bytes",
@@ -236,4 +219,13 @@ func rfc3339(t time.Time) string {
 		return ""
 	}
 	return t.Format(time.RFC3339)
+}
+
+// orEmpty is the value p points to, or an empty cell when there is none
+// (a share or time not measured).
+func orEmpty[T any](p *T) any {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
