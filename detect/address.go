@@ -493,17 +493,17 @@ func (o operators) list() []OperatorSummary {
 		s.NetworkSet = slices.Sorted(maps.Keys(e.nets))
 		s.AgentSet = slices.Sorted(maps.Keys(e.agents))
 		s.Networks, s.UserAgents = len(s.NetworkSet), len(s.AgentSet)
-		s.CrawlToRefer = crawlToRefer(s.Pages, s.ReferredViews)
+		s.CrawlToRefer = CrawlToRefer(s.Pages, s.ReferredViews)
 		out = append(out, s)
 	}
 	sortOperators(out)
 	return out
 }
 
-// crawlToRefer is pages per referred view to two decimals, from the
+// CrawlToRefer is pages per referred view to two decimals, from the
 // counts as they stand (summed over parts, never an average of ratios);
 // nil without a referred view.
-func crawlToRefer(pages, views int64) *float64 {
+func CrawlToRefer(pages, views int64) *float64 {
 	if views <= 0 {
 		return nil
 	}

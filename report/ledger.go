@@ -541,11 +541,10 @@ func (s *operatorSum) result() LedgerOperator {
 	if s.referredKnown {
 		o.ReferredViews = &s.referred
 	}
-	if s.pagesKnown && s.referredKnown && s.referred > 0 {
+	if s.pagesKnown && s.referredKnown {
 		// From the sums: a site of a million pages and ten referrals
 		// weighs as much as it took.
-		v := math.Round(float64(s.pages)/float64(s.referred)*10) / 10
-		o.CrawlToRefer = &v
+		o.CrawlToRefer = detect.CrawlToRefer(s.pages, s.referred)
 	}
 	return o
 }

@@ -46,6 +46,7 @@ func TestMergeLedgersUnknownFields(t *testing.T) {
 			`, "pages": 40, "referred_views": 1`, `, "pages": 10000, "referred_views": 9`, "50", "5", "10040", "10", "1004"},
 		{"pages on one site only", `, "pages": 40`, ``, `, "pages": 40, "referred_views": 0`, `, "referred_views": 4`, "", "", "", "4", ""},
 		{"preference counted where measured", `, "preference_conflicts": 3`, ``, ``, ``, "", "3", "", "", ""},
+		{"ratio to two decimals, as one site's", ``, ``, `, "pages": 40, "referred_views": 1`, `, "pages": 10000, "referred_views": 2`, "", "", "10040", "3", "3346.67"},
 		{"no referrals: no ratio", ``, ``, `, "pages": 40, "referred_views": 0`, `, "pages": 10, "referred_views": 0`, "", "", "50", "0", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
