@@ -127,7 +127,7 @@ func (m *Merge) Run(ctx context.Context, stdout, stderr io.Writer) int {
 	files := &input.Files{Names: m.Parts}
 	defer files.Close()
 	readers := make([]io.Reader, len(m.Parts))
-	ledgers := 0
+	isLedger := make([]bool, len(m.Parts))
 	for i, name := range m.Parts {
 		r, err := files.Open(ctx, name)
 		if err != nil {
@@ -135,13 +135,11 @@ func (m *Merge) Run(ctx context.Context, stdout, stderr io.Writer) int {
 		}
 		defer r.Close()
 		br := bufio.NewReaderSize(r, 64<<10)
-		if report.IsLedger(br) {
-			ledgers++
-		}
+		isLedger[i] = report.IsLedger(br)
 		readers[i] = br
 	}
-	if ledgers > 0 {
-		return m.mergeLedgers(readers, ledgers, stdout, stderr)
+	if slices.Contains(isLedger, true) {
+		return m.mergeLedgers(readers, isLedger, stdout, stderr)
 	}
 	if m.Output == "ledger" && m.Report.Site == "" {
 		return Status(stderr, &UsageError{"robowatch merge", "-o ledger of JSON reports needs --site NAME: the site's name, which a merge of several sites' ledgers tells them by"})
@@ -194,20 +192,12 @@ func (m *Merge) Run(ctx context.Context, stdout, stderr io.Writer) int {
 	return a.Status(rep.Result, stderr)
 }
 
-// mergeLedgers merges parts that are ledgers (ledgers of them) into one
+// mergeLedgers merges parts that are ledgers (isLedger: which are) into one
 // ledger. A ledger holds a site's robots, not its clients: it merges with
 // ledgers only, and into a ledger only.
-func (m *Merge) mergeLedgers(readers []io.Reader, ledgers int, stdout, stderr io.Writer) int {
-	isLedger := func(i int) bool { return report.IsLedger(readers[i].(*bufio.Reader)) }
-	if ledgers < len(readers) {
-		l, j := -1, -1
-		for i := range readers {
-			if isLedger(i) && l < 0 {
-				l = i
-			} else if !isLedger(i) && j < 0 {
-				j = i
-			}
-		}
+func (m *Merge) mergeLedgers(readers []io.Reader, isLedger []bool, stdout, stderr io.Writer) int {
+	if j := slices.Index(isLedger, false); j >= 0 {
+		l := slices.Index(isLedger, true)
 		return Status(stderr, fmt.Errorf("robowatch merge: %s is a ledger and %s is not: ledgers merge with ledgers only; make %s's ledger with -o ledger --site NAME (or merge the JSON reports with -o ledger --site NAME), then merge the ledgers",
 			m.Parts[l], m.Parts[j], m.Parts[j]))
 	}
