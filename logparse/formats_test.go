@@ -383,9 +383,10 @@ func TestJSONFields(t *testing.T) {
 		}
 	}
 	// Every field --json-fields takes is named where an unknown one is
-	// refused, xff too (the README lists it; --trust-proxy reads it).
+	// refused, xff too (the README lists it; --trust-proxy reads it), and the
+	// header fields --keys and Content-Usage read.
 	_, err = ParseJSONFields("colour=x")
-	for _, name := range []string{"ip", "time", "request", "method", "uri", "protocol", "status", "bytes", "referer", "ua", "host", "xff"} {
+	for _, name := range []string{"ip", "time", "request", "method", "uri", "protocol", "status", "bytes", "referer", "ua", "host", "xff", "signature", "signature_input", "signature_agent", "content_usage"} {
 		if _, e := ParseJSONFields(name + "=k"); e != nil {
 			t.Errorf("ParseJSONFields(%q): %v", name+"=k", e)
 		}

@@ -208,7 +208,7 @@ func ParseJSONFields(spec string) (*Format, error) {
 		case !ok || path == "":
 			return nil, fmt.Errorf("%q: want FIELD=KEY, e.g. ua=agent", item)
 		case !known:
-			return nil, fmt.Errorf("%q: unknown field %q (want ip, time, request, method, uri, protocol, status, bytes, referer, ua, host, xff, signature, signature_input or signature_agent)", item, name)
+			return nil, fmt.Errorf("%q: unknown field %q (want ip, time, request, method, uri, protocol, status, bytes, referer, ua, host, xff, signature, signature_input, signature_agent or content_usage)", item, name)
 		}
 		extra[kind] = append(extra[kind], path)
 	}
