@@ -584,16 +584,12 @@ func (sc *jsonScan) store(start, end int, esc bool) error {
 		rec.VHost = dashEmpty(v)
 	case kindForwarded:
 		rec.Forwarded = dashEmpty(v)
-	case kindSignature:
-		rec.Signature = dashEmpty(v)
-	case kindSignatureInput:
-		rec.SignatureInput = dashEmpty(v)
-	case kindSignatureAgent:
-		rec.SignatureAgent = dashEmpty(v)
-	case kindContentUsage:
-		rec.ContentUsage = dashEmpty(v)
 	case kindQuery:
 		sc.query = dashEmpty(v)
+	default:
+		if h := rec.header(k.kind); h != nil {
+			*h = dashEmpty(v)
+		}
 	}
 	sc.ranks[slot] = k.rank + 1
 	return nil

@@ -499,14 +499,6 @@ func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *
 		setFirst(&rec.VHost, v)
 	case kindForwarded:
 		rec.Forwarded = v
-	case kindSignature:
-		rec.Signature = v
-	case kindSignatureInput:
-		rec.SignatureInput = v
-	case kindSignatureAgent:
-		rec.SignatureAgent = v
-	case kindContentUsage:
-		rec.ContentUsage = v
 	case kindClientPort:
 		setFirst(&rec.Client, hostOfHostPort(v))
 	case kindClientList:
@@ -518,6 +510,27 @@ func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *
 			return fmt.Errorf("%w: no client address (this format names it only in X-Forwarded-For, whose last entry is \"%s\")", ErrMismatch, EscapeText([]byte(strings.TrimSpace(v[strings.LastIndexByte(v, ',')+1:])), MaxTextBytes))
 		}
 		setFirst(&rec.Client, client)
+	default:
+		if h := rec.header(fd.kind); h != nil {
+			*h = v
+		}
+	}
+	return nil
+}
+
+// header is the Record field of a header logged for another package to
+// read (Web Bot Auth's, Content-Usage), kept as logged, so that every
+// format stores them alike; nil for the other kinds.
+func (rec *Record) header(k fieldKind) *string {
+	switch k {
+	case kindSignature:
+		return &rec.Signature
+	case kindSignatureInput:
+		return &rec.SignatureInput
+	case kindSignatureAgent:
+		return &rec.SignatureAgent
+	case kindContentUsage:
+		return &rec.ContentUsage
 	}
 	return nil
 }
