@@ -31,19 +31,8 @@ func EndsInOpenGroup(text string) bool {
 	}
 	s := trimBOM(text)
 	for len(s) > 0 {
-		i := 0
-		for i < len(s) && s[i] != '\n' && s[i] != '\r' {
-			i++
-		}
-		line := s[:i]
-		if i < len(s) {
-			if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
-				i++
-			}
-			i++
-		}
-		s = s[i:]
-
+		var line string
+		line, s = cutLine(s)
 		if k, ok := lineKey(line); ok {
 			kd := keys[strings.ToLower(k)]
 			step(&ours, kd.kind == keyUserAgent, kd.kind == keyAllow || kd.kind == keyDisallow)

@@ -50,23 +50,30 @@ func ParseBytes(b []byte) *Robots {
 	s = trimBOM(s)
 	p := parser{r: r}
 	for len(s) > 0 {
-		i := 0
-		for i < len(s) && s[i] != '\n' && s[i] != '\r' {
-			i++
-		}
-		line := s[:i]
-		if i < len(s) {
-			if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
-				i++
-			}
-			i++
-		}
-		s = s[i:]
+		var line string
+		line, s = cutLine(s)
 		p.lineNo++
 		p.line(line)
 	}
 	r.Lines = p.lineNo
 	return r
+}
+
+// cutLine splits s after its first line, which ends at "\n", "\r\n" or
+// a lone "\r" (RFC 9309's EOL), as every reader of a file here splits it.
+func cutLine(s string) (line, rest string) {
+	i := 0
+	for i < len(s) && s[i] != '\n' && s[i] != '\r' {
+		i++
+	}
+	line = s[:i]
+	if i < len(s) {
+		if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+			i++
+		}
+		i++
+	}
+	return line, s[i:]
 }
 
 func endsLine(c byte) bool { return c == '\n' || c == '\r' }
