@@ -116,7 +116,7 @@ func browserReleaseLower(lower string) (name string, superseded time.Time, ok bo
 		row := r[v-table[0].major]
 		return row.name, row.date, true
 	}
-	return name + " " + strconv.Itoa(v), releaseDate(table, v+1), true
+	return name + " " + strconv.Itoa(v), releaseDate(table, v+1, releaseStep(name)), true
 }
 
 // releaseRow is browserReleaseLower's answer for one major version: its
@@ -136,7 +136,7 @@ var releaseRows = sync.OnceValue(func() map[string][]releaseRow {
 	for name, table := range map[string][]release{"Chrome": chromeReleases, "Firefox": firefoxReleases, "Internet Explorer": msieReleases, "Safari": safariReleases} {
 		first, last := table[0].major, table[len(table)-1].major+releaseRowsAhead
 		for v := first; v <= last; v++ {
-			rows[name] = append(rows[name], releaseRow{name + " " + strconv.Itoa(v), releaseDate(table, v+1)})
+			rows[name] = append(rows[name], releaseRow{name + " " + strconv.Itoa(v), releaseDate(table, v+1, releaseStep(name))})
 		}
 	}
 	return rows
@@ -146,18 +146,25 @@ var releaseRows = sync.OnceValue(func() map[string][]releaseRow {
 // releaseRows answers from memory (about five years at four weeks each).
 const releaseRowsAhead = 64
 
-func releaseDate(table []release, v int) time.Time {
+// releaseStep is how often the browser named ships a major version, for
+// the versions past its table's last row: every four weeks, but Safari
+// once a year.
+func releaseStep(name string) time.Duration {
+	if name == "Safari" {
+		return 365 * 24 * time.Hour
+	}
+	return 28 * 24 * time.Hour
+}
+
+// releaseDate is when version v of table came out: interpolated between
+// its rows, and past the last one a version each step.
+func releaseDate(table []release, v int, step time.Duration) time.Time {
 	day := func(r release) time.Time {
 		t, _ := time.Parse(time.DateOnly, r.date)
 		return t
 	}
 	last := table[len(table)-1]
 	if v >= last.major {
-		step := 28 * 24 * time.Hour
-		if &table[0] == &safariReleases[0] {
-			// Safari has come out once a year, not every four weeks.
-			step = 365 * 24 * time.Hour
-		}
 		return day(last).Add(time.Duration(v-last.major) * step)
 	}
 	for i := 1; i < len(table); i++ {
