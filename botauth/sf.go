@@ -139,12 +139,8 @@ func parseDictionary(s string) ([]member, error) {
 func parseItem(s string) (item, error) {
 	p := sfParser{s: s}
 	p.skip(' ', '\t')
-	var it item
-	var err error
-	if it.bare, err = p.bare(); err != nil {
-		return it, err
-	}
-	if it.params, err = p.params(); err != nil {
+	it, err := p.item()
+	if err != nil {
 		return it, err
 	}
 	p.skip(' ', '\t')
@@ -152,6 +148,17 @@ func parseItem(s string) (item, error) {
 		return it, errSyntax
 	}
 	return it, nil
+}
+
+// item parses a bare item and its parameters.
+func (p *sfParser) item() (item, error) {
+	var it item
+	var err error
+	if it.bare, err = p.bare(); err != nil {
+		return it, err
+	}
+	it.params, err = p.params()
+	return it, err
 }
 
 func (p *sfParser) skip(a, b byte) {
@@ -175,12 +182,8 @@ func (p *sfParser) innerList() ([]item, error) {
 		if len(items) == maxItems {
 			return nil, errors.New("too many components")
 		}
-		var it item
-		var err error
-		if it.bare, err = p.bare(); err != nil {
-			return nil, err
-		}
-		if it.params, err = p.params(); err != nil {
+		it, err := p.item()
+		if err != nil {
 			return nil, err
 		}
 		items = append(items, it)
