@@ -1,13 +1,6 @@
 package detect
 
-import (
-	"errors"
-	"io"
-	"os"
-	"testing"
-
-	"github.com/robowatch/robowatch/logparse"
-)
+import "testing"
 
 // TestBrowserOnlySignals: what a client under a browser's User-agent does
 // that no browser does, each scored alone and beside what a person's
@@ -90,28 +83,8 @@ func TestSelfReferer(t *testing.T) {
 //   - 86.130.160.107 and 203.84.135.120 (elastic-semicomplete-2015):
 //     people, one over HTTP/1.0 throughout (a proxy), pages and assets.
 func TestBrowserOnlySignalsOnRealLines(t *testing.T) {
-	f, err := os.Open("../testdata/detect/browser-only-signals.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	d := New(Config{})
-	rd := logparse.NewReader(f, "browser-only-signals.log", nil)
-	for {
-		var rec logparse.Record
-		err := rd.Read(&rec)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("reading: %v", err)
-		}
-		d.Add(&rec)
-	}
-	byIP := map[string]Verdict{}
-	for v := range d.Result().Clients.All() {
-		byIP[v.IP] = v
-	}
+	res := readLog(t, "browser-only-signals.log", Config{})
+	clients := byIP(res)
 	cases := []struct {
 		ip      string
 		robot   bool
@@ -127,9 +100,9 @@ func TestBrowserOnlySignalsOnRealLines(t *testing.T) {
 		{"203.84.135.120", false, 0},
 	}
 	for _, tc := range cases {
-		v, ok := byIP[tc.ip]
+		v, ok := clients[tc.ip]
 		if !ok {
-			t.Errorf("%s: no such client among %d", tc.ip, len(byIP))
+			t.Errorf("%s: no such client among %d", tc.ip, len(clients))
 			continue
 		}
 		if v.Robot != tc.robot || v.Score < tc.minimum || (!tc.robot && tc.minimum == 0 && v.Score != 0) {
@@ -184,39 +157,13 @@ func TestAncientWithWeakSignal(t *testing.T) {
 //   - 92.3.80.160 (gromnitsky-2020): a person on Firefox 52 from Hacker
 //     News, the article and its CSS.
 func TestAncientWithWeakSignalOnRealLines(t *testing.T) {
-	f, err := os.Open("../testdata/detect/ancient-weak-signal.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	d := New(Config{})
-	rd := logparse.NewReader(f, "ancient-weak-signal.log", nil)
-	for {
-		var rec logparse.Record
-		err := rd.Read(&rec)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("reading: %v", err)
-		}
-		d.Add(&rec)
-	}
+	res := readLog(t, "ancient-weak-signal.log", Config{})
 	want := map[string]bool{"106.79.239.27": true, "62.24.222.131": true, "92.3.80.160": false}
-	seen := 0
-	for v := range d.Result().Clients.All() {
-		robot, ok := want[v.IP]
-		if !ok {
-			continue
-		}
-		seen++
+	eachListed(t, res, want, false, func(v Verdict, robot bool) {
 		if v.Robot != robot {
 			t.Errorf("%s %q: robot=%v score=%d details=%q; want robot=%v", v.IP, v.UserAgent, v.Robot, v.Score, v.Details, robot)
 		}
-	}
-	if seen != len(want) {
-		t.Errorf("%d of %d clients in the log", seen, len(want))
-	}
+	})
 }
 
 // TestNoUserAgentSignals: in lines that log no User-agent (Common Log
@@ -267,38 +214,11 @@ func TestNoUserAgentSignals(t *testing.T) {
 // /haproxy-status;csv;norefresh (401) and / every few minutes, the server
 // polling itself; 194.51.29.89's one "HEAD / HTTP/1.0" at the API host.
 func TestNoUserAgentSignalsOnRealLines(t *testing.T) {
-	f, err := os.Open("../testdata/detect/no-agent-pollers.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	d := New(Config{})
-	rd := logparse.NewReader(f, "no-agent-pollers.log", nil)
-	for {
-		var rec logparse.Record
-		err := rd.Read(&rec)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("reading: %v", err)
-		}
-		d.Add(&rec)
-	}
+	res := readLog(t, "no-agent-pollers.log", Config{})
 	want := map[string]string{"127.0.0.1": KindMonitor, "194.51.29.89": "empty"}
-	seen := 0
-	for v := range d.Result().Clients.All() {
-		kind, ok := want[v.IP]
-		if !ok {
-			t.Errorf("%s: a client not in the test", v.IP)
-			continue
-		}
-		seen++
+	eachListed(t, res, want, true, func(v Verdict, kind string) {
 		if !v.Robot || v.Kind != kind {
 			t.Errorf("%s: robot=%v kind=%s details=%q; want a robot of kind %s", v.IP, v.Robot, v.Kind, v.Details, kind)
 		}
-	}
-	if seen != len(want) {
-		t.Errorf("%d of %d clients in the log", seen, len(want))
-	}
+	})
 }

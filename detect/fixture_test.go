@@ -15,25 +15,7 @@ import (
 // it, a burst with a browser User-agent, a curl line written 43 s late)
 // through logparse and checks what an admin would read.
 func TestMixedLog(t *testing.T) {
-	f, err := os.Open("../testdata/detect/mixed.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	d := New(Config{Robots: readRobots(t, "../testdata/detect/robots.txt")})
-	rd := logparse.NewReader(f, "mixed.log", nil)
-	for {
-		var rec logparse.Record
-		err := rd.Read(&rec)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("reading: %v", err)
-		}
-		d.Add(&rec)
-	}
-	res := d.Result()
+	res := readLog(t, "mixed.log", Config{Robots: readRobots(t, "../testdata/detect/robots.txt")})
 
 	type verdict struct {
 		ip      string
@@ -67,5 +49,62 @@ func TestMixedLog(t *testing.T) {
 	}
 	if findings["python-requests"] != FindingIgnored || findings["Googlebot"] != FindingObeyed {
 		t.Errorf("findings = %q", findings)
+	}
+}
+
+// readLog runs a Detector with cfg over testdata/detect/name, a log of
+// real lines, and returns its result.
+func readLog(t *testing.T, name string, cfg Config) *Result {
+	t.Helper()
+	f, err := os.Open("../testdata/detect/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d := New(cfg)
+	rd := logparse.NewReader(f, name, nil)
+	for {
+		var rec logparse.Record
+		err := rd.Read(&rec)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("reading %s: %v", name, err)
+		}
+		d.Add(&rec)
+	}
+	return d.Result()
+}
+
+// byIP indexes the clients of res by address; the last of an address's
+// User-agents wins, so use it for logs with one client per address.
+func byIP(res *Result) map[string]Verdict {
+	m := map[string]Verdict{}
+	for v := range res.Clients.All() {
+		m[v.IP] = v
+	}
+	return m
+}
+
+// eachListed calls check with every client of res whose address is a key
+// of want, and fails unless there are len(want) of them; with strict, a
+// client at an address want does not name fails too.
+func eachListed[W any](t *testing.T, res *Result, want map[string]W, strict bool, check func(v Verdict, w W)) {
+	t.Helper()
+	seen := 0
+	for v := range res.Clients.All() {
+		w, ok := want[v.IP]
+		if !ok {
+			if strict {
+				t.Errorf("%s: a client not in the test", v.IP)
+			}
+			continue
+		}
+		seen++
+		check(v, w)
+	}
+	if seen != len(want) {
+		t.Errorf("%d of %d clients in the log", seen, len(want))
 	}
 }

@@ -1,10 +1,7 @@
 package detect
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"testing"
 
@@ -117,26 +114,9 @@ func TestFleetAcrossWorkers(t *testing.T) {
 // PyCon TW speaker page, Firefox 20 from Facebook, one of them on two
 // browsers: four clients) load the pages' CSS and images: people.
 func TestFleetOnRealLines(t *testing.T) {
-	f, err := os.Open("../testdata/detect/fleet-msie7.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	d := New(Config{})
-	rd := logparse.NewReader(f, "fleet-msie7.log", nil)
-	for {
-		var rec logparse.Record
-		err := rd.Read(&rec)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("reading: %v", err)
-		}
-		d.Add(&rec)
-	}
+	res := readLog(t, "fleet-msie7.log", Config{})
 	robots, people := 0, 0
-	for v := range d.Result().Clients.All() {
+	for v := range res.Clients.All() {
 		msie := v.UserAgent == "Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 6.0)"
 		if msie {
 			robots++
@@ -258,26 +238,9 @@ func TestAccountFleet(t *testing.T) {
 // else about it alone says robot: all 17 are robots as members of the
 // fleet.
 func TestAccountFleetOnRealLines(t *testing.T) {
-	f, err := os.Open("../testdata/detect/account-fleet-firefox17.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	d := New(Config{})
-	rd := logparse.NewReader(f, "account-fleet-firefox17.log", nil)
-	for {
-		var rec logparse.Record
-		err := rd.Read(&rec)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("reading: %v", err)
-		}
-		d.Add(&rec)
-	}
+	res := readLog(t, "account-fleet-firefox17.log", Config{})
 	n := 0
-	for v := range d.Result().Clients.All() {
+	for v := range res.Clients.All() {
 		n++
 		if !v.Robot {
 			t.Errorf("%s %q: not a robot: score %d %q", v.IP, v.UserAgent, v.Score, v.Details)
@@ -286,7 +249,7 @@ func TestAccountFleetOnRealLines(t *testing.T) {
 	if n != 17 {
 		t.Errorf("%d clients, want 17", n)
 	}
-	v := verdictOf(t, d.Result(), "123.88.10.57", "Mozilla/5.0 (X11; Linux i686; rv:17.0) Gecko/20100101 Firefox/17.0")
+	v := verdictOf(t, res, "123.88.10.57", "Mozilla/5.0 (X11; Linux i686; rv:17.0) Gecko/20100101 Firefox/17.0")
 	if !strings.Contains(strings.Join(v.Details, "; "), "account fleet") {
 		t.Errorf("123.88.10.57: details %q, want the account fleet", v.Details)
 	}

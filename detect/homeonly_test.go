@@ -1,9 +1,6 @@
 package detect
 
 import (
-	"errors"
-	"io"
-	"os"
 	"testing"
 	"time"
 
@@ -71,24 +68,7 @@ func TestHomeOnly(t *testing.T) {
 //   - 3.17.77.122: GET / under a Chrome string carrying Gecko's rv:47.0
 //     (secrepo-2018): no Chrome writes it.
 func TestHomePageProbesWithOldBrowserStrings(t *testing.T) {
-	f, err := os.Open("../testdata/detect/home-only.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	d := New(Config{})
-	rd := logparse.NewReader(f, "home-only.log", nil)
-	for {
-		var rec logparse.Record
-		err := rd.Read(&rec)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("reading: %v", err)
-		}
-		d.Add(&rec)
-	}
+	res := readLog(t, "home-only.log", Config{})
 	want := map[string]bool{
 		"142.58.21.63":   false,
 		"140.115.50.29":  false,
@@ -96,18 +76,9 @@ func TestHomePageProbesWithOldBrowserStrings(t *testing.T) {
 		"85.194.118.234": true,
 		"3.17.77.122":    true,
 	}
-	seen := 0
-	for v := range d.Result().Clients.All() {
-		w, ok := want[v.IP]
-		if !ok {
-			continue
-		}
-		seen++
+	eachListed(t, res, want, false, func(v Verdict, w bool) {
 		if v.Robot != w {
 			t.Errorf("%s %q: robot %v, want %v (%v)", v.IP, v.UserAgent, v.Robot, w, v.Details)
 		}
-	}
-	if seen != len(want) {
-		t.Errorf("saw %d of the %d clients", seen, len(want))
-	}
+	})
 }

@@ -1,10 +1,7 @@
 package detect
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -171,26 +168,9 @@ func TestRotationUnrenderedOnRealLines(t *testing.T) {
 		{"rotation-referrer-spam.log", "31.184.238.164", 36, "117.221.40.213"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			f, err := os.Open("../testdata/detect/" + tc.file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			d := New(Config{})
-			rd := logparse.NewReader(f, tc.file, nil)
-			for {
-				var rec logparse.Record
-				err := rd.Read(&rec)
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				if err != nil {
-					t.Fatalf("reading: %v", err)
-				}
-				d.Add(&rec)
-			}
+			res := readLog(t, tc.file, Config{})
 			agents := 0
-			for v := range d.Result().Clients.All() {
+			for v := range res.Clients.All() {
 				switch v.IP {
 				case tc.robot:
 					agents++

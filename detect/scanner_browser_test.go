@@ -1,13 +1,6 @@
 package detect
 
-import (
-	"errors"
-	"io"
-	"os"
-	"testing"
-
-	"github.com/robowatch/robowatch/logparse"
-)
+import "testing"
 
 // TestScannersWithBrowserUserAgents reads real log lines of scanners that
 // send browser strings, and of people, from
@@ -37,29 +30,8 @@ import (
 //   - 196.251.85.250: a DVR's /login.rsp under "Hello World" (an nginx log
 //     line of 25 Feb 2025 quoted in a Wazuh dashboard's source on GitHub).
 func TestScannersWithBrowserUserAgents(t *testing.T) {
-	f, err := os.Open("../testdata/detect/scanners-browser-ua.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	d := New(Config{})
-	rd := logparse.NewReader(f, "scanners-browser-ua.log", nil)
-	for {
-		var rec logparse.Record
-		err := rd.Read(&rec)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("reading: %v", err)
-		}
-		d.Add(&rec)
-	}
-	res := d.Result()
-	kinds := map[string]Verdict{}
-	for v := range res.Clients.All() {
-		kinds[v.IP] = v
-	}
+	res := readLog(t, "scanners-browser-ua.log", Config{})
+	kinds := byIP(res)
 	tests := []struct {
 		ip      string
 		scanner bool
@@ -102,38 +74,11 @@ func TestScannersWithBrowserUserAgents(t *testing.T) {
 //   - 58.229.114.50 (aargal-nginx-2024): the site's operator opening the
 //     Django admin and its styles and scripts: a person.
 func TestWebshellAndConsoleProbesOnRealLines(t *testing.T) {
-	f, err := os.Open("../testdata/detect/scanners-webshell.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	d := New(Config{})
-	rd := logparse.NewReader(f, "scanners-webshell.log", nil)
-	for {
-		var rec logparse.Record
-		err := rd.Read(&rec)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("reading: %v", err)
-		}
-		d.Add(&rec)
-	}
+	res := readLog(t, "scanners-webshell.log", Config{})
 	want := map[string]bool{"178.128.59.224": true, "159.203.80.171": true, "18.134.164.0": true, "58.229.114.50": false}
-	seen := 0
-	for v := range d.Result().Clients.All() {
-		robot, ok := want[v.IP]
-		if !ok {
-			t.Errorf("%s: a client not in the test", v.IP)
-			continue
-		}
-		seen++
+	eachListed(t, res, want, true, func(v Verdict, robot bool) {
 		if v.Robot != robot || robot && v.Kind != KindScanner {
 			t.Errorf("%s %q: robot=%v kind=%s details=%q; want robot=%v", v.IP, v.UserAgent, v.Robot, v.Kind, v.Details, robot)
 		}
-	}
-	if seen != len(want) {
-		t.Errorf("%d of %d clients in the log", seen, len(want))
-	}
+	})
 }
