@@ -1,14 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/robowatch/robowatch/cli"
 )
 
 // conductLog is a log of six robots (testdata/conduct): one crawling on
@@ -39,17 +36,11 @@ type conductRow struct {
 
 func conductRows(t *testing.T, args ...string) (map[string]conductRow, map[string]any) {
 	t.Helper()
-	code, out, errOut := runCLI(t, nil, append([]string{"-o", "json"}, args...)...)
-	if code != cli.ExitOK {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
 	var doc struct {
 		Summary map[string]any `json:"summary"`
 		Robots  []conductRow   `json:"robots"`
 	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatal(err)
-	}
+	runJSON(t, nil, &doc, append([]string{"-o", "json"}, args...)...)
 	rows := map[string]conductRow{}
 	for _, r := range doc.Robots {
 		rows[r.Name] = r
@@ -214,17 +205,11 @@ func TestConductMergesAcrossShardsAndDays(t *testing.T) {
 		}
 		days = append(days, p)
 	}
-	code, merged, errOut := runCLI(t, nil, days...)
-	if code != cli.ExitOK {
-		t.Fatalf("merge of days: exit %d: %s", code, errOut)
-	}
-	want, _ := conductRows(t, conductArgs...)
 	var doc struct {
 		Robots []conductRow `json:"robots"`
 	}
-	if err := json.Unmarshal([]byte(merged), &doc); err != nil {
-		t.Fatal(err)
-	}
+	runJSON(t, nil, &doc, days...)
+	want, _ := conductRows(t, conductArgs...)
 	for _, r := range doc.Robots {
 		w := want[r.Name]
 		// The gap on one copy is per part: SlowBot's copy of 12:00 served

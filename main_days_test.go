@@ -151,19 +151,13 @@ func TestMergeDaysAcrossMidnight(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			part2 := filepath.Join(dir, tc.name+"-day2.json")
 			os.WriteFile(part2, []byte(run(tc.args...)), 0o644)
-			code, merged, errOut := runCLI(t, nil, "merge", "-o", "json", part1, part2)
-			if code != cli.ExitOK {
-				t.Fatalf("merge: exit %d: %s", code, errOut)
-			}
-			got := conductOfRobots(t, merged)
 			var doc struct {
 				Summary struct {
 					DayEdges string `json:"day_edges"`
 				} `json:"summary"`
 			}
-			if err := json.Unmarshal([]byte(merged), &doc); err != nil {
-				t.Fatal(err)
-			}
+			merged, _ := runJSON(t, nil, &doc, "merge", "-o", "json", part1, part2)
+			got := conductOfRobots(t, merged)
 			summary := doc.Summary
 			if tc.exact == nil {
 				for name, w := range want {

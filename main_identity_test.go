@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"maps"
 	"net"
 	"strings"
@@ -29,19 +28,13 @@ func TestAppleMessagesPreview(t *testing.T) {
 		"172.58.10.20 - - [06/May/2026:09:02:00 +0000] \"GET /post/1 HTTP/1.1\" 200 5120 \"https://t.co/x\" \"" + safari + "\"\n" +
 		"172.58.10.20 - - [06/May/2026:09:02:01 +0000] \"GET /style.css HTTP/1.1\" 200 900 \"https://example.org/post/1\" \"" + safari + "\"\n" +
 		"203.0.113.50 - - [06/May/2026:09:03:00 +0000] \"GET /post/2 HTTP/1.1\" 200 5120 \"-\" \"" + meta + "\"\n"
-	code, out, errOut := runCLI(t, []byte(log), "-o", "json")
-	if code != cli.ExitOK {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
 	var rep struct {
 		Clients []struct {
 			IP, Name, Operator, Identity, Purpose string
 			UserAgent                             string `json:"user_agent"`
 		} `json:"clients"`
 	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
+	out, errOut := runJSON(t, []byte(log), &rep, "-o", "json")
 	got := map[string]string{}
 	for _, c := range rep.Clients {
 		if c.UserAgent == safari {
@@ -56,7 +49,7 @@ func TestAppleMessagesPreview(t *testing.T) {
 	if !maps.Equal(got, want) {
 		t.Errorf("clients %q, want %q", got, want)
 	}
-	code, out, errOut = runCLI(t, []byte(log), "-o", "nginx")
+	code, out, errOut := runCLI(t, []byte(log), "-o", "nginx")
 	if code != cli.ExitOK {
 		t.Fatalf("-o nginx: exit %d: %s", code, errOut)
 	}
@@ -84,19 +77,13 @@ func TestGoogleusercontentNeverGooglebot(t *testing.T) {
 	log := "203.0.113.10 - - [06/May/2026:09:00:00 +0000] \"GET /a HTTP/1.1\" 200 80 \"-\" \"" + googlebot + "\"\n" +
 		"203.0.113.11 - - [06/May/2026:09:00:01 +0000] \"GET /b HTTP/1.1\" 200 80 \"-\" \"" + readAloud + "\"\n" +
 		"203.0.113.12 - - [06/May/2026:09:00:02 +0000] \"GET /c HTTP/1.1\" 200 80 \"-\" \"" + googlebot + "\"\n"
-	code, out, errOut := runCLI(t, []byte(log), "-o", "json", "--verify-dns", "--dns-server", server)
-	if code != cli.ExitOK {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
 	var rep struct {
 		Clients []struct {
 			IP, Name, Identity string
 			VerifiedBy         string `json:"verified_by"`
 		} `json:"clients"`
 	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
+	runJSON(t, []byte(log), &rep, "-o", "json", "--verify-dns", "--dns-server", server)
 	got := map[string]string{}
 	for _, c := range rep.Clients {
 		got[c.IP] = c.Name + " " + c.Identity + " " + c.VerifiedBy

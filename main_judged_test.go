@@ -37,14 +37,8 @@ type judgedReport struct {
 // its standard error.
 func judgeLog(t *testing.T, args ...string) (judgedReport, string) {
 	t.Helper()
-	code, out, errOut := runCLI(t, nil, append([]string{"-o", "json"}, args...)...)
-	if code != cli.ExitOK {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
 	var rep judgedReport
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
+	_, errOut := runJSON(t, nil, &rep, append([]string{"-o", "json"}, args...)...)
 	return rep, errOut
 }
 
@@ -123,14 +117,8 @@ func TestNoUserAgentRobotsNamedByNetwork(t *testing.T) {
 	}
 	// A host name is named by its domain.
 	log := strings.ReplaceAll(readFile(t, "testdata/scenarios/no-user-agent/nasa-link-checker.log"), "163.205.23.71", "checker.ksc.nasa.gov")
-	code, out, errOut := runCLI(t, []byte(log), "-o", "json")
-	if code != cli.ExitOK {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
 	var hr judgedReport
-	if err := json.Unmarshal([]byte(out), &hr); err != nil {
-		t.Fatal(err)
-	}
+	runJSON(t, []byte(log), &hr, "-o", "json")
 	if len(hr.Robots) != 1 || hr.Robots[0].Name != "unnamed (*.ksc.nasa.gov)" {
 		t.Errorf("robots %+v, want unnamed (*.ksc.nasa.gov)", hr.Robots)
 	}

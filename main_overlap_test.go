@@ -1,15 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/robowatch/robowatch/cli"
 )
 
 // overlapLine is one combined-format line at t.
@@ -47,14 +44,8 @@ type overlapReport struct {
 // runOverlap runs robowatch -o json on the files, with args before them.
 func runOverlap(t *testing.T, args []string, files ...string) (overlapReport, string) {
 	t.Helper()
-	code, out, errOut := runCLI(t, nil, append(append([]string{"-o", "json"}, args...), files...)...)
-	if code != cli.ExitOK {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
 	var rep overlapReport
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
+	_, errOut := runJSON(t, nil, &rep, append(append([]string{"-o", "json"}, args...), files...)...)
 	return rep, errOut
 }
 

@@ -2,14 +2,11 @@ package main
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/robowatch/robowatch/cli"
 )
 
 // paceLine is one Apache or nginx combined line of a real log, with its
@@ -163,10 +160,6 @@ func TestPaceByPageViews(t *testing.T) {
 	start := time.Date(2026, 3, 25, 13, 58, 1, 0, time.UTC)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, out, errOut := runCLI(t, []byte(paceLog(start, tt.lines)), "-o", "json", "-")
-			if code != cli.ExitOK {
-				t.Fatalf("exit %d: %s", code, errOut)
-			}
 			var doc struct {
 				Clients []struct {
 					IP        string   `json:"ip"`
@@ -178,9 +171,7 @@ func TestPaceByPageViews(t *testing.T) {
 					Details   []string `json:"details"`
 				} `json:"clients"`
 			}
-			if err := json.Unmarshal([]byte(out), &doc); err != nil {
-				t.Fatal(err)
-			}
+			runJSON(t, []byte(paceLog(start, tt.lines)), &doc, "-o", "json", "-")
 			for _, c := range doc.Clients {
 				if c.IP != tt.ip || c.UserAgent != tt.ua {
 					continue
@@ -222,10 +213,6 @@ func TestIncidentsSpeakOfRobots(t *testing.T) {
 	slicesSortPace(lines)
 	log := paceLog(time.Date(2015, 5, 17, 12, 5, 0, 0, time.UTC), lines)
 
-	code, out, errOut := runCLI(t, []byte(log), "-o", "json", "-")
-	if code != cli.ExitOK {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
 	var doc struct {
 		Incidents []struct {
 			IP       string `json:"ip"`
@@ -233,9 +220,7 @@ func TestIncidentsSpeakOfRobots(t *testing.T) {
 			Severity int64  `json:"severity"`
 		} `json:"incidents"`
 	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatal(err)
-	}
+	runJSON(t, []byte(log), &doc, "-o", "json", "-")
 	var got []string
 	for _, in := range doc.Incidents {
 		got = append(got, in.IP+" "+in.Verdict)

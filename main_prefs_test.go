@@ -1,13 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/robowatch/robowatch/cli"
 )
 
 // prefsRow is the part of a robots row the preference tests read.
@@ -25,16 +22,10 @@ type prefsRow struct {
 
 func prefsRows(t *testing.T, args ...string) map[string]prefsRow {
 	t.Helper()
-	code, out, errOut := runCLI(t, nil, append([]string{"-o", "json"}, args...)...)
-	if code != cli.ExitOK {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
 	var doc struct {
 		Robots []prefsRow `json:"robots"`
 	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatal(err)
-	}
+	runJSON(t, nil, &doc, append([]string{"-o", "json"}, args...)...)
 	rows := map[string]prefsRow{}
 	for _, r := range doc.Robots {
 		name, _, _ := strings.Cut(r.Name, " (") // "Googlebot (impostor)"

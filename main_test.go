@@ -18,6 +18,21 @@ func runCLI(t *testing.T, stdin []byte, args ...string) (int, string, string) {
 	return code, out.String(), errOut.String()
 }
 
+// runJSON runs robowatch with args, fails the test unless it exits 0, and
+// decodes its output, one JSON document, into v. It returns the output and
+// the standard error.
+func runJSON(t *testing.T, stdin []byte, v any, args ...string) (out, errOut string) {
+	t.Helper()
+	code, out, errOut := runCLI(t, stdin, args...)
+	if code != cli.ExitOK {
+		t.Fatalf("robowatch %s: exit %d: %s", strings.Join(args, " "), code, errOut)
+	}
+	if err := json.Unmarshal([]byte(out), v); err != nil {
+		t.Fatalf("robowatch %s: the JSON report does not parse: %v", strings.Join(args, " "), err)
+	}
+	return out, errOut
+}
+
 // TestJSONContract checks the field names that scripts depend on (issue 4's
 // contract): they may be added to, never renamed or dropped. A golden
 // (testdata/scenarios/site/json.golden) pins the values; this test says
@@ -180,19 +195,13 @@ func TestWallTimeWindowAcrossSummerTime(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, out, errOut := runCLI(t, []byte(log.String()), append([]string{"-o", "json"}, tt.args...)...)
-			if code != cli.ExitOK {
-				t.Fatalf("exit %d: %s", code, errOut)
-			}
 			var r struct {
 				Summary struct {
 					Records, Outside int64
 					Window           string
 				} `json:"summary"`
 			}
-			if err := json.Unmarshal([]byte(out), &r); err != nil {
-				t.Fatal(err)
-			}
+			runJSON(t, []byte(log.String()), &r, append([]string{"-o", "json"}, tt.args...)...)
 			if r.Summary.Records != 7 || r.Summary.Outside != tt.outside || r.Summary.Window != tt.window {
 				t.Errorf("%d records, %d outside, window %q; want 7, %d outside, %q", r.Summary.Records, r.Summary.Outside, r.Summary.Window, tt.outside, tt.window)
 			}

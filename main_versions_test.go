@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -48,16 +47,10 @@ type versionsReport struct {
 //   - GzipBot's answer (30 bytes, compressed) is no version's size: it got
 //     the file in force at its fetch, the old one: /ai/ is cached.
 func TestRobotsTxtChangedMidLog(t *testing.T) {
-	code, out, errOut := runCLI(t, nil, append([]string{"-o", "json"}, versionsArgs...)...)
-	if code != cli.ExitOK {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	var rep versionsReport
+	_, errOut := runJSON(t, nil, &rep, append([]string{"-o", "json"}, versionsArgs...)...)
 	if !strings.Contains(errOut, "the size of each 2xx robots.txt answer in the log tells which version a robot got") {
 		t.Errorf("stderr does not say that sizes tell the versions apart: %q", errOut)
-	}
-	var rep versionsReport
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
 	}
 	robots := map[string]string{}
 	for _, r := range rep.Robots {

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/robowatch/robowatch/cli"
 )
 
 // TestTrailingDotHostKeepsItsRobotsTxt: a client that writes its Host as
@@ -35,10 +32,6 @@ func TestTrailingDotHostKeepsItsRobotsTxt(t *testing.T) {
 	}
 	for _, host := range []string{"www.example.com", "www.example.com.", "WWW.EXAMPLE.COM."} {
 		t.Run(host, func(t *testing.T) {
-			code, out, errOut := runCLI(t, nil, "-o", "json", "--robots", host+"="+rtxt, logPath)
-			if code != cli.ExitOK {
-				t.Fatalf("exit %d: %s", code, errOut)
-			}
 			var doc struct {
 				Summary struct {
 					Violations int `json:"violations"`
@@ -49,9 +42,7 @@ func TestTrailingDotHostKeepsItsRobotsTxt(t *testing.T) {
 					Violations int    `json:"violations"`
 				} `json:"clients"`
 			}
-			if err := json.Unmarshal([]byte(out), &doc); err != nil {
-				t.Fatal(err)
-			}
+			runJSON(t, nil, &doc, "-o", "json", "--robots", host+"="+rtxt, logPath)
 			if doc.Summary.Violations != 20 || doc.Summary.Unchecked != 0 {
 				t.Errorf("%d violations, %d records unchecked; want 20 and 0", doc.Summary.Violations, doc.Summary.Unchecked)
 			}
