@@ -210,6 +210,9 @@ func TestConductMergesAcrossShardsAndDays(t *testing.T) {
 	}
 	runJSON(t, nil, &doc, days...)
 	want, _ := conductRows(t, conductArgs...)
+	if len(doc.Robots) != len(want) {
+		t.Errorf("%d robots merged from days, %d in the whole run", len(doc.Robots), len(want))
+	}
 	for _, r := range doc.Robots {
 		w := want[r.Name]
 		// The gap on one copy is per part: SlowBot's copy of 12:00 served
