@@ -402,10 +402,11 @@ func (d *Detector) Pass(r *logparse.Record) {
 	if d.result != nil {
 		return
 	}
-	res := classify(r.Path())
+	path := r.Path()
+	res := classify(path)
 	d.counts.countAs(r, res)
 	if !d.driven {
-		d.fleets.count(r, res)
+		d.fleets.count(r, path, res)
 	}
 	if sec := r.Time.Unix(); !r.Time.IsZero() && !d.ahead(sec) {
 		d.setZone(r.Time)
@@ -454,7 +455,7 @@ func (d *Detector) Add(r *logparse.Record) {
 	res := classify(path)
 	d.counts.countAs(r, res)
 	if !d.driven {
-		d.fleets.count(r, res)
+		d.fleets.count(r, path, res)
 	}
 	sec := r.Time.Unix()
 	future := !r.Time.IsZero() && d.ahead(sec)

@@ -49,8 +49,8 @@ type fleetAgent struct {
 	requests, account int64
 }
 
-// count adds r, whose resource class is res.
-func (f *fleetTally) count(r *logparse.Record, res resource) {
+// count adds r, whose origin-form path is path and resource class res.
+func (f *fleetTally) count(r *logparse.Record, path string, res resource) {
 	ua := r.UserAgent
 	if len(ua) > MaxStoredAgent {
 		ua = capText(ua, MaxStoredAgent) // as the client keeps it
@@ -74,10 +74,10 @@ func (f *fleetTally) count(r *logparse.Record, res resource) {
 		f.last, f.lastUA = e, e.ua
 	}
 	e.requests++
-	if res != resourceAsset && accountPage(r.Path()) {
+	if res != resourceAsset && accountPage(path) {
 		e.account++
 	}
-	if res == resourceAsset && !e.asset && fingerprintOf(r.Path()) != fpFavicon {
+	if res == resourceAsset && !e.asset && fingerprintOf(path) != fpFavicon {
 		e.asset = true
 	}
 	if e.asset || len(e.addrs) >= fleetMinAddresses {

@@ -265,7 +265,7 @@ func TestFleetKeepsAddressesBounded(t *testing.T) {
 		for i := range fleetMinAddresses {
 			host := fmt.Sprintf("%d-%s.example", i, strings.Repeat("a", n))
 			r := &logparse.Record{Client: host, UserAgent: fmt.Sprintf("Scanner/%d", n), Method: "GET", Target: "/"}
-			f.count(r, resourcePage)
+			f.count(r, r.Path(), resourcePage)
 		}
 	}
 	for ua, e := range f.agents {

@@ -211,9 +211,10 @@ func (p *Pool) Add(recs []logparse.Record, keep, mine []bool, release func()) {
 		for i := range b.recs {
 			if o := b.owner[i]; o != ownerNone {
 				r := &b.recs[i]
-				res := classify(r.Path())
+				path := r.Path()
+				res := classify(path)
 				b.counts.countAs(r, res)
-				p.fleets.count(r, res)
+				p.fleets.count(r, path, res)
 				if o < ownerPass {
 					p.handed[o]++
 				}
