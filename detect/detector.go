@@ -619,7 +619,8 @@ func (d *Detector) Add(r *logparse.Record) {
 			inc32(&c.notFound)
 		}
 	}
-	c.addProbe(r.Method, r.Target, path, r.VHost, r.Protocol, r.Referer, r.Status, c.requests == 1)
+	fp := fingerprintOf(path)
+	c.addProbe(fp, r.Method, r.Target, path, r.VHost, r.Protocol, r.Referer, r.Status, c.requests == 1)
 	d.pan.add(c, path, r.Status)
 	// A page a person was sent to: the Referer (or ChatGPT's utm_source)
 	// names an operator's product. A redirect is no view: the browser asks
@@ -636,7 +637,7 @@ func (d *Detector) Add(r *logparse.Record) {
 	case resourceAsset:
 		// A browser asks for the favicon by itself, page or no page; a
 		// scanner's fingerprint run asks for it too: it shows nothing.
-		if fingerprintOf(path) != fpFavicon {
+		if fp != fpFavicon {
 			inc32(&c.assets)
 		}
 	case resourceRobotsTxt:

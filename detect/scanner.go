@@ -312,9 +312,8 @@ type fingerprint struct {
 }
 
 // addProbe counts one request of c. target is as sent, path its origin
-// form.
-func (c *client) addProbe(method, target, path, vhost, protocol, referer string, status int, first bool) {
-	bit := fingerprintOf(path)
+// form, and bit its fingerprintOf.
+func (c *client) addProbe(bit uint8, method, target, path, vhost, protocol, referer string, status int, first bool) {
 	c.fp.mask |= bit
 	if referer != "" {
 		c.fp.mask |= fpReferred
