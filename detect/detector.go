@@ -457,9 +457,9 @@ func (d *Detector) Add(r *logparse.Record) {
 	if !d.driven {
 		d.fleets.count(r, path, res)
 	}
-	sec := r.Time.Unix()
-	future := !r.Time.IsZero() && d.ahead(sec)
-	if !future && !r.Time.IsZero() {
+	sec, timed := r.Time.Unix(), !r.Time.IsZero()
+	future := timed && d.ahead(sec)
+	if !future && timed {
 		d.watchStep(sec)
 	}
 	if future {
@@ -558,14 +558,13 @@ func (d *Detector) Add(r *logparse.Record) {
 	if pageLike {
 		vh = viewHash32(path)
 	}
-	reviewed := pageLike && c.viewHash != 0 && vh == c.viewHash && !r.Time.IsZero() &&
-		sec >= c.viewSec && sec-c.viewSec <= pageViewSeconds && (r.Method == "GET" || r.Method == "HEAD")
+	reviewed := pageLike && vh == c.viewHash && c.viewing(sec, timed) && (r.Method == "GET" || r.Method == "HEAD")
 	if reviewed {
 		c.viewHash = 0
 	}
 	if (pageLike || res == resourceOther) && (r.Method == "GET" || r.Method == "HEAD") && r.Referer != "" {
 		ref := viewHash32(refererPath(r.Referer))
-		if c.viewHash != 0 && !r.Time.IsZero() && sec >= c.viewSec && sec-c.viewSec <= pageViewSeconds && ref == c.viewHash {
+		if ref == c.viewHash && c.viewing(sec, timed) {
 			// Asked for by the page this client fetched a moment ago: an
 			// image or a script served from a URL without an extension
 			// (/image/1234, /thumb?id=9), or a link followed at once. It
@@ -595,7 +594,7 @@ func (d *Detector) Add(r *logparse.Record) {
 	// What a page's scripts and the browser ask for while the page is open
 	// is part of its view, however long it stays open (appPart).
 	part := false
-	if res != resourceSubrequest && !r.Time.IsZero() {
+	if res != resourceSubrequest && timed {
 		part = c.appPart(r, res, path, ph32, prevSec, sec)
 		if part && (res == resourceOther || res == resourcePage && (r.Method == "GET" || r.Method == "HEAD")) {
 			res = resourceSubrequest
@@ -739,8 +738,7 @@ func (d *Detector) Add(r *logparse.Record) {
 	// its pace is the page's. A dashboard of 40 graphs opened in one
 	// second was a rapid-fire robot on its images alone. Only from the
 	// page's own moment: images fetched on and on after it still count.
-	inView := res == resourceAsset && r.Referer == "" && c.viewHash != 0 && !r.Time.IsZero() &&
-		sec >= c.viewSec && sec-c.viewSec <= pageViewSeconds
+	inView := res == resourceAsset && r.Referer == "" && c.viewing(sec, timed)
 	if !(res == resourceAsset && r.Referer != "") && !inView && res != resourceSubrequest && !continued && !part && !junk {
 		hits++
 	}
@@ -749,7 +747,7 @@ func (d *Detector) Add(r *logparse.Record) {
 	if !future {
 		d.addToTimeline(c, r.Time)
 	}
-	if !r.Time.IsZero() && !future {
+	if timed && !future {
 		if c.epoch != d.epoch {
 			// The clock went back since c's last request: its window
 			// starts again (step.go).
@@ -791,7 +789,7 @@ func (d *Detector) Add(r *logparse.Record) {
 				v.Rule, v.Line = j.rule.Text, j.rule.Line
 			}
 		}
-		d.stream(c, sec, r.Time.IsZero() || future, res == resourceRobotsTxt, violated, v)
+		d.stream(c, sec, !timed || future, res == resourceRobotsTxt, violated, v)
 	}
 
 	d.sinceSweep++

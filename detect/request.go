@@ -145,6 +145,12 @@ func isIndexPage(seg string) bool {
 // browser asks for them as it parses the page, within a second or two.
 const pageViewSeconds = 2
 
+// viewing reports whether c viewed a page in the pageViewSeconds up to sec,
+// the second of a request with a time (timed): one whose parts may still come.
+func (c *client) viewing(sec int64, timed bool) bool {
+	return c.viewHash != 0 && timed && sec >= c.viewSec && sec-c.viewSec <= pageViewSeconds
+}
+
 // refererPath is the path and query of a Referer URL ("https://host/a?b"
 // is "/a?b"); a Referer that is a path already is returned as it is.
 func refererPath(ref string) string {
