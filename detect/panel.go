@@ -48,25 +48,6 @@ type StatusCounts struct {
 	NotFound int64 `json:"404"`
 }
 
-// add counts one answer of status s.
-func (c *StatusCounts) add(s int, n int64) {
-	switch {
-	case s >= 200 && s < 300:
-		c.S2xx += n
-	case s >= 300 && s < 400:
-		c.S3xx += n
-	case s >= 400 && s < 500:
-		c.S4xx += n
-		if s == 404 {
-			c.NotFound += n
-		}
-	case s >= 500 && s < 600:
-		c.S5xx += n
-	default:
-		c.Other += n
-	}
-}
-
 // Add adds the counts of o.
 func (c *StatusCounts) Add(o StatusCounts) {
 	c.S2xx += o.S2xx

@@ -206,3 +206,23 @@ func TestRecordSizes(t *testing.T) {
 		}
 	}
 }
+
+// add counts one answer of status s: the expected counts, reckoned apart
+// from the panels' statusIndex.
+func (c *StatusCounts) add(s int, n int64) {
+	switch {
+	case s >= 200 && s < 300:
+		c.S2xx += n
+	case s >= 300 && s < 400:
+		c.S3xx += n
+	case s >= 400 && s < 500:
+		c.S4xx += n
+		if s == 404 {
+			c.NotFound += n
+		}
+	case s >= 500 && s < 600:
+		c.S5xx += n
+	default:
+		c.Other += n
+	}
+}
