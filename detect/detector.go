@@ -404,7 +404,7 @@ func (d *Detector) Pass(r *logparse.Record) {
 	}
 	path := r.Path()
 	res := classify(path)
-	d.counts.countAs(r, res)
+	d.counts.count(r, path, res)
 	if !d.driven {
 		d.fleets.count(r, path, res)
 	}
@@ -453,7 +453,7 @@ func (d *Detector) Add(r *logparse.Record) {
 	d.records++
 	path := r.Path()
 	res := classify(path)
-	d.counts.countAs(r, res)
+	d.counts.count(r, path, res)
 	if !d.driven {
 		d.fleets.count(r, path, res)
 	}

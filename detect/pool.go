@@ -213,7 +213,7 @@ func (p *Pool) Add(recs []logparse.Record, keep, mine []bool, release func()) {
 				r := &b.recs[i]
 				path := r.Path()
 				res := classify(path)
-				b.counts.countAs(r, res)
+				b.counts.count(r, path, res)
 				p.fleets.count(r, path, res)
 				if o < ownerPass {
 					p.handed[o]++

@@ -189,12 +189,8 @@ type logCounts struct {
 	plainAssets int64 // assets but the favicon, which a front may leave to the back
 }
 
-func (n *logCounts) count(r *logparse.Record) {
-	n.countAs(r, classify(r.Path()))
-}
-
-// countAs is count for a record whose resource class is known.
-func (n *logCounts) countAs(r *logparse.Record, res resource) {
+// count adds r, whose origin-form path is path and resource class res.
+func (n *logCounts) count(r *logparse.Record, path string, res resource) {
 	n.seen++
 	if r.UserAgent != "" {
 		n.withUA++
@@ -208,7 +204,7 @@ func (n *logCounts) countAs(r *logparse.Record, res resource) {
 	switch res {
 	case resourceAsset:
 		n.assets++
-		if fingerprintOf(r.Path()) != fpFavicon {
+		if fingerprintOf(path) != fpFavicon {
 			n.plainAssets++
 		}
 	case resourcePage:
