@@ -364,11 +364,11 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 	// Behaviour is weighed apart first: an ancient browser counts only
 	// with it.
 	var b judgement
-	if c.requests >= int64(cfg.MinRequests) && float64(c.head) >= cfg.HeadShare*float64(c.requests) {
+	mostlyHead := c.requests >= int64(cfg.MinRequests) && float64(c.head) >= cfg.HeadShare*float64(c.requests)
+	if mostlyHead {
 		b.add(ReasonBehaviour, pointsMostlyHead, fmt.Sprintf("%s of %d requests are HEAD", percent(int64(c.head), c.requests), c.requests))
 	}
-	if a.Kind == agents.Browser && c.head > 0 && c.assets == 0 && j.kind == "" &&
-		!(c.requests >= int64(cfg.MinRequests) && float64(c.head) >= cfg.HeadShare*float64(c.requests)) {
+	if a.Kind == agents.Browser && c.head > 0 && c.assets == 0 && j.kind == "" && !mostlyHead {
 		// A browser asks for pages with GET; HEAD under its name is a link
 		// checker or a scanner's fingerprint. A page's script may send one,
 		// but with the page's assets loaded.
@@ -376,8 +376,7 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 	}
 	// A client seen in lines, or a log, without any User-agent.
 	noUA := c.flags&flagAgentField == 0 || !lt.hasUA
-	if noUA && c.head > 0 && int64(c.head) == c.requests && c.assets == 0 && j.kind == "" &&
-		!(c.requests >= int64(cfg.MinRequests) && float64(c.head) >= cfg.HeadShare*float64(c.requests)) {
+	if noUA && c.head > 0 && int64(c.head) == c.requests && c.assets == 0 && j.kind == "" && !mostlyHead {
 		// In lines that log no User-agent (Common Log Format, HAProxy
 		// without captured headers) a browser cannot be asked for, but a
 		// browser navigates with GET whatever it is: a client that sent
