@@ -220,8 +220,6 @@ func edgeBits(f uint8) uint8 {
 	return b
 }
 
-func edgeKey(ip, ua string) clientKey { return clientKey{ip, ua} }
-
 // sortEdges orders edges by address and User-agent.
 func sortEdges(e []ClientEdge) {
 	slices.SortFunc(e, func(a, b ClientEdge) int {
@@ -236,10 +234,10 @@ func (d *Detector) seed(c *client) {
 		d.seeds = make(map[clientKey]*ClientEdge, len(d.cfg.Seed))
 		for i := range d.cfg.Seed {
 			e := &d.cfg.Seed[i]
-			d.seeds[edgeKey(e.IP, e.UserAgent)] = e
+			d.seeds[clientKey{e.IP, e.UserAgent}] = e
 		}
 	}
-	e, ok := d.seeds[edgeKey(c.ip, c.ua.ua)]
+	e, ok := d.seeds[clientKey{c.ip, c.ua.ua}]
 	if !ok {
 		return
 	}
@@ -292,7 +290,7 @@ func JoinEdges(robots []RobotSummary, parts [][]ClientEdge, verdicts [][]Verdict
 			}
 		}
 		for _, b := range p {
-			k := edgeKey(b.IP, b.UserAgent)
+			k := clientKey{b.IP, b.UserAgent}
 			row := rows[k]
 			a := byKey[k]
 			if a == nil {
