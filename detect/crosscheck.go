@@ -312,16 +312,13 @@ func (d *Detector) check(c *client, r *logparse.Record, path string, res resourc
 	c.flags |= flagChecked
 	var j checkResult
 	if len(h.vers) == 1 {
-		rb := h.vers[0].rb
-		if c.matcher == nil || c.robots != rb {
-			c.robots, c.matcher = rb, rb.Agent(c.ua.ua)
-		}
-		ok, rule := c.matcher.Allowed(path)
+		m := c.matcherFor(h.vers[0].rb)
+		ok, rule := m.Allowed(path)
 		if ok {
 			// The matcher, for the preferences its groups state.
-			return false, checkResult{m: c.matcher}
+			return false, checkResult{m: m}
 		}
-		j = checkResult{rule: rule, m: c.matcher}
+		j = checkResult{rule: rule, m: m}
 	} else {
 		var ok bool
 		if ok, j = d.judge(c, h, r.Time.Unix(), path); ok {
