@@ -385,9 +385,10 @@ func (d *Detector) judge(c *client, h *history, sec int64, path string) (bool, c
 		return true, checkResult{m: m}
 	}
 	for i := h.at(sec - maxCacheAge); i < cur; i++ {
-		if ok, _ := h.vers[i].rb.Agent(c.ua.ua).Allowed(path); ok {
+		held := h.vers[i].rb.Agent(c.ua.ua)
+		if ok, _ := held.Allowed(path); ok {
 			c.keepRare().cached++
-			return true, checkResult{m: h.vers[i].rb.Agent(c.ua.ua)}
+			return true, checkResult{m: held}
 		}
 	}
 	return false, checkResult{rule: rule, m: m, ver: &h.vers[cur], how: copyInForce}
