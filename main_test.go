@@ -10,6 +10,9 @@ import (
 	"github.com/robowatch/robowatch/cli"
 )
 
+// run is the whole command, as main runs it.
+var run = cli.Main
+
 // runCLI runs robowatch as a user would and returns its exit status and output.
 func runCLI(t *testing.T, stdin []byte, args ...string) (int, string, string) {
 	t.Helper()
