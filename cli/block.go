@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/report"
 )
 
@@ -20,9 +20,9 @@ var nftHooks = []string{"input", "forward", "prerouting"}
 // the flag and the value.
 func blockOptions(block, allow, allowFiles []string, aggregate bool, aggregateAt int, nftTable, nftHook string) (report.BlockOptions, error) {
 	opt := report.BlockOptions{NFTTable: nftTable, NFTHook: nftHook}
-	opt.Select = detect.DefaultSelection
+	opt.Select = findings.DefaultSelection
 	if len(block) > 0 {
-		sel, err := detect.ParseSelection(strings.Join(block, ","))
+		sel, err := findings.ParseSelection(strings.Join(block, ","))
 		if err != nil {
 			return opt, fmt.Errorf("--block: %v", err)
 		}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/robowatch/robowatch/agents"
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/report"
 )
@@ -16,7 +16,7 @@ import (
 // script or font requests, so that "pages and no assets" was set aside as a
 // signal: a front server (nginx serving static files before Apache) or a
 // CDN answers them, and a person's page views look like a script's here.
-func AssetsHint(stderr io.Writer, res *detect.Result) {
+func AssetsHint(stderr io.Writer, res *findings.Result) {
 	if res == nil || !res.AssetsElsewhere {
 		return
 	}
@@ -31,7 +31,7 @@ func AssetsHint(stderr io.Writer, res *detect.Result) {
 // worst incident the balancer, its scanners the balancer). Two real logs
 // from behind an AWS balancer read so. The remedy is in the log format,
 // so it is said, not guessed at.
-func (a *Analyse) ProxyHint(stderr io.Writer, res *detect.Result) {
+func (a *Analyse) ProxyHint(stderr io.Writer, res *findings.Result) {
 	if len(a.Proxies) > 0 || res == nil {
 		return
 	}
@@ -82,7 +82,7 @@ func (a *Analyse) ProxyHint(stderr io.Writer, res *detect.Result) {
 // judged by the earliest lists known, which cannot prove an impostor
 // (agents.Ranges.IdentifyAt), and an admin reading "unverified" should
 // know why. Three short lines: a terminal of 80 columns shows them whole.
-func RangesHint(stderr io.Writer, res *detect.Result) {
+func RangesHint(stderr io.Writer, res *findings.Result) {
 	if res == nil || !res.RangesNewer || res.RangesEarliest == 0 {
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/robowatch/robowatch/agents"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 
@@ -111,12 +112,12 @@ func TestNetworksList(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var n networks
+			var n findings.NetworkTally
 			for i := range tt.verdicts {
-				n.add(&tt.verdicts[i])
+				n.Add(&tt.verdicts[i])
 			}
 			var got []string
-			for _, s := range n.list() {
+			for _, s := range n.List() {
 				op := s.Operator
 				if op == "" {
 					op = "-"

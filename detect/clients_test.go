@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/robowatch/robowatch/findings"
 )
 
 // TestClientList reads the sample log and checks what the report relies
@@ -22,13 +24,13 @@ func TestClientList(t *testing.T) {
 	if l.Len() < 10 {
 		t.Fatalf("%d clients", l.Len())
 	}
-	linear := ClientList{clients: l.clients, env: l.env} // no index: the zero value's way
+	flat := findings.ClientListOf(l.Head(-1)) // a list of verdicts, as merge reads back
 	for i := range l.Len() {
 		v := l.At(i)
 		if again := l.At(i); !reflect.DeepEqual(v, again) {
 			t.Fatalf("client %d: a second reading differs:\n%+v\n%+v", i, v, again)
 		}
-		for _, list := range []ClientList{l, linear} {
+		for _, list := range []ClientList{l, flat} {
 			if got, ok := list.Find(v.IP, v.UserAgent); !ok || !reflect.DeepEqual(got, v) {
 				t.Fatalf("Find(%s, %q) = %v, %+v", v.IP, v.UserAgent, ok, got)
 			}

@@ -2,8 +2,10 @@ package detect
 
 import (
 	"context"
+
 	"github.com/robowatch/robowatch/agents"
 	"github.com/robowatch/robowatch/botauth"
+	"github.com/robowatch/robowatch/findings"
 
 	"time"
 
@@ -135,7 +137,7 @@ const DefaultMaxClients = 250_000
 const (
 	DefaultBurstPer10s            = 20
 	DefaultSustainedPer60s        = 60
-	DefaultReorderTolerance       = 60 * time.Second
+	DefaultReorderTolerance       = findings.DefaultReorderTolerance
 	DefaultMinPages               = 10
 	DefaultMinRequests            = 10
 	DefaultHeadShare              = 0.8

@@ -425,7 +425,7 @@ func (v *clientViolations) countPrefix(p string) {
 	} else {
 		p = strings.Clone(p)
 	}
-	v.prefixes = append(v.prefixes, PrefixCount{p, 1})
+	v.prefixes = append(v.prefixes, PrefixCount{Prefix: p, Count: 1})
 }
 
 // crawlDelay says whether robot client c came faster than the Crawl-delay

@@ -130,7 +130,7 @@ func TestRobotFindings(t *testing.T) {
 		})
 	}
 	res := run(Config{Robots: rb}, cases[0].reqs)
-	if p := res.Robots[0].Prefixes; !slices.Equal(p, []PrefixCount{{"/admin/", 2}}) {
+	if p := res.Robots[0].Prefixes; !slices.Equal(p, []PrefixCount{{Prefix: "/admin/", Count: 2}}) {
 		t.Errorf("prefixes = %+v", p)
 	}
 	// Without a robots.txt, nothing is computed and nothing is claimed.
@@ -178,7 +178,7 @@ func TestViolationsPerClientAreBounded(t *testing.T) {
 	if v.Violations != 500 || len(violationsOf(res, "192.0.2.80")) != 50 || res.ViolationsDropped != 450 {
 		t.Errorf("violations %d, stored %d, dropped %d; want 500, 50, 450", v.Violations, len(violationsOf(res, "192.0.2.80")), res.ViolationsDropped)
 	}
-	if p := res.Robots[0].Prefixes; len(p) != 1 || p[0] != (PrefixCount{"/admin/", 500}) {
+	if p := res.Robots[0].Prefixes; len(p) != 1 || p[0] != (PrefixCount{Prefix: "/admin/", Count: 500}) {
 		t.Errorf("prefixes = %+v", p)
 	}
 }

@@ -960,21 +960,6 @@ func (f *robotsFetches) count(code int) {
 	}
 }
 
-// Other counts the records of the clients that Config.MaxClients left out:
-// the lightest, evicted to make room (see evict.go), folded together.
-type Other struct {
-	Clients  int64 `json:"clients"`  // distinct clients folded, estimated (HyperLogLog, about 2% off)
-	Requests int64 `json:"requests"` // their requests
-	Bytes    int64 `json:"bytes"`    // their bytes
-
-	// What the folded clients were found doing, judged as each stood when
-	// it was folded: counted in the Result's totals too, so that --fail-on
-	// sees them, though their rows are gone.
-	Robots     int64 `json:"robots"`     // distinct folded clients judged robots, estimated as Clients is
-	Violations int64 `json:"violations"` // robots.txt violations of those robots
-	Incidents  int64 `json:"incidents"`  // rapid-fire incidents of folded clients
-}
-
 // addBytes adds byte counts, saturating at math.MaxInt64: a log line may
 // claim any size (9223372036854775807 bytes twice is a negative total in
 // plain int64 arithmetic), and a report must never show a negative one. A

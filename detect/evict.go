@@ -1,10 +1,12 @@
 package detect
 
 import (
-	"github.com/robowatch/robowatch/agents"
 	"math"
 	"math/bits"
 	"slices"
+
+	"github.com/robowatch/robowatch/agents"
+	"github.com/robowatch/robowatch/findings"
 )
 
 // Bounded clients (Config.MaxClients). A flood of distinct clients (a
@@ -127,7 +129,7 @@ func (d *Detector) foldClient(c *client) {
 	d.other.Requests += c.requests
 	d.other.Bytes = addBytes(d.other.Bytes, c.bytes)
 	d.otherClients.add(clientHash(c.ip, c.ua.ua))
-	d.folded.add(c.ip)
+	d.folded.Add(c.ip)
 
 	// Its requests stay in the site's totals, now as "other": the timeline
 	// tells robots, humans and folded clients apart per bucket.
@@ -140,7 +142,7 @@ func (d *Detector) foldClient(c *client) {
 	if spill := c.bins.spilled(); spill > 0 && !c.last.time().IsZero() {
 		// Spilled requests were never placed; the client's last bucket is
 		// as good a guess as any, and keeps other <= total.
-		if j := floorDiv(c.last.sec+tl.zone, tl.width) - tl.base; j >= 0 && j < int64(tl.n) {
+		if j := findings.FloorDiv(c.last.sec+tl.zone, tl.width) - tl.base; j >= 0 && j < int64(tl.n) {
 			tl.other[j] = min(tl.total[j], tl.other[j]+spill)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"strings"
 
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 
@@ -139,7 +140,7 @@ func (e *fleetAgent) spread() bool {
 	}
 	var first netip.Prefix
 	for i, a := range e.addrs {
-		n, ok := networkOf(a)
+		n, ok := findings.NetworkOf(a)
 		if !ok {
 			return false // host names: no networks to tell apart
 		}

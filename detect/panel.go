@@ -1,9 +1,10 @@
 package detect
 
 import (
-	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/robowatch/robowatch/findings"
 )
 
 // The panels an admin reads of a site's robots, as GoAccess shows them of
@@ -29,37 +30,9 @@ import (
 // a client that finds no room keeps no panel (PanelUncounted).
 const (
 	panelSketch   = 32      // path entries a client's sketch holds: a path of more than 1/32 of its requests is listed
-	TopPathsKept  = 20      // paths a robots row, and all robots together, list
 	maxPanelPaths = 1 << 16 // distinct paths interned
 	maxPanelUnits = 1 << 21 // entries of all panels together, a panel itself counting as 4 (about 32 MB)
 )
-
-// PathCount is how many requests went to one path: at least Requests, at
-// most Requests + Error (Error is 0 when the count is exact).
-type PathCount struct {
-	Path     string `json:"path"`
-	Requests int64  `json:"requests"`
-	Error    int64  `json:"error,omitempty"`
-}
-
-// StatusCounts is answers by status class, with the 404s among the 4xx.
-type StatusCounts struct {
-	StatusMix
-	NotFound int64 `json:"404"`
-}
-
-// Add adds the counts of o.
-func (c *StatusCounts) Add(o StatusCounts) {
-	c.S2xx += o.S2xx
-	c.S3xx += o.S3xx
-	c.S4xx += o.S4xx
-	c.S5xx += o.S5xx
-	c.Other += o.Other
-	c.NotFound += o.NotFound
-}
-
-// Total is the answers counted.
-func (c StatusCounts) Total() int64 { return c.S2xx + c.S3xx + c.S4xx + c.S5xx + c.Other }
 
 // panelEntry is one path of a client's sketch: its id, its count and how
 // much of the count may belong to paths it replaced.
@@ -302,57 +275,6 @@ func (t *pathTally) list(names []string) ([]PathCount, int64) {
 	for id, s := range t.paths {
 		out = append(out, PathCount{Path: names[id], Requests: s[0], Error: s[1] + t.base - s[0]})
 	}
-	sortPaths(out)
+	findings.SortPaths(out)
 	return out, t.base
-}
-
-func sortPaths(out []PathCount) {
-	slices.SortFunc(out, func(a, b PathCount) int {
-		return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(b.Error, a.Error), cmp.Compare(a.Path, b.Path))
-	})
-}
-
-// TopPaths cuts a sorted list of paths to the TopPathsKept first, and
-// raises base, the most a path not in it had, to the most one cut off had.
-func TopPaths(all []PathCount, base int64) ([]PathCount, int64) {
-	if len(all) <= TopPathsKept {
-		return all, base
-	}
-	for _, p := range all[TopPathsKept:] {
-		base = max(base, p.Requests+p.Error)
-	}
-	return all[:TopPathsKept:TopPathsKept], base
-}
-
-// MergePaths adds up lists of paths: a path a part did not list counts
-// there as 0 at least and base[i] at most. It returns the merged list,
-// sorted, and the most a path no part listed may have had. Given whole
-// lists of disjoint sets of clients (the workers of a run, the shards of
-// a log) it returns what one tally of all of them does.
-func MergePaths(parts [][]PathCount, base []int64) ([]PathCount, int64) {
-	type sum struct{ low, high int64 }
-	by := map[string]*sum{}
-	var allBase int64
-	for i, p := range parts {
-		b := int64(0)
-		if i < len(base) {
-			b = base[i]
-		}
-		allBase += b
-		for _, pc := range p {
-			s := by[pc.Path]
-			if s == nil {
-				s = &sum{}
-				by[pc.Path] = s
-			}
-			s.low += pc.Requests
-			s.high += pc.Requests + pc.Error - b // b is added back for every part below
-		}
-	}
-	out := make([]PathCount, 0, len(by))
-	for path, s := range by {
-		out = append(out, PathCount{Path: path, Requests: s.low, Error: s.high + allBase - s.low})
-	}
-	sortPaths(out)
-	return out, allBase
 }

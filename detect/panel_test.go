@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"unsafe"
+
+	"github.com/robowatch/robowatch/findings"
 )
 
 // robotRow is the robots row of name.
@@ -42,7 +44,7 @@ func TestPanelsOfACrawlerHuntingOldURLs(t *testing.T) {
 	if row.Status != want {
 		t.Errorf("Googlebot's status %+v, want %+v", row.Status, want)
 	}
-	wantPaths := []PathCount{{"/moved", 10, 0}, {"/old/page", 10, 0}, {"/sitemap.xml", 10, 0}}
+	wantPaths := []PathCount{{Path: "/moved", Requests: 10}, {Path: "/old/page", Requests: 10}, {Path: "/sitemap.xml", Requests: 10}}
 	if fmt.Sprint(row.TopPaths) != fmt.Sprint(wantPaths) || row.TopPathsOtherMax != 0 {
 		t.Errorf("Googlebot's paths %v (other at most %d), want %v, exact", row.TopPaths, row.TopPathsOtherMax, wantPaths)
 	}
@@ -123,7 +125,7 @@ func TestMergePathsOfDisjointClients(t *testing.T) {
 		a, b, all = append(a, q), append(b, r), append(all, q, r)
 	}
 	ra, rb, whole := robotRow(t, run(Config{}, a), "curl"), robotRow(t, run(Config{}, b), "curl"), robotRow(t, run(Config{}, all), "curl")
-	got, base := MergePaths([][]PathCount{ra.AllTopPaths, rb.AllTopPaths}, []int64{ra.TopPathsBase, rb.TopPathsBase})
+	got, base := findings.MergePaths([][]PathCount{ra.AllTopPaths, rb.AllTopPaths}, []int64{ra.TopPathsBase, rb.TopPathsBase})
 	if fmt.Sprint(got) != fmt.Sprint(whole.AllTopPaths) || base != whole.TopPathsBase {
 		t.Errorf("merged %v (base %d), one run %v (base %d)", got, base, whole.AllTopPaths, whole.TopPathsBase)
 	}
@@ -155,12 +157,12 @@ func TestBotnetOfOneRequestEachSharesPanels(t *testing.T) {
 					path: tc.paths[i%len(tc.paths)], status: tc.statuses[i%len(tc.statuses)]}
 				d.Add(q.record())
 				want[pathOnly(q.path)]++
-				status.add(q.status, 1)
+				addStatus(&status, q.status, 1)
 			}
 			back := req{ip: "198.51.0.1", ua: firefoxUA, sec: clients, path: tc.comeBackTo, status: 500}
 			d.Add(back.record())
 			want[back.path]++
-			status.add(back.status, 1)
+			addStatus(&status, back.status, 1)
 
 			panels := map[*clientPanel]bool{}
 			var tally pathTally
@@ -207,9 +209,9 @@ func TestRecordSizes(t *testing.T) {
 	}
 }
 
-// add counts one answer of status s: the expected counts, reckoned apart
-// from the panels' statusIndex.
-func (c *StatusCounts) add(s int, n int64) {
+// addStatus counts one answer of status s in c: the expected counts,
+// reckoned apart from the panels' statusIndex.
+func addStatus(c *StatusCounts, s int, n int64) {
 	switch {
 	case s >= 200 && s < 300:
 		c.S2xx += n

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/robowatch/robowatch/agents"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 
@@ -407,7 +408,7 @@ func mergeResults(rs []*Result) *Result {
 	if len(rs) == 1 {
 		return rs[0]
 	}
-	out := &Result{folded: new(foldedNetworks)}
+	out := &Result{Folded: new(foldedNetworks)}
 	env := &verdictEnv{addrs: map[string]addressStats{}}
 	var (
 		clients    []*client
@@ -449,10 +450,10 @@ func mergeResults(rs []*Result) *Result {
 		out.Other.Robots += r.Other.Robots
 		out.Other.Violations += r.Other.Violations
 		out.Other.Incidents += r.Other.Incidents
-		if r.folded == nil {
-			out.folded = nil // one part not known: none is
-		} else if out.folded != nil {
-			out.folded.union(r.folded)
+		if r.Folded == nil {
+			out.Folded = nil // one part not known: none is
+		} else if out.Folded != nil {
+			out.Folded.Union(r.Folded)
 		}
 		out.JunkConnections += r.JunkConnections
 		out.JunkAddresses += r.JunkAddresses
@@ -470,7 +471,8 @@ func mergeResults(rs []*Result) *Result {
 		// Every worker counts the whole log's records (a batch counts
 		// all): their traits agree, so the last one's counts are the log's.
 		out.AssetsElsewhere, out.LogPages, out.LogAssets = r.AssetsElsewhere, r.LogPages, r.LogAssets
-		if e := r.Clients.env; e != nil {
+		pc := clientsOf(r.Clients)
+		if e := pc.env; e != nil {
 			if env.loc == nil {
 				env.loc = e.loc
 			}
@@ -484,10 +486,12 @@ func mergeResults(rs []*Result) *Result {
 				}
 			}
 		}
-		clients = append(clients, r.Clients.clients...)
-		lists = append(lists, r.Clients.clients)
-		sources = append(sources, r.Violations.sources...)
-		violations += r.Violations.n
+		clients = append(clients, pc.clients...)
+		lists = append(lists, pc.clients)
+		if sv, ok := r.Violations.Lazy().(*storedViolations); ok {
+			sources = append(sources, sv.sources...)
+			violations += sv.n
+		}
 		incidents = append(incidents, r.Incidents)
 		robots = append(robots, r.Robots)
 		pre := map[string][]PrefixCount{}
@@ -504,16 +508,17 @@ func mergeResults(rs []*Result) *Result {
 		operators = append(operators, r.Operators)
 		out.Edges = append(out.Edges, r.Edges...) // the workers' clients are disjoint
 	}
-	sortEdges(out.Edges)
+	findings.SortEdges(out.Edges)
 	out.ClientsEstimated = estimated
 	clients = mergeSorted(lists, len(clients))
-	out.Clients = ClientList{clients: clients, env: env, index: new(clientIndex)}
+	merged := &passClients{clients: clients, env: env}
+	out.Clients = findings.NewClientList(merged)
 	// Ranks are needed to order violations and incidents: only the
 	// clients that have some.
 	scanners := map[*client]bool{}
 	for _, r := range rs {
-		if r.firstScanner != nil {
-			scanners[r.firstScanner] = true
+		if c := clientsOf(r.Clients).firstScanner; c != nil {
+			scanners[c] = true
 		}
 	}
 	rank := map[clientKey]int{}
@@ -523,19 +528,19 @@ func mergeResults(rs []*Result) *Result {
 		}
 	}
 	for _, r := range rs {
-		if c := r.firstScanner; c != nil && (out.firstScanner == nil || rank[clientKey{c.ip, c.ua.ua}] < rank[clientKey{out.firstScanner.ip, out.firstScanner.ua.ua}]) {
-			out.firstScanner, out.FirstScanner = c, c.ip
+		if c := clientsOf(r.Clients).firstScanner; c != nil && (merged.firstScanner == nil || rank[clientKey{c.ip, c.ua.ua}] < rank[clientKey{merged.firstScanner.ip, merged.firstScanner.ua.ua}]) {
+			merged.firstScanner, out.FirstScanner = c, c.ip
 		}
 	}
 	rankOf := func(ip, ua string) int { return rank[clientKey{ip, ua}] }
 	slices.SortFunc(sources, func(a, b violationSource) int { return cmp.Compare(rankOf(a.ip, a.ua), rankOf(b.ip, b.ua)) })
-	out.Violations = ViolationList{sources: sources, n: violations, index: new(clientIndex)}
-	out.Incidents = MergeIncidents(incidents, rankOf)
-	out.Robots = MergeRobots(robots, prefixes, out.ViolationsChecked)
-	out.Panels = MergePanels(panels)
-	out.Timeline, out.RobotBuckets = MergeTimelines(timelines, buckets, out.Robots)
+	out.Violations = findings.NewViolationList(&storedViolations{sources: sources, n: violations, index: new(findings.Index)})
+	out.Incidents = findings.MergeIncidents(incidents, rankOf)
+	out.Robots = findings.MergeRobots(robots, prefixes, out.ViolationsChecked)
+	out.Panels = findings.MergePanels(panels)
+	out.Timeline, out.RobotBuckets = findings.MergeTimelines(timelines, buckets, out.Robots)
 	out.Networks = mergeDisjointNetworks(networks)
-	out.Operators = MergeOperators(operators)
+	out.Operators = findings.MergeOperators(operators)
 	slices.SortFunc(out.Watched, func(a, b ClientTimeline) int {
 		return cmp.Or(strings.Compare(a.IP, b.IP), strings.Compare(a.UserAgent, b.UserAgent))
 	})

@@ -3,7 +3,6 @@ package detect
 import (
 	"fmt"
 	"maps"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -46,50 +45,6 @@ func TestPoolClockAsOnePass(t *testing.T) {
 			t.Errorf("%d workers: %d late, %d records, %d clients; one Detector: %d, %d, %d", workers,
 				got.LateRecords, got.Records, got.DistinctClients, want.LateRecords, want.Records, want.DistinctClients)
 		}
-	}
-}
-
-// TestClientListAllInOrder: a long list judged on several goroutines
-// yields exactly the verdicts At gives, in order, and a reader that stops
-// early leaves no goroutine behind.
-func TestClientListAllInOrder(t *testing.T) {
-	defer func(f func() int) { verdictWorkers = f }(verdictWorkers)
-	verdictWorkers = func() int { return 4 } // whatever the machine's cores
-	d := New(Config{})
-	t0 := time.Date(2024, 5, 6, 10, 0, 0, 0, time.UTC)
-	for i := range 10_000 {
-		d.Add(&logparse.Record{Client: fmt.Sprintf("10.%d.%d.%d", i>>16, i>>8&255, i&255), UserAgent: fmt.Sprintf("agent-%d/1.0", i%37),
-			Method: "GET", Target: fmt.Sprintf("/p%d", i%13), Status: 200, Time: t0.Add(time.Duration(i) * time.Millisecond)})
-	}
-	l := d.Result().Clients
-	i := 0
-	for v := range l.All() {
-		if w := l.At(i); v.IP != w.IP || v.UserAgent != w.UserAgent || v.Score != w.Score || v.Name != w.Name {
-			t.Fatalf("verdict %d: %s %s, At gives %s %s", i, v.IP, v.UserAgent, w.IP, w.UserAgent)
-		}
-		i++
-	}
-	if i != l.Len() {
-		t.Fatalf("%d verdicts, list of %d", i, l.Len())
-	}
-	before := runtime.NumGoroutine()
-	for range 20 {
-		n := 0
-		for range l.All() {
-			if n++; n == 5000 {
-				break
-			}
-		}
-	}
-	// The verdict workers of a stopped loop end by themselves: wait for
-	// them, as long as a loaded machine (the race detector, other tests)
-	// needs, and no longer; 20 loops leaking 4 workers each never get there.
-	after := runtime.NumGoroutine()
-	for deadline := time.Now().Add(10 * time.Second); after > before+2 && time.Now().Before(deadline); after = runtime.NumGoroutine() {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if after > before+2 {
-		t.Errorf("%d goroutines after 20 early stops, %d before", after, before)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 
@@ -64,9 +65,9 @@ func TestJoinIdentity(t *testing.T) {
 		{"", "", "", "", "", ""},
 	}
 	for _, tt := range tests {
-		id, by := joinIdentity(tt.a, tt.byA, tt.b, tt.byB)
+		id, by := findings.JoinIdentities(tt.a, tt.byA, tt.b, tt.byB)
 		if id != tt.want || by != tt.wantBy {
-			t.Errorf("joinIdentity(%q, %q, %q, %q) = %q, %q; want %q, %q", tt.a, tt.byA, tt.b, tt.byB, id, by, tt.want, tt.wantBy)
+			t.Errorf("JoinIdentities(%q, %q, %q, %q) = %q, %q; want %q, %q", tt.a, tt.byA, tt.b, tt.byB, id, by, tt.want, tt.wantBy)
 		}
 	}
 }
@@ -79,7 +80,7 @@ func TestMergeRobotsBytesAndVerifier(t *testing.T) {
 		{{Name: "bingbot", Identity: "verified", VerifiedBy: "ip-range", Bytes: 100, Requests: 1}, {Name: "x", Bytes: math.MaxInt64 - 5, Requests: 1}},
 		{{Name: "bingbot", Identity: "verified", VerifiedBy: "dns", Bytes: 50, Requests: 1}, {Name: "x", Bytes: 10, Requests: 1}},
 	}
-	got := MergeRobots(parts, nil, false)
+	got := findings.MergeRobots(parts, nil, false)
 	want := []RobotSummary{{Name: "bingbot", Identity: "verified", VerifiedBy: "dns,ip-range", Bytes: 150}, {Name: "x", Bytes: math.MaxInt64}}
 	if !slices.EqualFunc(got, want, func(a, b RobotSummary) bool {
 		return a.Name == b.Name && a.Identity == b.Identity && a.VerifiedBy == b.VerifiedBy && a.Bytes == b.Bytes

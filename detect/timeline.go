@@ -1,15 +1,16 @@
 package detect
 
 import (
-	"encoding/json"
 	"maps"
 	"math"
 	"slices"
 	"time"
 	"unsafe"
+
+	"github.com/robowatch/robowatch/findings"
 )
 
-// The timeline counts the site's requests in at most maxBins equal buckets.
+// The timeline counts the site's requests in at most findings.MaxBins equal buckets.
 // Robot or human is only known at the end of the pass, so besides the site
 // totals every client keeps a sparse histogram of its own (bucket, count)
 // pairs on the same buckets; the end sums the histograms of the clients
@@ -18,51 +19,20 @@ import (
 //
 // The bucket width adapts to the log's span: it starts at one second and
 // steps up a ladder of widths, each a multiple of the one before, whenever
-// the span no longer fits in maxBins buckets; buckets are aligned to
+// the span no longer fits in findings.MaxBins buckets; buckets are aligned to
 // multiples of the width in the log's local time (a 1 h bucket starts on the
 // hour), so stepping up merges whole buckets and stays exact.
 //
 // Memory: the site totals are two fixed arrays. A client costs a slice
 // header and a counter (32 bytes) plus 8 bytes per bucket it was active in,
-// at most maxBins. The capacity of all client histograms together is capped
+// at most findings.MaxBins. The capacity of all client histograms together is capped
 // at maxClientBins (16 MB); past it a client that enters a new bucket counts
 // the request as spilled, and the end spreads its spilled requests over its
 // own first-to-last span in proportion to the site's traffic there
 // (Timeline.Estimated says how many were placed so).
 
-// maxBins bounds the buckets of a timeline.
-const maxBins = 200
-
 // maxClientBins bounds the (bucket, count) pairs of all clients together.
 const maxClientBins = 1 << 21
-
-// TopRobotTimelines is how many robot names get a timeline of their own.
-const TopRobotTimelines = 10
-
-// binWidths is the ladder of bucket widths in seconds; each divides the
-// next. Past the last, widths double.
-var binWidths = [...]int64{1, 5, 10, 30, 60, 300, 600, 1800, 3600, 7200, 21600, 43200, 86400}
-
-// Timeline is the site's requests over time in equal buckets, split into
-// robots and humans by the final verdicts.
-type Timeline struct {
-	Start         time.Time       `json:"start"`           // start of the first bucket, in the log's zone
-	BucketSeconds int64           `json:"bucket_seconds"`  // width of a bucket
-	Requests      []int64         `json:"requests"`        // timed records per bucket
-	Robots        []int64         `json:"robots"`          // of them by clients judged robots
-	Humans        []int64         `json:"humans"`          // by the other clients
-	Other         []int64         `json:"other,omitempty"` // by clients folded together (--max-clients): not judged
-	Untimed       int64           `json:"untimed"`         // records without a time, in no bucket
-	Estimated     int64           `json:"estimated"`       // robot requests placed by estimate (memory bound reached)
-	ByRobot       []RobotTimeline `json:"by_robot"`        // the TopRobotTimelines robot names with most requests
-}
-
-// RobotTimeline is the requests of the clients of one robot name over time,
-// on the buckets of the Timeline.
-type RobotTimeline struct {
-	Name     string  `json:"name"`
-	Requests []int64 `json:"requests"`
-}
 
 // timeBin is one bucket of one client's histogram: the bucket's index as an
 // offset from the timeline's epoch, and the client's requests in it.
@@ -129,31 +99,10 @@ type siteTimeline struct {
 	epoch   int64 // bucket index (local seconds / width) that offsets count from
 	base    int64 // bucket index of total[0]
 	n       int   // buckets in use
-	total   [maxBins]int64
-	other   [maxBins]int64
+	total   [findings.MaxBins]int64
+	other   [findings.MaxBins]int64
 	untimed int64
 	binCap  int // capacity of all client histograms together
-}
-
-// floorDiv divides rounding towards minus infinity.
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
-}
-
-// ladderWidth is the bucket width at ladder step i.
-func ladderWidth(i int) int64 {
-	if i < len(binWidths) {
-		return binWidths[i]
-	}
-	w := binWidths[len(binWidths)-1]
-	for k := len(binWidths) - 1; k < i && w < math.MaxInt64/4; k++ {
-		w *= 2
-	}
-	return w
 }
 
 // addToTimeline counts a timed record of client c (nil: a folded client) at t.
@@ -171,10 +120,10 @@ func (d *Detector) addToTimeline(c *client, t time.Time) {
 		tl.base = tl.epoch
 	}
 	local := t.Unix() + tl.zone
-	idx := floorDiv(local, tl.width)
-	if idx < tl.base || idx >= tl.base+maxBins {
+	idx := findings.FloorDiv(local, tl.width)
+	if idx < tl.base || idx >= tl.base+findings.MaxBins {
 		d.widenTimeline(idx)
-		idx = floorDiv(local, tl.width)
+		idx = findings.FloorDiv(local, tl.width)
 	}
 	if idx < tl.base {
 		// Earlier than anything so far, and it fits: move the buckets right.
@@ -235,7 +184,7 @@ func (tl *siteTimeline) addToList(cb *binList, off int32) {
 		return
 	}
 	if len(b) == cap(b) {
-		grown := min(max(2*cap(b), 2), maxBins)
+		grown := min(max(2*cap(b), 2), findings.MaxBins)
 		if grown <= cap(b) || tl.binCap+grown-cap(b) > maxClientBins {
 			cb.spill++
 			return
@@ -249,7 +198,7 @@ func (tl *siteTimeline) addToList(cb *binList, off int32) {
 }
 
 // widenTimeline steps the bucket width up until the buckets in use and
-// bucket idx (at the current width) fit in maxBins, and merges the site's
+// bucket idx (at the current width) fit in findings.MaxBins, and merges the site's
 // and every client's buckets to the new width.
 func (d *Detector) widenTimeline(idx int64) {
 	tl := &d.tl
@@ -259,32 +208,32 @@ func (d *Detector) widenTimeline(idx int64) {
 	}
 	var k int64 = 1 // the new width over the old
 	for {
-		if floorDiv(hi, k)-floorDiv(lo, k) < maxBins {
+		if findings.FloorDiv(hi, k)-findings.FloorDiv(lo, k) < findings.MaxBins {
 			break
 		}
 		tl.step++
-		k = ladderWidth(tl.step) / tl.width
+		k = findings.LadderWidth(tl.step) / tl.width
 	}
 	if k == 1 {
 		return
 	}
 	tl.width *= k
-	newBase := floorDiv(tl.base, k)
-	var total, other [maxBins]int64
+	newBase := findings.FloorDiv(tl.base, k)
+	var total, other [findings.MaxBins]int64
 	n := 0
 	for i := 0; i < tl.n; i++ {
-		j := int(floorDiv(tl.base+int64(i), k) - newBase)
+		j := int(findings.FloorDiv(tl.base+int64(i), k) - newBase)
 		total[j] += tl.total[i]
 		other[j] += tl.other[i]
 		n = j + 1
 	}
 	tl.total, tl.other, tl.n, tl.base = total, other, n, newBase
-	newEpoch := floorDiv(tl.epoch, k)
+	newEpoch := findings.FloorDiv(tl.epoch, k)
 	for c := range d.clients.all() {
 		b := c.bins.list() // merged in place, in the list or in the record
 		out := b[:0]
 		for _, e := range b {
-			off := int32(floorDiv(tl.epoch+int64(e.off), k) - newEpoch)
+			off := int32(findings.FloorDiv(tl.epoch+int64(e.off), k) - newEpoch)
 			if len(out) > 0 && out[len(out)-1].off == off {
 				out[len(out)-1].n += e.n
 				continue
@@ -363,11 +312,11 @@ func (d *Detector) timelineResult(robotClients []robotBins, robots []RobotSummar
 		out.Other = slices.Clone(tl.other[:n])
 	}
 	for _, r := range out.ByRobot {
-		every[r.Name] = sparse(r.Name, r.Requests).Buckets
+		every[r.Name] = findings.SparseBuckets(r.Name, r.Requests).Buckets
 	}
 	state := make([]RobotBuckets, 0, len(every))
 	for _, name := range slices.Sorted(maps.Keys(every)) {
-		state = append(state, RobotBuckets{Name: name, Buckets: combineBuckets(every[name])})
+		state = append(state, RobotBuckets{Name: name, Buckets: findings.CombineBuckets(every[name])})
 	}
 	return out, state
 }
@@ -377,8 +326,8 @@ func (d *Detector) timelineResult(robotClients []robotBins, robots []RobotSummar
 // robots there, and returns how many it placed.
 func (d *Detector) spreadSpill(c *robotBins, robots, byName []int64) int64 {
 	tl := &d.tl
-	lo := max(0, int(floorDiv(c.first.sec+tl.zone, tl.width)-tl.base))
-	hi := min(tl.n-1, int(floorDiv(c.last.sec+tl.zone, tl.width)-tl.base))
+	lo := max(0, int(findings.FloorDiv(c.first.sec+tl.zone, tl.width)-tl.base))
+	hi := min(tl.n-1, int(findings.FloorDiv(c.last.sec+tl.zone, tl.width)-tl.base))
 	var room int64
 	for i := lo; i <= hi; i++ {
 		room += max(0, tl.total[i]-tl.other[i]-robots[i])
@@ -451,37 +400,4 @@ func perSecond(curve []uint32) []int {
 		out[i] = int(n)
 	}
 	return out
-}
-
-// timelineFields is Timeline without its methods, for its JSON.
-type timelineFields Timeline
-
-// timelineJSON writes Start as null when there is no bucket (an input
-// without timed records), not as the year 1; the outer Start hides the
-// embedded one, and comes first as before.
-type timelineJSON struct {
-	Start *time.Time `json:"start"`
-	*timelineFields
-}
-
-// MarshalJSON writes the timeline; "start" is null when it has no bucket.
-func (t Timeline) MarshalJSON() ([]byte, error) {
-	out := timelineJSON{timelineFields: (*timelineFields)(&t)}
-	if !t.Start.IsZero() {
-		out.Start = &t.Start
-	}
-	return json.Marshal(out)
-}
-
-// UnmarshalJSON reads what MarshalJSON wrote, "start": null included.
-func (t *Timeline) UnmarshalJSON(b []byte) error {
-	in := timelineJSON{timelineFields: (*timelineFields)(t)}
-	if err := json.Unmarshal(b, &in); err != nil {
-		return err
-	}
-	t.Start = time.Time{}
-	if in.Start != nil {
-		t.Start = *in.Start
-	}
-	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 
@@ -125,7 +126,7 @@ func TestTimelineMatchesReference(t *testing.T) {
 				robot[v.IP+v.UserAgent] = v.Robot
 			}
 			n := len(tl.Requests)
-			if n > maxBins || n == 0 {
+			if n > findings.MaxBins || n == 0 {
 				t.Fatalf("%d buckets", n)
 			}
 			want, wantRobots := make([]int64, n), make([]int64, n)

@@ -9,22 +9,6 @@ import (
 	"github.com/robowatch/robowatch/logparse"
 )
 
-// The four reasons a verdict may give, as the JSON contract spells them.
-const (
-	ReasonRobotsTxt = "robots-txt" // fetched /robots.txt
-	ReasonRate      = "rate"       // a rapid-fire incident
-	ReasonUserAgent = "user-agent" // the User-agent is not an ordinary browser
-	ReasonBehaviour = "behaviour"  // requests unlike a browser's
-	ReasonScanner   = "scanner"    // probes for weaknesses (scanner.go)
-)
-
-// Kinds a verdict gives beyond the User-agent's (agents.Kind).
-const (
-	KindScanner = "scanner" // probes for weaknesses: its User-agent, whatever it says, does not matter
-	KindJunk    = "junk"    // no HTTP request at all: TLS handshakes, binary or empty request lines
-	KindServer  = "server"  // the web server itself: Apache's "internal dummy connection" from loopback
-)
-
 // RobotScore is the score at which a client is judged a robot.
 const RobotScore = 100
 

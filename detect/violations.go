@@ -7,24 +7,17 @@ import (
 	"slices"
 	"time"
 	"unsafe"
+
+	"github.com/robowatch/robowatch/findings"
 )
 
-// ViolationList is the stored violations of the robot clients, read in
-// time order. It keeps each client's own list, as the pass stored it, and
-// builds the Violation values as they are read: a busy site has hundreds of
-// thousands of violations, and a second, flat copy of them would double
-// what the result holds. The zero value is an empty list.
-type ViolationList struct {
+// storedViolations are the stored violations of the robot clients, each
+// client's own list as the pass stored it (findings.ViolationList reads
+// them): the Violation values are built as they are read.
+type storedViolations struct {
 	sources []violationSource // in verdict order
 	n       int
-	index   *clientIndex // for Of: a client's place in sources; nil in the zero value
-	flat    []Violation  // a list already made (ViolationListOf); then sources is nil
-}
-
-// ViolationListOf is a list of violations already in order (by time, then
-// the clients' order): a report read back from JSON (robowatch merge).
-func ViolationListOf(vs []Violation) ViolationList {
-	return ViolationList{flat: vs, n: len(vs)}
+	index   *findings.Index // for Of: a client's place in sources
 }
 
 // violationSource is one robot client's stored violations, in time order.
@@ -36,7 +29,7 @@ type violationSource struct {
 
 // add appends c's stored violations (sorted in place by time, log order
 // kept among equal times).
-func (l *ViolationList) add(c *client, name string) {
+func (l *storedViolations) add(c *client, name string) {
 	list := c.rare().viol.list
 	if len(list) == 0 {
 		return
@@ -46,21 +39,13 @@ func (l *ViolationList) add(c *client, name string) {
 	l.n += len(list)
 }
 
-// Len is how many violations the list holds.
-func (l ViolationList) Len() int { return l.n }
+// Len is how many violations the lists hold.
+func (l *storedViolations) Len() int { return l.n }
 
 // All yields the violations by time; equal times come in the order of the
 // verdicts, then of the log, as a stable sort of all of them would give.
-func (l ViolationList) All() iter.Seq[Violation] {
+func (l *storedViolations) All() iter.Seq[Violation] {
 	return func(yield func(Violation) bool) {
-		if l.flat != nil {
-			for _, v := range l.flat {
-				if !yield(v) {
-					return
-				}
-			}
-			return
-		}
 		if l.Len() == 0 {
 			return
 		}
@@ -83,37 +68,12 @@ func (l ViolationList) All() iter.Seq[Violation] {
 	}
 }
 
-// Head returns the first n violations by time (all of them if n < 0 or
-// n > Len).
-func (l ViolationList) Head(n int) []Violation {
-	if n < 0 || n > l.Len() {
-		n = l.Len()
-	}
-	out := make([]Violation, 0, n)
-	for v := range l.All() {
-		if len(out) == n {
-			break
-		}
-		out = append(out, v)
-	}
-	return out
-}
-
 // Of returns the first n violations of the client with address ip and
 // User-agent ua, by time.
-func (l ViolationList) Of(ip, ua string, n int) []Violation {
-	if l.flat != nil {
-		var out []Violation
-		for _, v := range l.flat {
-			if len(out) < n && v.IP == ip && v.UserAgent == ua {
-				out = append(out, v)
-			}
-		}
-		return out
-	}
-	src := l.index.lookup(len(l.sources), func(i int) clientKey {
-		return clientKey{l.sources[i].ip, l.sources[i].ua}
-	}, clientKey{ip, ua})
+func (l *storedViolations) Of(ip, ua string, n int) []Violation {
+	src := l.index.Lookup(len(l.sources), func(i int) (string, string) {
+		return l.sources[i].ip, l.sources[i].ua
+	}, ip, ua)
 	if src < 0 {
 		return nil
 	}
@@ -124,9 +84,6 @@ func (l ViolationList) Of(ip, ua string, n int) []Violation {
 	}
 	return out
 }
-
-// MarshalJSON writes the list as a JSON array, by time.
-func (l ViolationList) MarshalJSON() ([]byte, error) { return marshalSeq(l.All()) }
 
 func (s *violationSource) violation(i int) Violation {
 	sv := &s.list[i]

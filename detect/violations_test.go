@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/robowatch/robowatch/agents"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/robots"
 )
 
@@ -24,7 +25,8 @@ func TestViolationListOrder(t *testing.T) {
 		{0, 0, 1}, {1, 1, 1}, {1, 50, 5}, {3, 20, 3}, {40, 30, 10}, {7, 100, 1000},
 	} {
 		rng := rand.New(rand.NewPCG(uint64(tc.clients), uint64(tc.per)))
-		var l ViolationList
+		var sv storedViolations // no index: Of scans
+		l := findings.NewViolationList(&sv)
 		var want []Violation
 		for c := range tc.clients {
 			cl := &client{ip: fmt.Sprintf("192.0.2.%d", c), ua: &agentInfo{ua: "bot", agent: &agents.Agent{Name: "bot"}},
@@ -36,7 +38,7 @@ func TestViolationListOrder(t *testing.T) {
 				want = append(want, Violation{IP: cl.ip, UserAgent: "bot", Name: "bot", Time: at, Method: "GET",
 					Path: fmt.Sprintf("/p%d", i), Status: 200, Group: m.Group()})
 			}
-			l.add(cl, "bot")
+			sv.add(cl, "bot")
 		}
 		slices.SortStableFunc(want, func(a, b Violation) int { return a.Time.Compare(b.Time) })
 		got := l.Head(-1)
@@ -48,7 +50,7 @@ func TestViolationListOrder(t *testing.T) {
 		}
 		for _, indexed := range []bool{false, true} {
 			if indexed {
-				l.index = new(clientIndex)
+				sv.index = new(findings.Index)
 			}
 			for c := range tc.clients + 1 { // and one client without violations
 				ip := fmt.Sprintf("192.0.2.%d", c)

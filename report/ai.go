@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 )
 
 // maxAINames bounds the robots a note of aiNotes names.
@@ -13,7 +13,7 @@ const maxAINames = 8
 // aiNotes are the robots section's lines on content-use preferences and AI
 // discovery files, of every robot (not only the rows shown): none when no
 // robot has any, so that reports of sites without them read as before.
-func aiNotes(robots []detect.RobotSummary) []string {
+func aiNotes(robots []findings.RobotSummary) []string {
 	var prefs, disc []string
 	more := func(list []string) []string {
 		if len(list) > maxAINames {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 )
 
 // BlockFormats are the outputs that write a block list of the selected
@@ -18,7 +18,7 @@ var BlockFormats = []string{"ips", "nginx", "apache", "nftables"}
 // BlockOptions say what a block list holds and, for nftables, where it
 // goes.
 type BlockOptions struct {
-	detect.BlockOptions
+	findings.BlockOptions
 	NFTTable string // the nftables table (family inet); "" means "robowatch"
 	NFTHook  string // the hook of its chain: input (the default) or prerouting, forward
 }
@@ -61,7 +61,7 @@ func WriteBlock(w io.Writer, format string, r *Report, opt BlockOptions) ([]stri
 	if len(internal) > 0 {
 		header = append(header, fmt.Sprintf("Left out, internal or reserved addresses and CDN edges (the server itself, a balancer, a health check, a CDN that carries everyone's requests, or no host's): %s; deny one by hand if it is meant", strings.Join(internal, ", ")))
 	}
-	comment := func(prefix string, o *detect.Offender) {
+	comment := func(prefix string, o *findings.Offender) {
 		fmt.Fprintf(bw, "%s%s\n", prefix, offenderComment(o))
 	}
 	switch format {
@@ -121,7 +121,7 @@ func blockHeader(r *Report, opt BlockOptions, n int) []string {
 	return lines
 }
 
-func selectionText(s detect.Selection) string {
+func selectionText(s findings.Selection) string {
 	t := s.String()
 	if t == "" {
 		return "nothing selected"
@@ -137,7 +137,7 @@ func writeLines(w *bufio.Writer, prefix string, lines []string) {
 
 // prefixText writes a single address without its /32 or /128, as every
 // consumer reads it; a network as CIDR.
-func prefixText(o *detect.Offender) string {
+func prefixText(o *findings.Offender) string {
 	if o.Prefix.IsSingleIP() {
 		return o.Prefix.Addr().String()
 	}
@@ -146,7 +146,7 @@ func prefixText(o *detect.Offender) string {
 
 // offenderComment says who and why: "Scrapy: 24 robots.txt violations,
 // 1 rapid-fire incident; 93 requests".
-func offenderComment(o *detect.Offender) string {
+func offenderComment(o *findings.Offender) string {
 	names := strings.Join(o.Names, ", ")
 	if o.MoreNames {
 		names += ", …"
@@ -188,7 +188,7 @@ func commentText(s string, max int) string {
 // each load, so a daily run never piles up) with an IPv4 and an IPv6 set
 // and a chain that drops their traffic. It indents with spaces, as a
 // report does: a tab is a control character to robowatch's own checks.
-func writeNFT(w *bufio.Writer, header []string, list []detect.Offender, opt BlockOptions) {
+func writeNFT(w *bufio.Writer, header []string, list []findings.Offender, opt BlockOptions) {
 	table, hook := opt.NFTTable, opt.NFTHook
 	if table == "" {
 		table = "robowatch"
@@ -207,7 +207,7 @@ func writeNFT(w *bufio.Writer, header []string, list []detect.Offender, opt Bloc
 		v4       bool
 	}{{"blocked4", "ipv4_addr", true}, {"blocked6", "ipv6_addr", false}} {
 		fmt.Fprintf(w, "    set %s {\n        type %s\n        flags interval\n", fam.set, fam.typ)
-		var entries []*detect.Offender
+		var entries []*findings.Offender
 		for i := range list {
 			if list[i].Prefix.Addr().Is4() == fam.v4 {
 				entries = append(entries, &list[i])

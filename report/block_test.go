@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/robots"
 )
@@ -29,7 +30,7 @@ func TestBlockListHostileNames(t *testing.T) {
 	r := &Report{Files: []string{"evil\nlog"}, Result: d.Result()}
 	for _, format := range BlockFormats {
 		var out bytes.Buffer
-		if _, err := WriteBlock(&out, format, r, BlockOptions{BlockOptions: detect.BlockOptions{Select: detect.DefaultSelection}}); err != nil {
+		if _, err := WriteBlock(&out, format, r, BlockOptions{BlockOptions: findings.BlockOptions{Select: findings.DefaultSelection}}); err != nil {
 			t.Fatal(err)
 		}
 		entries := 0

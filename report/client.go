@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 )
 
 // sparkBlocks are the eight heights of a terminal sparkline.
@@ -16,7 +16,7 @@ var sparkBlocks = []rune("▁▂▃▄▅▆▇█")
 // characters, each the sum of its minutes, scaled to the busiest; a blank
 // is a stretch with no request. It returns the line and the minutes per
 // character.
-func Sparkline(minutes []detect.MinuteCount, width int) (string, int) {
+func Sparkline(minutes []findings.MinuteCount, width int) (string, int) {
 	if len(minutes) == 0 || width <= 0 {
 		return "", 0
 	}
@@ -71,7 +71,7 @@ func clientSections(r *Report, opt Options) []*section {
 		}
 		if v.Identity != "" {
 			add("Identity", identitySentence(v.Operator, v.Identity, v.VerifiedBy))
-			if v.Identity == detect.IdentityImpostor {
+			if v.Identity == findings.IdentityImpostor {
 				s.paint(len(s.rows)-1, 1, toneImpostor)
 			}
 		}
@@ -80,7 +80,7 @@ func clientSections(r *Report, opt Options) []*section {
 		}
 		add("Requests", fmt.Sprintf("%s from %s to %s", Exact(v.Requests), v.First.Format(opt.timeLayout()), v.Last.Format(opt.timeLayout())))
 		if line, per := Sparkline(t.Minutes, sparkWidth); line != "" {
-			peak := detect.MinuteCount{}
+			peak := findings.MinuteCount{}
 			for _, m := range t.Minutes {
 				if m.Requests > peak.Requests {
 					peak = m
@@ -138,7 +138,7 @@ func clientSections(r *Report, opt Options) []*section {
 // versionEvidence says which robots.txt version a violation was judged
 // against and why, when the site had several (Violation.RobotsTxtCopy):
 // the version, the robot's last fetch of robots.txt and what it got.
-func versionEvidence(x *detect.Violation, opt Options) string {
+func versionEvidence(x *findings.Violation, opt Options) string {
 	if x.RobotsTxtCopy == "" {
 		return ""
 	}
@@ -169,7 +169,7 @@ func versionEvidence(x *detect.Violation, opt Options) string {
 func identitySentence(operator, identity, verifiedBy string) string {
 	op := Escape(operator)
 	switch identity {
-	case detect.IdentityVerified:
+	case findings.IdentityVerified:
 		how := "verified"
 		if verifiedBy != "" {
 			how += " (" + Escape(verifiedBy) + ")"
@@ -178,15 +178,15 @@ func identitySentence(operator, identity, verifiedBy string) string {
 			return how + ": " + strings.Join(ways, "; ")
 		}
 		return how + " as " + op + "'s"
-	case detect.IdentityImpostor:
+	case findings.IdentityImpostor:
 		return "impostor: " + op + "'s published ranges or DNS rule the address out"
-	case detect.IdentityUnverified:
+	case findings.IdentityUnverified:
 		return "unverified: nothing robowatch holds proves or rules out that the address is " + op + "'s"
 	}
 	return Escape(identity)
 }
 
-func requestSection(title string, reqs []detect.Request, skipped int64, opt Options) *section {
+func requestSection(title string, reqs []findings.Request, skipped int64, opt Options) *section {
 	s := &section{
 		name: "client", title: title,
 		header: []string{"Time", "Method", "Path", "Status", "Bytes", "Referer"},

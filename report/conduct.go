@@ -6,13 +6,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 )
 
 // servedRows says in the summary how robots.txt failed robots: answered
 // with a page (a login or challenge), or unreachable while they crawled.
-func servedRows(robots []detect.RobotSummary, pages, unreachable int64, add func(k, v string)) {
-	names := func(has func(*detect.RobotSummary) bool) string {
+func servedRows(robots []findings.RobotSummary, pages, unreachable int64, add func(k, v string)) {
+	names := func(has func(*findings.RobotSummary) bool) string {
 		var out []string
 		for i := range robots {
 			if has(&robots[i]) {
@@ -27,11 +27,11 @@ func servedRows(robots []detect.RobotSummary, pages, unreachable int64, add func
 	if pages > 0 {
 		add("robots.txt", "robots.txt served as a page: "+Exact(pages)+noun(pages, " answer", " answers")+
 			" of a page's size, not the file's (a login or challenge?), to "+
-			names(func(s *detect.RobotSummary) bool { return s.RobotsTxtServed.Page > 0 })+"; still judged against the file given")
+			names(func(s *findings.RobotSummary) bool { return s.RobotsTxtServed.Page > 0 })+"; still judged against the file given")
 	}
 	if unreachable > 0 {
 		add("Unreachable", Exact(unreachable)+noun(unreachable, " request", " requests")+" while robots.txt answered 5xx or nothing, by "+
-			names(func(s *detect.RobotSummary) bool { return s.UnreachableRequests > 0 })+
+			names(func(s *findings.RobotSummary) bool { return s.UnreachableRequests > 0 })+
 			": not judged (RFC 9309 asks for a complete disallow unless a robot holds a copy), not obeyed either")
 	}
 }

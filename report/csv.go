@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 )
 
 // writeCSV writes one section as CSV with exact, unformatted values (full
@@ -101,7 +101,7 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 		}
 	case "status":
 		write("name", "requests", "2xx", "3xx", "4xx", "404", "5xx", "other")
-		row := func(name string, c detect.StatusCounts) {
+		row := func(name string, c findings.StatusCounts) {
 			write(name, c.Total(), c.S2xx, c.S3xx, c.S4xx, c.NotFound, c.S5xx, c.Other)
 		}
 		// The rows of all robots and of people are named as no robot is

@@ -9,7 +9,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 
@@ -29,7 +29,7 @@ const (
 )
 
 // EventWriter writes events as JSON lines (-o jsonl). It is a
-// detect.Events, so a Detector tells it what it finds as it reads. Lines
+// findings.Events, so a Detector tells it what it finds as it reads. Lines
 // are buffered and flushed at most FlushEvery after they are written
 // (and by Flush), so that a burst of thousands costs no system call each
 // while a tail -f | jq pipeline still sees every event within moments.
@@ -143,62 +143,62 @@ func (e *EventWriter) write(v any) {
 }
 
 // Robot writes a robot event; its time is the client's latest request.
-func (e *EventWriter) Robot(v detect.Verdict) {
+func (e *EventWriter) Robot(v findings.Verdict) {
 	e.write(struct {
 		head
-		detect.Verdict
+		findings.Verdict
 	}{head{EventRobot, logTime(v.Last)}, v})
 }
 
 // Violation writes a violation event.
-func (e *EventWriter) Violation(v detect.Violation) {
+func (e *EventWriter) Violation(v findings.Violation) {
 	e.write(struct {
 		Event string `json:"event"`
-		detect.Violation
+		findings.Violation
 	}{EventViolation, v}) // its own "time" is the event's
 }
 
 // Incident writes an incident event; its time is the second the incident
 // crossed the threshold, its counts are those up to then.
-func (e *EventWriter) Incident(in detect.Incident) {
+func (e *EventWriter) Incident(in findings.Incident) {
 	e.write(struct {
 		head
-		detect.Incident
+		findings.Incident
 	}{head{EventIncident, logTime(in.End)}, in})
 }
 
 // IncidentEnd writes an incident_end event; its time is the incident's
 // last second.
-func (e *EventWriter) IncidentEnd(in detect.Incident) {
+func (e *EventWriter) IncidentEnd(in findings.Incident) {
 	e.write(struct {
 		head
-		detect.Incident
+		findings.Incident
 	}{head{EventIncidentEnd, logTime(in.End)}, in})
 }
 
 // liveSummary is a summary event while reading.
 type liveSummary struct {
-	Event       string  `json:"event"`
-	Time        logTime `json:"time"` // the log's clock (Live's), null before the first record; shadows Live's
-	Final       bool    `json:"final"`
-	detect.Live         // its "time" is the log's clock
-	Lines       int64   `json:"lines"`
-	Malformed   int64   `json:"malformed"`
+	Event         string  `json:"event"`
+	Time          logTime `json:"time"` // the log's clock (Live's), null before the first record; shadows Live's
+	Final         bool    `json:"final"`
+	findings.Live         // its "time" is the log's clock
+	Lines         int64   `json:"lines"`
+	Malformed     int64   `json:"malformed"`
 }
 
 // Summary writes a running summary event: the detector's counts and the
 // lines read so far.
-func (e *EventWriter) Summary(live detect.Live, stats logparse.Stats) {
+func (e *EventWriter) Summary(live findings.Live, stats logparse.Stats) {
 	live.TopRobots = nonNil(live.TopRobots) // [] before the first robot: jq's .top_robots[] needs a list
 	e.write(liveSummary{Event: EventSummary, Time: logTime(live.Time), Live: live, Lines: stats.Lines, Malformed: stats.Malformed})
 }
 
 // finalTopRobots is the final summary's top_robots: the first robot rows
 // of the report, in the running summaries' shape.
-func finalTopRobots(res *detect.Result) []detect.LiveRobot {
-	top := []detect.LiveRobot{}
+func finalTopRobots(res *findings.Result) []findings.LiveRobot {
+	top := []findings.LiveRobot{}
 	for _, r := range res.Robots[:min(len(res.Robots), TopLiveRobots)] {
-		top = append(top, detect.LiveRobot{Name: r.Name, Operator: r.Operator, Identity: r.Identity, Purpose: r.Purpose,
+		top = append(top, findings.LiveRobot{Name: r.Name, Operator: r.Operator, Identity: r.Identity, Purpose: r.Purpose,
 			Clients: r.Clients, Requests: r.Requests, Violations: r.Violations, Incidents: r.Incidents})
 	}
 	return top
@@ -211,7 +211,7 @@ const TopLiveRobots = 10
 // fields and "final": true, and flushes.
 func (e *EventWriter) Final(r *Report) error {
 	if r.Result == nil {
-		r.Result = &detect.Result{}
+		r.Result = &findings.Result{}
 	}
 	s := summaryOf(r)
 	var t time.Time
@@ -224,9 +224,9 @@ func (e *EventWriter) Final(r *Report) error {
 		head
 		Final bool `json:"final"`
 		jsonSummary
-		OpenIncidents int                `json:"open_incidents"`
-		TopRobots     []detect.LiveRobot `json:"top_robots"`
-		Errors        []string           `json:"errors"`
+		OpenIncidents int                  `json:"open_incidents"`
+		TopRobots     []findings.LiveRobot `json:"top_robots"`
+		Errors        []string             `json:"errors"`
 	}{head{EventSummary, logTime(t)}, true, s, 0, finalTopRobots(r.Result), nonNil(r.Errors)})
 	return e.Flush()
 }

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 
@@ -20,13 +20,13 @@ func TestEventWriterLines(t *testing.T) {
 	at := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
 	var b bytes.Buffer
 	e := NewEventWriter(&b)
-	e.Robot(detect.Verdict{IP: "192.0.2.1", UserAgent: "curl/8", Robot: true, Name: "curl", Last: at, Reasons: []string{"user-agent"}})
-	e.Violation(detect.Violation{IP: "192.0.2.1", Time: at, Path: "/private/\x1b[2J", Rule: "Disallow: /private/", Line: 2})
-	e.Incident(detect.Incident{IP: "192.0.2.2", Start: at, End: at.Add(3 * time.Second), Requests: 25})
-	e.IncidentEnd(detect.Incident{IP: "192.0.2.2", Start: at, End: at.Add(9 * time.Second), Requests: 90})
-	e.Summary(detect.Live{Time: at, Records: 7, Robots: 1}, logparse.Stats{Lines: 8, Malformed: 1})
+	e.Robot(findings.Verdict{IP: "192.0.2.1", UserAgent: "curl/8", Robot: true, Name: "curl", Last: at, Reasons: []string{"user-agent"}})
+	e.Violation(findings.Violation{IP: "192.0.2.1", Time: at, Path: "/private/\x1b[2J", Rule: "Disallow: /private/", Line: 2})
+	e.Incident(findings.Incident{IP: "192.0.2.2", Start: at, End: at.Add(3 * time.Second), Requests: 25})
+	e.IncidentEnd(findings.Incident{IP: "192.0.2.2", Start: at, End: at.Add(9 * time.Second), Requests: 90})
+	e.Summary(findings.Live{Time: at, Records: 7, Robots: 1}, logparse.Stats{Lines: 8, Malformed: 1})
 	e.File(at, "rotated", "access.log")
-	e.Summary(detect.Live{}, logparse.Stats{}) // before the first record: no time yet
+	e.Summary(findings.Live{}, logparse.Stats{}) // before the first record: no time yet
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -120,10 +120,10 @@ func TestLiveViewFits(t *testing.T) {
 	v := NewLiveView(nil, Options{})
 	at := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
 	for i := range 30 {
-		v.Violation(detect.Violation{IP: "198.51.100.7", Name: "Bad\x1b]0;owned\aBot", Time: at, Path: "/private/" + strings.Repeat("x", i*10), Rule: "Disallow: /private/", Line: 3})
+		v.Violation(findings.Violation{IP: "198.51.100.7", Name: "Bad\x1b]0;owned\aBot", Time: at, Path: "/private/" + strings.Repeat("x", i*10), Rule: "Disallow: /private/", Line: 3})
 	}
-	v.Incident(detect.Incident{IP: "198.51.100.8", Name: "curl", Start: at, Requests: 300, PeakPerSecond: 40})
-	live := detect.Live{Time: at, Records: 1234, Robots: 2, TopRobots: []detect.LiveRobot{{Name: "Googlebot", Operator: "Google", Identity: "verified", Clients: 2, Requests: 900}}}
+	v.Incident(findings.Incident{IP: "198.51.100.8", Name: "curl", Start: at, Requests: 300, PeakPerSecond: 40})
+	live := findings.Live{Time: at, Records: 1234, Robots: 2, TopRobots: []findings.LiveRobot{{Name: "Googlebot", Operator: "Google", Identity: "verified", Clients: 2, Requests: 900}}}
 	for _, size := range []struct{ w, h int }{{120, 40}, {60, 20}, {30, 6}} {
 		lines := v.render(live, logparse.Stats{}, size.w, size.h)
 		if len(lines) > size.h {
@@ -144,7 +144,7 @@ func TestLiveViewFits(t *testing.T) {
 			t.Errorf("the view lacks %q:\n%s", want, big)
 		}
 	}
-	v.IncidentEnd(detect.Incident{IP: "198.51.100.8"})
+	v.IncidentEnd(findings.Incident{IP: "198.51.100.8"})
 	if strings.Contains(strings.Join(v.render(live, logparse.Stats{}, 120, 40), "\n"), "OPEN INCIDENTS") {
 		t.Error("a closed incident is still shown open")
 	}
@@ -173,11 +173,11 @@ func (s *syncBuffer) String() string {
 // says so with an empty list, not by leaving top_robots out.
 func TestSummaryEventTopRobots(t *testing.T) {
 	for _, tt := range []struct {
-		live detect.Live
+		live findings.Live
 		want string
 	}{
-		{detect.Live{Records: 3}, `"top_robots":[]`},
-		{detect.Live{Records: 3, Robots: 1, TopRobots: []detect.LiveRobot{{Name: "curl", Clients: 1, Requests: 3}}}, `"top_robots":[{"name":"curl","clients":1,"requests":3,"violations":0,"incidents":0}]`},
+		{findings.Live{Records: 3}, `"top_robots":[]`},
+		{findings.Live{Records: 3, Robots: 1, TopRobots: []findings.LiveRobot{{Name: "curl", Clients: 1, Requests: 3}}}, `"top_robots":[{"name":"curl","clients":1,"requests":3,"violations":0,"incidents":0}]`},
 	} {
 		var b bytes.Buffer
 		e := NewEventWriter(&b)
@@ -225,10 +225,10 @@ func TestLiveViewAt100Columns(t *testing.T) {
 	at := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
 	const ip6 = "2a03:2880:f800:12::face:b00c"
 	v := NewLiveView(nil, Options{})
-	v.Violation(detect.Violation{IP: ip6, Name: "meta-externalagent", Time: at, Path: "/private/reports/2026/q3.pdf", Rule: "Disallow: /private/", Line: 7})
-	v.Violation(detect.Violation{IP: "198.51.100.7", Name: "unnamed (198.51.100.0/24)", Time: at, Path: "/cart?add=1", Rule: "Disallow: /cart", Line: 9})
-	v.Incident(detect.Incident{IP: ip6, Name: "meta-externalagent", Start: at.Add(-3 * time.Minute), Requests: 12345, PeakPerSecond: 120})
-	live := detect.Live{Time: at, Records: 12345678, Clients: 98765, Robots: 4321, Violations: 1234, Incidents: 12, TopRobots: []detect.LiveRobot{
+	v.Violation(findings.Violation{IP: ip6, Name: "meta-externalagent", Time: at, Path: "/private/reports/2026/q3.pdf", Rule: "Disallow: /private/", Line: 7})
+	v.Violation(findings.Violation{IP: "198.51.100.7", Name: "unnamed (198.51.100.0/24)", Time: at, Path: "/cart?add=1", Rule: "Disallow: /cart", Line: 9})
+	v.Incident(findings.Incident{IP: ip6, Name: "meta-externalagent", Start: at.Add(-3 * time.Minute), Requests: 12345, PeakPerSecond: 120})
+	live := findings.Live{Time: at, Records: 12345678, Clients: 98765, Robots: 4321, Violations: 1234, Incidents: 12, TopRobots: []findings.LiveRobot{
 		{Name: "meta-externalagent", Operator: "Meta Platforms", Identity: "verified", Clients: 12345, Requests: 1234567, Violations: 123456, Incidents: 12},
 		{Name: "unnamed (2001:db8:85a3::/48)", Clients: 3, Requests: 45678, Violations: 9},
 		{Name: "Googlebot-Image (impostor)", Operator: "Google", Identity: "impostor", Clients: 2, Requests: 900},

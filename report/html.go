@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 )
 
 // The HTML report is one self-contained file: the text report's tables
@@ -147,7 +147,7 @@ func inputNames(files []string) string {
 
 // siteChart stacks the site's requests per bucket: humans at the bottom,
 // robots on top of them, folded clients above.
-func siteChart(tl *detect.Timeline) (chart, bool) {
+func siteChart(tl *findings.Timeline) (chart, bool) {
 	n := len(tl.Requests)
 	if n == 0 {
 		return chart{}, false
@@ -199,7 +199,7 @@ func siteChart(tl *detect.Timeline) (chart, bool) {
 // own scale: on one shared scale the busiest robot's peak made every other
 // a flat line on the floor, its shape (a nightly crawl, a steady poll, one
 // burst) lost. The y labels and each chart's note give its own peak.
-func robotCharts(tl *detect.Timeline) ([]chart, string) {
+func robotCharts(tl *findings.Timeline) ([]chart, string) {
 	width := time.Duration(tl.BucketSeconds) * time.Second
 	var out []chart
 	for _, rt := range tl.ByRobot {
@@ -232,7 +232,7 @@ func robotCharts(tl *detect.Timeline) ([]chart, string) {
 
 // incidentCharts draws each incident's requests in each second, all on
 // one count scale; each spans its own incident in time.
-func incidentCharts(incidents []detect.Incident) ([]chart, string) {
+func incidentCharts(incidents []findings.Incident) ([]chart, string) {
 	if len(incidents) == 0 {
 		return nil, ""
 	}
@@ -257,7 +257,7 @@ func incidentCharts(incidents []detect.Incident) ([]chart, string) {
 }
 
 // incidentChart draws an incident's requests in each second on scale s.
-func incidentChart(in detect.Incident, s scale) chart {
+func incidentChart(in findings.Incident, s scale) chart {
 	c := newTimeChart(fmt.Sprintf("%s %s", Address(in.IP), Escape(in.Name)), incidentChartHeight)
 	c.Note = fmt.Sprintf("%s, %s: %s requests, at most %d in a second", in.Start.Format(timeLayout),
 		Duration(time.Duration(in.Seconds)*time.Second), Count(in.Requests), in.PeakPerSecond)
@@ -299,11 +299,11 @@ const prefixColours = 7
 // violationChart draws one bar per robot name with violations, split by
 // the path prefixes they fell under; each bar has its name and count
 // above it, so the bars take the whole width.
-func violationChart(res *detect.Result) (chart, bool) {
+func violationChart(res *findings.Result) (chart, bool) {
 	if !res.ViolationsChecked {
 		return chart{}, false
 	}
-	var robots []detect.RobotSummary
+	var robots []findings.RobotSummary
 	totals := map[string]int64{}
 	for _, s := range res.Robots {
 		if s.Violations == 0 {
@@ -317,7 +317,7 @@ func violationChart(res *detect.Result) (chart, bool) {
 	if len(robots) == 0 {
 		return chart{}, false
 	}
-	slices.SortStableFunc(robots, func(a, b detect.RobotSummary) int { return cmp.Compare(b.Violations, a.Violations) })
+	slices.SortStableFunc(robots, func(a, b findings.RobotSummary) int { return cmp.Compare(b.Violations, a.Violations) })
 	robots = robots[:min(len(robots), 15)]
 	prefixes := make([]string, 0, len(totals))
 	for p := range totals {
@@ -386,7 +386,7 @@ func requestsWord(n int64) string {
 	return "requests"
 }
 
-func countViolators(robots []detect.RobotSummary) int {
+func countViolators(robots []findings.RobotSummary) int {
 	n := 0
 	for _, s := range robots {
 		if s.Violations > 0 {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/robots"
 )
@@ -190,7 +191,7 @@ func TestTimeAxisFits(t *testing.T) {
 // TestSiteChartStacks: each bucket's bars are as tall as its requests on
 // the chart's scale, humans at the bottom and robots on them.
 func TestSiteChartStacks(t *testing.T) {
-	tl := &detect.Timeline{
+	tl := &findings.Timeline{
 		Start: time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC), BucketSeconds: 60,
 		Requests: []int64{10, 0, 40}, Robots: []int64{4, 0, 40}, Humans: []int64{6, 0, 0},
 	}
@@ -221,9 +222,9 @@ func TestSiteChartStacks(t *testing.T) {
 // its shape, not a flat line on the floor (issue 36); the caption says
 // the scales differ and each chart says its own peak.
 func TestRobotChartsHaveTheirOwnScale(t *testing.T) {
-	tl := &detect.Timeline{
+	tl := &findings.Timeline{
 		Start: time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC), BucketSeconds: 300,
-		Requests: []int64{500, 3, 2}, ByRobot: []detect.RobotTimeline{
+		Requests: []int64{500, 3, 2}, ByRobot: []findings.RobotTimeline{
 			{Name: "big", Requests: []int64{480, 0, 0}}, {Name: "small", Requests: []int64{0, 1, 2}},
 		},
 	}
@@ -269,7 +270,7 @@ func TestRobotChartsHaveTheirOwnScale(t *testing.T) {
 // and say that their time axes differ.
 func TestIncidentChartsShareScale(t *testing.T) {
 	start := time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)
-	charts, note := incidentCharts([]detect.Incident{
+	charts, note := incidentCharts([]findings.Incident{
 		{IP: "2001:db8:85a3:1234:5678:8a2e:370:7334", Name: "a", Start: start, Seconds: 3, Requests: 130, PeakPerSecond: 110, PerSecond: []int{10, 110, 10}},
 		{IP: "192.0.2.1", Name: "b", Start: start.Add(time.Hour), Seconds: 2, Requests: 30, PeakPerSecond: 20, PerSecond: []int{20, 10}},
 	})
@@ -334,10 +335,10 @@ func hasText(c chart, text string) bool {
 }
 
 func TestViolationChartSegments(t *testing.T) {
-	res := &detect.Result{ViolationsChecked: true, Robots: []detect.RobotSummary{
-		{Name: "A", Violations: 10, Prefixes: []detect.PrefixCount{{Prefix: "/x/", Count: 6}, {Prefix: "/y/", Count: 3}}},
+	res := &findings.Result{ViolationsChecked: true, Robots: []findings.RobotSummary{
+		{Name: "A", Violations: 10, Prefixes: []findings.PrefixCount{{Prefix: "/x/", Count: 6}, {Prefix: "/y/", Count: 3}}},
 		{Name: "B", Violations: 0},
-		{Name: "C", Violations: 20, Prefixes: []detect.PrefixCount{{Prefix: "/y/", Count: 20}}},
+		{Name: "C", Violations: 20, Prefixes: []findings.PrefixCount{{Prefix: "/y/", Count: 20}}},
 	}}
 	c, ok := violationChart(res)
 	if !ok {
@@ -355,7 +356,7 @@ func TestViolationChartSegments(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("segments %v, want %v", got, want)
 	}
-	if _, ok := violationChart(&detect.Result{}); ok {
+	if _, ok := violationChart(&findings.Result{}); ok {
 		t.Error("a chart without a robots.txt check")
 	}
 }

@@ -12,27 +12,27 @@ import (
 	"time"
 
 	"github.com/robowatch/robowatch/agents"
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 
 // jsonReport is the JSON contract: scripts depend on these names, so fields
 // are only ever added.
 type jsonReport struct {
-	Version    int                      `json:"version"`
-	Summary    jsonSummary              `json:"summary"`
-	Clients    iter.Seq[detect.Verdict] `json:"clients"`
-	Robots     []detect.RobotSummary    `json:"robots"`
-	Violations *detect.ViolationList    `json:"violations"`
-	Incidents  []detect.Incident        `json:"incidents"`
-	Malformed  []jsonMalformed          `json:"malformed"`
-	Errors     []string                 `json:"errors"`
-	Timeline   detect.Timeline          `json:"timeline"`          // requests over time, robots and humans stacked
-	Networks   []detect.NetworkSummary  `json:"networks"`          // clients by /24 and /48, most requests first
-	Operators  []detect.OperatorSummary `json:"operators"`         // verified crawlers by operator, most requests first
-	Watched    []detect.ClientTimeline  `json:"watched,omitempty"` // drill-downs of the --client clients
-	Panels     detect.Panels            `json:"panels"`            // answers to robots and people, robots' top paths
-	State      *jsonState               `json:"state"`             // what robowatch merge needs (merge.go)
+	Version    int                        `json:"version"`
+	Summary    jsonSummary                `json:"summary"`
+	Clients    iter.Seq[findings.Verdict] `json:"clients"`
+	Robots     []findings.RobotSummary    `json:"robots"`
+	Violations *findings.ViolationList    `json:"violations"`
+	Incidents  []findings.Incident        `json:"incidents"`
+	Malformed  []jsonMalformed            `json:"malformed"`
+	Errors     []string                   `json:"errors"`
+	Timeline   findings.Timeline          `json:"timeline"`          // requests over time, robots and humans stacked
+	Networks   []findings.NetworkSummary  `json:"networks"`          // clients by /24 and /48, most requests first
+	Operators  []findings.OperatorSummary `json:"operators"`         // verified crawlers by operator, most requests first
+	Watched    []findings.ClientTimeline  `json:"watched,omitempty"` // drill-downs of the --client clients
+	Panels     findings.Panels            `json:"panels"`            // answers to robots and people, robots' top paths
+	State      *jsonState                 `json:"state"`             // what robowatch merge needs (merge.go)
 }
 
 type jsonSummary struct {
@@ -58,7 +58,7 @@ type jsonSummary struct {
 	ViolationsChecked bool               `json:"violations_checked"`    // false: no robots.txt given, violations not computed
 	LateRecords       int64              `json:"late_records"`          // records too far out of time order for the rate windows
 	FutureRecords     int64              `json:"future_records"`        // records dated more than a day past the time robowatch ran: counted, not in rates or the span
-	Other             detect.Other       `json:"other"`                 // clients beyond --max-clients, folded together
+	Other             findings.Other     `json:"other"`                 // clients beyond --max-clients, folded together
 	Partial           bool               `json:"partial"`               // the run was interrupted: counts cover what was read
 	Window            string             `json:"window,omitempty"`      // the --since/--until window
 	Outside           int64              `json:"outside"`               // records outside the window, left out of the verdicts
@@ -138,7 +138,7 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 }
 
 // panelsOf is the result's panels, an empty list written as [].
-func panelsOf(res *detect.Result) detect.Panels {
+func panelsOf(res *findings.Result) findings.Panels {
 	p := res.Panels
 	p.RobotPaths = nonNil(p.RobotPaths)
 	return p
@@ -205,7 +205,7 @@ func summaryOf(r *Report) jsonSummary {
 
 // servedTotals sums, over the robots rows, the answers for robots.txt that
 // were a page and the requests made while it was unreachable.
-func servedTotals(robots []detect.RobotSummary) (pages, unreachable int64) {
+func servedTotals(robots []findings.RobotSummary) (pages, unreachable int64) {
 	for i := range robots {
 		pages += robots[i].RobotsTxtServed.Page
 		unreachable += robots[i].UnreachableRequests
@@ -311,11 +311,11 @@ func (j *jsonStream) row(v any, prefix string) bool {
 	}
 	var ok bool
 	switch v := v.(type) {
-	case *detect.Verdict:
+	case *findings.Verdict:
 		j.buf, ok = appendVerdict(j.buf[:0], v, prefix)
-	case *detect.NetworkSummary:
+	case *findings.NetworkSummary:
 		j.buf, ok = appendNetwork(j.buf[:0], v, prefix)
-	case *detect.Violation:
+	case *findings.Violation:
 		j.buf, ok = appendViolation(j.buf[:0], v, prefix)
 	}
 	if ok {

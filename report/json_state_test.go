@@ -9,7 +9,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 )
 
 // TestStateIsWrittenARowAtATime: the state a merge needs holds a row for
@@ -28,16 +28,16 @@ func TestStateIsWrittenARowAtATime(t *testing.T) {
 		{"a botnet's robots", 20000, 5000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st := &jsonState{Version: 1, Clients: tc.edges, Prefixes: map[string][]detect.PrefixCount{}}
+			st := &jsonState{Version: 1, Clients: tc.edges, Prefixes: map[string][]findings.PrefixCount{}}
 			for i := range tc.edges {
 				first := at + int64(i)
-				st.Edges = append(st.Edges, detect.ClientEdge{IP: fmt.Sprintf("198.51.%d.%d", i/250, i%250), UserAgent: `bot "</a>` + fmt.Sprint(i),
-					Sessions: 1, First: first, Last: first + 60, FetchFirst: &first, Robots: &detect.EdgeRobots{Host: "example.com", State: 1}})
+				st.Edges = append(st.Edges, findings.ClientEdge{IP: fmt.Sprintf("198.51.%d.%d", i/250, i%250), UserAgent: `bot "</a>` + fmt.Sprint(i),
+					Sessions: 1, First: first, Last: first + 60, FetchFirst: &first, Robots: &findings.EdgeRobots{Host: "example.com", State: 1}})
 			}
 			for i := range tc.robots {
-				st.ByRobot = append(st.ByRobot, detect.RobotBuckets{Name: fmt.Sprint("Bot", i), Buckets: [][2]int64{{0, 1}, {int64(i), 2}}})
+				st.ByRobot = append(st.ByRobot, findings.RobotBuckets{Name: fmt.Sprint("Bot", i), Buckets: [][2]int64{{0, 1}, {int64(i), 2}}})
 			}
-			out := &jsonReport{Version: 1, Clients: slices.Values([]detect.Verdict(nil)), Violations: &detect.ViolationList{}, State: st}
+			out := &jsonReport{Version: 1, Clients: slices.Values([]findings.Verdict(nil)), Violations: &findings.ViolationList{}, State: st}
 			var got bytes.Buffer
 			if err := streamJSON(&got, out); err != nil {
 				t.Fatal(err)

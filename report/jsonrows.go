@@ -6,7 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 )
 
 // The clients, violations and networks lists are most of a busy site's JSON report
@@ -100,7 +100,7 @@ func exactFloat(f float64) bool {
 
 // appendVerdict appends v as the members of a clients row at prefix
 // (the row's own indent), or reports false when encoding/json must.
-func appendVerdict(b []byte, v *detect.Verdict, prefix string) ([]byte, bool) {
+func appendVerdict(b []byte, v *findings.Verdict, prefix string) ([]byte, bool) {
 	p := &v.Peak
 	if !exactTime(v.First) || !exactTime(v.Last) || !exactTime(p.At1s) || !exactTime(p.At10s) ||
 		!exactTime(p.At60s) || !exactFloat(v.CrawlDelay) ||
@@ -168,7 +168,7 @@ func appendVerdict(b []byte, v *detect.Verdict, prefix string) ([]byte, bool) {
 }
 
 // appendViolation appends v as a violations row at prefix.
-func appendViolation(b []byte, v *detect.Violation, prefix string) ([]byte, bool) {
+func appendViolation(b []byte, v *findings.Violation, prefix string) ([]byte, bool) {
 	if !exactTime(v.Time) || v.RobotsTxtFetched != nil && !exactTime(*v.RobotsTxtFetched) ||
 		v.LastFetch != nil && !exactTime(*v.LastFetch) {
 		return b, false
@@ -203,7 +203,7 @@ func appendViolation(b []byte, v *detect.Violation, prefix string) ([]byte, bool
 }
 
 // appendNetwork appends n as a networks row at prefix.
-func appendNetwork(b []byte, n *detect.NetworkSummary, prefix string) ([]byte, bool) {
+func appendNetwork(b []byte, n *findings.NetworkSummary, prefix string) ([]byte, bool) {
 	w := rowWriter{b: append(b, '{'), indent: prefix + "  "}
 	w.str("network", n.Network)
 	if n.Operator != "" {

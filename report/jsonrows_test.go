@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 )
 
 // TestRowsAsEncodingJSON holds the hand-written rows to encoding/json's
@@ -20,26 +20,26 @@ func TestRowsAsEncodingJSON(t *testing.T) {
 		"\x00\x01\x1f\x7f", "bad utf-8 \xff\xfe \xc3", "line sep \u2028 para \u2029", "émoji 🤖 日本",
 		"\x1b[31mred\x1b[0m", "trailing \xe2\x80",
 	}
-	verdicts := []detect.Verdict{
+	verdicts := []findings.Verdict{
 		{},
 		{IP: "203.0.113.9", UserAgent: "Mozilla/5.0", Name: "Chrome", Kind: "browser", Reasons: []string{}, Details: []string{},
 			Requests: 6, Bytes: 221582, Pages: 5, Assets: 1, First: at, Last: at.Add(6 * time.Second),
-			Peak: detect.Peak{Per1s: 2, Per10s: 6, Per60s: 6, At1s: at, At10s: at, At60s: at}, Network: "203.0.113.0/24"},
+			Peak: findings.Peak{Per1s: 2, Per10s: 6, Per60s: 6, At1s: at, At10s: at, At60s: at}, Network: "203.0.113.0/24"},
 		{IP: "66.249.66.1", UserAgent: "Googlebot/2.1", Robot: true, Name: "Googlebot", Kind: "crawler", Score: 120,
 			Reasons: []string{"robots-txt", "user-agent"}, Details: []string{"fetched /robots.txt 3 times", "a"},
 			Violations: 4, Incidents: 2, RobotsTxtFetches: 3, Errors: 7, First: zoned, Last: zoned,
-			Peak: detect.Peak{Per1s: 1, At10s: zoned}, CrawlDelay: 2.5, CrawlDelayFast: true,
+			Peak: findings.Peak{Per1s: 1, At10s: zoned}, CrawlDelay: 2.5, CrawlDelayFast: true,
 			Operator: "Google", Identity: "verified", VerifiedBy: "ip-range", Purpose: "search", IdentityNote: "by the earliest ranges known, 2024-02-13"},
 		{CrawlDelay: 1e-6, Bytes: -1, Requests: 1<<63 - 1},
 		{CrawlDelay: 123456789012345678},
 	}
 	for i, s := range hostile {
-		verdicts = append(verdicts, detect.Verdict{IP: s, UserAgent: s, Name: s, Kind: s, Reasons: []string{s, s}, Details: []string{s},
+		verdicts = append(verdicts, findings.Verdict{IP: s, UserAgent: s, Name: s, Kind: s, Reasons: []string{s, s}, Details: []string{s},
 			Operator: s, Identity: s, VerifiedBy: s, Purpose: s, Network: s, IdentityNote: s, Score: -i})
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
-		verdicts = append(verdicts, detect.Verdict{UserAgent: randomText(r), Name: randomText(r), Details: []string{randomText(r)}})
+		verdicts = append(verdicts, findings.Verdict{UserAgent: randomText(r), Name: randomText(r), Details: []string{randomText(r)}})
 	}
 	for i := range verdicts {
 		v := &verdicts[i]
@@ -58,7 +58,7 @@ func TestRowsAsEncodingJSON(t *testing.T) {
 	}
 
 	for i, s := range append(hostile, "Disallow: /admin/") {
-		v := detect.Violation{IP: s, UserAgent: s, Name: s, Time: zoned.Add(time.Duration(i) * time.Millisecond), Method: s, Path: s,
+		v := findings.Violation{IP: s, UserAgent: s, Name: s, Time: zoned.Add(time.Duration(i) * time.Millisecond), Method: s, Path: s,
 			Status: 404 + i, Group: s, Rule: s, Line: i}
 		want, _ := json.MarshalIndent(&v, "    ", "  ")
 		got, ok := appendViolation(nil, &v, "    ")
@@ -66,7 +66,7 @@ func TestRowsAsEncodingJSON(t *testing.T) {
 			t.Errorf("violation %d:\n got %s\nwant %s", i, got, want)
 		}
 	}
-	for i, n := range []detect.NetworkSummary{
+	for i, n := range []findings.NetworkSummary{
 		{},
 		{Network: "203.0.0.0/24", Clients: 13844, Robots: 2313, Requests: 16234, UserAgents: 10000},
 		{Network: "2001:db8::/48", Operator: "Google <LLC> & \u2028", Violations: 3, Incidents: 1},
@@ -82,9 +82,9 @@ func TestRowsAsEncodingJSON(t *testing.T) {
 // TestRowsLeaveOddValuesToEncodingJSON: what the hand-written path cannot
 // write exactly is refused, so encoding/json writes (or rejects) it.
 func TestRowsLeaveOddValuesToEncodingJSON(t *testing.T) {
-	for _, v := range []detect.Verdict{
+	for _, v := range []findings.Verdict{
 		{First: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)},
-		{Peak: detect.Peak{At60s: time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC)}},
+		{Peak: findings.Peak{At60s: time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC)}},
 		{CrawlDelay: 1e21},
 		{CrawlDelay: 1e-7},
 	} {

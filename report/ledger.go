@@ -15,7 +15,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 )
 
 // The ledger (-o ledger --site NAME) is what a site can share of its
@@ -87,8 +87,8 @@ type LedgerRobot struct {
 	Rules []LedgerRule `json:"rules,omitempty"`
 	// PreferenceConflicts: pages it fetched that a content-use preference
 	// of the site declines for its purpose; absent where not measured.
-	PreferenceConflicts *int64         `json:"preference_conflicts,omitempty"`
-	Conduct             detect.Conduct `json:"conduct"` // shares recomputed from the summed counts
+	PreferenceConflicts *int64           `json:"preference_conflicts,omitempty"`
+	Conduct             findings.Conduct `json:"conduct"` // shares recomputed from the summed counts
 }
 
 // LedgerRule is how many violations broke one robots.txt rule line.
@@ -165,7 +165,7 @@ func ledgerOf(r *Report, site string) *Ledger {
 	row := map[clientKey]string{}
 	for v := range res.Clients.All() {
 		if v.Robot {
-			name := detect.RobotRowName(v.Name, v.Identity)
+			name := findings.RobotRowName(v.Name, v.Identity)
 			pages[name] += v.Pages
 			row[clientKey{v.IP, v.UserAgent}] = name
 		}
@@ -190,7 +190,7 @@ func ledgerOf(r *Report, site string) *Ledger {
 		lr := LedgerRobot{Name: rs.Name, Operator: rs.Operator, Purpose: rs.Purpose, Identity: rs.Identity,
 			Sites: 1, SiteNames: []string{site}, Requests: rs.Requests, Bytes: rs.Bytes, Violations: rs.Violations,
 			Cached: rs.Cached, UnreachableRequests: rs.UnreachableRequests, ViolatedOn: []string{},
-			Compliance: map[string]int{rs.Compliance: 1}, Conduct: detect.SumConduct([]detect.Conduct{rs.Conduct})}
+			Compliance: map[string]int{rs.Compliance: 1}, Conduct: findings.SumConduct([]findings.Conduct{rs.Conduct})}
 		if pagesKnown {
 			n := pages[rs.Name]
 			lr.Pages = &n
@@ -347,7 +347,7 @@ func siteOverlap(a, b *LedgerSite) string {
 	if b.Last.Before(to) {
 		to = *b.Last
 	}
-	if to.Sub(from) <= detect.DefaultReorderTolerance {
+	if to.Sub(from) <= findings.DefaultReorderTolerance {
 		return ""
 	}
 	return fmt.Sprintf("both cover %s to %s", from.UTC().Format(time.RFC3339), to.UTC().Format(time.RFC3339))
@@ -439,14 +439,14 @@ type robotSum struct {
 	conflictsKnown         bool
 	rules                  map[string]int64
 	sites, violated        map[string]bool
-	conducts               []detect.Conduct
+	conducts               []findings.Conduct
 }
 
 func (s *robotSum) add(rb *LedgerRobot) {
 	r := &s.row
 	r.Operator, r.Purpose = cmp.Or(r.Operator, rb.Operator), cmp.Or(r.Purpose, rb.Purpose)
 	if len(s.sites) > 0 {
-		r.Identity = detect.JoinIdentity(r.Identity, rb.Identity)
+		r.Identity = findings.JoinIdentity(r.Identity, rb.Identity)
 	}
 	for _, n := range rb.SiteNames {
 		s.sites[n] = true
@@ -502,7 +502,7 @@ func (s *robotSum) result() LedgerRobot {
 	if s.rulesKnown && r.Violations > 0 {
 		r.Rules = ruleList(s.rules)
 	}
-	r.Conduct = detect.SumConduct(s.conducts)
+	r.Conduct = findings.SumConduct(s.conducts)
 	return r
 }
 
@@ -544,7 +544,7 @@ func (s *operatorSum) result() LedgerOperator {
 	if s.pagesKnown && s.referredKnown {
 		// From the sums: a site of a million pages and ten referrals
 		// weighs as much as it took.
-		o.CrawlToRefer = detect.CrawlToRefer(s.pages, s.referred)
+		o.CrawlToRefer = findings.CrawlToRefer(s.pages, s.referred)
 	}
 	return o
 }

@@ -12,23 +12,23 @@ import (
 	"github.com/mattn/go-runewidth"
 	"golang.org/x/term"
 
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 
 // LiveView is the terminal screen of a follow run (-F on a terminal): the
 // headline counts, the top robots, the open incidents, the latest
 // violations and what happened to the files, redrawn in place at every
-// Summary to fit the window as it is then. It is a detect.Events, told of
+// Summary to fit the window as it is then. It is a findings.Events, told of
 // findings as they come; its methods are called from one goroutine.
 // Close it before the final report: it gives the terminal its screen back.
 type LiveView struct {
 	w     io.Writer
 	opt   Options
 	on    bool // the alternate screen is in use
-	open  []detect.Incident
-	viol  []detect.Violation // the latest, oldest first
-	notes []string           // the latest file notices, oldest first
+	open  []findings.Incident
+	viol  []findings.Violation // the latest, oldest first
+	notes []string             // the latest file notices, oldest first
 }
 
 // liveKeep is how many violations and notices the view remembers.
@@ -40,12 +40,12 @@ const (
 // NewLiveView returns a LiveView drawing on w (a terminal).
 func NewLiveView(w io.Writer, opt Options) *LiveView { return &LiveView{w: w, opt: opt} }
 
-// Robot is part of detect.Events: the robots table reads the detector's
+// Robot is part of findings.Events: the robots table reads the detector's
 // counts at each redraw.
-func (v *LiveView) Robot(detect.Verdict) {}
+func (v *LiveView) Robot(findings.Verdict) {}
 
 // Violation remembers the latest violations.
-func (v *LiveView) Violation(x detect.Violation) {
+func (v *LiveView) Violation(x findings.Violation) {
 	v.viol = append(v.viol, x)
 	if len(v.viol) > liveViolations {
 		v.viol = slices.Delete(v.viol, 0, len(v.viol)-liveViolations)
@@ -53,11 +53,11 @@ func (v *LiveView) Violation(x detect.Violation) {
 }
 
 // Incident adds an open incident.
-func (v *LiveView) Incident(in detect.Incident) { v.open = append(v.open, in) }
+func (v *LiveView) Incident(in findings.Incident) { v.open = append(v.open, in) }
 
 // IncidentEnd takes a closed incident off the open ones.
-func (v *LiveView) IncidentEnd(in detect.Incident) {
-	v.open = slices.DeleteFunc(v.open, func(o detect.Incident) bool { return o.IP == in.IP && o.UserAgent == in.UserAgent })
+func (v *LiveView) IncidentEnd(in findings.Incident) {
+	v.open = slices.DeleteFunc(v.open, func(o findings.Incident) bool { return o.IP == in.IP && o.UserAgent == in.UserAgent })
 }
 
 func (v *LiveView) note(s string) {
@@ -81,7 +81,7 @@ func (v *LiveView) Error(t time.Time, kind, file, message string) {
 func (v *LiveView) Malformed(time.Time, *logparse.ParseError) {}
 
 // Summary redraws the screen.
-func (v *LiveView) Summary(live detect.Live, stats logparse.Stats) {
+func (v *LiveView) Summary(live findings.Live, stats logparse.Stats) {
 	width, height := v.size()
 	lines := v.render(live, stats, width, height)
 	b := bufio.NewWriter(v.w)
@@ -131,7 +131,7 @@ func (v *LiveView) size() (width, height int) {
 // wide as what they show now, and counts are exact, so that at 100
 // columns no name, address or count is cut: what gives way to a narrow
 // window is the end of a line, a violation's path and rule.
-func (v *LiveView) render(live detect.Live, stats logparse.Stats, width, height int) []string {
+func (v *LiveView) render(live findings.Live, stats logparse.Stats, width, height int) []string {
 	fitLine := func(s string) string { return cutPlain(s, width) }
 	out := []string{fitLine(fmt.Sprintf("robowatch -F   log time %s   (Ctrl-C ends with the report)", clock(live.Time)))}
 	// The counts wrap rather than lose the last of them to the edge.

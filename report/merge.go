@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/robowatch/robowatch/agents"
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 
@@ -27,11 +27,11 @@ const StateVersion = 1
 // jsonState is what robowatch merge needs beyond a report's rows, under the
 // JSON report's "state" key (docs/scale-out.md: "The state key").
 type jsonState struct {
-	Version  int                             `json:"version"`
-	Clients  int                             `json:"clients"`  // rows in clients: all of them, or the report was cut (--top)
-	Networks int                             `json:"networks"` // rows in networks, likewise
-	ByRobot  []detect.RobotBuckets           `json:"by_robot"` // every robot name's timeline, sparse
-	Prefixes map[string][]detect.PrefixCount `json:"prefixes"` // violations by prefix of the robots whose list prefixes cuts
+	Version  int                               `json:"version"`
+	Clients  int                               `json:"clients"`  // rows in clients: all of them, or the report was cut (--top)
+	Networks int                               `json:"networks"` // rows in networks, likewise
+	ByRobot  []findings.RobotBuckets           `json:"by_robot"` // every robot name's timeline, sparse
+	Prefixes map[string][]findings.PrefixCount `json:"prefixes"` // violations by prefix of the robots whose list prefixes cuts
 
 	// Paths are the whole lists of paths of the robots whose top_paths
 	// are cut, and RobotPaths that of panels.robot_paths when it is: a
@@ -59,8 +59,8 @@ type jsonState struct {
 	// robots.txt, by which merge joins consecutive days and a run of the
 	// next day starts (--state-from); SeededFrom, the SHA-256 of the
 	// report that run started from.
-	Edges      []detect.ClientEdge `json:"edges"`
-	SeededFrom string              `json:"seeded_from,omitempty"`
+	Edges      []findings.ClientEdge `json:"edges"`
+	SeededFrom string                `json:"seeded_from,omitempty"`
 }
 
 // RunOptions are the options of a run that change what it counts or how it
@@ -148,16 +148,16 @@ type jsonOperatorSets struct {
 }
 
 // jsonPaths is a whole list of paths and the most requests a path not in
-// it had (detect.MergePaths).
+// it had (findings.MergePaths).
 type jsonPaths struct {
-	Base  int64              `json:"base"`
-	Paths []detect.PathCount `json:"paths"`
+	Base  int64                `json:"base"`
+	Paths []findings.PathCount `json:"paths"`
 }
 
 func stateOf(r *Report) *jsonState {
 	res := r.Result
 	s := &jsonState{Version: StateVersion, Clients: res.Clients.Len(), Networks: len(res.Networks),
-		ByRobot: nonNil(res.RobotBuckets), Prefixes: map[string][]detect.PrefixCount{}}
+		ByRobot: nonNil(res.RobotBuckets), Prefixes: map[string][]findings.PrefixCount{}}
 	for _, rs := range res.Robots {
 		if rs.AllPrefixes != nil {
 			s.Prefixes[rs.Name] = rs.AllPrefixes
@@ -187,20 +187,20 @@ func stateOf(r *Report) *jsonState {
 
 // jsonPart is a JSON report read back.
 type jsonPart struct {
-	Version    int                      `json:"version"`
-	Summary    *jsonSummary             `json:"summary"`
-	Clients    []detect.Verdict         `json:"clients"`
-	Robots     []detect.RobotSummary    `json:"robots"`
-	Violations []detect.Violation       `json:"violations"`
-	Incidents  []detect.Incident        `json:"incidents"`
-	Malformed  []jsonMalformed          `json:"malformed"`
-	Errors     []string                 `json:"errors"`
-	Timeline   detect.Timeline          `json:"timeline"`
-	Networks   []detect.NetworkSummary  `json:"networks"`
-	Operators  []detect.OperatorSummary `json:"operators"`
-	Watched    []detect.ClientTimeline  `json:"watched"`
-	Panels     detect.Panels            `json:"panels"`
-	State      *jsonState               `json:"state"`
+	Version    int                        `json:"version"`
+	Summary    *jsonSummary               `json:"summary"`
+	Clients    []findings.Verdict         `json:"clients"`
+	Robots     []findings.RobotSummary    `json:"robots"`
+	Violations []findings.Violation       `json:"violations"`
+	Incidents  []findings.Incident        `json:"incidents"`
+	Malformed  []jsonMalformed            `json:"malformed"`
+	Errors     []string                   `json:"errors"`
+	Timeline   findings.Timeline          `json:"timeline"`
+	Networks   []findings.NetworkSummary  `json:"networks"`
+	Operators  []findings.OperatorSummary `json:"operators"`
+	Watched    []findings.ClientTimeline  `json:"watched"`
+	Panels     findings.Panels            `json:"panels"`
+	State      *jsonState                 `json:"state"`
 
 	digest [sha256.Size]byte // of the file
 	name   string            // as given, for messages
@@ -220,7 +220,7 @@ func partOrder(a, b *jsonPart) int {
 		return *p
 	}
 	shard := func(p *jsonPart) int {
-		sh, _ := detect.ParseShard(p.Summary.Shard)
+		sh, _ := findings.ParseShard(p.Summary.Shard)
 		return sh.I
 	}
 	return cmp.Or(
@@ -328,13 +328,13 @@ func each(limit int64, vs ...int64) bool {
 
 // statusWithin reports whether a count of answers is of at most records
 // requests, and none negative.
-func statusWithin(c detect.StatusCounts, records int64) bool {
+func statusWithin(c findings.StatusCounts, records int64) bool {
 	return within(records, c.S2xx, c.S3xx, c.S4xx, c.S5xx, c.Other) && each(records, c.NotFound)
 }
 
 // pathsWithin reports whether a list of paths, each count with its error,
 // and base are within records, and none negative.
-func pathsWithin(list []detect.PathCount, base, records int64) bool {
+func pathsWithin(list []findings.PathCount, base, records int64) bool {
 	var t tally
 	for _, pc := range list {
 		t.add(pc.Requests)
@@ -347,7 +347,7 @@ func pathsWithin(list []detect.PathCount, base, records int64) bool {
 
 // discoveryWithin reports whether fetches of discovery files (nil: none)
 // are of at most limit requests, and none negative.
-func discoveryWithin(d *detect.Discovery, limit int64) bool {
+func discoveryWithin(d *findings.Discovery, limit int64) bool {
 	return d == nil || within(limit, d.LLMsTxt, d.LLMsFullTxt, d.WellKnown)
 }
 
@@ -387,7 +387,7 @@ func rowsAddUp(p *jsonPart) error {
 		s.ViolationsUnlisted, int64(s.IncidentsUnlisted), int64(s.DNSChecked), int64(s.JunkAddresses), int64(s.RangesEarliest)):
 		return fmt.Errorf("a summary count is beyond its %d records, or negative", records)
 	}
-	// The edges a merge of days joins (detect.JoinEdges): a session count
+	// The edges a merge of days joins (findings.JoinEdges): a session count
 	// or a time an editor put past the records would come out in the
 	// joined robots' conduct.
 	for i := range p.State.Edges {
@@ -434,7 +434,7 @@ func rowsAddUp(p *jsonPart) error {
 	for _, r := range p.Robots {
 		robotRequests.add(r.Requests)
 		bad := !each(records, r.Violations, int64(r.Incidents), int64(r.Clients))
-		for _, list := range [][]detect.PrefixCount{r.Prefixes, p.State.Prefixes[r.Name]} {
+		for _, list := range [][]findings.PrefixCount{r.Prefixes, p.State.Prefixes[r.Name]} {
 			var prefixes tally
 			for _, pc := range list {
 				prefixes.add(pc.Count)
@@ -536,7 +536,7 @@ func Merge(names []string, readers []io.Reader) (*Report, error) {
 		if p.Summary.Shard == "" {
 			continue
 		}
-		sh, err := detect.ParseShard(p.Summary.Shard)
+		sh, err := findings.ParseShard(p.Summary.Shard)
 		switch {
 		case err != nil:
 			return nil, fmt.Errorf("%s: shard: %w", names[i], err)
@@ -702,7 +702,7 @@ func overlaps(parts []*jsonPart) []string {
 		if p.Summary.First == nil || p.Summary.Last == nil {
 			continue
 		}
-		if latestName != "" && latest.Sub(*p.Summary.First) > detect.DefaultReorderTolerance {
+		if latestName != "" && latest.Sub(*p.Summary.First) > findings.DefaultReorderTolerance {
 			end := latest
 			if p.Summary.Last.Before(end) {
 				end = *p.Summary.Last
@@ -719,19 +719,19 @@ func overlaps(parts []*jsonPart) []string {
 
 func mergeParts(parts []*jsonPart) *Report {
 	rep := &Report{}
-	res := &detect.Result{}
+	res := &findings.Result{}
 	rep.Result = res
 	var (
-		clients    [][]detect.Verdict
-		robotLists [][]detect.RobotSummary
-		prefixes   []map[string][]detect.PrefixCount
-		violations [][]detect.Violation
-		incidents  [][]detect.Incident
-		timelines  []detect.Timeline
-		panels     []detect.Panels
-		buckets    [][]detect.RobotBuckets
-		networks   [][]detect.NetworkSummary
-		operators  [][]detect.OperatorSummary
+		clients    [][]findings.Verdict
+		robotLists [][]findings.RobotSummary
+		prefixes   []map[string][]findings.PrefixCount
+		violations [][]findings.Violation
+		incidents  [][]findings.Incident
+		timelines  []findings.Timeline
+		panels     []findings.Panels
+		buckets    [][]findings.RobotBuckets
+		networks   [][]findings.NetworkSummary
+		operators  [][]findings.OperatorSummary
 		estimated  bool
 		estimate   int64
 		windows    set[string]
@@ -833,8 +833,8 @@ func mergeParts(parts []*jsonPart) *Report {
 	rep.Stats.Samples = rep.Stats.Samples[:min(len(rep.Stats.Samples), logparse.MaxSamples)]
 	res.First, res.Last = rep.Stats.First, rep.Stats.Last
 
-	merged := detect.MergeVerdicts(clients)
-	res.Clients = detect.ClientListOf(merged)
+	merged := findings.MergeVerdicts(clients)
+	res.Clients = findings.ClientListOf(merged)
 	res.DistinctClients, res.ClientsEstimated = int64(len(merged)), estimated
 	if estimated {
 		// Folded clients are known only by each part's estimate.
@@ -849,12 +849,12 @@ func mergeParts(parts []*jsonPart) *Report {
 			res.RobotBytes = saturatingAdd(res.RobotBytes, v.Bytes)
 		}
 		res.ClientBytes = saturatingAdd(res.ClientBytes, max(v.Bytes, 0))
-		if v.Kind == detect.KindScanner {
+		if v.Kind == findings.KindScanner {
 			if res.Scanners++; res.Scanners == 1 {
 				res.FirstScanner = v.IP
 			}
 		}
-		if v.Kind == detect.KindJunk {
+		if v.Kind == findings.KindJunk {
 			res.JunkConnections += v.Requests
 			if !junk[v.IP] {
 				junk[v.IP] = true
@@ -863,21 +863,21 @@ func mergeParts(parts []*jsonPart) *Report {
 		}
 	}
 	res.RobotCount += int(res.Other.Robots)
-	res.Robots = detect.MergeRobots(robotLists, prefixes, res.ViolationsChecked)
-	detect.MoveRobotRequests(res.Robots, clients, merged)
-	rank := detect.RankOf(merged)
-	res.Violations = detect.ViolationListOf(detect.MergeViolations(violations, rank))
-	res.Incidents = detect.MergeIncidents(incidents, rank)
-	res.Timeline, res.RobotBuckets = detect.MergeTimelines(timelines, buckets, res.Robots)
-	res.Panels = detect.MergePanels(panels)
-	res.Networks = detect.MergeNetworks(networks)
-	res.Operators = detect.MergeOperators(operators)
-	detect.Recount(res.Robots, res.Networks, res.Operators, merged)
-	edges := make([][]detect.ClientEdge, len(parts))
+	res.Robots = findings.MergeRobots(robotLists, prefixes, res.ViolationsChecked)
+	findings.MoveRobotRequests(res.Robots, clients, merged)
+	rank := findings.RankOf(merged)
+	res.Violations = findings.ViolationListOf(findings.MergeViolations(violations, rank))
+	res.Incidents = findings.MergeIncidents(incidents, rank)
+	res.Timeline, res.RobotBuckets = findings.MergeTimelines(timelines, buckets, res.Robots)
+	res.Panels = findings.MergePanels(panels)
+	res.Networks = findings.MergeNetworks(networks)
+	res.Operators = findings.MergeOperators(operators)
+	findings.Recount(res.Robots, res.Networks, res.Operators, merged)
+	edges := make([][]findings.ClientEdge, len(parts))
 	for i, p := range parts {
 		edges[i] = p.State.Edges
 	}
-	res.Edges = detect.JoinEdges(res.Robots, edges, clients)
+	res.Edges = findings.JoinEdges(res.Robots, edges, clients)
 	return rep
 }
 
@@ -929,7 +929,7 @@ func dayEdges(parts []*jsonPart) string {
 		for _, e := range a.State.Edges {
 			seen[clientKey{e.IP, e.UserAgent}] = true
 		}
-		if slices.ContainsFunc(b.State.Edges, func(e detect.ClientEdge) bool { return seen[clientKey{e.IP, e.UserAgent}] }) {
+		if slices.ContainsFunc(b.State.Edges, func(e findings.ClientEdge) bool { return seen[clientKey{e.IP, e.UserAgent}] }) {
 			n++
 		}
 	}

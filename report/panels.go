@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 )
 
 // The panels an admin knows from GoAccess, of robots: requests per day
@@ -120,7 +120,7 @@ func statusSection(r *Report, opt Options) *section {
 		drop:   []int{0, 0, 4, 3, 0, 0, 2, 1},
 	}
 	res := r.Result
-	add := func(name string, c detect.StatusCounts, requests, bytes string) {
+	add := func(name string, c findings.StatusCounts, requests, bytes string) {
 		s.rows = append(s.rows, []string{name, requests, Count(c.S2xx), Count(c.S3xx), Count(c.S4xx), Count(c.NotFound), Count(c.S5xx), bytes})
 	}
 	p := &res.Panels
@@ -150,7 +150,7 @@ func pathsSection(r *Report, opt Options) *section {
 	}
 	res := r.Result
 	approx := false
-	add := func(name string, list []detect.PathCount, max int) {
+	add := func(name string, list []findings.PathCount, max int) {
 		for i, pc := range list[:min(len(list), max)] {
 			who := ""
 			if i == 0 {

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 )
 
 // referSection is crawl-to-refer by operator: the pages its verified
@@ -14,7 +14,7 @@ import (
 // (operators[].pages, referred_views, crawl_to_refer). Nil when no
 // operator did either: a log without verified crawlers or Referers.
 func referSection(r *Report, opt Options) *section {
-	var rows []detect.OperatorSummary
+	var rows []findings.OperatorSummary
 	for _, o := range r.Result.Operators {
 		if o.Pages > 0 || o.ReferredViews > 0 {
 			rows = append(rows, o)
@@ -23,7 +23,7 @@ func referSection(r *Report, opt Options) *section {
 	if len(rows) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(rows, func(a, b detect.OperatorSummary) int {
+	slices.SortStableFunc(rows, func(a, b findings.OperatorSummary) int {
 		return cmp.Or(cmp.Compare(b.Pages, a.Pages), cmp.Compare(b.ReferredViews, a.ReferredViews), cmp.Compare(a.Operator, b.Operator))
 	})
 	s := &section{
@@ -63,10 +63,10 @@ func referRatio(ratio *float64, pages int64) string {
 }
 
 // verifiedRobots names the robots rows of op's verified crawlers.
-func verifiedRobots(robots []detect.RobotSummary, op string) []string {
+func verifiedRobots(robots []findings.RobotSummary, op string) []string {
 	var out []string
 	for i := range robots {
-		if robots[i].Operator == op && robots[i].Identity == detect.IdentityVerified {
+		if robots[i].Operator == op && robots[i].Identity == findings.IdentityVerified {
 			out = append(out, robots[i].Name)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/robots"
 )
@@ -20,25 +20,25 @@ const Version = 1
 
 // Report is everything one run found, ready to render.
 type Report struct {
-	Files        []string       // inputs in the order read ("-" for standard input)
-	Reordered    bool           // the files were read in time order, not the order given
-	Stats        logparse.Stats // lines, records, malformed lines, format, span
-	Result       *detect.Result // the verdicts; nil renders as an empty result
-	Robots       []string       // robots.txt sources used for the violation check, as given
-	RobotsFailed []string       // robots.txt sources that could not be fetched, each with why: not checked against
-	Errors       []string       // input errors (unreadable file, corrupt gzip); the rest was still read
-	Warnings     []string       // what a merge noticed that leaves the report whole (parts checked against different robots.txt files)
-	FileFormats  []FileFormat   // the format each input was read in, in the order read
-	SiteRobots   *robots.Robots // the robots.txt for the whole log, for -o robots.txt; nil when none was given
-	Partial      bool           // the run was cut short (interrupted): counts cover what was read
-	Window       string         // the --since/--until window the records were cut to; "" when none
-	Outside      int64          // records outside Window, left out of the verdicts
-	Shard        string         // --shard I/N; "" for the whole log
-	Options      *RunOptions    // what the run was made with that changes its counts and verdicts; nil: not known
-	JudgedApart  int            // merge of consecutive logs: clients of several parts judged a person in each (see judgedApart)
-	Inputs       []string       // fingerprints of the inputs (input.Digest), sorted, for merge to tell inputs apart; nil: not known
-	SeededFrom   string         // --state-from: the SHA-256 of the report of the day before the run started from; "" none
-	DayEdges     string         // a merge of days: what it judged by one day alone (no --state-from); "" exact
+	Files        []string         // inputs in the order read ("-" for standard input)
+	Reordered    bool             // the files were read in time order, not the order given
+	Stats        logparse.Stats   // lines, records, malformed lines, format, span
+	Result       *findings.Result // the verdicts; nil renders as an empty result
+	Robots       []string         // robots.txt sources used for the violation check, as given
+	RobotsFailed []string         // robots.txt sources that could not be fetched, each with why: not checked against
+	Errors       []string         // input errors (unreadable file, corrupt gzip); the rest was still read
+	Warnings     []string         // what a merge noticed that leaves the report whole (parts checked against different robots.txt files)
+	FileFormats  []FileFormat     // the format each input was read in, in the order read
+	SiteRobots   *robots.Robots   // the robots.txt for the whole log, for -o robots.txt; nil when none was given
+	Partial      bool             // the run was cut short (interrupted): counts cover what was read
+	Window       string           // the --since/--until window the records were cut to; "" when none
+	Outside      int64            // records outside Window, left out of the verdicts
+	Shard        string           // --shard I/N; "" for the whole log
+	Options      *RunOptions      // what the run was made with that changes its counts and verdicts; nil: not known
+	JudgedApart  int              // merge of consecutive logs: clients of several parts judged a person in each (see judgedApart)
+	Inputs       []string         // fingerprints of the inputs (input.Digest), sorted, for merge to tell inputs apart; nil: not known
+	SeededFrom   string           // --state-from: the SHA-256 of the report of the day before the run started from; "" none
+	DayEdges     string           // a merge of days: what it judged by one day alone (no --state-from); "" exact
 
 	// Streamed, for -o jsonl, is the writer the events went out on while
 	// reading: Write then adds only the final summary event.
@@ -84,7 +84,7 @@ func Write(w io.Writer, format string, r *Report, opt Options) error {
 		return err
 	}
 	if r.Result == nil {
-		r.Result = &detect.Result{}
+		r.Result = &findings.Result{}
 	}
 	switch format {
 	case "table":

@@ -7,22 +7,22 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 )
 
 // ReadSeed reads the JSON report of the day before, for a run that starts
 // from its robots' edges (--state-from): the edges and the SHA-256 of the
 // file, which the run's report names so that merge knows the days were
 // joined.
-func ReadSeed(name string, r io.Reader) ([]detect.ClientEdge, string, error) {
+func ReadSeed(name string, r io.Reader) ([]findings.ClientEdge, string, error) {
 	var p struct {
 		Version int `json:"version"`
 		Summary *struct {
 			Records int64 `json:"records"`
 		} `json:"summary"`
 		State *struct {
-			Version int                 `json:"version"`
-			Edges   []detect.ClientEdge `json:"edges"`
+			Version int                   `json:"version"`
+			Edges   []findings.ClientEdge `json:"edges"`
 		} `json:"state"`
 	}
 	h := sha256.New()

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/robots"
 )
 
@@ -32,7 +32,7 @@ import (
 func WriteRobotsTxt(w io.Writer, r *Report) ([]string, error) {
 	bw := bufio.NewWriter(w)
 	if r.Result == nil {
-		r.Result = &detect.Result{}
+		r.Result = &findings.Result{}
 	}
 	res := r.Result
 	site := r.SiteRobots
@@ -83,7 +83,7 @@ func WriteRobotsTxt(w io.Writer, r *Report) ([]string, error) {
 	var tokens []string
 	for _, b := range res.Robots {
 		tok := b.Name
-		if b.Purpose != "ai-training" || b.Identity == detect.IdentityImpostor || !productToken(tok) || has(tok) {
+		if b.Purpose != "ai-training" || b.Identity == findings.IdentityImpostor || !productToken(tok) || has(tok) {
 			continue
 		}
 		if !slices.Contains(tokens, tok) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/robots"
 )
 
@@ -138,10 +138,10 @@ func TestSuggestedRobotsTxtRoundTrip(t *testing.T) {
 		files = append(files, siteFile{c.name, c.file})
 	}
 
-	res := &detect.Result{ViolationsChecked: true}
+	res := &findings.Result{ViolationsChecked: true}
 	for _, name := range aiCrawlers {
 		// One request each from an address anyone may have: unverified.
-		res.Robots = append(res.Robots, detect.RobotSummary{Name: name, Requests: 1, Purpose: "ai-training", Identity: "unverified"})
+		res.Robots = append(res.Robots, findings.RobotSummary{Name: name, Requests: 1, Purpose: "ai-training", Identity: "unverified"})
 	}
 	for _, f := range files {
 		t.Run(f.name, func(t *testing.T) {

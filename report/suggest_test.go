@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/robots"
 )
@@ -135,7 +136,7 @@ func TestSuggestedRobotsTxtEdges(t *testing.T) {
 // too large to keep whole.
 func TestWriteRobotsTxtWarnings(t *testing.T) {
 	// GPTBot's violations make comments after the added group.
-	res := &detect.Result{Robots: []detect.RobotSummary{{Name: "GPTBot", Purpose: "ai-training", Identity: "verified", Violations: 3, Finding: "ignored robots.txt"}}}
+	res := &findings.Result{Robots: []findings.RobotSummary{{Name: "GPTBot", Purpose: "ai-training", Identity: "verified", Violations: 3, Finding: "ignored robots.txt"}}}
 	pad := func(n int) string {
 		return "User-agent: *\nDisallow: /private/\n" + strings.Repeat("#\n", (n-34)/2)
 	}

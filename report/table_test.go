@@ -15,6 +15,7 @@ import (
 	"github.com/mattn/go-runewidth"
 
 	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/robots"
 )
@@ -295,9 +296,9 @@ func TestMarkdownCutsLongText(t *testing.T) {
 // table and Markdown write in words.
 func TestCountsInWords(t *testing.T) {
 	r := &Report{Files: []string{"a.log"}, Window: "since 2024-05-06 09:00", Outside: 1,
-		Result: &detect.Result{RobotCount: 1, Robots: []detect.RobotSummary{{Name: "Bot", Clients: 1, Requests: 1}},
+		Result: &findings.Result{RobotCount: 1, Robots: []findings.RobotSummary{{Name: "Bot", Clients: 1, Requests: 1}},
 			ViolationsChecked: true, Unchecked: 1, ViolationsDropped: 1, ViolationCount: 1,
-			Other: detect.Other{Clients: 1, Requests: 1}},
+			Other: findings.Other{Clients: 1, Requests: 1}},
 		Stats: logparse.Stats{Malformed: 2, Samples: []*logparse.ParseError{{File: "a.log", Line: 1, Text: "x"}}}}
 	var out bytes.Buffer
 	if err := Write(&out, "markdown", r, Options{}); err != nil {
@@ -384,7 +385,7 @@ func TestRobotsTxtFailed(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := &Report{Files: []string{"a.log"}, Robots: []string{"https://example.com/robots.txt"}, RobotsFailed: failed,
-				Result: &detect.Result{ViolationsChecked: tt.checked}}
+				Result: &findings.Result{ViolationsChecked: tt.checked}}
 			var out bytes.Buffer
 			if err := Write(&out, "markdown", r, Options{}); err != nil {
 				t.Fatal(err)
@@ -524,12 +525,12 @@ func TestHeadlineWindow(t *testing.T) {
 // summary does, every digit grouped: the summary's "1,861" clients were
 // "1861" in "5 of 1861 clients shown", and 12,345 malformed lines "12.3k".
 func TestNotesCountExactly(t *testing.T) {
-	robots := make([]detect.RobotSummary, 1234)
+	robots := make([]findings.RobotSummary, 1234)
 	for i := range robots {
-		robots[i] = detect.RobotSummary{Name: fmt.Sprintf("Bot%d", i), Clients: 1, Requests: 1}
+		robots[i] = findings.RobotSummary{Name: fmt.Sprintf("Bot%d", i), Clients: 1, Requests: 1}
 	}
 	r := &Report{Files: []string{"a.log"},
-		Result: &detect.Result{RobotCount: 1234, Robots: robots, ViolationsChecked: true, ViolationsDropped: 23456, ViolationCount: 23456,
+		Result: &findings.Result{RobotCount: 1234, Robots: robots, ViolationsChecked: true, ViolationsDropped: 23456, ViolationCount: 23456,
 			LateRecords: 45678},
 		Stats: logparse.Stats{Lines: 99999, Records: 99999, Malformed: 12345, Samples: []*logparse.ParseError{{File: "a.log", Line: 1, Text: "x"}}}}
 	var out bytes.Buffer

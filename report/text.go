@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/robowatch/robowatch/agents"
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 )
 
 // section is one titled table of a report, in a form every text style can
@@ -142,7 +142,7 @@ func noun(n int64, one, many string) string {
 // RangesHistory says when the published ranges' history begins: "from
 // DAY", or "from DAY to DAY, by list" when their lists begin on different
 // days.
-func RangesHistory(res *detect.Result) string {
+func RangesHistory(res *findings.Result) string {
 	from, to := "", ""
 	for _, f := range res.Ranges {
 		if f.Since != "" {
@@ -302,7 +302,7 @@ func robotsSection(r *Report, opt Options, text bool) *section {
 		s.rows = append(s.rows, []string{Escape(b.Name), Escape(b.Operator), Escape(b.Purpose), identityCell(b.Identity, b.VerifiedBy),
 			Count(int64(b.Clients)), Count(b.Requests), Bytes(b.Bytes), viol,
 			fetched, signals(reasonList(b.Reasons), text), Escape(strings.Join(prefixes, ", "))})
-		if b.Identity == detect.IdentityImpostor {
+		if b.Identity == findings.IdentityImpostor {
 			s.paint(len(s.rows)-1, 0, toneImpostor)
 			s.paint(len(s.rows)-1, 3, toneImpostor)
 		}
@@ -364,7 +364,7 @@ func verifiedWays(verifiedBy, operator string, long bool) []string {
 // operator robowatch knows.
 func identityCell(identity, verifiedBy string) string {
 	ways := verifiedWays(verifiedBy, "", false)
-	if identity == detect.IdentityVerified && len(ways) > 0 {
+	if identity == findings.IdentityVerified && len(ways) > 0 {
 		return "verified (" + strings.Join(ways, ", ") + ")"
 	}
 	return Escape(identity)
@@ -387,8 +387,8 @@ func (s *section) keepColumns(keep []bool) {
 // findingWords is a robot's finding about robots.txt as a sentence says
 // it: what the log shows, with its span, not "never", which a log of some
 // minutes cannot know.
-func findingWords(finding string, res *detect.Result) string {
-	rest, ok := strings.CutPrefix(finding, detect.FindingNeverRead)
+func findingWords(finding string, res *findings.Result) string {
+	rest, ok := strings.CutPrefix(finding, findings.FindingNeverRead)
 	if !ok {
 		return finding
 	}
@@ -396,7 +396,7 @@ func findingWords(finding string, res *detect.Result) string {
 }
 
 // inThisLog is "in this log (5m02s)": the span of res's records.
-func inThisLog(res *detect.Result) string {
+func inThisLog(res *findings.Result) string {
 	if res.First.IsZero() || res.Last.IsZero() {
 		return "in this log"
 	}
@@ -406,13 +406,13 @@ func inThisLog(res *detect.Result) string {
 // shortFindings says detect's findings in the words a column headed
 // "robots.txt" needs.
 var shortFindings = map[string]string{
-	detect.FindingIgnored:   "fetched, then ignored",
-	detect.FindingNeverRead: "not fetched", // in this log: it may have been, the day before
-	detect.FindingReadLate:  "fetched after violating",
-	detect.FindingObeyed:    "obeyed",
-	detect.FindingUnread:    "unread, no violation",
+	findings.FindingIgnored:   "fetched, then ignored",
+	findings.FindingNeverRead: "not fetched", // in this log: it may have been, the day before
+	findings.FindingReadLate:  "fetched after violating",
+	findings.FindingObeyed:    "obeyed",
+	findings.FindingUnread:    "unread, no violation",
 	// Not "obeyed": nothing judged what it asked for then.
-	detect.FindingUnreachable: "unreachable (5xx), crawled on",
+	findings.FindingUnreachable: "unreachable (5xx), crawled on",
 }
 
 // clientsSection lists the clients. On a narrow screen the columns that
@@ -447,7 +447,7 @@ func clientsSection(r *Report, opt Options, text bool) *section {
 		switch {
 		case c.Robot:
 			robot = "yes"
-		case c.Kind == detect.KindJunk || c.Kind == detect.KindServer:
+		case c.Kind == findings.KindJunk || c.Kind == findings.KindServer:
 			// Neither a robot nor a person: no HTTP request at all, or
 			// the server's own connection.
 			robot = c.Kind
@@ -457,13 +457,13 @@ func clientsSection(r *Report, opt Options, text bool) *section {
 			viol = "-"
 		}
 		name := Escape(c.Name)
-		if c.Identity == detect.IdentityImpostor {
+		if c.Identity == findings.IdentityImpostor {
 			name += " (impostor)"
 		}
 		s.rows = append(s.rows, []string{Address(c.IP), robot, name, strconv.Itoa(c.Score), Count(c.Requests),
 			Exact(int64(c.Peak.Per1s)) + "/" + Exact(int64(c.Peak.Per10s)) + "/" + Exact(int64(c.Peak.Per60s)), Count(c.RobotsTxtFetches), viol,
 			signals(c.Reasons, text), uaCell(c.UserAgent)})
-		if c.Identity == detect.IdentityImpostor {
+		if c.Identity == findings.IdentityImpostor {
 			s.paint(len(s.rows)-1, 2, toneImpostor)
 		}
 		if c.Incidents > 0 {
@@ -524,7 +524,7 @@ func notCheckedNote(r *Report) string {
 }
 
 // violationNotes adds what the violations list cannot show.
-func violationNotes(s *section, res *detect.Result) *section {
+func violationNotes(s *section, res *findings.Result) *section {
 	if d := res.ViolationsDropped; d > 0 {
 		s.notes = append(s.notes, Exact(d)+noun(d, " more violation was", " more violations were")+" counted but not listed (a storage bound, or the client was folded into other).")
 	}
@@ -547,7 +547,7 @@ func ruleCell(line int, rule string) string {
 // ignores robots.txt breaks the same rule again and again, and a row for
 // each request would fill the screen with one robot.
 type violationGroup struct {
-	first        detect.Violation // the earliest
+	first        findings.Violation // the earliest
 	last         time.Time
 	count        int64
 	paths        []string // the first distinct paths, at most maxGroupPaths
@@ -566,7 +566,7 @@ const (
 
 // groupViolations groups the stored violations by client and rule, most
 // violations first; equal counts keep the order of their first violation.
-func groupViolations(list detect.ViolationList) []*violationGroup {
+func groupViolations(list findings.ViolationList) []*violationGroup {
 	type key struct {
 		ip, ua, group, rule string
 		line                int
@@ -847,7 +847,7 @@ func headlineSection(r *Report, opt Options) *section {
 	}
 	var impostorNames []string
 	for _, b := range res.Robots {
-		if b.Identity == detect.IdentityImpostor {
+		if b.Identity == findings.IdentityImpostor {
 			impostorNames = append(impostorNames, Escape(b.Name))
 		}
 	}
@@ -881,8 +881,8 @@ func share(n, total int64) string {
 
 // worstOffender is the robot name with the most robots.txt violations; nil
 // when none has any.
-func worstOffender(res *detect.Result) *detect.RobotSummary {
-	var worst *detect.RobotSummary
+func worstOffender(res *findings.Result) *findings.RobotSummary {
+	var worst *findings.RobotSummary
 	for i := range res.Robots {
 		if b := &res.Robots[i]; b.Violations > 0 && (worst == nil || b.Violations > worst.Violations) {
 			worst = b

@@ -1,4 +1,4 @@
-package detect
+package findings
 
 import (
 	"cmp"
@@ -331,10 +331,10 @@ func (r *Result) BlockList(opt BlockOptions) BlockList {
 		// network is listed address by address. Not knowing where Other's
 		// clients came from, none is listed whole.
 		folded := func(net netip.Prefix) bool {
-			if r.folded == nil {
+			if r.Folded == nil {
 				return r.Other.Requests > 0 || r.Other.Clients > 0
 			}
-			return r.folded.has(net.Addr())
+			return r.Folded.Has(net.Addr())
 		}
 		for net, addrs := range members {
 			if len(addrs) < opt.Aggregate {

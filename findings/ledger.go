@@ -1,10 +1,6 @@
-package detect
+package findings
 
 // What the cross-site ledger (report/ledger.go) needs of a robots row.
-
-// RobotRowName is the name of the robots row a robot client of name and
-// identity counts in: "Name (impostor)" for an impostor.
-func RobotRowName(name, identity string) string { return robotRowName(name, identity) }
 
 // SumConduct is the conduct of parts together (the sites of a ledger):
 // the counts added, the shares worked out again from the sums, never
@@ -12,18 +8,18 @@ func RobotRowName(name, identity string) string { return robotRowName(name, iden
 func SumConduct(parts []Conduct) Conduct {
 	var k Conduct
 	for i := range parts {
-		k.add(&parts[i])
+		k.Add(&parts[i])
 	}
 	if k.Methods == nil {
 		k.Methods = map[string]int64{}
 	}
-	k.finish()
+	k.Finish()
 	return k
 }
 
 // JoinIdentity is the identity of a row whose parts say a and b: one of
 // them when they agree, unverified when they do not.
 func JoinIdentity(a, b string) string {
-	id, _ := joinIdentity(a, "", b, "")
+	id, _ := JoinIdentities(a, "", b, "")
 	return id
 }

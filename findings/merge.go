@@ -1,4 +1,4 @@
-package detect
+package findings
 
 import (
 	"cmp"
@@ -73,7 +73,7 @@ func mergeVerdict(a, b *Verdict) {
 	})
 	a.Details = union(a.Details, b.Details)
 	a.Requests += b.Requests
-	a.Bytes = addBytes(a.Bytes, b.Bytes)
+	a.Bytes = AddBytes(a.Bytes, b.Bytes)
 	a.Pages += b.Pages
 	a.Assets += b.Assets
 	a.Errors += b.Errors
@@ -88,7 +88,7 @@ func mergeVerdict(a, b *Verdict) {
 		if a.Discovery == nil {
 			a.Discovery = &Discovery{}
 		}
-		a.Discovery.add(b.Discovery)
+		a.Discovery.Add(b.Discovery)
 	}
 	a.Incidents += b.Incidents
 	a.First, a.Last = minTime(a.First, b.First), maxTime(a.Last, b.Last)
@@ -185,7 +185,7 @@ func MergeIncidents(parts [][]Incident, rank func(ip, ua string) int) []Incident
 		out = append(out, p...)
 	}
 	slices.SortStableFunc(out, func(a, b Incident) int {
-		return cmp.Or(humanLast(&a, &b), cmp.Compare(b.Severity, a.Severity), a.Start.Compare(b.Start),
+		return cmp.Or(HumanLast(&a, &b), cmp.Compare(b.Severity, a.Severity), a.Start.Compare(b.Start),
 			cmp.Compare(rank(a.IP, a.UserAgent), rank(b.IP, b.UserAgent)))
 	})
 	return out
@@ -246,29 +246,29 @@ func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, ch
 				continue
 			}
 			s := &out[at]
-			s.Identity, s.VerifiedBy = joinIdentity(s.Identity, s.VerifiedBy, r.Identity, r.VerifiedBy)
+			s.Identity, s.VerifiedBy = JoinIdentities(s.Identity, s.VerifiedBy, r.Identity, r.VerifiedBy)
 			s.checked = s.checked || r.Compliance != ComplianceUnchecked
 			s.CrawlDelayFast = s.CrawlDelayFast || r.CrawlDelayFast
 			s.Clients += r.Clients
 			s.Requests += r.Requests
-			s.Bytes = addBytes(s.Bytes, max(r.Bytes, 0))
+			s.Bytes = AddBytes(s.Bytes, max(r.Bytes, 0))
 			s.Violations += r.Violations
 			s.Cached += r.Cached
-			s.addAI(r.PreferenceConflicts, r.PreferenceRule, r.Discovery)
+			s.AddAI(r.PreferenceConflicts, r.PreferenceRule, r.Discovery)
 			s.Incidents += r.Incidents
 			s.Status.Add(r.Status)
 			s.FetchedRobotsTxt = s.FetchedRobotsTxt || r.FetchedRobotsTxt
 			s.UnreachableRequests += r.UnreachableRequests
-			s.RobotsTxtServed.add(&r.RobotsTxtServed)
-			s.Conduct.add(&r.Conduct)
+			s.RobotsTxtServed.Add(&r.RobotsTxtServed)
+			s.Conduct.Add(&r.Conduct)
 			if r.FirstFetch != nil {
-				s.FirstFetch = earliest(s.FirstFetch, *r.FirstFetch)
+				s.FirstFetch = Earliest(s.FirstFetch, *r.FirstFetch)
 			}
 			if r.FirstViolation != nil {
-				s.FirstViolation = earliest(s.FirstViolation, *r.FirstViolation)
+				s.FirstViolation = Earliest(s.FirstViolation, *r.FirstViolation)
 			}
 			if r.LastViolation != nil {
-				s.LastViolation = latest(s.LastViolation, *r.LastViolation)
+				s.LastViolation = Latest(s.LastViolation, *r.LastViolation)
 			}
 			for k, n := range r.Reasons {
 				s.Reasons[k] += n
@@ -280,17 +280,14 @@ func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, ch
 	}
 	for i := range out {
 		s := &out[i]
-		s.Compliance, s.Finding = ComplianceUnchecked, ""
-		if checked && s.checked {
-			s.Finding, s.Compliance = finding(s)
-		}
-		s.Conduct.finish()
-		s.setTopPaths(MergePaths(paths[i], pathsOther[i]))
+		s.SetCompliance(checked && s.checked)
+		s.Conduct.Finish()
+		s.SetTopPaths(MergePaths(paths[i], pathsOther[i]))
 		s.Prefixes, s.AllPrefixes = nil, nil
 		for p, n := range counts[s.Name] {
 			s.Prefixes = append(s.Prefixes, PrefixCount{p, n})
 		}
-		sortPrefixes(s)
+		SortPrefixes(s)
 	}
 	slices.SortFunc(out, robotOrder)
 	return out
@@ -313,7 +310,7 @@ func MergePanels(parts []Panels) Panels {
 			other = append(other, p.RobotPathsOtherMax)
 		}
 	}
-	out.setRobotPaths(MergePaths(lists, other))
+	out.SetRobotPaths(MergePaths(lists, other))
 	return out
 }
 
@@ -335,7 +332,7 @@ func MoveRobotRequests(robots []RobotSummary, parts [][]Verdict, merged []Verdic
 	row := make(map[clientKey]string, len(merged))
 	for i := range merged {
 		if v := &merged[i]; v.Robot {
-			row[clientKey{v.IP, v.UserAgent}] = robotRowName(v.Name, v.Identity)
+			row[clientKey{v.IP, v.UserAgent}] = RobotRowName(v.Name, v.Identity)
 		}
 	}
 	// Bytes in and out are kept apart and saturate (hostile sizes): a
@@ -355,14 +352,14 @@ func MoveRobotRequests(robots []RobotSummary, parts [][]Verdict, merged []Verdic
 			v := &p[i]
 			was := ""
 			if v.Robot {
-				was = robotRowName(v.Name, v.Identity)
+				was = RobotRowName(v.Name, v.Identity)
 			}
 			if now := row[clientKey{v.IP, v.UserAgent}]; now != was {
 				from, to := at(was), at(now)
 				from.requests -= v.Requests
 				to.requests += v.Requests
-				from.bytesOut = addBytes(from.bytesOut, max(v.Bytes, 0))
-				to.bytesIn = addBytes(to.bytesIn, max(v.Bytes, 0))
+				from.bytesOut = AddBytes(from.bytesOut, max(v.Bytes, 0))
+				to.bytesIn = AddBytes(to.bytesIn, max(v.Bytes, 0))
 			}
 		}
 	}
@@ -372,15 +369,15 @@ func MoveRobotRequests(robots []RobotSummary, parts [][]Verdict, merged []Verdic
 	for i := range robots {
 		if f := moved[robots[i].Name]; f != nil {
 			robots[i].Requests = max(robots[i].Requests+f.requests, 0)
-			robots[i].Bytes = max(addBytes(robots[i].Bytes, f.bytesIn)-f.bytesOut, 0)
+			robots[i].Bytes = max(AddBytes(robots[i].Bytes, f.bytesIn)-f.bytesOut, 0)
 		}
 	}
 	slices.SortFunc(robots, robotOrder)
 }
 
-// sortPrefixes orders s.Prefixes, most first, and cuts them to the top
+// SortPrefixes orders s.Prefixes, most first, and cuts them to the top
 // maxPrefixes, keeping the whole list in AllPrefixes for a later merge.
-func sortPrefixes(s *RobotSummary) {
+func SortPrefixes(s *RobotSummary) {
 	slices.SortFunc(s.Prefixes, func(a, b PrefixCount) int {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Prefix, b.Prefix))
 	})
@@ -434,14 +431,14 @@ func (t *Timeline) Check() error {
 	}
 	ok := false
 	for i := 0; i < len(binWidths)+32 && !ok; i++ {
-		ok = ladderWidth(i) == t.BucketSeconds
+		ok = LadderWidth(i) == t.BucketSeconds
 	}
 	n := len(t.Requests)
 	switch {
 	case !ok:
 		return fmt.Errorf("timeline bucket_seconds %d is no width robowatch uses", t.BucketSeconds)
-	case n > maxBins || len(t.Robots) > n || len(t.Humans) > n || len(t.Other) > n:
-		return fmt.Errorf("timeline has %d buckets (at most %d, its series as long as requests)", n, maxBins)
+	case n > MaxBins || len(t.Robots) > n || len(t.Humans) > n || len(t.Other) > n:
+		return fmt.Errorf("timeline has %d buckets (at most %d, its series as long as requests)", n, MaxBins)
 	case t.Start.UTC().Year() < 1000 || t.Start.UTC().Year() > 9998:
 		return fmt.Errorf("timeline start %d is outside the years 1000-9998 a log's time has", t.Start.UTC().Year())
 	}
@@ -499,15 +496,15 @@ func MergeTimelines(parts []Timeline, buckets [][]RobotBuckets, robots []RobotSu
 		hi = max(hi, local(p, int64(len(p.Requests)))-1)
 	}
 	step := 0
-	for ladderWidth(step) < width {
+	for LadderWidth(step) < width {
 		step++
 	}
-	for floorDiv(hi, ladderWidth(step))-floorDiv(lo, ladderWidth(step)) >= maxBins {
+	for FloorDiv(hi, LadderWidth(step))-FloorDiv(lo, LadderWidth(step)) >= MaxBins {
 		step++
 	}
-	width = ladderWidth(step)
-	base := floorDiv(lo, width)
-	n := int(floorDiv(hi, width) - base + 1)
+	width = LadderWidth(step)
+	base := FloorDiv(lo, width)
+	n := int(FloorDiv(hi, width) - base + 1)
 	out.BucketSeconds = width
 	out.Start = time.Unix(base*width-int64(zone), 0).In(loc)
 	out.Requests, out.Robots, out.Humans = make([]int64, n), make([]int64, n), make([]int64, n)
@@ -527,7 +524,7 @@ func MergeTimelines(parts []Timeline, buckets [][]RobotBuckets, robots []RobotSu
 		if len(p.Requests) == 0 || p.BucketSeconds <= 0 {
 			continue
 		}
-		to := func(i int64) int { return int(floorDiv(local(p, i), width) - base) }
+		to := func(i int64) int { return int(FloorDiv(local(p, i), width) - base) }
 		for i := range p.Requests {
 			j := to(int64(i))
 			out.Requests[j] += p.Requests[i]
@@ -571,11 +568,11 @@ func MergeTimelines(parts []Timeline, buckets [][]RobotBuckets, robots []RobotSu
 		out.ByRobot = append(out.ByRobot, RobotTimeline{Name: robots[i].Name, Requests: series[robots[i].Name]})
 	}
 	for name := range listed {
-		rest[name] = sparse(name, series[name]).Buckets
+		rest[name] = SparseBuckets(name, series[name]).Buckets
 	}
 	state := make([]RobotBuckets, 0, len(rest))
 	for _, name := range slices.Sorted(maps.Keys(rest)) {
-		state = append(state, RobotBuckets{Name: name, Buckets: combineBuckets(rest[name])})
+		state = append(state, RobotBuckets{Name: name, Buckets: CombineBuckets(rest[name])})
 	}
 	return out, state
 }
@@ -587,9 +584,9 @@ func at(s []int64, i int) int64 {
 	return 0
 }
 
-// combineBuckets sorts (bucket, requests) pairs by bucket and sums the
+// CombineBuckets sorts (bucket, requests) pairs by bucket and sums the
 // pairs of one bucket, leaving out empty ones as sparse does.
-func combineBuckets(b [][2]int64) [][2]int64 {
+func CombineBuckets(b [][2]int64) [][2]int64 {
 	slices.SortStableFunc(b, func(x, y [2]int64) int { return cmp.Compare(x[0], y[0]) })
 	out := b[:0]
 	for _, e := range b {
@@ -611,8 +608,8 @@ func combineBuckets(b [][2]int64) [][2]int64 {
 	return kept
 }
 
-// sparse is a robot's series as RobotBuckets.
-func sparse(name string, s []int64) RobotBuckets {
+// SparseBuckets is a robot's series as RobotBuckets.
+func SparseBuckets(name string, s []int64) RobotBuckets {
 	rb := RobotBuckets{Name: name, Buckets: [][2]int64{}}
 	for i, n := range s {
 		if n != 0 {
@@ -645,7 +642,7 @@ func Recount(robots []RobotSummary, networks []NetworkSummary, operators []Opera
 	for i := range clients {
 		v := &clients[i]
 		if v.Robot {
-			key := robotRowName(v.Name, v.Identity)
+			key := RobotRowName(v.Name, v.Identity)
 			rc := byRobot[key]
 			if rc == nil {
 				rc = &robotCount{reasons: map[string]int{}}
@@ -666,7 +663,7 @@ func Recount(robots []RobotSummary, networks []NetworkSummary, operators []Opera
 			if v.Robot {
 				nc.robots++
 			}
-			if len(nc.agents) < maxNetworkAgents {
+			if len(nc.agents) < MaxNetworkAgents {
 				nc.agents[v.UserAgent] = struct{}{}
 			}
 		}

@@ -1,4 +1,4 @@
-package detect
+package findings
 
 import (
 	"encoding/binary"
@@ -11,11 +11,11 @@ import (
 // counts as holding a folded client, which only ever lists less.
 const maxFoldedNetworks = 100_000
 
-// foldedNetworks are the networks (a /24, a /48: what Offenders
+// FoldedNetworks are the networks (a /24, a /48: what Offenders
 // aggregates) that a client was folded into Other from, by --max-clients
 // or Config.Expire. Such a client is known no more one by one: it may have
 // been a person, so its network is never listed whole.
-type foldedNetworks struct {
+type FoldedNetworks struct {
 	nets map[uint64]struct{}
 	all  bool // past maxFoldedNetworks: every network counts
 }
@@ -31,9 +31,9 @@ func networkKey(a netip.Addr) uint64 {
 	return binary.BigEndian.Uint64(b[:8]) >> 16
 }
 
-// add notes the network of a folded client; a host name is in no block
+// Add notes the network of a folded client; a host name is in no block
 // list, and adds nothing.
-func (f *foldedNetworks) add(ip string) {
+func (f *FoldedNetworks) Add(ip string) {
 	if f.all {
 		return
 	}
@@ -50,8 +50,8 @@ func (f *foldedNetworks) add(ip string) {
 	}
 }
 
-// union adds g's networks to f.
-func (f *foldedNetworks) union(g *foldedNetworks) {
+// Union adds g's networks to f.
+func (f *FoldedNetworks) Union(g *FoldedNetworks) {
 	if g == nil || f.all {
 		return
 	}
@@ -70,8 +70,8 @@ func (f *foldedNetworks) union(g *foldedNetworks) {
 	}
 }
 
-// has reports whether a client of the network of a was folded.
-func (f *foldedNetworks) has(a netip.Addr) bool {
+// Has reports whether a client of the network of a was folded.
+func (f *FoldedNetworks) Has(a netip.Addr) bool {
 	if f.all {
 		return true
 	}

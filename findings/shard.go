@@ -1,4 +1,4 @@
-package detect
+package findings
 
 import (
 	"fmt"
@@ -72,7 +72,7 @@ func ShardOf(addr string, n int) int {
 
 // shardKey is the text of addr's network, as networks[] writes it.
 func shardKey(addr string) string {
-	if p, ok := networkOf(addr); ok {
+	if p, ok := NetworkOf(addr); ok {
 		return p.String()
 	}
 	return addr

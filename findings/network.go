@@ -1,0 +1,150 @@
+package findings
+
+import (
+	"cmp"
+	"encoding/binary"
+	"hash/maphash"
+	"math"
+	"net/netip"
+	"slices"
+
+	"github.com/robowatch/robowatch/agents"
+)
+
+// NetworkSummary is what the clients of one network (a /24 for IPv4, a /48
+// for IPv6) did: the view for an operator's or a botnet's many addresses.
+type NetworkSummary struct {
+	Network    string `json:"network"`
+	Operator   string `json:"operator,omitempty"` // the operator its verified crawlers belong to, if any
+	Clients    int    `json:"clients"`
+	Robots     int    `json:"robots"`
+	Requests   int64  `json:"requests"`
+	UserAgents int    `json:"user_agents"` // distinct User-agents
+	Violations int64  `json:"violations"`
+	Incidents  int    `json:"incidents"`
+}
+
+// seedAgents seeds the hashes of a network's User-agents; collisions among
+// them (one in 2^64 a pair) would undercount by one.
+var seedAgents = maphash.MakeSeed()
+
+// MaxNetworkAgents bounds the User-agents counted per network: past it the
+// count is a lower bound, as it is in merged reports.
+const MaxNetworkAgents = 10_000
+
+// NetworkOf is the /24 or /48 of an address; ok is false for a host name.
+func NetworkOf(ip string) (netip.Prefix, bool) {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return netip.Prefix{}, false
+	}
+	a = a.Unmap()
+	bits := 48
+	if a.Is4() {
+		bits = 24
+	}
+	p, err := a.Prefix(bits)
+	return p, err == nil
+}
+
+// NetworkTally sums verdicts by network, most requests first. A high-churn log
+// has about as many networks as clients, so the sums are not kept in a map
+// of summaries, each with its own set of User-agents: every client leaves a
+// row of numbers, and list sorts the rows by network and adds up each run.
+type NetworkTally struct {
+	rows []networkRow
+	ops  []string // the operators rows name (networkRow.op)
+}
+
+// networkRow is one client's part of its network's summary.
+type networkRow struct {
+	hi, lo     uint64 // the network's address bits, masked: the sort key
+	ua         uint64 // hash of the User-agent
+	requests   int64
+	violations int64
+	incidents  int32
+	order      int32  // the client's place in the verdicts' order: the first verified one names the network's operator
+	op         uint16 // 1 + index in NetworkTally.ops of a verified client's operator; 0 for none
+	bits       uint8
+	robot      bool
+}
+
+// Add counts a client.
+func (n *NetworkTally) Add(v *Verdict) {
+	p, ok := NetworkOf(v.IP)
+	if !ok {
+		return
+	}
+	a := p.Addr().As16()
+	r := networkRow{
+		hi:         binary.BigEndian.Uint64(a[:8]),
+		lo:         binary.BigEndian.Uint64(a[8:]),
+		ua:         maphash.String(seedAgents, v.UserAgent),
+		requests:   v.Requests,
+		violations: v.Violations,
+		incidents:  int32(min(v.Incidents, math.MaxInt32)),
+		order:      int32(min(len(n.rows), math.MaxInt32)),
+		bits:       uint8(p.Bits()),
+		robot:      v.Robot,
+	}
+	if v.Identity == agents.IdentityVerified && v.Operator != "" {
+		k := slices.Index(n.ops, v.Operator)
+		if k < 0 && len(n.ops) < math.MaxUint16 {
+			k, n.ops = len(n.ops), append(n.ops, v.Operator)
+		}
+		r.op = uint16(k + 1)
+	}
+	n.rows = append(n.rows, r)
+}
+
+// List is the networks, most requests first.
+func (n *NetworkTally) List() []NetworkSummary {
+	rows := n.rows
+	slices.SortFunc(rows, func(a, b networkRow) int {
+		return cmp.Or(cmp.Compare(a.hi, b.hi), cmp.Compare(a.lo, b.lo), cmp.Compare(a.ua, b.ua))
+	})
+	count := 0
+	for i := range rows {
+		if i == 0 || rows[i].hi != rows[i-1].hi || rows[i].lo != rows[i-1].lo {
+			count++
+		}
+	}
+	out := make([]NetworkSummary, 0, count)
+	for i := 0; i < len(rows); {
+		r := rows[i]
+		var a [16]byte
+		binary.BigEndian.PutUint64(a[:8], r.hi)
+		binary.BigEndian.PutUint64(a[8:], r.lo)
+		s := NetworkSummary{Network: netip.PrefixFrom(netip.AddrFrom16(a).Unmap(), int(r.bits)).String()}
+		opAt := int32(math.MaxInt32)
+		j := i
+		for ; j < len(rows) && rows[j].hi == r.hi && rows[j].lo == r.lo; j++ {
+			x := &rows[j]
+			s.Clients++
+			s.Requests += x.requests
+			s.Violations += x.violations
+			s.Incidents += int(x.incidents)
+			if x.robot {
+				s.Robots++
+			}
+			if x.op > 0 && x.order < opAt {
+				s.Operator, opAt = n.ops[x.op-1], x.order
+			}
+			if (j == i || x.ua != rows[j-1].ua) && s.UserAgents < MaxNetworkAgents {
+				s.UserAgents++
+			}
+		}
+		out = append(out, s)
+		i = j
+	}
+	n.rows = nil
+	slices.SortFunc(out, func(a, b NetworkSummary) int {
+		return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Network, b.Network))
+	})
+	return out
+}
+
+// NewNetworkTally is a tally with room for the given number of clients.
+func NewNetworkTally(clients int) *NetworkTally {
+	return &NetworkTally{rows: make([]networkRow, 0, clients)}
+}
