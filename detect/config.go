@@ -162,7 +162,7 @@ const browserViolationCap = 100
 // together (about 100 bytes each plus the path), so that a site whose
 // robots.txt disallows what people do every day cannot grow memory without
 // limit. It counts the rows held: a client folded into Other gives its
-// rows' room back. Counts stay exact past it; Result.ViolationsDropped says
+// rows' room back. Counts stay exact past it; Result.ViolationsUnlisted says
 // how many were not kept.
 const maxStoredViolations = 500_000
 

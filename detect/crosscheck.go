@@ -24,7 +24,7 @@ import (
 // browserViolationCap for one with a browser User-agent (nearly always a
 // person, whose violations would be dropped anyway), and maxStoredViolations
 // for all clients together. Counts, first times
-// and path prefixes stay exact either way; Result.ViolationsDropped says how
+// and path prefixes stay exact either way; Result.ViolationsUnlisted says how
 // many violations were counted without details.
 
 // checker holds the robots.txt files of the cross-check.

@@ -161,8 +161,8 @@ func TestLateRobotKeepsItsEarlierViolations(t *testing.T) {
 	if got := violationsOf(res, ip); len(got) != stored || got[0].Path != "/search?q=0" {
 		t.Errorf("stored %d violations starting %+v; want the first %d", len(got), got[0], stored)
 	}
-	if res.ViolationsDropped != int64(20-stored) {
-		t.Errorf("dropped = %d", res.ViolationsDropped)
+	if res.ViolationsUnlisted != int64(20-stored) {
+		t.Errorf("dropped = %d", res.ViolationsUnlisted)
 	}
 }
 
@@ -175,8 +175,8 @@ func TestViolationsPerClientAreBounded(t *testing.T) {
 	reqs = append(reqs, browse("10.22.0.1", chromeUA, 0, 1, 1)...)
 	res := run(Config{Robots: rb, MaxViolationsPerClient: 50}, reqs)
 	v := verdictOf(t, res, "192.0.2.80", "")
-	if v.Violations != 500 || len(violationsOf(res, "192.0.2.80")) != 50 || res.ViolationsDropped != 450 {
-		t.Errorf("violations %d, stored %d, dropped %d; want 500, 50, 450", v.Violations, len(violationsOf(res, "192.0.2.80")), res.ViolationsDropped)
+	if v.Violations != 500 || len(violationsOf(res, "192.0.2.80")) != 50 || res.ViolationsUnlisted != 450 {
+		t.Errorf("violations %d, stored %d, dropped %d; want 500, 50, 450", v.Violations, len(violationsOf(res, "192.0.2.80")), res.ViolationsUnlisted)
 	}
 	if p := res.Robots[0].Prefixes; len(p) != 1 || p[0] != (PrefixCount{Prefix: "/admin/", Count: 500}) {
 		t.Errorf("prefixes = %+v", p)

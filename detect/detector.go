@@ -85,7 +85,7 @@ type Detector struct {
 
 // unlisted counts the violations and incidents of the clients folded into
 // Other: their rows are gone, so Result counts them as not listed
-// (ViolationsDropped, IncidentsDropped), and listed + unlisted = counted.
+// (ViolationsUnlisted, IncidentsUnlisted), and listed + unlisted = counted.
 type unlisted struct {
 	violations, incidents int64
 }

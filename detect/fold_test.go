@@ -63,11 +63,11 @@ func TestFoldedFindingsCount(t *testing.T) {
 		name string
 		res  *Result
 	}{{"uncapped", whole}, {"capped", capped}} {
-		if n := int64(tt.res.Violations.Len()) + tt.res.ViolationsDropped; n != tt.res.ViolationCount {
-			t.Errorf("%s: %d violations listed + %d unlisted != %d counted", tt.name, tt.res.Violations.Len(), tt.res.ViolationsDropped, tt.res.ViolationCount)
+		if n := int64(tt.res.Violations.Len()) + tt.res.ViolationsUnlisted; n != tt.res.ViolationCount {
+			t.Errorf("%s: %d violations listed + %d unlisted != %d counted", tt.name, tt.res.Violations.Len(), tt.res.ViolationsUnlisted, tt.res.ViolationCount)
 		}
-		if n := len(tt.res.Incidents) + tt.res.IncidentsDropped; n != tt.res.IncidentCount {
-			t.Errorf("%s: %d incidents listed + %d unlisted != %d counted", tt.name, len(tt.res.Incidents), tt.res.IncidentsDropped, tt.res.IncidentCount)
+		if n := len(tt.res.Incidents) + tt.res.IncidentsUnlisted; n != tt.res.IncidentCount {
+			t.Errorf("%s: %d incidents listed + %d unlisted != %d counted", tt.name, len(tt.res.Incidents), tt.res.IncidentsUnlisted, tt.res.IncidentCount)
 		}
 	}
 }

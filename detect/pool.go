@@ -432,18 +432,10 @@ func mergeResults(rs []*Result) *Result {
 		if r.Last.After(out.Last) {
 			out.Last = r.Last
 		}
-		out.Records += r.Records
-		out.RobotCount += r.RobotCount
+		out.Totals.Add(&r.Totals)
 		out.DistinctClients += r.DistinctClients
 		estimated = estimated || r.ClientsEstimated
-		out.LateRecords += r.LateRecords
-		out.FutureRecords += r.FutureRecords
 		out.ViolationsChecked = out.ViolationsChecked || r.ViolationsChecked
-		out.Unchecked += r.Unchecked
-		out.ViolationCount += r.ViolationCount
-		out.ViolationsDropped += r.ViolationsDropped
-		out.IncidentCount += r.IncidentCount
-		out.IncidentsDropped += r.IncidentsDropped
 		out.Other.Clients += r.Other.Clients
 		out.Other.Requests += r.Other.Requests
 		out.Other.Bytes = addBytes(out.Other.Bytes, r.Other.Bytes)
@@ -455,19 +447,10 @@ func mergeResults(rs []*Result) *Result {
 		} else if out.Folded != nil {
 			out.Folded.Union(r.Folded)
 		}
-		out.JunkConnections += r.JunkConnections
-		out.JunkAddresses += r.JunkAddresses
-		out.ClientBytes = addBytes(out.ClientBytes, r.ClientBytes)
-		out.Scanners += r.Scanners
-		out.RobotRequests += r.RobotRequests
-		out.RobotBytes = addBytes(out.RobotBytes, r.RobotBytes)
 		out.BytesSaturated = out.BytesSaturated || r.BytesSaturated
 		out.Watched = append(out.Watched, r.Watched...)
-		out.WatchDropped += r.WatchDropped
-		out.DNSChecked += r.DNSChecked
 		out.Ranges = r.Ranges
 		out.RangesNewer = out.RangesNewer || r.RangesNewer
-		out.RangesEarliest += r.RangesEarliest
 		// Every worker counts the whole log's records (a batch counts
 		// all): their traits agree, so the last one's counts are the log's.
 		out.AssetsElsewhere, out.LogPages, out.LogAssets = r.AssetsElsewhere, r.LogPages, r.LogAssets

@@ -18,13 +18,10 @@ func (d *Detector) Result() *Result {
 		return d.result
 	}
 	res := &Result{
-		Records:           d.records,
+		Totals:            findings.Totals{Records: d.records, LateRecords: d.late, FutureRecords: d.future, Unchecked: d.checker.unchecked},
 		First:             d.first,
 		Last:              d.last,
-		LateRecords:       d.late,
-		FutureRecords:     d.future,
 		ViolationsChecked: d.checker.enabled,
-		Unchecked:         d.checker.unchecked,
 		Other:             d.other,
 	}
 	res.Other.Clients = d.foldedClients()
@@ -50,8 +47,8 @@ func (d *Detector) Result() *Result {
 	// Folded clients' findings count in the totals (their rows are gone).
 	res.ViolationCount += d.other.Violations
 	res.IncidentCount += int(d.other.Incidents)
-	res.ViolationsDropped += d.unlisted.violations
-	res.IncidentsDropped += int(d.unlisted.incidents)
+	res.ViolationsUnlisted += d.unlisted.violations
+	res.IncidentsUnlisted += int(d.unlisted.incidents)
 	lt := d.counts.traits()
 	res.AssetsElsewhere, res.LogPages, res.LogAssets = lt.assetsElsewhere, d.counts.pages, d.counts.plainAssets
 
@@ -128,7 +125,7 @@ func (d *Detector) Result() *Result {
 			// The server's own connections and connections that sent no
 			// request are no one's rapid-fire (their verdict has none).
 			res.IncidentCount += v.Incidents
-			res.IncidentsDropped += c.rate.incidentCount() - len(c.rate.incidents())
+			res.IncidentsUnlisted += c.rate.incidentCount() - len(c.rate.incidents())
 			for _, in := range c.rate.incidents() {
 				x := d.incident(c, in, v.Name)
 				x.Verdict = VerdictHuman
@@ -161,7 +158,7 @@ func (d *Detector) Result() *Result {
 		}
 		if c.rare().viol != nil {
 			res.ViolationCount += c.rare().viol.n
-			res.ViolationsDropped += c.rare().viol.n - int64(len(c.rare().viol.list))
+			res.ViolationsUnlisted += c.rare().viol.n - int64(len(c.rare().viol.list))
 			viols.add(c, v.Name)
 		}
 		key := findings.RobotRowName(v.Name, v.Identity)

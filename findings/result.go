@@ -16,31 +16,20 @@ type Result struct {
 	Violations ViolationList  `json:"violations"` // stored violations of robot clients, by time
 	Incidents  []Incident     `json:"incidents"`  // rapid-fire incidents, worst first (Severity), then by start time
 
-	Records    int64     `json:"records"`     // records added (folded ones included)
-	First      time.Time `json:"first"`       // earliest record time
-	Last       time.Time `json:"last"`        // latest record time
-	RobotCount int       `json:"robot_count"` // clients judged robots
+	Totals // the counts that add up over parts
+
+	First time.Time `json:"first"` // earliest record time
+	Last  time.Time `json:"last"`  // latest record time
 
 	// DistinctClients is how many distinct clients (IP + User-agent) the
 	// log had: exact when nothing was folded, else estimated
 	// (HyperLogLog, about 2% off) and ClientsEstimated is set.
 	DistinctClients  int64 `json:"distinct_clients"`
 	ClientsEstimated bool  `json:"clients_estimated"`
-	LateRecords      int64 `json:"late_records"` // records later than ReorderTolerance: in totals, not in rate windows
-
-	// FutureRecords are records dated more than FutureTolerance after the
-	// time robowatch runs (Config.Now): in their clients' totals, not in
-	// rates, the timeline, the time span or the log's clock.
-	FutureRecords int64 `json:"future_records"`
 
 	// ViolationsChecked is false when no robots.txt was given: violations
 	// were not computed, and the report must say so.
-	ViolationsChecked bool  `json:"violations_checked"`
-	Unchecked         int64 `json:"unchecked_records"`  // records of hosts with no robots.txt given (only HOST=FILE ones were)
-	ViolationCount    int64 `json:"violation_count"`    // violations of robot clients, stored or not
-	ViolationsDropped int64 `json:"violations_dropped"` // violations counted but not listed: past a bound, or of a client folded into Other
-	IncidentCount     int   `json:"incident_count"`     // incidents, stored or not
-	IncidentsDropped  int   `json:"incidents_dropped"`  // incidents counted but not listed: past a bound, or of a client folded into Other
+	ViolationsChecked bool `json:"violations_checked"`
 
 	Other Other `json:"other"` // clients beyond Config.MaxClients, folded together
 
@@ -49,33 +38,17 @@ type Result struct {
 	// then none with anything in Other is.
 	Folded *FoldedNetworks `json:"-"`
 
-	// JunkConnections are the requests of clients that never sent an HTTP
-	// request (TLS handshakes on the plain port, binary or empty request
-	// lines), from JunkAddresses addresses: counted here, listed as clients
-	// of kind junk, never as robots.
-	JunkConnections int64 `json:"junk_connections"`
-	JunkAddresses   int   `json:"junk_addresses"`
-
-	// RobotRequests and RobotBytes are what the robot clients asked for
-	// and were sent (tracked ones; Other's are not split by verdict).
-	RobotRequests int64 `json:"robot_requests"`
-	RobotBytes    int64 `json:"robot_bytes"`
-
 	// BytesSaturated says that some byte total (a client's, an incident's,
 	// Other's) reached math.MaxInt64 and stopped there rather than wrap
 	// negative: hostile or corrupt sizes; such a total is a lower bound.
 	BytesSaturated bool `json:"bytes_saturated"`
 
-	Watched      []ClientTimeline `json:"watched,omitempty"` // drill-downs of the clients Config.Watch picked
-	WatchDropped int64            `json:"watch_dropped"`     // clients Config.Watch picked past the first 1,000, tracked without a drill-down
+	Watched []ClientTimeline `json:"watched,omitempty"` // drill-downs of the clients Config.Watch picked
 
 	Timeline Timeline `json:"timeline"` // requests over time, robots and humans
-	// What the headline says of all tracked clients, found as Result
-	// judges them, so that a report need not judge them all again: their
-	// bytes, and the clients of kind scanner with the first (most
-	// requests) of them.
-	ClientBytes  int64  `json:"-"`
-	Scanners     int    `json:"-"`
+	// FirstScanner is the first (most requests) of the Scanners: what
+	// the headline says, found as Result judges the clients, so that a
+	// report need not judge them all again.
 	FirstScanner string `json:"-"`
 
 	// RobotBuckets is every robot name's timeline (Timeline.ByRobot shows
@@ -91,9 +64,6 @@ type Result struct {
 	// by the earliest lists known, and an address outside them is
 	// unverified, not an impostor.
 	RangesNewer bool `json:"ranges_newer_than_log"`
-	// Rangesearliest: the robot clients seen before the lists' history,
-	// judged by the earliest lists known (Verdict.IdentityNote).
-	RangesEarliest int `json:"ranges_earliest"`
 
 	// AssetsElsewhere: the log holds next to no image, style, script or
 	// font requests for its pages (fewer than one per 100 pages, over 100
@@ -108,8 +78,6 @@ type Result struct {
 	Networks []NetworkSummary `json:"networks"` // the clients by /24 (IPv4) and /48 (IPv6), most requests first
 
 	Operators []OperatorSummary `json:"operators"` // the verified crawlers by operator, most requests first
-
-	DNSChecked int `json:"dns_checked"` // addresses whose claim was checked by DNS (Config.DNS)
 
 	Panels Panels `json:"panels"` // answers and paths of all robots and of people
 }

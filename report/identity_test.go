@@ -18,7 +18,7 @@ import (
 // attacker could make it, with a terminal escape), an impostor, an
 // unverified one and a robot that claims no operator.
 func identityReport() *Report {
-	return &Report{Files: []string{"a.log"}, Result: &findings.Result{RobotCount: 6, ViolationsChecked: true, Robots: []findings.RobotSummary{
+	return &Report{Files: []string{"a.log"}, Result: &findings.Result{Totals: findings.Totals{RobotCount: 6}, ViolationsChecked: true, Robots: []findings.RobotSummary{
 		{Name: "Googlebot", Operator: "Google", Purpose: "search", Identity: "verified", VerifiedBy: "ip-range", Clients: 5, Requests: 209, Bytes: 6_200_000},
 		{Name: "bingbot", Operator: "Microsoft", Purpose: "search", Identity: "verified", VerifiedBy: "dns,ip-range", Clients: 2, Requests: 150, Bytes: 1_500},
 		{Name: "GPTBot", Operator: "OpenAI", Purpose: "ai-training", Identity: "verified", VerifiedBy: "x\x1b]8;;https://evil.example\x07", Clients: 1, Requests: 120, Bytes: 12_000},
@@ -196,7 +196,7 @@ func TestRobotsTableNarrowKeepsIdentity(t *testing.T) {
 // robowatch knows, the operator, purpose and identity columns are left
 // out in every format; the bytes stay.
 func TestRobotsTableLeavesOutEmptyClaims(t *testing.T) {
-	r := &Report{Files: []string{"a.log"}, Result: &findings.Result{RobotCount: 1, Robots: []findings.RobotSummary{
+	r := &Report{Files: []string{"a.log"}, Result: &findings.Result{Totals: findings.Totals{RobotCount: 1}, Robots: []findings.RobotSummary{
 		{Name: "unnamed (192.0.2.0/24)", Clients: 1, Requests: 10, Bytes: 900},
 	}}}
 	for _, format := range []string{"table", "markdown", "html"} {

@@ -187,11 +187,11 @@ func summaryOf(r *Report) jsonSummary {
 		AssetsElsewhere:   res.AssetsElsewhere,
 
 		ViolationsListed:   res.Violations.Len(),
-		ViolationsUnlisted: res.ViolationsDropped,
+		ViolationsUnlisted: res.ViolationsUnlisted,
 		ClientsListed:      res.Clients.Len(),
 		UncheckedRecords:   res.Unchecked,
 		IncidentsListed:    len(res.Incidents),
-		IncidentsUnlisted:  res.IncidentsDropped,
+		IncidentsUnlisted:  res.IncidentsUnlisted,
 		WatchDropped:       res.WatchDropped,
 		BytesSaturated:     res.BytesSaturated,
 		Shard:              r.Shard,

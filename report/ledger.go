@@ -170,7 +170,7 @@ func ledgerOf(r *Report, site string) *Ledger {
 			row[clientKey{v.IP, v.UserAgent}] = name
 		}
 	}
-	rulesKnown := res.ViolationsDropped == 0
+	rulesKnown := res.ViolationsUnlisted == 0
 	rules := map[string]map[string]int64{}
 	if rulesKnown {
 		for v := range res.Violations.All() {

@@ -772,17 +772,10 @@ func mergeParts(parts []*jsonPart) *Report {
 		}
 		rep.Outside += s.Outside
 
-		res.Records += s.Records
+		res.Totals.Add(s.totals())
 		estimated = estimated || s.ClientsEstimated
 		estimate = saturatingAdd(estimate, s.Clients) // an estimate: not bounded by the records
-		res.LateRecords += s.LateRecords
-		res.FutureRecords += s.FutureRecords
 		res.ViolationsChecked = res.ViolationsChecked || s.ViolationsChecked
-		res.Unchecked += s.UncheckedRecords
-		res.ViolationCount += s.Violations
-		res.ViolationsDropped += s.ViolationsUnlisted
-		res.IncidentCount += s.Incidents
-		res.IncidentsDropped += s.IncidentsUnlisted
 		res.Other.Clients = saturatingAdd(res.Other.Clients, s.Other.Clients) // estimates (HyperLogLog), not bounded by the records
 		res.Other.Requests += s.Other.Requests
 		res.Other.Bytes = saturatingAdd(res.Other.Bytes, s.Other.Bytes)
@@ -790,10 +783,7 @@ func mergeParts(parts []*jsonPart) *Report {
 		res.Other.Violations += s.Other.Violations
 		res.Other.Incidents += s.Other.Incidents
 		res.BytesSaturated = res.BytesSaturated || s.BytesSaturated
-		res.WatchDropped = saturatingAdd(res.WatchDropped, s.WatchDropped) // --client pairs: not bounded by the records
-		res.DNSChecked += s.DNSChecked
 		res.RangesNewer = res.RangesNewer || s.RangesNewer
-		res.RangesEarliest += s.RangesEarliest
 		res.AssetsElsewhere = res.AssetsElsewhere || s.AssetsElsewhere
 		ranges.add(s.Ranges...)
 		res.Watched = append(res.Watched, p.Watched...)
@@ -879,6 +869,18 @@ func mergeParts(parts []*jsonPart) *Report {
 	}
 	res.Edges = findings.JoinEdges(res.Robots, edges, clients)
 	return rep
+}
+
+// totals are the counts of a part that add up over parts. Those of its
+// clients by their verdicts (robots, junk, robot requests and bytes) are
+// not: merge counts them again from the merged clients, one client of
+// several days once.
+func (s *jsonSummary) totals() *findings.Totals {
+	return &findings.Totals{
+		Records: s.Records, LateRecords: s.LateRecords, FutureRecords: s.FutureRecords, Unchecked: s.UncheckedRecords,
+		ViolationCount: s.Violations, ViolationsUnlisted: s.ViolationsUnlisted, IncidentCount: s.Incidents, IncidentsUnlisted: s.IncidentsUnlisted,
+		WatchDropped: s.WatchDropped, DNSChecked: s.DNSChecked, RangesEarliest: s.RangesEarliest,
+	}
 }
 
 // judgedApart counts the clients of more than one part that every part

@@ -296,8 +296,8 @@ func TestMarkdownCutsLongText(t *testing.T) {
 // table and Markdown write in words.
 func TestCountsInWords(t *testing.T) {
 	r := &Report{Files: []string{"a.log"}, Window: "since 2024-05-06 09:00", Outside: 1,
-		Result: &findings.Result{RobotCount: 1, Robots: []findings.RobotSummary{{Name: "Bot", Clients: 1, Requests: 1}},
-			ViolationsChecked: true, Unchecked: 1, ViolationsDropped: 1, ViolationCount: 1,
+		Result: &findings.Result{Totals: findings.Totals{RobotCount: 1, Unchecked: 1, ViolationsUnlisted: 1, ViolationCount: 1},
+			Robots: []findings.RobotSummary{{Name: "Bot", Clients: 1, Requests: 1}}, ViolationsChecked: true,
 			Other: findings.Other{Clients: 1, Requests: 1}},
 		Stats: logparse.Stats{Malformed: 2, Samples: []*logparse.ParseError{{File: "a.log", Line: 1, Text: "x"}}}}
 	var out bytes.Buffer
@@ -530,8 +530,8 @@ func TestNotesCountExactly(t *testing.T) {
 		robots[i] = findings.RobotSummary{Name: fmt.Sprintf("Bot%d", i), Clients: 1, Requests: 1}
 	}
 	r := &Report{Files: []string{"a.log"},
-		Result: &findings.Result{RobotCount: 1234, Robots: robots, ViolationsChecked: true, ViolationsDropped: 23456, ViolationCount: 23456,
-			LateRecords: 45678},
+		Result: &findings.Result{Totals: findings.Totals{RobotCount: 1234, ViolationsUnlisted: 23456, ViolationCount: 23456,
+			LateRecords: 45678}, Robots: robots, ViolationsChecked: true},
 		Stats: logparse.Stats{Lines: 99999, Records: 99999, Malformed: 12345, Samples: []*logparse.ParseError{{File: "a.log", Line: 1, Text: "x"}}}}
 	var out bytes.Buffer
 	if err := Write(&out, "markdown", r, Options{Top: 5}); err != nil {

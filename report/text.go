@@ -525,7 +525,7 @@ func notCheckedNote(r *Report) string {
 
 // violationNotes adds what the violations list cannot show.
 func violationNotes(s *section, res *findings.Result) *section {
-	if d := res.ViolationsDropped; d > 0 {
+	if d := res.ViolationsUnlisted; d > 0 {
 		s.notes = append(s.notes, Exact(d)+noun(d, " more violation was", " more violations were")+" counted but not listed (a storage bound, or the client was folded into other).")
 	}
 	if res.ViolationCount == 0 {
@@ -693,7 +693,7 @@ func incidentsSection(r *Report, opt Options, text bool) *section {
 		s.paint(len(s.rows)-1, 5, toneIncident)
 	}
 	s.notes = cutNote(n, len(res.Incidents), "incident", "incidents")
-	if d := int64(res.IncidentsDropped); d > 0 {
+	if d := int64(res.IncidentsUnlisted); d > 0 {
 		s.notes = append(s.notes, Exact(d)+noun(d, " more incident was", " more incidents were")+" counted but not listed (a storage bound, or the client was folded into other).")
 	}
 	if res.IncidentCount == 0 {
