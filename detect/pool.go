@@ -403,7 +403,9 @@ func (p *Pool) Result() *Result {
 }
 
 // mergeResults is the Result of one Detector over the records of all of
-// rs, whose clients are disjoint by network.
+// rs, whose clients are disjoint by network: the clients and violations,
+// which the workers hold as the pass left them, are merged here, every
+// other row by findings.Merge.
 func mergeResults(rs []*Result) *Result {
 	if len(rs) == 1 {
 		return rs[0]
@@ -414,90 +416,71 @@ func mergeResults(rs []*Result) *Result {
 		clients    []*client
 		lists      [][]*client
 		sources    []violationSource
-		incidents  [][]Incident
-		robots     [][]RobotSummary
-		prefixes   []map[string][]PrefixCount
-		timelines  []Timeline
-		panels     []Panels
-		buckets    [][]RobotBuckets
-		networks   [][]NetworkSummary
-		operators  [][]OperatorSummary
-		estimated  bool
 		violations int
 	)
 	for _, r := range rs {
-		if !r.First.IsZero() && (out.First.IsZero() || r.First.Before(out.First)) {
-			out.First = r.First
-		}
-		if r.Last.After(out.Last) {
-			out.Last = r.Last
-		}
-		out.Totals.Add(&r.Totals)
 		out.DistinctClients += r.DistinctClients
-		estimated = estimated || r.ClientsEstimated
-		out.ViolationsChecked = out.ViolationsChecked || r.ViolationsChecked
-		out.Other.Clients += r.Other.Clients
-		out.Other.Requests += r.Other.Requests
-		out.Other.Bytes = addBytes(out.Other.Bytes, r.Other.Bytes)
-		out.Other.Robots += r.Other.Robots
-		out.Other.Violations += r.Other.Violations
-		out.Other.Incidents += r.Other.Incidents
+		out.ClientsEstimated = out.ClientsEstimated || r.ClientsEstimated
 		if r.Folded == nil {
 			out.Folded = nil // one part not known: none is
 		} else if out.Folded != nil {
 			out.Folded.Union(r.Folded)
 		}
-		out.BytesSaturated = out.BytesSaturated || r.BytesSaturated
-		out.Watched = append(out.Watched, r.Watched...)
 		out.Ranges = r.Ranges
-		out.RangesNewer = out.RangesNewer || r.RangesNewer
 		// Every worker counts the whole log's records (a batch counts
 		// all): their traits agree, so the last one's counts are the log's.
 		out.AssetsElsewhere, out.LogPages, out.LogAssets = r.AssetsElsewhere, r.LogPages, r.LogAssets
 		pc := clientsOf(r.Clients)
-		if e := pc.env; e != nil {
-			if env.loc == nil {
-				env.loc = e.loc
-			}
-			env.lt, env.cfg = e.lt, e.cfg
-			maps.Copy(env.addrs, e.addrs)
-			if e.dns != nil {
-				if env.dns == nil {
-					env.dns = maps.Clone(e.dns)
-				} else {
-					maps.Copy(env.dns, e.dns)
-				}
-			}
-		}
+		env.join(pc.env)
 		clients = append(clients, pc.clients...)
 		lists = append(lists, pc.clients)
 		if sv, ok := r.Violations.Lazy().(*storedViolations); ok {
 			sources = append(sources, sv.sources...)
 			violations += sv.n
 		}
-		incidents = append(incidents, r.Incidents)
-		robots = append(robots, r.Robots)
-		pre := map[string][]PrefixCount{}
-		for _, s := range r.Robots {
-			if s.AllPrefixes != nil {
-				pre[s.Name] = s.AllPrefixes
-			}
-		}
-		prefixes = append(prefixes, pre)
-		timelines = append(timelines, r.Timeline)
-		panels = append(panels, r.Panels)
-		buckets = append(buckets, r.RobotBuckets)
-		networks = append(networks, r.Networks)
-		operators = append(operators, r.Operators)
-		out.Edges = append(out.Edges, r.Edges...) // the workers' clients are disjoint
 	}
-	findings.SortEdges(out.Edges)
-	out.ClientsEstimated = estimated
 	clients = mergeSorted(lists, len(clients))
 	merged := &passClients{clients: clients, env: env}
 	out.Clients = findings.NewClientList(merged)
-	// Ranks are needed to order violations and incidents: only the
-	// clients that have some.
+	rank := rankOf(rs, merged)
+	if c := merged.firstScanner; c != nil {
+		out.FirstScanner = c.ip
+	}
+	slices.SortFunc(sources, func(a, b violationSource) int { return cmp.Compare(rank(a.ip, a.ua), rank(b.ip, b.ua)) })
+	out.Violations = findings.NewViolationList(&storedViolations{sources: sources, n: violations, index: new(findings.Index)})
+	findings.Merge(out, rs, rank, nil)
+	slices.SortFunc(out.Watched, func(a, b ClientTimeline) int {
+		return cmp.Or(strings.Compare(a.IP, b.IP), strings.Compare(a.UserAgent, b.UserAgent))
+	})
+	out.Watched = nonNil(out.Watched)
+	return out
+}
+
+// join adds what building the verdicts of a worker's clients needs (e
+// nil: none) to env.
+func (env *verdictEnv) join(e *verdictEnv) {
+	if e == nil {
+		return
+	}
+	if env.loc == nil {
+		env.loc = e.loc
+	}
+	env.lt, env.cfg = e.lt, e.cfg
+	maps.Copy(env.addrs, e.addrs)
+	if e.dns != nil {
+		if env.dns == nil {
+			env.dns = maps.Clone(e.dns)
+		} else {
+			maps.Copy(env.dns, e.dns)
+		}
+	}
+}
+
+// rankOf is the place of a client in merged, the workers' clients merged,
+// for the order of violations and incidents; it sets merged's first
+// scanner, the first of the workers' in that order. Only the clients with
+// violations, incidents or a scanner's first place are ranked.
+func rankOf(rs []*Result, merged *passClients) func(ip, ua string) int {
 	scanners := map[*client]bool{}
 	for _, r := range rs {
 		if c := clientsOf(r.Clients).firstScanner; c != nil {
@@ -505,30 +488,17 @@ func mergeResults(rs []*Result) *Result {
 		}
 	}
 	rank := map[clientKey]int{}
-	for i, c := range clients {
+	for i, c := range merged.clients {
 		if c.rare().viol != nil || len(c.rate.incidents()) > 0 || scanners[c] {
 			rank[clientKey{c.ip, c.ua.ua}] = i
 		}
 	}
 	for _, r := range rs {
 		if c := clientsOf(r.Clients).firstScanner; c != nil && (merged.firstScanner == nil || rank[clientKey{c.ip, c.ua.ua}] < rank[clientKey{merged.firstScanner.ip, merged.firstScanner.ua.ua}]) {
-			merged.firstScanner, out.FirstScanner = c, c.ip
+			merged.firstScanner = c
 		}
 	}
-	rankOf := func(ip, ua string) int { return rank[clientKey{ip, ua}] }
-	slices.SortFunc(sources, func(a, b violationSource) int { return cmp.Compare(rankOf(a.ip, a.ua), rankOf(b.ip, b.ua)) })
-	out.Violations = findings.NewViolationList(&storedViolations{sources: sources, n: violations, index: new(findings.Index)})
-	out.Incidents = findings.MergeIncidents(incidents, rankOf)
-	out.Robots = findings.MergeRobots(robots, prefixes, out.ViolationsChecked)
-	out.Panels = findings.MergePanels(panels)
-	out.Timeline, out.RobotBuckets = findings.MergeTimelines(timelines, buckets, out.Robots)
-	out.Networks = mergeDisjointNetworks(networks)
-	out.Operators = findings.MergeOperators(operators)
-	slices.SortFunc(out.Watched, func(a, b ClientTimeline) int {
-		return cmp.Or(strings.Compare(a.IP, b.IP), strings.Compare(a.UserAgent, b.UserAgent))
-	})
-	out.Watched = nonNil(out.Watched)
-	return out
+	return func(ip, ua string) int { return rank[clientKey{ip, ua}] }
 }
 
 // sortKey is a client with what clientBefore compares first at hand: on a
@@ -595,34 +565,6 @@ func mergeSorted(lists [][]*client, n int) []*client {
 			}
 		}
 		out = append(out, lists[best][at[best]])
-		at[best]++
-	}
-	return out
-}
-
-// mergeDisjointNetworks merges the networks lists of workers, which never
-// share a network, each in the list's order (most requests first).
-func mergeDisjointNetworks(parts [][]NetworkSummary) []NetworkSummary {
-	n := 0
-	for _, p := range parts {
-		n += len(p)
-	}
-	out := make([]NetworkSummary, 0, n)
-	at := make([]int, len(parts))
-	before := func(a, b *NetworkSummary) bool {
-		if a.Requests != b.Requests {
-			return a.Requests > b.Requests
-		}
-		return a.Network < b.Network
-	}
-	for len(out) < n {
-		best := -1
-		for k, p := range parts {
-			if at[k] < len(p) && (best < 0 || before(&p[at[k]], &parts[best][at[best]])) {
-				best = k
-			}
-		}
-		out = append(out, parts[best][at[best]])
 		at[best]++
 	}
 	return out

@@ -80,7 +80,7 @@ func TestMergeRobotsBytesAndVerifier(t *testing.T) {
 		{{Name: "bingbot", Identity: "verified", VerifiedBy: "ip-range", Bytes: 100, Requests: 1}, {Name: "x", Bytes: math.MaxInt64 - 5, Requests: 1}},
 		{{Name: "bingbot", Identity: "verified", VerifiedBy: "dns", Bytes: 50, Requests: 1}, {Name: "x", Bytes: 10, Requests: 1}},
 	}
-	got := findings.MergeRobots(parts, nil, false)
+	got := findings.MergeRobots(parts, false)
 	want := []RobotSummary{{Name: "bingbot", Identity: "verified", VerifiedBy: "dns,ip-range", Bytes: 150}, {Name: "x", Bytes: math.MaxInt64}}
 	if !slices.EqualFunc(got, want, func(a, b RobotSummary) bool {
 		return a.Name == b.Name && a.Identity == b.Identity && a.VerifiedBy == b.VerifiedBy && a.Bytes == b.Bytes

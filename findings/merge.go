@@ -192,13 +192,13 @@ func MergeIncidents(parts [][]Incident, rank func(ip, ua string) int) []Incident
 }
 
 // MergeRobots combines robots lists by name, their top paths within the
-// bounds MergePaths keeps. prefixes holds, per part and
-// robot name, the whole of a Prefixes list the part cut at its top ones;
-// checked is whether violations were checked (for the findings). The
+// bounds MergePaths keeps, their prefixes from the whole lists
+// (AllPrefixes) where a part cut Prefixes at its top ones; checked is
+// whether violations were checked (for the findings). The
 // merged rows take over the parts' Reasons maps: the parts are not to be
 // used after (a log of many robot names would otherwise hold every map
 // twice).
-func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, checked bool) []RobotSummary {
+func MergeRobots(parts [][]RobotSummary, checked bool) []RobotSummary {
 	// The names first, so that the rows are allocated once at their number.
 	byName := map[string]int{}
 	for _, p := range parts {
@@ -212,11 +212,11 @@ func MergeRobots(parts [][]RobotSummary, prefixes []map[string][]PrefixCount, ch
 	out := make([]RobotSummary, 0, len(byName))
 	paths := make([][][]PathCount, len(byName)) // per row, its parts' top paths
 	pathsOther := make([][]int64, len(byName))
-	for i, p := range parts {
+	for _, p := range parts {
 		for _, r := range p {
 			pre := r.Prefixes
-			if i < len(prefixes) && prefixes[i][r.Name] != nil {
-				pre = prefixes[i][r.Name]
+			if r.AllPrefixes != nil {
+				pre = r.AllPrefixes
 			}
 			if len(pre) > 0 && counts[r.Name] == nil {
 				counts[r.Name] = map[string]int64{}

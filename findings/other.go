@@ -36,3 +36,14 @@ func nonNil[T any](s []T) []T {
 	}
 	return s
 }
+
+// Add adds o, another part's, to t. Clients and Robots are estimates
+// (HyperLogLog) and Bytes a part's to write: they saturate.
+func (t *Other) Add(o *Other) {
+	t.Clients = saturatingAdd(t.Clients, o.Clients)
+	t.Requests += o.Requests
+	t.Bytes = saturatingAdd(t.Bytes, o.Bytes)
+	t.Robots = saturatingAdd(t.Robots, o.Robots)
+	t.Violations += o.Violations
+	t.Incidents += o.Incidents
+}

@@ -722,23 +722,48 @@ func mergeParts(parts []*jsonPart) *Report {
 	res := &findings.Result{}
 	rep.Result = res
 	var (
-		clients    [][]findings.Verdict
-		robotLists [][]findings.RobotSummary
-		prefixes   []map[string][]findings.PrefixCount
-		violations [][]findings.Violation
-		incidents  [][]findings.Incident
-		timelines  []findings.Timeline
-		panels     []findings.Panels
-		buckets    [][]findings.RobotBuckets
-		networks   [][]findings.NetworkSummary
-		operators  [][]findings.OperatorSummary
+		clients    = make([][]findings.Verdict, 0, len(parts))
+		violations = make([][]findings.Violation, 0, len(parts))
+		results    = make([]*findings.Result, 0, len(parts))
 		estimated  bool
 		estimate   int64
-		windows    set[string]
+		ranges     set[agents.RangeFile]
+	)
+	mergeInputs(rep, parts)
+	for _, p := range parts {
+		s := p.Summary
+		estimated = estimated || s.ClientsEstimated
+		estimate = saturatingAdd(estimate, s.Clients) // an estimate: not bounded by the records
+		res.AssetsElsewhere = res.AssetsElsewhere || s.AssetsElsewhere
+		ranges.add(s.Ranges...)
+		clients = append(clients, p.Clients)
+		violations = append(violations, p.Violations)
+		results = append(results, p.result())
+	}
+	res.Ranges = ranges.list
+
+	merged := findings.MergeVerdicts(clients)
+	res.Clients = findings.ClientListOf(merged)
+	res.DistinctClients, res.ClientsEstimated = int64(len(merged)), estimated
+	if estimated {
+		// Folded clients are known only by each part's estimate.
+		res.DistinctClients = max(estimate, int64(len(merged)))
+	}
+	rank := findings.RankOf(merged)
+	res.Violations = findings.ViolationListOf(findings.MergeViolations(violations, rank))
+	findings.Merge(res, results, rank, &findings.Overlap{Parts: clients, Merged: merged})
+	countClients(res, merged)
+	return rep
+}
+
+// mergeInputs sets what rep says of its inputs (lines, files, formats,
+// robots.txt sources, errors, the window) from the parts'.
+func mergeInputs(rep *Report, parts []*jsonPart) {
+	var (
+		windows set[string]
 		// The lists the parts' lists are merged into, without repeats.
 		formats, files, robotsTxt, robotsFailed, errs set[string]
 		fileFormats                                   set[FileFormat]
-		ranges                                        set[agents.RangeFile]
 	)
 	for _, p := range parts {
 		s := p.Summary
@@ -771,46 +796,10 @@ func mergeParts(parts []*jsonPart) *Report {
 			windows.add(s.Window)
 		}
 		rep.Outside += s.Outside
-
-		res.Totals.Add(s.totals())
-		estimated = estimated || s.ClientsEstimated
-		estimate = saturatingAdd(estimate, s.Clients) // an estimate: not bounded by the records
-		res.ViolationsChecked = res.ViolationsChecked || s.ViolationsChecked
-		res.Other.Clients = saturatingAdd(res.Other.Clients, s.Other.Clients) // estimates (HyperLogLog), not bounded by the records
-		res.Other.Requests += s.Other.Requests
-		res.Other.Bytes = saturatingAdd(res.Other.Bytes, s.Other.Bytes)
-		res.Other.Robots = saturatingAdd(res.Other.Robots, s.Other.Robots)
-		res.Other.Violations += s.Other.Violations
-		res.Other.Incidents += s.Other.Incidents
-		res.BytesSaturated = res.BytesSaturated || s.BytesSaturated
-		res.RangesNewer = res.RangesNewer || s.RangesNewer
-		res.AssetsElsewhere = res.AssetsElsewhere || s.AssetsElsewhere
-		ranges.add(s.Ranges...)
-		res.Watched = append(res.Watched, p.Watched...)
-
-		clients = append(clients, p.Clients)
-		for i := range p.Robots {
-			if all, ok := p.State.Paths[p.Robots[i].Name]; ok {
-				p.Robots[i].AllTopPaths, p.Robots[i].TopPathsBase = all.Paths, all.Base
-			}
-		}
-		if all := p.State.RobotPaths; all != nil {
-			p.Panels.AllRobotPaths, p.Panels.RobotPathsBase = all.Paths, all.Base
-		}
-		robotLists = append(robotLists, p.Robots)
-		prefixes = append(prefixes, p.State.Prefixes)
-		violations = append(violations, p.Violations)
-		incidents = append(incidents, p.Incidents)
-		timelines = append(timelines, p.Timeline)
-		panels = append(panels, p.Panels)
-		buckets = append(buckets, p.State.ByRobot)
-		networks = append(networks, p.Networks)
-		operators = append(operators, p.Operators)
 	}
 	rep.Window = strings.Join(windows.list, "; ")
 	rep.Stats.Format = strings.Join(formats.list, ", ")
 	rep.Files, rep.FileFormats, rep.Robots, rep.RobotsFailed, rep.Errors = files.list, fileFormats.list, robotsTxt.list, robotsFailed.list, errs.list
-	res.Ranges = ranges.list
 	fileOrder := func(name string) int {
 		if i, ok := files.seen[name]; ok {
 			return i
@@ -821,15 +810,12 @@ func mergeParts(parts []*jsonPart) *Report {
 		return cmp.Or(cmp.Compare(fileOrder(a.File), fileOrder(b.File)), cmp.Compare(a.Line, b.Line))
 	})
 	rep.Stats.Samples = rep.Stats.Samples[:min(len(rep.Stats.Samples), logparse.MaxSamples)]
-	res.First, res.Last = rep.Stats.First, rep.Stats.Last
+}
 
-	merged := findings.MergeVerdicts(clients)
-	res.Clients = findings.ClientListOf(merged)
-	res.DistinctClients, res.ClientsEstimated = int64(len(merged)), estimated
-	if estimated {
-		// Folded clients are known only by each part's estimate.
-		res.DistinctClients = max(estimate, int64(len(merged)))
-	}
+// countClients counts the merged clients by their verdicts into res's
+// totals: a client of several parts (days) is one, robot if any part
+// judged it one; Other's robots count too.
+func countClients(res *findings.Result, merged []findings.Verdict) {
 	junk := map[string]bool{}
 	for i := range merged {
 		v := &merged[i]
@@ -853,22 +839,36 @@ func mergeParts(parts []*jsonPart) *Report {
 		}
 	}
 	res.RobotCount += int(res.Other.Robots)
-	res.Robots = findings.MergeRobots(robotLists, prefixes, res.ViolationsChecked)
-	findings.MoveRobotRequests(res.Robots, clients, merged)
-	rank := findings.RankOf(merged)
-	res.Violations = findings.ViolationListOf(findings.MergeViolations(violations, rank))
-	res.Incidents = findings.MergeIncidents(incidents, rank)
-	res.Timeline, res.RobotBuckets = findings.MergeTimelines(timelines, buckets, res.Robots)
-	res.Panels = findings.MergePanels(panels)
-	res.Networks = findings.MergeNetworks(networks)
-	res.Operators = findings.MergeOperators(operators)
-	findings.Recount(res.Robots, res.Networks, res.Operators, merged)
-	edges := make([][]findings.ClientEdge, len(parts))
-	for i, p := range parts {
-		edges[i] = p.State.Edges
+}
+
+// result is the part as the findings of a pass, for findings.Merge: its
+// rows with the whole lists of paths and prefixes its state keeps, and
+// its totals.
+func (p *jsonPart) result() *findings.Result {
+	s := p.Summary
+	r := &findings.Result{Totals: *s.totals(), Other: s.Other, ViolationsChecked: s.ViolationsChecked,
+		BytesSaturated: s.BytesSaturated, RangesNewer: s.RangesNewer,
+		Robots: p.Robots, Incidents: p.Incidents, Timeline: p.Timeline, RobotBuckets: p.State.ByRobot, Panels: p.Panels,
+		Networks: p.Networks, Operators: p.Operators, Watched: p.Watched, Edges: p.State.Edges}
+	if s.First != nil {
+		r.First = *s.First
 	}
-	res.Edges = findings.JoinEdges(res.Robots, edges, clients)
-	return rep
+	if s.Last != nil {
+		r.Last = *s.Last
+	}
+	for i := range r.Robots {
+		row := &r.Robots[i]
+		if all, ok := p.State.Paths[row.Name]; ok {
+			row.AllTopPaths, row.TopPathsBase = all.Paths, all.Base
+		}
+		if pre := p.State.Prefixes[row.Name]; pre != nil {
+			row.AllPrefixes = pre
+		}
+	}
+	if all := p.State.RobotPaths; all != nil {
+		r.Panels.AllRobotPaths, r.Panels.RobotPathsBase = all.Paths, all.Base
+	}
+	return r
 }
 
 // totals are the counts of a part that add up over parts. Those of its

@@ -1,0 +1,102 @@
+package findings
+
+import "slices"
+
+// Overlap is what a merge of parts that may share clients (consecutive
+// days) needs of them: each part's clients and the merged list, by which
+// the rows of a client seen in several parts are counted once and its
+// edges joined. Parts whose clients are disjoint (a Pool's workers) merge
+// without it.
+type Overlap struct {
+	Parts  [][]Verdict
+	Merged []Verdict
+}
+
+// Merge adds up the findings of parts into out, as one pass over all of
+// their records finds them: the totals, Other, the span, the robots,
+// incidents, panels, timeline, networks, operators, edges and drill-downs.
+// The clients and violations lists, which a Pool and a merge of reports
+// hold differently, are the caller's, and so is rank: a client's place in
+// the merged clients list, which orders violations and incidents. With
+// overlap nil the parts' clients are disjoint. The merged rows take over
+// the parts' (MergeRobots): the parts are not to be used after.
+func Merge(out *Result, parts []*Result, rank func(ip, ua string) int, overlap *Overlap) {
+	var (
+		incidents = make([][]Incident, 0, len(parts))
+		robots    = make([][]RobotSummary, 0, len(parts))
+		timelines = make([]Timeline, 0, len(parts))
+		buckets   = make([][]RobotBuckets, 0, len(parts))
+		panels    = make([]Panels, 0, len(parts))
+		networks  = make([][]NetworkSummary, 0, len(parts))
+		operators = make([][]OperatorSummary, 0, len(parts))
+		edges     = make([][]ClientEdge, 0, len(parts))
+	)
+	for _, r := range parts {
+		if !r.First.IsZero() && (out.First.IsZero() || r.First.Before(out.First)) {
+			out.First = r.First
+		}
+		if r.Last.After(out.Last) {
+			out.Last = r.Last
+		}
+		out.Totals.Add(&r.Totals)
+		out.Other.Add(&r.Other)
+		out.ViolationsChecked = out.ViolationsChecked || r.ViolationsChecked
+		out.BytesSaturated = out.BytesSaturated || r.BytesSaturated
+		out.RangesNewer = out.RangesNewer || r.RangesNewer
+		out.Watched = append(out.Watched, r.Watched...)
+		incidents = append(incidents, r.Incidents)
+		robots = append(robots, r.Robots)
+		timelines = append(timelines, r.Timeline)
+		buckets = append(buckets, r.RobotBuckets)
+		panels = append(panels, r.Panels)
+		networks = append(networks, r.Networks)
+		operators = append(operators, r.Operators)
+		edges = append(edges, r.Edges)
+	}
+	out.Robots = MergeRobots(robots, out.ViolationsChecked)
+	if overlap != nil {
+		MoveRobotRequests(out.Robots, overlap.Parts, overlap.Merged)
+	}
+	out.Incidents = MergeIncidents(incidents, rank)
+	out.Timeline, out.RobotBuckets = MergeTimelines(timelines, buckets, out.Robots)
+	out.Panels = MergePanels(panels)
+	out.Operators = MergeOperators(operators)
+	if overlap == nil {
+		out.Networks = mergeDisjointNetworks(networks)
+		out.Edges = slices.Concat(edges...) // a client is in one part
+		SortEdges(out.Edges)
+		return
+	}
+	out.Networks = MergeNetworks(networks)
+	Recount(out.Robots, out.Networks, out.Operators, overlap.Merged)
+	out.Edges = JoinEdges(out.Robots, edges, overlap.Parts)
+}
+
+// mergeDisjointNetworks merges the networks lists of parts that never
+// share a network (a Pool's workers), each in the list's order (most
+// requests first).
+func mergeDisjointNetworks(parts [][]NetworkSummary) []NetworkSummary {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out := make([]NetworkSummary, 0, n)
+	at := make([]int, len(parts))
+	before := func(a, b *NetworkSummary) bool {
+		if a.Requests != b.Requests {
+			return a.Requests > b.Requests
+		}
+		return a.Network < b.Network
+	}
+	for len(out) < n {
+		best := -1
+		for k, p := range parts {
+			if at[k] < len(p) && (best < 0 || before(&p[at[k]], &parts[best][at[best]])) {
+				best = k
+			}
+		}
+		out = append(out, parts[best][at[best]])
+		at[best]++
+	}
+	return out
+}
