@@ -25,152 +25,219 @@ func writeCSV(w io.Writer, r *Report, opt Options) error {
 	default:
 		return fmt.Errorf("csv writes one section; choose one with --section (%s)", strings.Join(Sections, ", "))
 	}
-	cw := newCSVWriter(w)
-	// Cells keep their types up to here, so that csvCell can tell text,
-	// which may come from the log and is neutralised, from robowatch's own
-	// numbers, which are not.
-	var rec []string
-	write := func(cells ...any) {
-		rec = rec[:0]
-		for _, c := range cells {
-			rec = append(rec, csvCell(c))
-		}
-		cw.Write(rec)
-	}
-	res := r.Result
+	rows := &csvRows{out: newCSVWriter(w)}
 	switch name {
 	case "headline":
-		// The headline's facts, as values: what robots asked for, the
-		// worst incident, the worst robots.txt offender.
-		write("key", "value")
-		write("records", r.Stats.Records-r.Outside) // as the headline's: the --since/--until window's
-		write("robot_requests", res.RobotRequests)
-		write("robot_bytes", res.RobotBytes)
-		if len(res.Incidents) > 0 && !res.Incidents[0].Human() {
-			in := res.Incidents[0]
-			write("worst_incident_ip", in.IP)
-			write("worst_incident_name", in.Name)
-			write("worst_incident_start", in.Start)
-			write("worst_incident_severity", in.Severity)
-		}
-		if w := worstOffender(res); w != nil {
-			write("worst_offender", w.Name)
-			write("worst_offender_violations", w.Violations)
-		}
+		rows.headline(r)
 	case "summary":
-		write("key", "value")
-		first, last := r.span() // as JSON's: without what the window cut or a forged future date
-		for _, kv := range []struct {
-			key   string
-			value any
-		}{
-			{"files", strings.Join(r.Files, " ")}, {"format", r.Stats.Format},
-			{"lines", r.Stats.Lines}, {"records", r.Stats.Records}, {"malformed", r.Stats.Malformed},
-			{"first", first}, {"last", last},
-			{"clients", res.DistinctClients}, {"clients_estimated", res.ClientsEstimated}, {"robots", res.RobotCount},
-			{"violations_checked", res.ViolationsChecked}, {"violations", res.ViolationCount},
-			{"incidents", res.IncidentCount}, {"partial", r.Partial},
-		} {
-			write(kv.key, kv.value)
-		}
-		// What went wrong while reading (a corrupt gzip, a file that
-		// vanished): the counts above cover only what came before it, and
-		// a script reading this section alone must be able to tell.
-		for _, e := range r.Errors {
-			write("error", e)
-		}
+		rows.summary(r)
 	case "robots":
-		write("name", "clients", "requests", "violations", "fetched_robots_txt", "finding", "incidents")
-		for _, b := range res.Robots[:opt.top(len(res.Robots))] {
-			write(b.Name, b.Clients, b.Requests, b.Violations, b.FetchedRobotsTxt, b.Finding, b.Incidents)
-		}
+		rows.robots(r, opt)
 	case "conduct":
-		write("name", "sessions", "robots_txt_fetches", "robots_txt_max_gap_s", "disallow_compliance", "crawl_delay_compliance",
-			"error_backoff", "conditional_share", "unreachable_requests", "robots_txt_pages")
-		for _, b := range res.Robots[:opt.top(len(res.Robots))] {
-			k := &b.Conduct
-			write(b.Name, k.Sessions, k.RobotsTxtFetches, orEmpty(k.RobotsTxtMaxGap), orEmpty(k.DisallowCompliance), orEmpty(k.CrawlDelayCompliance),
-				k.ErrorBackoff, k.ConditionalShare, b.UnreachableRequests, b.RobotsTxtServed.Page)
-		}
+		rows.conduct(r, opt)
 	case "traffic":
-		// The timeline's buckets as they are: a script sums them to days.
-		tl := &res.Timeline
-		write("start", "seconds", "requests", "robots", "humans")
-		for i := range tl.Requests {
-			write(tl.Start.Add(time.Duration(int64(i)*tl.BucketSeconds)*time.Second), tl.BucketSeconds, tl.Requests[i], at64(tl.Robots, i), at64(tl.Humans, i))
-		}
+		rows.traffic(r)
 	case "status":
-		write("name", "requests", "2xx", "3xx", "4xx", "404", "5xx", "other")
-		row := func(name string, c findings.StatusCounts) {
-			write(name, c.Total(), c.S2xx, c.S3xx, c.S4xx, c.NotFound, c.S5xx, c.Other)
-		}
-		// The rows of all robots and of people are named as no robot is
-		// (robot names are a User-agent's product tokens: no parentheses
-		// alone).
-		row("(all robots)", res.Panels.RobotStatus)
-		row("(people)", res.Panels.HumanStatus)
-		for _, b := range res.Robots[:opt.top(len(res.Robots))] {
-			row(b.Name, b.Status)
-		}
+		rows.status(r, opt)
 	case "paths":
-		write("name", "path", "requests", "error")
-		for _, pc := range res.Panels.RobotPaths {
-			write("(all robots)", pc.Path, pc.Requests, pc.Error)
-		}
-		for _, b := range res.Robots[:opt.top(len(res.Robots))] {
-			for _, pc := range b.TopPaths {
-				write(b.Name, pc.Path, pc.Requests, pc.Error)
-			}
-		}
+		rows.paths(r, opt)
 	case "refer":
-		write("operator", "pages", "referred_views", "crawl_to_refer")
-		for _, o := range res.Operators {
-			write(o.Operator, o.Pages, o.ReferredViews, orEmpty(o.CrawlToRefer))
-		}
+		rows.refer(r)
 	case "clients":
-		write("ip", "user_agent", "robot", "name", "kind", "score", "reasons", "requests", "bytes",
-			"robots_txt_fetches", "violations", "incidents", "first", "last", "peak_1s", "peak_10s", "peak_60s")
-		left := opt.top(res.Clients.Len())
-		for c := range res.Clients.All() {
-			if left--; left < 0 {
-				break
-			}
-			write(c.IP, c.UserAgent, c.Robot, c.Name, c.Kind, c.Score,
-				strings.Join(c.Reasons, " "), c.Requests, c.Bytes, c.RobotsTxtFetches, c.Violations,
-				c.Incidents, c.First, c.Last, c.Peak.Per1s, c.Peak.Per10s, c.Peak.Per60s)
-		}
+		rows.clients(r, opt)
 	case "violations":
-		write("time", "ip", "user_agent", "name", "method", "path", "status", "group", "rule", "line", "robots_txt_from")
-		left := opt.top(res.Violations.Len())
-		for v := range res.Violations.All() {
-			if left--; left < 0 {
-				break
-			}
-			write(v.Time, v.IP, v.UserAgent, v.Name, v.Method, v.Path, v.Status, v.Group, v.Rule, v.Line, v.RobotsTxtFrom)
-		}
+		rows.violations(r, opt)
 	case "incidents":
-		write("start", "end", "seconds", "ip", "user_agent", "name", "requests", "peak_per_second",
-			"paths", "bytes", "2xx", "3xx", "4xx", "5xx", "severity", "verdict")
-		for _, in := range res.Incidents[:opt.top(len(res.Incidents))] {
-			st := in.Status
-			write(in.Start, in.End, in.Seconds, in.IP, in.UserAgent, in.Name,
-				in.Requests, in.PeakPerSecond, in.Paths, in.Bytes, st.S2xx, st.S3xx, st.S4xx, st.S5xx, in.Severity, cmp.Or(in.Verdict, in.Name))
-		}
+		rows.incidents(r, opt)
 	case "client":
-		write("ip", "user_agent", "minute", "requests")
-		for _, t := range res.Watched {
-			for _, m := range t.Minutes {
-				write(t.IP, t.UserAgent, m.Minute, m.Requests)
-			}
-		}
+		rows.client(r)
 	case "malformed":
-		write("file", "line", "column", "reason", "text")
-		for _, e := range r.Stats.Samples {
-			write(e.File, e.Line, e.Column, reason(e), e.Text)
+		rows.malformed(r)
+	}
+	rows.out.Flush()
+	return rows.out.Error()
+}
+
+// csvRows writes the rows of a CSV section, one method a section.
+type csvRows struct {
+	out *csvWriter
+	rec []string // the record being written, reused
+}
+
+// write writes one row. Cells keep their types up to here, so that csvCell
+// can tell text, which may come from the log and is neutralised, from
+// robowatch's own numbers, which are not.
+func (c *csvRows) write(cells ...any) {
+	c.rec = c.rec[:0]
+	for _, v := range cells {
+		c.rec = append(c.rec, csvCell(v))
+	}
+	c.out.Write(c.rec)
+}
+
+// headline writes the headline's facts, as values: what robots asked for,
+// the worst incident, the worst robots.txt offender.
+func (c *csvRows) headline(r *Report) {
+	res := r.Result
+	c.write("key", "value")
+	c.write("records", r.Stats.Records-r.Outside) // as the headline's: the --since/--until window's
+	c.write("robot_requests", res.RobotRequests)
+	c.write("robot_bytes", res.RobotBytes)
+	if len(res.Incidents) > 0 && !res.Incidents[0].Human() {
+		in := res.Incidents[0]
+		c.write("worst_incident_ip", in.IP)
+		c.write("worst_incident_name", in.Name)
+		c.write("worst_incident_start", in.Start)
+		c.write("worst_incident_severity", in.Severity)
+	}
+	if w := worstOffender(res); w != nil {
+		c.write("worst_offender", w.Name)
+		c.write("worst_offender_violations", w.Violations)
+	}
+}
+
+func (c *csvRows) summary(r *Report) {
+	res := r.Result
+	c.write("key", "value")
+	first, last := r.span() // as JSON's: without what the window cut or a forged future date
+	for _, kv := range []struct {
+		key   string
+		value any
+	}{
+		{"files", strings.Join(r.Files, " ")}, {"format", r.Stats.Format},
+		{"lines", r.Stats.Lines}, {"records", r.Stats.Records}, {"malformed", r.Stats.Malformed},
+		{"first", first}, {"last", last},
+		{"clients", res.DistinctClients}, {"clients_estimated", res.ClientsEstimated}, {"robots", res.RobotCount},
+		{"violations_checked", res.ViolationsChecked}, {"violations", res.ViolationCount},
+		{"incidents", res.IncidentCount}, {"partial", r.Partial},
+	} {
+		c.write(kv.key, kv.value)
+	}
+	// What went wrong while reading (a corrupt gzip, a file that
+	// vanished): the counts above cover only what came before it, and
+	// a script reading this section alone must be able to tell.
+	for _, e := range r.Errors {
+		c.write("error", e)
+	}
+}
+
+func (c *csvRows) robots(r *Report, opt Options) {
+	res := r.Result
+	c.write("name", "clients", "requests", "violations", "fetched_robots_txt", "finding", "incidents")
+	for _, b := range res.Robots[:opt.top(len(res.Robots))] {
+		c.write(b.Name, b.Clients, b.Requests, b.Violations, b.FetchedRobotsTxt, b.Finding, b.Incidents)
+	}
+}
+
+func (c *csvRows) conduct(r *Report, opt Options) {
+	res := r.Result
+	c.write("name", "sessions", "robots_txt_fetches", "robots_txt_max_gap_s", "disallow_compliance", "crawl_delay_compliance",
+		"error_backoff", "conditional_share", "unreachable_requests", "robots_txt_pages")
+	for _, b := range res.Robots[:opt.top(len(res.Robots))] {
+		k := &b.Conduct
+		c.write(b.Name, k.Sessions, k.RobotsTxtFetches, orEmpty(k.RobotsTxtMaxGap), orEmpty(k.DisallowCompliance), orEmpty(k.CrawlDelayCompliance),
+			k.ErrorBackoff, k.ConditionalShare, b.UnreachableRequests, b.RobotsTxtServed.Page)
+	}
+}
+
+// traffic writes the timeline's buckets as they are: a script sums them to
+// days.
+func (c *csvRows) traffic(r *Report) {
+	tl := &r.Result.Timeline
+	c.write("start", "seconds", "requests", "robots", "humans")
+	for i := range tl.Requests {
+		c.write(tl.Start.Add(time.Duration(int64(i)*tl.BucketSeconds)*time.Second), tl.BucketSeconds, tl.Requests[i], at64(tl.Robots, i), at64(tl.Humans, i))
+	}
+}
+
+func (c *csvRows) status(r *Report, opt Options) {
+	res := r.Result
+	c.write("name", "requests", "2xx", "3xx", "4xx", "404", "5xx", "other")
+	row := func(name string, s findings.StatusCounts) {
+		c.write(name, s.Total(), s.S2xx, s.S3xx, s.S4xx, s.NotFound, s.S5xx, s.Other)
+	}
+	// The rows of all robots and of people are named as no robot is
+	// (robot names are a User-agent's product tokens: no parentheses
+	// alone).
+	row("(all robots)", res.Panels.RobotStatus)
+	row("(people)", res.Panels.HumanStatus)
+	for _, b := range res.Robots[:opt.top(len(res.Robots))] {
+		row(b.Name, b.Status)
+	}
+}
+
+func (c *csvRows) paths(r *Report, opt Options) {
+	res := r.Result
+	c.write("name", "path", "requests", "error")
+	for _, pc := range res.Panels.RobotPaths {
+		c.write("(all robots)", pc.Path, pc.Requests, pc.Error)
+	}
+	for _, b := range res.Robots[:opt.top(len(res.Robots))] {
+		for _, pc := range b.TopPaths {
+			c.write(b.Name, pc.Path, pc.Requests, pc.Error)
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+}
+
+func (c *csvRows) refer(r *Report) {
+	c.write("operator", "pages", "referred_views", "crawl_to_refer")
+	for _, o := range r.Result.Operators {
+		c.write(o.Operator, o.Pages, o.ReferredViews, orEmpty(o.CrawlToRefer))
+	}
+}
+
+func (c *csvRows) clients(r *Report, opt Options) {
+	res := r.Result
+	c.write("ip", "user_agent", "robot", "name", "kind", "score", "reasons", "requests", "bytes",
+		"robots_txt_fetches", "violations", "incidents", "first", "last", "peak_1s", "peak_10s", "peak_60s")
+	left := opt.top(res.Clients.Len())
+	for cl := range res.Clients.All() {
+		if left--; left < 0 {
+			break
+		}
+		c.write(cl.IP, cl.UserAgent, cl.Robot, cl.Name, cl.Kind, cl.Score,
+			strings.Join(cl.Reasons, " "), cl.Requests, cl.Bytes, cl.RobotsTxtFetches, cl.Violations,
+			cl.Incidents, cl.First, cl.Last, cl.Peak.Per1s, cl.Peak.Per10s, cl.Peak.Per60s)
+	}
+}
+
+func (c *csvRows) violations(r *Report, opt Options) {
+	res := r.Result
+	c.write("time", "ip", "user_agent", "name", "method", "path", "status", "group", "rule", "line", "robots_txt_from")
+	left := opt.top(res.Violations.Len())
+	for v := range res.Violations.All() {
+		if left--; left < 0 {
+			break
+		}
+		c.write(v.Time, v.IP, v.UserAgent, v.Name, v.Method, v.Path, v.Status, v.Group, v.Rule, v.Line, v.RobotsTxtFrom)
+	}
+}
+
+func (c *csvRows) incidents(r *Report, opt Options) {
+	res := r.Result
+	c.write("start", "end", "seconds", "ip", "user_agent", "name", "requests", "peak_per_second",
+		"paths", "bytes", "2xx", "3xx", "4xx", "5xx", "severity", "verdict")
+	for _, in := range res.Incidents[:opt.top(len(res.Incidents))] {
+		st := in.Status
+		c.write(in.Start, in.End, in.Seconds, in.IP, in.UserAgent, in.Name,
+			in.Requests, in.PeakPerSecond, in.Paths, in.Bytes, st.S2xx, st.S3xx, st.S4xx, st.S5xx, in.Severity, cmp.Or(in.Verdict, in.Name))
+	}
+}
+
+func (c *csvRows) client(r *Report) {
+	c.write("ip", "user_agent", "minute", "requests")
+	for _, t := range r.Result.Watched {
+		for _, m := range t.Minutes {
+			c.write(t.IP, t.UserAgent, m.Minute, m.Requests)
+		}
+	}
+}
+
+func (c *csvRows) malformed(r *Report) {
+	c.write("file", "line", "column", "reason", "text")
+	for _, e := range r.Stats.Samples {
+		c.write(e.File, e.Line, e.Column, reason(e), e.Text)
+	}
 }
 
 // csvCell writes one value as a CSV cell. A string is text, which may
