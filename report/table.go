@@ -269,11 +269,6 @@ func colour(s *section) {
 	}
 }
 
-// wrapText breaks text into lines of at most width columns, at spaces
-// where it can and inside a word wider than a line (a User-agent, a path,
-// an address). Spaces inside a line are kept as they are ("May  6"); a
-// line break takes the place of one. A width of 0 or less leaves text
-// whole.
 // wrapAddress is wrapText for a cell that may be an IP address: an address
 // is broken after a ':' or '.', so that no piece reads as an address of its
 // own ("2001:db8::1234:567" and "8" would be two).
@@ -295,6 +290,11 @@ func wrapAddress(text string, width int) string {
 	return strings.Join(append(lines, text), "\n")
 }
 
+// wrapText breaks text into lines of at most width columns, at spaces
+// where it can and inside a word wider than a line (a User-agent, a path,
+// an address). Spaces inside a line are kept as they are ("May  6"); a
+// line break takes the place of one. A width of 0 or less leaves text
+// whole.
 func wrapText(text string, width int) string {
 	if width <= 0 || runewidth.StringWidth(text) <= width {
 		return text
