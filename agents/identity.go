@@ -511,7 +511,7 @@ var claims = []struct {
 	{"google-agent", "Google", "ai-assistant", ""},
 	{"bingbot", "Microsoft", "search", "https://www.bing.com/webmasters/help/which-crawlers-does-bing-use-8c184ec0"}, {"msnbot", "Microsoft", "search", ""}, {"bingpreview", "Microsoft", "social-preview", ""}, {"adidxbot", "Microsoft", "other", ""},
 	// A link's preview Messages fetches from the sender's own iPhone or Mac
-	// (classify.go: appleMessagesPreview): Apple's, checked by no list.
+	// (declared.go: appleMessagesPreview): Apple's, checked by no list.
 	{"apple messages link preview", "Apple", "social-preview", "https://developer.apple.com/library/archive/technotes/tn2444/_index.html"},
 	{"applebot-extended", "Apple", "ai-training", "https://support.apple.com/en-us/119829"}, // a robots.txt token for Apple's AI training, before applebot
 	{"applebot", "Apple", "search", "https://support.apple.com/en-us/119829"}, {"gptbot", "OpenAI", "ai-training", "https://platform.openai.com/docs/bots"}, {"oai-searchbot", "OpenAI", "ai-search", "https://platform.openai.com/docs/bots"}, {"chatgpt-user", "OpenAI", "ai-assistant", "https://platform.openai.com/docs/bots"},

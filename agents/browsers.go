@@ -1,0 +1,241 @@
+package agents
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/ua-parser/uap-go/uaparser"
+)
+
+// WarmUp starts building uap-go's parser in the background, for a run that
+// will classify User-agents: the tens of milliseconds it takes then overlap
+// the reading of the first lines instead of stalling the first browser
+// string uap-go must place.
+func WarmUp() { go uapParser() }
+
+// uapParser is uap-go's parser, built once per process on first need: building
+// it compiles about a thousand regular expressions (tens of milliseconds).
+// Its own cache is kept tiny, since Classifier caches the answers.
+var uapParser = sync.OnceValue(func() *uaparser.Parser {
+	p, err := uaparser.New(uaparser.WithCacheSize(8))
+	if err != nil {
+		return nil // classify without it: undecided strings become unknown
+	}
+	return p
+})
+
+// browserFamilies maps product tokens to browser families, most specific
+// first: Edge and Opera also say "Chrome/", Chrome also says "Safari/". It
+// names the browsers that carry almost all human traffic, so that uap-go is
+// asked only about the rest.
+var browserFamilies = []struct{ token, family string }{
+	{"edg/", "Edge"}, {"edge/", "Edge"}, {"edga/", "Edge"}, {"edgios/", "Edge"},
+	{"opr/", "Opera"}, {"opios/", "Opera"}, {"opera/", "Opera"}, {"opera mini", "Opera"}, {"opera mobi", "Opera"},
+	{"samsungbrowser/", "Samsung Internet"}, {"yabrowser/", "Yandex Browser"}, {"ucbrowser", "UC Browser"},
+	{"vivaldi/", "Vivaldi"}, {"silk/", "Amazon Silk"},
+	{"firefox/", "Firefox"}, {"fxios/", "Firefox"},
+	{"crios/", "Chrome"}, {"chromium/", "Chromium"}, {"chrome/", "Chrome"},
+	{"msie ", "IE"}, {"trident/", "IE"},
+	{"safari/", "Safari"},
+}
+
+// familiesByFirstByte indexes browserFamilies by their tokens' first byte,
+// and familyPairs holds the tokens' first two bytes.
+var familiesByFirstByte, familyPairs = func() (*[256][]int, *pairSet) {
+	idx, pairs := new([256][]int), new(pairSet)
+	for j, f := range browserFamilies {
+		idx[f.token[0]] = append(idx[f.token[0]], j)
+		pairs.add(f.token)
+	}
+	return idx, pairs
+}()
+
+// browserFamily returns the family of the first of browserFamilies, in
+// table order, whose token lower contains. It reads lower once: a token
+// searched for at a time read a Chrome string some seventeen times.
+func browserFamily(lower string) (string, bool) {
+	best := len(browserFamilies)
+	for i := 0; i < len(lower); i++ {
+		if !familyPairs.mayStart(lower, i) {
+			continue
+		}
+		for _, j := range familiesByFirstByte[lower[i]] {
+			if j < best && strings.HasPrefix(lower[i:], browserFamilies[j].token) {
+				best = j
+			}
+		}
+	}
+	if best == len(browserFamilies) {
+		return "", false
+	}
+	return browserFamilies[best].family, true
+}
+
+// browserAgent classes a User-agent that declares no robot. The common
+// browsers are named by a table; the rest are asked of uap-go, which knows
+// hundreds of browsers, apps and media players and labels some crawlers
+// "Spider". A string neither knows is still a browser or an app when it has
+// the shape of one: a Mozilla/ prefix with a layout engine, or a platform it
+// runs on ("Android", "Windows", "AmigaOS"). Scripts and tools name neither.
+func (c *Classifier) browserAgent(ua, lower string) Agent {
+	mozilla := strings.HasPrefix(lower, "mozilla/") || strings.HasPrefix(lower, "opera/")
+	engine := mozilla && hasEngine(lower)
+	if engine {
+		if family, ok := browserFamily(lower); ok {
+			return Agent{Name: family, Kind: Browser}
+		}
+		// In-app browsers (Facebook's, Instagram's …) are most of what the
+		// family table leaves; uap-go would give them the same names from
+		// the same tokens at a fraction of a millisecond each, which a log
+		// of 100,000 distinct app strings cannot afford.
+		if name, ok := tokenFamily(ua, lower); ok {
+			return Agent{Name: name, Kind: Browser}
+		}
+	}
+	in := ua[:min(len(ua), maxParserInput)]
+	plausible := looksReal(lower)
+	p := c.parser(len(in), plausible)
+	if p != nil {
+		if family := p.ParseUserAgent(in).Family; family != "Other" && family != "" {
+			name := cleanName(family)
+			if lf := strings.ToLower(family); strings.Contains(lf, "bot") || strings.Contains(lf, "spider") || strings.Contains(lf, "crawl") {
+				return Agent{Name: name, Kind: Crawler, Reason: "uap-go names crawler " + name}
+			}
+			return Agent{Name: name, Kind: Browser}
+		}
+		if name, ok := tokenFamily(ua, lower); ok {
+			return Agent{Name: name, Kind: Browser} // a browser uap-go does not know (w3m)
+		}
+	} else if name, ok := clientFamily(ua, lower, engine); ok {
+		// The budget is spent: the browsers and apps that only uap-go
+		// would name are known by their tokens (see fallback.go).
+		return Agent{Name: name, Kind: Browser}
+	}
+	// A product with a version is what a script's string lacks; MediaTek's
+	// feature-phone browsers send none ("MAXX_MAUI WAP Browser", "Maui
+	// Browser"), their platform's name standing for both.
+	if engine || (mozilla || strings.IndexByte(lower, '/') > 0 || featurePhone(lower)) && hasPlatform(lower) {
+		if mozilla && !engine && bareMozilla(lower) {
+			// "Mozilla/5.0 (Windows NT 10.0; Win64; x64)": every browser since
+			// 1998 names its engine; this is a script's idea of a browser.
+			return Agent{Name: "Mozilla", Kind: Suspicious, Reason: "Mozilla/ and a platform but no browser engine"}
+		}
+		name := robotName(ua, lower)
+		if name == "(unknown)" {
+			name = "Mozilla"
+		}
+		return Agent{Name: name, Kind: Browser}
+	}
+	if p = c.parser(len(in), plausible); p != nil && p.ParseDevice(in).Family == "Spider" {
+		name := robotName(ua, lower)
+		return Agent{Name: name, Kind: Crawler, Reason: "uap-go labels " + name + " a Spider"}
+	}
+	reason := "not a known browser"
+	if p == nil {
+		reason = "not a known browser (User-agent parser budget spent)"
+	}
+	return Agent{Name: robotName(ua, lower), Kind: Unknown, Reason: reason}
+}
+
+// parser returns uap-go's parser for a parse of n bytes, or nil when the
+// classifier's budget is spent.
+//
+// Strings that look like a real client's (plausible: see looksReal) may go on
+// past the budget, on a reserve of their own: junk, which a flood is made
+// of, cannot then spend what the people after it need. Junk made to look
+// real spends the reserve too; past both, clientFamily stands in for uap-go,
+// so that a browser or an in-app browser gets the same kind (and mostly the
+// same name) whether it comes first or after 100,000 junk strings.
+func (c *Classifier) parser(n int, plausible bool) *uaparser.Parser {
+	switch {
+	case c.parserBytes+n <= MaxParserBytes:
+		c.parserBytes += n
+	case plausible && c.reserveBytes+n <= MaxReserveBytes:
+		c.parserBytes, c.reserveBytes = MaxParserBytes, c.reserveBytes+n
+	default:
+		c.parserBytes = MaxParserBytes
+		return nil
+	}
+	return uapParser()
+}
+
+// MaxReserveBytes bounds what uap-go is handed past MaxParserBytes for
+// strings that look like a real client's: two thousand more strings or so,
+// and for junk made to look real about three seconds a classifier at the
+// 11 µs a byte uap-go took for "Mozilla/5.0 (compatible; botN/1.0; xbotN)"
+// (1 MiB made a flood of 100,000 of them cost 17.5 s, 9.4 s now).
+const MaxReserveBytes = 256 << 10
+
+// looksReal reports whether a lower-cased User-agent has what real clients'
+// have and random junk has not: a product token with a version ("lynx/2.8",
+// "cfnetwork/1410"), a platform or a browser engine.
+func looksReal(lower string) bool {
+	if hasPlatform(lower) || hasEngine(lower) {
+		return true
+	}
+	for i := 1; i+1 < len(lower); i++ {
+		if lower[i] == '/' && uaDigit(lower[i+1]) && uaLetter(lower[i-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// platforms are the systems that browsers and apps name in their User-agent
+// comment; a library's default User-agent names none. They match at a word
+// start ("Microsoft" does not name CrOS).
+var platforms = [...]string{
+	"windows", "macintosh", "mac os", "x11", "linux", "android", "iphone", "ipad", "ipod", "cpu os",
+	"darwin", "cros ", "freebsd", "openbsd", "netbsd", "sunos", "blackberry", "bb10", "symbian",
+	"series40", "series60", "midp", "j2me", "webos", "web0s", "tizen", "kaios", "playstation",
+	"nintendo", "xbox", "smart-tv", "smarttv", "roku", "amiga", "morphos", "beos", "haiku", "os/2",
+	"maui", "wap browser", // MediaTek's feature phones ("WAP Browser/MAUI", "MAXX_MAUI WAP Browser")
+}
+
+// featurePhone reports whether lower names MediaTek's feature-phone
+// platform (MAUI) or its WAP browser, the last two platforms.
+func featurePhone(lower string) bool {
+	return hasWordStart(lower, "maui") || hasWordStart(lower, "wap browser")
+}
+
+// bareMozilla reports whether lower is only "mozilla/x (comment)", without
+// the "compatible; Browser x" of old browsers that had no engine token.
+func bareMozilla(lower string) bool {
+	i, j := strings.IndexByte(lower, '('), strings.IndexByte(lower, ')')
+	return (i < 0 || j > i && strings.TrimSpace(lower[j+1:]) == "") && !strings.Contains(lower, "compatible")
+}
+
+func hasPlatform(lower string) bool {
+	for _, p := range platforms {
+		if hasWordStart(lower, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasWordStart reports whether lower holds w where no letter comes before it.
+func hasWordStart(lower, w string) bool {
+	for from := 0; ; {
+		i := strings.Index(lower[from:], w)
+		if i < 0 {
+			return false
+		}
+		i += from
+		if i == 0 || !uaLetter(lower[i-1]) {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+// hasEngine reports whether lower names a browser layout engine, as every
+// browser since Netscape does.
+func hasEngine(lower string) bool {
+	for _, e := range [...]string{"applewebkit", "gecko", "trident/", "msie ", "presto/", "khtml"} {
+		if strings.Contains(lower, e) {
+			return true
+		}
+	}
+	return false
+}
