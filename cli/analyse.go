@@ -95,9 +95,6 @@ type Analyse struct {
 	LiveView bool          // -F on a terminal: redraw a live view every Interval
 
 	Client *http.Client // fetches --robots URLs; nil: robots.Fetch's default
-
-	digests    []string // fingerprints of the inputs ReadLog read (Inputs)
-	digestsCut bool     // an input was not read to its end
 }
 
 // Config is the detector's configuration with the robots.txt files of
@@ -235,19 +232,6 @@ func (a *Analyse) ShownRobots() []string {
 		shown[i] = robots.Redact(src)
 	}
 	return shown
-}
-
-// StartProgress starts the progress line on stderr, if it was asked for,
-// counting the bytes files reads against their size; nil if not. Stop it
-// before the report is written.
-func (a *Analyse) StartProgress(stderr io.Writer, files *input.Files) *report.Progress {
-	if !a.Progress {
-		return nil
-	}
-	p := report.NewProgress(stderr, files.Size(), 250*time.Millisecond)
-	files.Count = p.AddBytes
-	p.Start()
-	return p
 }
 
 // FailConditions are the findings --fail-on can turn into exit status 3.

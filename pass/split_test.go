@@ -1,4 +1,4 @@
-package cli
+package pass
 
 import (
 	"slices"
@@ -32,9 +32,9 @@ func TestFollowed(t *testing.T) {
 		once, follow []string
 	}{[]string{dir, "access.log"}, []string{dir}, []string{"access.log"}})
 	for _, tt := range tests {
-		once, follow := Followed(tt.names, compressed)
+		once, follow := followed(tt.names, compressed)
 		if !slices.Equal(once, tt.once) || !slices.Equal(follow, tt.follow) {
-			t.Errorf("Followed(%q) = %q, %q; want %q, %q", tt.names, once, follow, tt.once, tt.follow)
+			t.Errorf("followed(%q) = %q, %q; want %q, %q", tt.names, once, follow, tt.once, tt.follow)
 		}
 	}
 }

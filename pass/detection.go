@@ -1,0 +1,98 @@
+package pass
+
+import (
+	"context"
+
+	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/input"
+	"github.com/robowatch/robowatch/logparse"
+	"github.com/robowatch/robowatch/report"
+)
+
+// Pass is a pass under way: the detection its records go to and what it
+// read so far. Run makes one; New is for reading inputs one by one.
+type Pass struct {
+	opt      Options
+	clip     *logparse.Clip
+	det      *detection
+	progress *report.Progress // nil: none
+
+	digests    []string // fingerprints of the inputs Read read (inputs)
+	digestsCut bool     // an input was not read to its end
+	unread     int      // inputs whose error came before any record
+}
+
+// New returns a pass of opt whose inputs the caller reads with Read. Close
+// it, or take its Result.
+func New(opt Options) *Pass {
+	p := newPass(opt)
+	p.det = newDetection(opt)
+	return p
+}
+
+func newPass(opt Options) *Pass {
+	if opt.Notes == nil {
+		opt.Notes = quiet{}
+	}
+	return &Pass{opt: opt, clip: &logparse.Clip{Since: opt.Since, Until: opt.Until}}
+}
+
+// Read feeds one input of files to the detection, cut to the window, and
+// returns what was read from it (see Run).
+func (p *Pass) Read(ctx context.Context, files *input.Files, name string) (logparse.Stats, error) {
+	return p.read(ctx, files, name)
+}
+
+// Result is the verdicts, once every input was read.
+func (p *Pass) Result() *detect.Result { return p.det.Result() }
+
+// Close lets a Pool's goroutines end when the pass ends without Result.
+func (p *Pass) Close() { p.det.Close() }
+
+// detection is where a pass's records go: a Pool of Detectors on every
+// core, or one Detector for a run that reports as it reads (-o jsonl, -F)
+// or was asked for one worker.
+type detection struct {
+	*detect.Detector
+	pool *detect.Pool
+}
+
+func newDetection(opt Options) *detection {
+	if opt.Workers > 1 && opt.Detect.Events == nil && !opt.Follow {
+		return &detection{pool: detect.NewPool(opt.Detect, opt.Workers)}
+	}
+	return &detection{Detector: detect.New(opt.Detect)}
+}
+
+// Close lets a Pool's goroutines end when the run ends without Result.
+func (d *detection) Close() {
+	if d.pool != nil {
+		d.pool.Close()
+	}
+}
+
+// NewInput tells the detection that another input starts (see
+// detect.Detector.NewInput).
+func (d *detection) NewInput() {
+	if d.pool != nil {
+		d.pool.NewInput()
+	} else {
+		d.Detector.NewInput()
+	}
+}
+
+// Steps is how many times the log's clock went back so far.
+func (d *detection) Steps() int64 {
+	if d.pool != nil {
+		return d.pool.Steps()
+	}
+	return d.Detector.Steps()
+}
+
+// Result is the verdicts, once every input was read.
+func (d *detection) Result() *detect.Result {
+	if d.pool != nil {
+		return d.pool.Result()
+	}
+	return d.Detector.Result()
+}
