@@ -10,6 +10,8 @@ import (
 
 	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/report"
+
+	"github.com/spf13/pflag"
 )
 
 // nftHooks are the hooks a drop chain may take: the ones where a packet's
@@ -150,4 +152,31 @@ func validNFTName(s string) bool {
 		}
 	}
 	return true
+}
+
+// blockFlags say what block lists take and leave out, and the shape of
+// the nftables file.
+type blockFlags struct {
+	block, allow, allowFiles []string
+	aggregate                bool
+	aggregateAt              int
+	nftTable, nftHook        string
+}
+
+func (f *blockFlags) flags(fs *pflag.FlagSet) {
+	fs.StringSliceVar(&f.block, "block", nil, "block lists take: impostors, violators, scanners, incidents, robots, purpose:P, name:N (default impostors,violators,scanners,incidents)")
+	fs.StringArrayVar(&f.allow, "allow", nil, "never put this address or CIDR network in a block list (repeatable)")
+	fs.StringArrayVar(&f.allowFiles, "allow-file", nil, "never block the addresses and networks in FILE, one a line, # comments (repeatable)")
+	fs.BoolVar(&f.aggregate, "aggregate", false, "block lists name a /24 (IPv4) or /48 (IPv6) instead of its addresses when --aggregate-at of them are selected")
+	fs.IntVar(&f.aggregateAt, "aggregate-at", 8, "selected addresses of one network that --aggregate lists as the network")
+	fs.StringVar(&f.nftTable, "nft-table", "robowatch", "-o nftables: the name of the table (family inet) the file replaces")
+	fs.StringVar(&f.nftHook, "nft-hook", "input", "-o nftables: the hook of its drop chain: input, forward or prerouting")
+}
+
+func (f *blockFlags) apply(a *Analyse, _ *pflag.FlagSet) error {
+	var err error
+	if a.Block, err = blockOptions(f.block, f.allow, f.allowFiles, f.aggregate, f.aggregateAt, f.nftTable, f.nftHook); err != nil {
+		return &UsageError{"robowatch", err.Error()}
+	}
+	return checkCount("aggregate-at", f.aggregateAt)
 }

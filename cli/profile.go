@@ -6,6 +6,8 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+
+	"github.com/spf13/pflag"
 )
 
 // Profiles are the hidden --cpuprofile and --memprofile flags, for the
@@ -66,4 +68,12 @@ func (p *Profiles) writeHeap() error {
 		return fmt.Errorf("--memprofile: %w", err)
 	}
 	return f.Close()
+}
+
+// flags defines the hidden profile flags.
+func (p *Profiles) flags(fs *pflag.FlagSet) {
+	fs.StringVar(&p.CPU, "cpuprofile", "", "write a CPU profile (go tool pprof) to FILE")
+	fs.StringVar(&p.Heap, "memprofile", "", "write a heap profile (go tool pprof) to FILE, taken after the last record")
+	_ = fs.MarkHidden("cpuprofile")
+	_ = fs.MarkHidden("memprofile")
 }
