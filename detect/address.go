@@ -179,8 +179,8 @@ func addressesOf(clients *clientTable) map[string]addressStats {
 		if c.requests > rotatingMaxUses {
 			a.heavy++
 		}
-		if len(a.paths) <= rotatingMaxPaths && !slices.Contains(a.paths, c.pollHash) {
-			a.paths = append(a.paths, c.pollHash)
+		if len(a.paths) <= rotatingMaxPaths && !slices.Contains(a.paths, c.page.pollHash) {
+			a.paths = append(a.paths, c.page.pollHash)
 		}
 		if c.fleeting() {
 			a.fleeting++

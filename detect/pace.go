@@ -70,7 +70,7 @@ func (c *client) appPart(r *logparse.Record, res resource, path string, ph uint3
 	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != "" {
 		return true
 	}
-	return ph == c.pollHash && sec > prev
+	return ph == c.page.pollHash && sec > prev
 }
 
 // isScript reports whether the path p (a Referer's) names a script: what
@@ -117,14 +117,14 @@ func apiPath(p string) bool {
 // with GET or HEAD at a steady interval. method and ph are r's, prev and
 // sec the seconds of c's previous request and of this one.
 func (c *client) followMonitor(method string, ph uint32, prev, sec int64) {
-	defer func() { c.pollHash = ph }()
+	defer func() { c.page.pollHash = ph }()
 	if method != http.MethodGet && method != http.MethodHead && method != "" {
 		c.flags |= flagIrregular
 	}
 	if c.requests < 2 {
 		return
 	}
-	if ph != c.pollHash {
+	if ph != c.page.pollHash {
 		c.flags |= flagIrregular
 	}
 	gap := sec - prev
@@ -133,14 +133,14 @@ func (c *client) followMonitor(method string, ph uint32, prev, sec int64) {
 		if gap < 1 || gap > 0xffff {
 			c.flags |= flagIrregular
 		} else {
-			c.gap = uint16(gap)
+			c.page.gap = uint16(gap)
 		}
-	case c.gap == 0:
+	case c.page.gap == 0:
 		c.flags |= flagIrregular
 	default:
 		// Monitors keep their interval to a second or two; their own
 		// clock and the server's queue move it a little.
-		want := int64(c.gap)
+		want := int64(c.page.gap)
 		if d := gap - want; d < -2-want/10 || d > 2+want/10 {
 			c.flags |= flagIrregular
 		}
@@ -155,6 +155,6 @@ const KindMonitor = "monitor"
 // a steady interval, for at least minRequests requests, never an asset nor
 // a Referer: an uptime monitor, whatever its User-agent says.
 func (c *client) monitor(minRequests int) bool {
-	return c.flags&flagIrregular == 0 && c.gap > 0 && c.assets == 0 && c.referers == 0 &&
+	return c.flags&flagIrregular == 0 && c.page.gap > 0 && c.assets == 0 && c.referers == 0 &&
 		c.requests >= int64(minRequests)
 }

@@ -10,7 +10,7 @@ const (
 	resourcePage                       // an HTML page: what a person navigates to
 	resourceAsset                      // an image, style sheet, script or font a page pulls in
 	resourceRobotsTxt                  // /robots.txt
-	resourceSubrequest                 // a page-like URL the page viewed a moment ago asked for (see Detector.Add)
+	resourceSubrequest                 // a page-like URL the page viewed a moment ago asked for (see placeInView)
 )
 
 // pathOnly cuts the query and fragment off p.
@@ -139,16 +139,6 @@ func isIndexPage(seg string) bool {
 		return false
 	}
 	return strings.EqualFold(seg[:dot], "index") || strings.EqualFold(seg[:dot], "default")
-}
-
-// pageViewSeconds is how long after a page its sub-resources come: a
-// browser asks for them as it parses the page, within a second or two.
-const pageViewSeconds = 2
-
-// viewing reports whether c viewed a page in the pageViewSeconds up to sec,
-// the second of a request with a time (timed): one whose parts may still come.
-func (c *client) viewing(sec int64, timed bool) bool {
-	return c.viewHash != 0 && timed && sec >= c.viewSec && sec-c.viewSec <= pageViewSeconds
 }
 
 // refererPath is the path and query of a Referer URL ("https://host/a?b"

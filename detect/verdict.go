@@ -444,7 +444,7 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 	if c.monitor(cfg.MinRequests) && j.kind == "" {
 		// Whatever it calls itself: a browser's tab left open sends a
 		// Referer, and pulls in assets when the page changes.
-		j.add(ReasonBehaviour, pointsMonitor, fmt.Sprintf("%d requests of one path only, every %d s, never an asset nor a Referer: an uptime monitor", c.requests, c.gap))
+		j.add(ReasonBehaviour, pointsMonitor, fmt.Sprintf("%d requests of one path only, every %d s, never an asset nor a Referer: an uptime monitor", c.requests, c.page.gap))
 		j.kind = KindMonitor
 	}
 	if j.kind == "" && noUA && c.requests >= int64(cfg.MinRequests) && c.assets == 0 && loopback(c.ip) {
