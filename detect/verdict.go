@@ -239,10 +239,9 @@ const fewPerPages = 10
 func (j *judgement) robot() bool { return j.score >= RobotScore }
 
 // judge applies the verdict rule to one client. Reasons come in the fixed
-// order robots-txt, rate, user-agent, behaviour.
+// order scanner, robots-txt, rate, user-agent, behaviour.
 func judge(c *client, lt logTraits, cfg *Config) judgement {
 	var j judgement
-	a := *c.ua.agent
 	if c.junkOnly() {
 		// Not one HTTP request: a TLS handshake on the plain port, a port
 		// scanner's probe, an empty connection. The summary counts them
@@ -258,30 +257,70 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		j.kind = KindServer
 		return j
 	}
+	a := c.ua.agent
+	weak := j.scannerSignals(c, a, &lt) // weak behaviour signals, each needing another
+	j.robotsTxtSignal(c, a)
+	j.rateSignal(c, a)
+	j.userAgentSignals(c, a, &lt)
+	// Behaviour is weighed apart first: an ancient browser counts only
+	// with it.
+	b := behaviour(c, &lt, cfg)
+	weak += j.browserHabits(c, a, &lt, cfg)
+	if a.Kind == agents.Browser && (b.score > 0 || weak > 0) {
+		// An old browser version alone, or with no more than a busy
+		// minute of browsing or a look at robots.txt, is a person on an
+		// old machine (the log's own time decides what is old: see
+		// agents.Ancient); with behaviour no browser shows, even a weak
+		// signal, it is one more sign of a script that copied a
+		// User-agent once.
+		if why := a.Ancient(c.first.time()); why != "" {
+			j.add(ReasonUserAgent, pointsAncientUA, "ancient browser: "+why)
+		}
+	}
+	j.score += b.score
+	j.reasons = append(j.reasons, b.reasons...)
+	j.details = append(j.details, b.details...)
+	j.kindSignals(c, a, &lt, cfg)
+	return j
+}
+
+// scannerSignals weighs c's probes for weaknesses: a scan makes c a
+// scanner; one failed application path and no asset is a weak signal,
+// whose count it returns.
+func (j *judgement) scannerSignals(c *client, a *agents.Agent, lt *logTraits) (weak int) {
 	browserLike := a.Kind == agents.Browser || a.Kind == agents.Empty || a.Kind == agents.Unknown
 	if why := c.rare().probes.scanner(c.fp, c.last.sec-c.first.sec, c.assets, browserLike, lt.proxyLog); why != "" {
 		j.add(ReasonScanner, pointsScanner, why)
 		j.kind = KindScanner
 	}
-
-	weak := 0 // weak behaviour signals, each needing another (below)
 	if s := &c.rare().probes; j.kind == "" && s.weakFailed == 1 && c.assets == 0 {
 		// Once is no scan (a person may follow a stale link to a login
 		// page), but with anything else browsers do not do, it is one.
-		weak++
 		j.add(ReasonBehaviour, pointsWeakProbe, "asked once for an application path the site does not have, "+s.firstProbe()+", never an asset")
+		return 1
 	}
-	if c.robotsTxt > 0 {
-		fetched := fmt.Sprintf("fetched /robots.txt %s (%s)", times(int64(c.robotsTxt)), c.robotsStatuses())
-		// Like a browser: besides robots.txt it opened documents (pages,
-		// feeds) and the assets that come with them.
-		if a.Kind == agents.Browser && c.assets > 0 && c.requests-int64(c.assets)-int64(c.robotsTxt) > 0 {
-			j.add(ReasonRobotsTxt, pointsRobotsTxtPerson, fetched+" with a browser that also loads pages and assets")
-		} else {
-			j.add(ReasonRobotsTxt, pointsRobotsTxt, fetched)
-		}
-	}
+	return 0
+}
 
+// robotsTxtSignal weighs c's fetches of /robots.txt.
+func (j *judgement) robotsTxtSignal(c *client, a *agents.Agent) {
+	if c.robotsTxt == 0 {
+		return
+	}
+	fetched := fmt.Sprintf("fetched /robots.txt %s (%s)", times(int64(c.robotsTxt)), c.robotsStatuses())
+	// Like a browser: besides robots.txt it opened documents (pages,
+	// feeds) and the assets that come with them.
+	if a.Kind == agents.Browser && c.assets > 0 && c.requests-int64(c.assets)-int64(c.robotsTxt) > 0 {
+		j.add(ReasonRobotsTxt, pointsRobotsTxtPerson, fetched+" with a browser that also loads pages and assets")
+	} else {
+		j.add(ReasonRobotsTxt, pointsRobotsTxt, fetched)
+	}
+}
+
+// rateSignal weighs c's rapid-fire incidents: in full, or half for what
+// browses like people at that pace (a browser's share of assets, at least
+// one per four pages, and what the log can show of Referers).
+func (j *judgement) rateSignal(c *client, a *agents.Agent) {
 	n := c.rate.incidentCount()
 	if n == 0 && (c.rate.openIncident() != nil || c.flags&flagEarly != 0) {
 		// Judged while reading (a live run) in the middle of its first
@@ -290,40 +329,39 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		// robot until the client's next request.
 		n = 1
 	}
-	if n > 0 {
-		detail := fmt.Sprintf("%d rapid-fire incident%s; peaks %d/1 s, %d/10 s, %d/60 s",
-			n, plural(n), c.rate.peak1, c.rate.peak10, c.rate.peak60)
-		browserShare := c.assets > 0 && 4*int64(c.assets) >= int64(c.pages)
-		switch {
-		case a.Kind == agents.Browser && browserShare && 2*int64(c.referers) >= c.requests:
-			// Browsing at that pace, with a browser's share of assets (at
-			// least one per four pages) and Referers: people behind one
-			// carrier's address, a reader opening 25 tabs. The pace alone
-			// does not make it a robot; with anything else that browsers do
-			// not do, it does. A scraper with a made-up Referer and an image
-			// now and then does not get the discount.
-			j.add(ReasonRate, pointsIncidentBrowsing, detail+", browsing (assets, Referers on most requests)")
-		case c.flags&flagAgentField == 0 && browserShare:
-			// The same in Common Log Format lines, which log neither a
-			// User-agent nor a Referer: "a browser" and "Referers on most
-			// requests" cannot be asked of them, and without a Referer
-			// every asset a page pulls in counts against the threshold, so
-			// that the people behind one busy address (a page and its dozen
-			// assets, tab after tab) made an incident and a robot on the
-			// pace alone. The share of assets is what the log can show.
-			j.add(ReasonRate, pointsIncidentBrowsing, detail+", browsing (assets; the log records no User-agent or Referer)")
-		case a.Kind == agents.Browser && c.flags&flagRefererField == 0 && browserShare:
-			// A browser in lines that log its User-agent but no Referer
-			// (IIS 7 and 7.5 by default, a load balancer, a format string
-			// without one): "Referers on most requests" cannot be asked,
-			// and a person signing in to an IIS portal, a page and its
-			// dozen assets twice in ten seconds, was a rapid-fire robot.
-			j.add(ReasonRate, pointsIncidentBrowsing, detail+", browsing (assets; the log records no Referer)")
-		default:
-			j.add(ReasonRate, pointsIncident, detail)
-		}
+	if n == 0 {
+		return
 	}
+	detail := fmt.Sprintf("%d rapid-fire incident%s; peaks %d/1 s, %d/10 s, %d/60 s",
+		n, plural(n), c.rate.peak1, c.rate.peak10, c.rate.peak60)
+	browserShare := c.assets > 0 && 4*int64(c.assets) >= int64(c.pages)
+	switch {
+	case a.Kind == agents.Browser && browserShare && 2*int64(c.referers) >= c.requests:
+		// Browsing at that pace, with assets and Referers: people behind
+		// one carrier's address, a reader opening 25 tabs. The pace alone
+		// does not make it a robot; with anything else that browsers do
+		// not do, it does. A scraper with a made-up Referer and an image
+		// now and then does not get the discount.
+		j.add(ReasonRate, pointsIncidentBrowsing, detail+", browsing (assets, Referers on most requests)")
+	case c.flags&flagAgentField == 0 && browserShare:
+		// The same in Common Log Format lines, which log neither a
+		// User-agent nor a Referer: "a browser" and "Referers on most
+		// requests" cannot be asked of them, and without a Referer every
+		// asset a page pulls in counts against the threshold. The share
+		// of assets is what the log can show.
+		j.add(ReasonRate, pointsIncidentBrowsing, detail+", browsing (assets; the log records no User-agent or Referer)")
+	case a.Kind == agents.Browser && c.flags&flagRefererField == 0 && browserShare:
+		// A browser in lines that log its User-agent but no Referer (IIS 7
+		// and 7.5 by default, a load balancer, a format string without
+		// one): "Referers on most requests" cannot be asked.
+		j.add(ReasonRate, pointsIncidentBrowsing, detail+", browsing (assets; the log records no Referer)")
+	default:
+		j.add(ReasonRate, pointsIncident, detail)
+	}
+}
 
+// userAgentSignals weighs what c's User-agent says it is.
+func (j *judgement) userAgentSignals(c *client, a *agents.Agent, lt *logTraits) {
 	switch a.Kind {
 	case agents.Crawler:
 		j.add(ReasonUserAgent, pointsDeclared, "declared crawler"+because(a.Reason))
@@ -344,29 +382,27 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 	case agents.Unknown:
 		j.add(ReasonUserAgent, pointsUnknownUA, "User-agent of no known browser"+because(a.Reason))
 	}
+}
 
-	// Behaviour is weighed apart first: an ancient browser counts only
-	// with it.
+// mostlyHead reports whether HeadShare of c's requests, and at least
+// MinRequests, are HEAD.
+func (c *client) mostlyHead(cfg *Config) bool {
+	return c.requests >= int64(cfg.MinRequests) && float64(c.head) >= cfg.HeadShare*float64(c.requests)
+}
+
+// noUserAgent reports whether c was seen in lines, or a log, without any
+// User-agent.
+func (c *client) noUserAgent(lt *logTraits) bool {
+	return c.flags&flagAgentField == 0 || !lt.hasUA
+}
+
+// behaviour weighs the behaviour evidence that counts in full, apart from
+// the rest of the verdict (see judge): HEAD, errors, absolute URLs, fast
+// forms, and pages without assets or Referers.
+func behaviour(c *client, lt *logTraits, cfg *Config) judgement {
 	var b judgement
-	mostlyHead := c.requests >= int64(cfg.MinRequests) && float64(c.head) >= cfg.HeadShare*float64(c.requests)
-	if mostlyHead {
+	if c.mostlyHead(cfg) {
 		b.add(ReasonBehaviour, pointsMostlyHead, fmt.Sprintf("%s of %d requests are HEAD", percent(int64(c.head), c.requests), c.requests))
-	}
-	if a.Kind == agents.Browser && c.head > 0 && c.assets == 0 && j.kind == "" && !mostlyHead {
-		// A browser asks for pages with GET; HEAD under its name is a link
-		// checker or a scanner's fingerprint. A page's script may send one,
-		// but with the page's assets loaded.
-		j.add(ReasonBehaviour, pointsHeadBrowser, fmt.Sprintf("%s under a browser's User-agent, never an asset", headCount(c.head)))
-	}
-	// A client seen in lines, or a log, without any User-agent.
-	noUA := c.flags&flagAgentField == 0 || !lt.hasUA
-	if noUA && c.head > 0 && int64(c.head) == c.requests && c.assets == 0 && j.kind == "" && !mostlyHead {
-		// In lines that log no User-agent (Common Log Format, HAProxy
-		// without captured headers) a browser cannot be asked for, but a
-		// browser navigates with GET whatever it is: a client that sent
-		// HEAD and nothing else is a link checker or a scanner's first
-		// look ("HEAD / HTTP/1.0" at an API host).
-		j.add(ReasonBehaviour, pointsHeadBrowser, fmt.Sprintf("only %s, never a GET, in lines that log no User-agent", headCount(c.head)))
 	}
 	if c.requests >= int64(cfg.MinRequests) && float64(c.errors) >= cfg.ErrorShare*float64(c.requests) {
 		b.add(ReasonBehaviour, pointsMostlyErrors, fmt.Sprintf("%s of %d requests answered 4xx/5xx (%d × 404)",
@@ -387,6 +423,54 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 			b.add(ReasonBehaviour, pointsFastFormAssets, detail)
 		}
 	}
+	b.pageSignals(c, lt, cfg)
+	return b
+}
+
+// pageSignals weighs c's pages without assets or Referers. None at all, or
+// hardly any over many pages: one stylesheet fetched once, or a Referer
+// sent on the first request only, must not buy a page-only client a clean
+// record. A person's browser keeps pulling in assets (revalidated, or new
+// images) and sends a Referer on every link followed.
+func (j *judgement) pageSignals(c *client, lt *logTraits, cfg *Config) {
+	pages := int64(c.pages)
+	switch {
+	case lt.assetsElsewhere:
+		// The log sees no one's assets (see logTraits): no signal.
+	case pages >= int64(cfg.MinPages) && c.assets == 0:
+		j.add(ReasonBehaviour, pointsNoAssets, fmt.Sprintf("%d pages and no image, CSS, JS or font", c.pages))
+	case pages >= 2*int64(cfg.MinPages) && int64(c.assets)*fewPerPages < pages:
+		j.add(ReasonBehaviour, pointsNoAssets, fmt.Sprintf("%d pages and only %d image, CSS, JS or font requests", c.pages, c.assets))
+	}
+	if lt.hasReferer && c.flags&flagAgentField != 0 {
+		switch {
+		case pages >= int64(cfg.MinPages) && c.referers == 0:
+			j.add(ReasonBehaviour, pointsNoReferer, fmt.Sprintf("%d pages and never a Referer", c.pages))
+		case pages >= 2*int64(cfg.MinPages) && int64(c.referers)*fewPerPages < pages:
+			j.add(ReasonBehaviour, pointsNoReferer, fmt.Sprintf("%d pages and only %d requests with a Referer", c.pages, c.referers))
+		}
+	}
+}
+
+// browserHabits weighs what c did that browsers do not: HEAD without
+// assets, and the weak signals (quick forms, a switch to HTTP/1.0, the
+// home page alone, its own Referer), whose count it returns.
+func (j *judgement) browserHabits(c *client, a *agents.Agent, lt *logTraits, cfg *Config) (weak int) {
+	mostlyHead := c.mostlyHead(cfg)
+	if a.Kind == agents.Browser && c.head > 0 && c.assets == 0 && j.kind == "" && !mostlyHead {
+		// A browser asks for pages with GET; HEAD under its name is a link
+		// checker or a scanner's fingerprint. A page's script may send one,
+		// but with the page's assets loaded.
+		j.add(ReasonBehaviour, pointsHeadBrowser, fmt.Sprintf("%s under a browser's User-agent, never an asset", headCount(c.head)))
+	}
+	if c.noUserAgent(lt) && c.head > 0 && int64(c.head) == c.requests && c.assets == 0 && j.kind == "" && !mostlyHead {
+		// In lines that log no User-agent (Common Log Format, HAProxy
+		// without captured headers) a browser cannot be asked for, but a
+		// browser navigates with GET whatever it is: a client that sent
+		// HEAD and nothing else is a link checker or a scanner's first
+		// look ("HEAD / HTTP/1.0" at an API host).
+		j.add(ReasonBehaviour, pointsHeadBrowser, fmt.Sprintf("only %s, never a GET, in lines that log no User-agent", headCount(c.head)))
+	}
 	if q := c.rare().quickForms; q > 0 && c.rare().fastForms == 0 && c.assets == 0 {
 		weak++
 		j.add(ReasonBehaviour, pointsQuickForm, fmt.Sprintf("%d of %d form posts within %v of fetching the form, never an asset", q, c.posts, QuickForm))
@@ -403,51 +487,19 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		weak++
 		j.add(ReasonBehaviour, pointsSelfReferer, "its first request names itself as the Referer, and never an asset")
 	}
-	// None at all, or hardly any over many pages: one stylesheet fetched
-	// once, or a Referer sent on the first request only, must not buy a
-	// page-only client a clean record. A person's browser keeps pulling in
-	// assets (revalidated, or new images) and sends a Referer on every link
-	// followed.
-	pages := int64(c.pages)
-	switch {
-	case lt.assetsElsewhere:
-		// The log sees no one's assets (see logTraits): no signal.
-	case pages >= int64(cfg.MinPages) && c.assets == 0:
-		b.add(ReasonBehaviour, pointsNoAssets, fmt.Sprintf("%d pages and no image, CSS, JS or font", c.pages))
-	case pages >= 2*int64(cfg.MinPages) && int64(c.assets)*fewPerPages < pages:
-		b.add(ReasonBehaviour, pointsNoAssets, fmt.Sprintf("%d pages and only %d image, CSS, JS or font requests", c.pages, c.assets))
-	}
-	if lt.hasReferer && c.flags&flagAgentField != 0 {
-		switch {
-		case pages >= int64(cfg.MinPages) && c.referers == 0:
-			b.add(ReasonBehaviour, pointsNoReferer, fmt.Sprintf("%d pages and never a Referer", c.pages))
-		case pages >= 2*int64(cfg.MinPages) && int64(c.referers)*fewPerPages < pages:
-			b.add(ReasonBehaviour, pointsNoReferer, fmt.Sprintf("%d pages and only %d requests with a Referer", c.pages, c.referers))
-		}
-	}
-	if a.Kind == agents.Browser && (b.score > 0 || weak > 0) {
-		// An old browser version alone, or with no more than a busy
-		// minute of browsing or a look at robots.txt, is a person on an
-		// old machine (the log's own time decides what is old: see
-		// agents.Ancient); with behaviour no browser shows, it is one more
-		// sign of a script that copied a User-agent once. A weak signal
-		// is such behaviour too: on the corpus, ten robots (Firefox 40.1
-		// with one /wp-login.php, MSIE 8 naming itself as its Referer)
-		// and none of 311 people have both.
-		if why := a.Ancient(c.first.time()); why != "" {
-			j.add(ReasonUserAgent, pointsAncientUA, "ancient browser: "+why)
-		}
-	}
-	j.score += b.score
-	j.reasons = append(j.reasons, b.reasons...)
-	j.details = append(j.details, b.details...)
+	return weak
+}
+
+// kindSignals weighs what makes c a robot of a kind whatever its
+// User-agent says: an uptime monitor, a local poller, a fleet.
+func (j *judgement) kindSignals(c *client, a *agents.Agent, lt *logTraits, cfg *Config) {
 	if c.monitor(cfg.MinRequests) && j.kind == "" {
 		// Whatever it calls itself: a browser's tab left open sends a
 		// Referer, and pulls in assets when the page changes.
 		j.add(ReasonBehaviour, pointsMonitor, fmt.Sprintf("%d requests of one path only, every %d s, never an asset nor a Referer: an uptime monitor", c.requests, c.page.gap))
 		j.kind = KindMonitor
 	}
-	if j.kind == "" && noUA && c.requests >= int64(cfg.MinRequests) && c.assets == 0 && loopback(c.ip) {
+	if j.kind == "" && c.noUserAgent(lt) && c.requests >= int64(cfg.MinRequests) && c.assets == 0 && loopback(c.ip) {
 		// The server's own address, in lines that log no User-agent: the
 		// machine polling itself (HAProxy's status page, a health check
 		// script), not a person, who would be reading pages and their
@@ -460,7 +512,7 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		// Asked of the whole log, once it is read (fleet.go).
 		if n := lt.fleets.fleet(c.ua.ua); n > 0 {
 			j.add(ReasonBehaviour, pointsFleet, fmt.Sprintf("its exact browser User-agent came from %d or more addresses in several networks, and not one of them loaded an image, CSS, JS or font: a fleet", n))
-			return j
+			return
 		}
 	}
 	if j.kind == "" && a.Kind == agents.Browser && c.assets == 0 {
@@ -471,7 +523,6 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 			j.add(ReasonBehaviour, pointsFleet, fmt.Sprintf("its exact browser User-agent came from %d or more addresses in several networks, none loading an asset, and three in four of its requests are for sign-up and login pages: an account fleet", n))
 		}
 	}
-	return j
 }
 
 // loopback reports whether ip is a loopback address (127.0.0.0/8, ::1).
