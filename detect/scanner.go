@@ -346,7 +346,7 @@ func (c *client) addProbe(bit uint8, method, target, path, vhost, protocol, refe
 		if sameHost(target, referer) {
 			// The site's own page (its Referer names the host), written as
 			// only a proxy is sent one: no probe for an open proxy, but no
-			// browser either (the basjes log's form spammers).
+			// browser either.
 			if s := &c.keepRare().probes; s.own < math.MaxUint16 {
 				s.own++
 			}
