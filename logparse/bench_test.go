@@ -187,3 +187,24 @@ func BenchmarkParseW3C(b *testing.B) {
 func BenchmarkParseCombinedReuse(b *testing.B) {
 	benchmarkParse(b, Combined, benchLines(4096))
 }
+
+// BenchmarkParseStrftime: the same records with %{format}t times, the
+// path strftimeFormat.scan takes: Envoy's default log (ISO date, a
+// %{msec_frac}t) and an Apache layout with month and day names, a 12-hour
+// clock and a numeric zone.
+func BenchmarkParseStrftime(b *testing.B) {
+	envoy := benchAs(b, 4096, func(r *Record) []byte {
+		return fmt.Appendf(nil, "[%s] %q %d - 0 %d 3 2 %q %q \"req-1\" \"example.org\" \"10.0.0.5:80\"\n",
+			r.Time.UTC().Format("2006-01-02T15:04:05.000Z"), r.Request, r.Status, max(r.Bytes, 0), r.Client, r.UserAgent)
+	})
+	names, err := ParseApacheFormat(`%h [%{%a, %d %b %Y %I:%M:%S %p %z}t] "%r" %>s %b "%{User-Agent}i"`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	named := benchAs(b, 4096, func(r *Record) []byte {
+		return fmt.Appendf(nil, "%s [%s] %q %d %d %q\n",
+			r.Client, r.Time.Format("Mon, 02 Jan 2006 03:04:05 PM -0700"), r.Request, r.Status, max(r.Bytes, 0), r.UserAgent)
+	})
+	b.Run("envoy", func(b *testing.B) { benchmarkParse(b, EnvoyFormat, envoy) })
+	b.Run("names", func(b *testing.B) { benchmarkParse(b, names, named) })
+}
