@@ -168,6 +168,12 @@ func (f *Format) parseOwn(line []byte, rec *Record, alias bool) error {
 	case f.container != nil:
 		return f.parseContainer(line, rec, alias)
 	}
+	return f.parseFields(line, rec, alias)
+}
+
+// parseFields parses line with a text layout: the prefix, then each field
+// and the literal that follows it.
+func (f *Format) parseFields(line []byte, rec *Record, alias bool) error {
 	file, lineNo := rec.File, rec.Line
 	*rec = Record{Bytes: -1, File: file, Line: lineNo}
 	line = TrimEOL(line)
@@ -187,63 +193,45 @@ func (f *Format) parseOwn(line []byte, rec *Record, alias bool) error {
 	hasEsc := bytes.IndexByte(line, '\\') >= 0
 	pos := len(f.prefix)
 	var tp timeParts
+	// Each field's extent is found inline: a call per field cost 5% more
+	// instructions per line.
 	for i := range f.fields {
 		fd := &f.fields[i]
-		var start, end int
-		if fd.quoted {
+		start, end := pos, pos
+		switch {
+		case fd.quoted:
 			if pos >= len(line) || line[pos] != '"' {
 				return newParseError(line, pos+1, fmt.Errorf("%w: expected '\"' before %s", ErrMismatch, fd.name))
 			}
 			start = pos + 1
 			end = closingQuote(line, start, fd.after, fd.last, hasEsc)
 			if fd.num && end >= 0 && !numberAt(line, end+1+len(fd.after)) {
-				// A raw quote inside "%r" (Squid's combined and Node's
-				// morgan write the request line as sent, and scanners send
-				// GET /"x" HTTP/1.1): a later quote followed by the status
-				// is the closing one. Without one, the first stands.
-				for e := end; e >= 0; {
-					e = closingQuote(line, e+1, fd.after, fd.last, hasEsc)
-					if e >= 0 && numberAt(line, e+1+len(fd.after)) {
-						end = e
-						break
-					}
-				}
+				end = fd.rawQuoteEnd(line, end, hasEsc)
 			}
 			if end < 0 {
 				return newParseError(line, pos+1, fmt.Errorf("%w in %s", ErrQuote, fd.name))
 			}
 			pos = end + 1
-		} else if fd.strf != nil {
-			start = pos
+		case fd.strf != nil:
 			n, ok := fd.strf.scan(line[pos:], &tp)
 			if !ok {
 				return newParseError(line, pos+1, fmt.Errorf("%w in %s", ErrTime, fd.name))
 			}
 			end = pos + n
 			pos = end
-		} else {
-			start = pos
-			if fd.term != 0 {
-				j := bytes.IndexByte(line[pos:], fd.term)
-				if j < 0 {
-					return newParseError(line, pos+1, fmt.Errorf("%w: line ends in %s", ErrMismatch, fd.name))
-				}
-				end = pos + j
-				if fd.list && fd.term == ' ' {
-					// Proxies join hops with ", ": "198.51.100.7, 10.0.0.5".
-					for end > pos && line[end-1] == ',' {
-						k := bytes.IndexByte(line[end+1:], ' ')
-						if k < 0 {
-							break
-						}
-						end += 1 + k
-					}
-				}
-			} else {
-				end = pos
-				for end < len(line) && line[end] != ' ' && line[end] != '\t' {
-					end++
-				}
+		case fd.term == 0:
+			for end < len(line) && line[end] != ' ' && line[end] != '\t' {
+				end++
+			}
+			pos = end
+		default:
+			j := bytes.IndexByte(line[pos:], fd.term)
+			if j < 0 {
+				return newParseError(line, pos+1, fmt.Errorf("%w: line ends in %s", ErrMismatch, fd.name))
+			}
+			end = pos + j
+			if fd.list && fd.term == ' ' && end > pos && line[end-1] == ',' {
+				end = listEnd(line, pos, end)
 			}
 			pos = end
 		}
@@ -269,6 +257,41 @@ func (f *Format) parseOwn(line []byte, rec *Record, alias bool) error {
 	if pos < len(line) && line[pos] != ' ' && line[pos] != '\t' {
 		return newParseError(line, pos+1, fmt.Errorf("%w: unexpected text after the last field", ErrMismatch))
 	}
+	return f.finish(line, pos, &tp, rec, alias)
+}
+
+// rawQuoteEnd returns the closing quote of a quoted value followed by a
+// status or size when the first quote that may close it, end, is not: a
+// raw quote inside the value (a request line logged as sent) is skipped
+// for a later quote followed by the number. Without one, end stands.
+func (fd *field) rawQuoteEnd(line []byte, end int, hasEsc bool) int {
+	for e := end; e >= 0; {
+		e = closingQuote(line, e+1, fd.after, fd.last, hasEsc)
+		if e >= 0 && numberAt(line, e+1+len(fd.after)) {
+			return e
+		}
+	}
+	return end
+}
+
+// listEnd returns where an X-Forwarded-For list that starts at pos ends,
+// its first hop ending with a ',' at end-1: proxies join hops with ", "
+// ("198.51.100.7, 10.0.0.5"), which is no field separator.
+func listEnd(line []byte, pos, end int) int {
+	for end > pos && line[end-1] == ',' {
+		k := bytes.IndexByte(line[end+1:], ' ')
+		if k < 0 {
+			break
+		}
+		end += 1 + k
+	}
+	return end
+}
+
+// finish completes rec once every field of line is read, pos past the
+// last: the time from its parts, what the layout lacks, and a richer
+// layout's reading when more fields follow.
+func (f *Format) finish(line []byte, pos int, tp *timeParts, rec *Record, alias bool) error {
 	if f.strf && !tp.apply(rec) {
 		return newParseError(line, 0, fmt.Errorf("%w: no such date", ErrTime))
 	}
