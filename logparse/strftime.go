@@ -149,105 +149,22 @@ func (p strftimeFormat) scan(b []byte, tp *timeParts) (n int, ok bool) {
 				return 0, false
 			}
 			i += len(pc.lit)
+			continue
 		case convMsecFrac, convUsecFrac:
-			w := 3
-			if pc.conv == convUsecFrac {
-				w = 6
-			}
-			if len(b)-i < w {
-				return 0, false
-			}
-			v := 0
-			for _, c := range b[i : i+w] {
-				if c < '0' || c > '9' {
-					return 0, false
-				}
-				v = v*10 + int(c-'0')
-			}
-			if w == 3 {
-				v *= 1e6
-			} else {
-				v *= 1e3
-			}
-			tp.nsec, tp.set = v, tp.set|hasFrac
-			i += w
+			i, ok = pc.scanFraction(b, i, tp)
 		case 'a', 'A':
-			j := letters(b, i)
-			if j == i || pc.conv == 'a' && j-i != 3 {
-				return 0, false
-			}
-			i = j
+			i, ok = pc.scanDayName(b, i)
 		case 'b', 'h', 'B':
-			j := letters(b, i)
-			m := 0
-			if j-i == 3 {
-				m = monthOf(b[i:])
-			} else {
-				for n, name := range monthNames {
-					if equalFoldLower(b[i:j], name) {
-						m = n + 1
-					}
-				}
-			}
-			if m == 0 {
-				return 0, false
-			}
-			tp.month, tp.set = m, tp.set|hasMonth
-			i = j
+			i, ok = scanMonthName(b, i, tp)
 		case 'p', 'P':
-			if len(b)-i < 2 || b[i+1]|0x20 != 'm' {
-				return 0, false
-			}
-			switch b[i] | 0x20 {
-			case 'a':
-				tp.pm = false
-			case 'p':
-				tp.pm = true
-			default:
-				return 0, false
-			}
-			tp.set |= hasPM
-			i += 2
+			i, ok = scanAMPM(b, i, tp)
 		case 'z':
-			if len(b)-i < 5 {
-				return 0, false
-			}
-			colon := len(b)-i >= 6 && b[i+3] == ':'
-			n := 5
-			if colon {
-				n = 6
-			}
-			off, ok := parseOffset(b[i:i+n], colon)
-			if !ok {
-				return 0, false
-			}
-			tp.off, tp.set = off, tp.set|hasOff
-			i += n
+			i, ok = scanOffset(b, i, tp)
 		case 'Z':
-			// A zone abbreviation ("CEST") says no offset robowatch can
-			// trust; tzdata's numeric ones ("+03", "-0330") do.
-			j := letters(b, i)
-			if j == i && i < len(b) && (b[i] == '+' || b[i] == '-') {
-				j = i + 1
-				for j < len(b) && j-i <= 4 && b[j] >= '0' && b[j] <= '9' {
-					j++
-				}
-				if tp.set&hasOff == 0 {
-					switch j - i {
-					case 3:
-						hhmm := [5]byte{b[i], b[i+1], b[i+2], '0', '0'}
-						if off, ok := parseOffset(hhmm[:], false); ok {
-							tp.off, tp.set = off, tp.set|hasOff
-						}
-					case 5:
-						if off, ok := parseOffset(b[i:j], false); ok {
-							tp.off, tp.set = off, tp.set|hasOff
-						}
-					}
-				}
-			}
-			i = j
+			i, ok = scanZone(b, i, tp)
 		default:
+			// A number, inline as the literals: most pieces are one or
+			// the other, and a call for each cost 1% more instructions per line.
 			j := i
 			for j < len(b) && b[j] == ' ' && j-i < pc.width-1 { // %e, %k, %l and the _ flag pad with spaces
 				j++
@@ -263,9 +180,135 @@ func (p strftimeFormat) scan(b []byte, tp *timeParts) (n int, ok bool) {
 			}
 			tp.setNum(pc.conv, v)
 			i = j
+			continue
+		}
+		if !ok {
+			return 0, false
 		}
 	}
 	return i, true
+}
+
+// Each scan step below reads one conversion at b[i:] and returns the index
+// after it; ok is false when b holds no such value there.
+
+// scanFraction reads %{msec_frac}t or %{usec_frac}t: exactly 3 or 6 digits.
+func (pc *strfPiece) scanFraction(b []byte, i int, tp *timeParts) (int, bool) {
+	w := 3
+	if pc.conv == convUsecFrac {
+		w = 6
+	}
+	if len(b)-i < w {
+		return 0, false
+	}
+	v := 0
+	for _, c := range b[i : i+w] {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	if w == 3 {
+		v *= 1e6
+	} else {
+		v *= 1e3
+	}
+	tp.nsec, tp.set = v, tp.set|hasFrac
+	return i + w, true
+}
+
+// scanDayName reads %a (three letters) or %A (a day's name); the date
+// tells the day, so the name is not checked.
+func (pc *strfPiece) scanDayName(b []byte, i int) (int, bool) {
+	j := letters(b, i)
+	if j == i || pc.conv == 'a' && j-i != 3 {
+		return 0, false
+	}
+	return j, true
+}
+
+// scanMonthName reads %b or %h (Jan) or %B (January), in any case.
+func scanMonthName(b []byte, i int, tp *timeParts) (int, bool) {
+	j := letters(b, i)
+	m := 0
+	if j-i == 3 {
+		m = monthOf(b[i:])
+	} else {
+		for n, name := range monthNames {
+			if equalFoldLower(b[i:j], name) {
+				m = n + 1
+			}
+		}
+	}
+	if m == 0 {
+		return 0, false
+	}
+	tp.month, tp.set = m, tp.set|hasMonth
+	return j, true
+}
+
+// scanAMPM reads %p or %P: AM or PM, in any case.
+func scanAMPM(b []byte, i int, tp *timeParts) (int, bool) {
+	if len(b)-i < 2 || b[i+1]|0x20 != 'm' {
+		return 0, false
+	}
+	switch b[i] | 0x20 {
+	case 'a':
+		tp.pm = false
+	case 'p':
+		tp.pm = true
+	default:
+		return 0, false
+	}
+	tp.set |= hasPM
+	return i + 2, true
+}
+
+// scanOffset reads %z: +hhmm, or +hh:mm.
+func scanOffset(b []byte, i int, tp *timeParts) (int, bool) {
+	if len(b)-i < 5 {
+		return 0, false
+	}
+	colon := len(b)-i >= 6 && b[i+3] == ':'
+	n := 5
+	if colon {
+		n = 6
+	}
+	off, ok := parseOffset(b[i:i+n], colon)
+	if !ok {
+		return 0, false
+	}
+	tp.off, tp.set = off, tp.set|hasOff
+	return i + n, true
+}
+
+// scanZone reads %Z. A zone abbreviation ("CEST") says no offset robowatch
+// can trust; tzdata's numeric ones ("+03", "-0330") do, unless a %z said
+// one already. It never fails: the zone may be empty.
+func scanZone(b []byte, i int, tp *timeParts) (int, bool) {
+	j := letters(b, i)
+	if j != i || i >= len(b) || b[i] != '+' && b[i] != '-' {
+		return j, true
+	}
+	j = i + 1
+	for j < len(b) && j-i <= 4 && b[j] >= '0' && b[j] <= '9' {
+		j++
+	}
+	if tp.set&hasOff != 0 {
+		return j, true
+	}
+	switch j - i {
+	case 3:
+		hhmm := [5]byte{b[i], b[i+1], b[i+2], '0', '0'}
+		if off, ok := parseOffset(hhmm[:], false); ok {
+			tp.off, tp.set = off, tp.set|hasOff
+		}
+	case 5:
+		if off, ok := parseOffset(b[i:j], false); ok {
+			tp.off, tp.set = off, tp.set|hasOff
+		}
+	}
+	return j, true
 }
 
 // equalFoldLower reports whether b is lower, ignoring the case of ASCII letters.
