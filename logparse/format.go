@@ -291,173 +291,219 @@ const maxFormatFields = 256
 // which: robowatch reads them as UTC. A time with no year or day (only
 // %H:%M:%S) leaves Record.Time zero.
 func ParseApacheFormat(spec string) (*Format, error) {
-	var parts []part
-	var lit strings.Builder
-	flush := func() {
-		if lit.Len() > 0 {
-			parts = append(parts, part{lit: lit.String()})
-			lit.Reset()
+	p := apacheParser{spec: spec}
+	for p.i = 0; p.i < len(spec); p.i++ {
+		switch c := spec[p.i]; {
+		case c == '\\' && p.escape():
+		case c != '%':
+			p.lit.WriteByte(c)
+		default:
+			if err := p.directive(); err != nil {
+				return nil, err
+			}
 		}
 	}
-	for i := 0; i < len(spec); i++ {
-		c := spec[i]
-		if c == '\\' && i+1 < len(spec) {
-			// httpd.conf escapes, which Apache itself interprets.
-			switch spec[i+1] {
-			case '"', '\\':
-				lit.WriteByte(spec[i+1])
-				i++
-				continue
-			case 't':
-				lit.WriteByte('\t')
-				i++
-				continue
-			case 'n':
-				lit.WriteByte('\n')
-				i++
-				continue
-			}
-		}
-		if c != '%' {
-			lit.WriteByte(c)
-			continue
-		}
-		start := i
-		i++
-		if i < len(spec) && spec[i] == '%' {
-			lit.WriteByte('%')
-			continue
-		}
-		// Modifiers: '<' '>' and status conditions like !200,304.
-		for i < len(spec) && strings.IndexByte("<>!,0123456789", spec[i]) >= 0 {
-			i++
-		}
-		arg := ""
-		if i < len(spec) && spec[i] == '{' {
-			end := strings.IndexByte(spec[i:], '}')
-			if end < 0 {
-				return nil, fmt.Errorf("apache format %+q: unterminated %%{ at offset %d", spec, start)
-			}
-			arg = spec[i+1 : i+end]
-			i += end + 1
-			for i < len(spec) && (spec[i] == '<' || spec[i] == '>') {
-				i++
-			}
-		}
-		if i >= len(spec) {
-			return nil, fmt.Errorf("apache format %+q: directive at offset %d has no letter", spec, start)
-		}
-		letter := string(spec[i])
-		if spec[i] == '^' { // %{X}^ti, %{X}^to: trailers
-			if i+2 >= len(spec) {
-				return nil, fmt.Errorf("apache format %+q: incomplete %%^ directive at offset %d", spec, start)
-			}
-			letter = spec[i : i+3]
-			i += 2
-		} else if !isLetter(spec[i]) {
-			return nil, fmt.Errorf("apache format %+q: unknown directive %+q at offset %d", spec, spec[start:i+1], start)
-		}
-		name := spec[start : i+1]
-		if !apacheDirectives[letter] {
-			// Apache refuses such a format too; parsed as opaque, it
-			// would shift every field after it.
-			return nil, fmt.Errorf("apache format %+q: unknown directive %s at offset %d", spec, EscapeText([]byte(name), 64), start)
-		}
-		flush()
-		fd := field{name: name}
-		switch letter {
-		case "h", "a":
-			if arg == "" || strings.EqualFold(arg, "c") {
-				fd.kind = kindClient
-			}
-		case "l":
-			fd.kind = kindIdent
-		case "u":
-			fd.kind = kindUser
-		case "t":
-			// As mod_log_config: "begin" or "end", then ':' and the format.
-			a := arg
-			if p, ok := strings.CutPrefix(a, "begin"); ok {
-				a = strings.TrimPrefix(p, ":")
-			} else if p, ok := strings.CutPrefix(a, "end"); ok {
-				a = strings.TrimPrefix(p, ":")
-			}
-			switch strings.ToLower(a) {
-			case "":
-				// %t writes its own brackets: [10/Oct/2000:13:55:36 -0700].
-				parts = append(parts, part{lit: "["})
-				parts = append(parts, part{isField: true, f: field{kind: kindTimeCLF, name: name}})
-				parts = append(parts, part{lit: "]"})
-				continue
-			case "sec":
-				fd.kind, fd.unit = kindTimeEpoch, unitSec
-			case "msec":
-				fd.kind, fd.unit = kindTimeEpoch, unitMsec
-			case "usec":
-				fd.kind, fd.unit = kindTimeEpoch, unitUsec
-			case "msec_frac":
-				fd.kind, fd.strf = kindTimeStrf, strftimeFormat{{conv: convMsecFrac}}
-			case "usec_frac":
-				fd.kind, fd.strf = kindTimeStrf, strftimeFormat{{conv: convUsecFrac}}
-			default:
-				strf, err := compileStrftime(a)
-				if err != nil {
-					return nil, fmt.Errorf("apache format %+q: %s: %w", spec, name, err)
-				}
-				fd.kind, fd.strf = kindTimeStrf, strf
-			}
-		case "r":
-			fd.kind = kindRequest
-		case "m":
-			fd.kind = kindMethod
-		case "U":
-			fd.kind = kindTarget
-			// %U%q is the usual way to log path and query: one field.
-			if strings.HasPrefix(spec[i+1:], "%q") {
-				i += 2
-				fd.name = name + "%q"
-			}
-		case "H":
-			fd.kind = kindProtocol
-		case "s":
-			fd.kind = kindStatus
-		case "b", "B", "O":
-			fd.kind = kindBytes
-		case "v", "V":
-			fd.kind = kindVHost
-		case "p":
-			fd.kind = kindPort
-		case "i":
-			switch strings.ToLower(arg) {
-			case "referer", "referrer":
-				fd.kind = kindReferer
-			case "user-agent":
-				fd.kind = kindUserAgent
-			case "host":
-				fd.kind = kindVHost
-			case "x-forwarded-for":
-				fd.kind = kindForwarded
-			case "signature":
-				fd.kind = kindSignature
-			case "signature-input":
-				fd.kind = kindSignatureInput
-			case "signature-agent":
-				fd.kind = kindSignatureAgent
-			}
-		case "o":
-			if strings.EqualFold(arg, "content-usage") {
-				fd.kind = kindContentUsage
-			}
-		}
-		parts = append(parts, part{isField: true, f: fd})
-	}
-	flush()
-	f, err := compile(parts)
+	p.flush()
+	f, err := compile(p.parts)
 	if err != nil {
 		return nil, fmt.Errorf("apache format %+q: %w", spec, err)
 	}
 	f.name, f.spec = spec, spec
 	return f, nil
+}
+
+// apacheParser is ParseApacheFormat's state: the format string, the index
+// of the byte being read (each step leaves it on the last byte it took),
+// the parts found so far and the literal text not yet in them.
+type apacheParser struct {
+	spec  string
+	i     int
+	parts []part
+	lit   strings.Builder
+}
+
+// flush ends the pending literal text.
+func (p *apacheParser) flush() {
+	if p.lit.Len() > 0 {
+		p.parts = append(p.parts, part{lit: p.lit.String()})
+		p.lit.Reset()
+	}
+}
+
+// escape reads the httpd.conf escape at p.i (\" \\ \t \n), which Apache
+// itself interprets, into the literal text; false if there is none.
+func (p *apacheParser) escape() bool {
+	if p.i+1 >= len(p.spec) {
+		return false
+	}
+	c := p.spec[p.i+1]
+	switch c {
+	case '"', '\\':
+	case 't':
+		c = '\t'
+	case 'n':
+		c = '\n'
+	default:
+		return false
+	}
+	p.lit.WriteByte(c)
+	p.i++
+	return true
+}
+
+// directive reads the directive whose '%' is at p.i, or the %% escape.
+func (p *apacheParser) directive() error {
+	spec, start := p.spec, p.i
+	p.i++
+	if p.i < len(spec) && spec[p.i] == '%' {
+		p.lit.WriteByte('%')
+		return nil
+	}
+	letter, arg, err := p.letterAndArg(start)
+	if err != nil {
+		return err
+	}
+	name := spec[start : p.i+1]
+	if !apacheDirectives[letter] {
+		// Apache refuses such a format too; parsed as opaque, it
+		// would shift every field after it.
+		return fmt.Errorf("apache format %+q: unknown directive %s at offset %d", spec, EscapeText([]byte(name), 64), start)
+	}
+	p.flush()
+	if letter == "t" {
+		return p.time(name, arg)
+	}
+	fd := field{name: name, kind: apacheKind(letter, arg)}
+	if letter == "U" && strings.HasPrefix(spec[p.i+1:], "%q") {
+		// %U%q is the usual way to log path and query: one field.
+		p.i += 2
+		fd.name = name + "%q"
+	}
+	p.parts = append(p.parts, part{isField: true, f: fd})
+	return nil
+}
+
+// letterAndArg reads what follows a directive's '%' (at start): modifiers,
+// the {argument} and the letter, leaving p.i on the letter's last byte.
+func (p *apacheParser) letterAndArg(start int) (letter, arg string, err error) {
+	spec := p.spec
+	// Modifiers: '<' '>' and status conditions like !200,304.
+	for p.i < len(spec) && strings.IndexByte("<>!,0123456789", spec[p.i]) >= 0 {
+		p.i++
+	}
+	if p.i < len(spec) && spec[p.i] == '{' {
+		end := strings.IndexByte(spec[p.i:], '}')
+		if end < 0 {
+			return "", "", fmt.Errorf("apache format %+q: unterminated %%{ at offset %d", spec, start)
+		}
+		arg = spec[p.i+1 : p.i+end]
+		p.i += end + 1
+		for p.i < len(spec) && (spec[p.i] == '<' || spec[p.i] == '>') {
+			p.i++
+		}
+	}
+	if p.i >= len(spec) {
+		return "", "", fmt.Errorf("apache format %+q: directive at offset %d has no letter", spec, start)
+	}
+	if spec[p.i] == '^' { // %{X}^ti, %{X}^to: trailers
+		if p.i+2 >= len(spec) {
+			return "", "", fmt.Errorf("apache format %+q: incomplete %%^ directive at offset %d", spec, start)
+		}
+		p.i += 2
+		return spec[p.i-2 : p.i+1], arg, nil
+	}
+	if !isLetter(spec[p.i]) {
+		return "", "", fmt.Errorf("apache format %+q: unknown directive %+q at offset %d", spec, spec[start:p.i+1], start)
+	}
+	return spec[p.i : p.i+1], arg, nil
+}
+
+// time adds the %t directive name with its {argument} arg, as
+// mod_log_config reads it: "begin" or "end", then ':' and the format.
+func (p *apacheParser) time(name, arg string) error {
+	a := arg
+	if rest, ok := strings.CutPrefix(a, "begin"); ok {
+		a = strings.TrimPrefix(rest, ":")
+	} else if rest, ok := strings.CutPrefix(a, "end"); ok {
+		a = strings.TrimPrefix(rest, ":")
+	}
+	fd := field{name: name}
+	switch strings.ToLower(a) {
+	case "":
+		// %t writes its own brackets: [10/Oct/2000:13:55:36 -0700].
+		fd.kind = kindTimeCLF
+		p.parts = append(p.parts, part{lit: "["}, part{isField: true, f: fd}, part{lit: "]"})
+		return nil
+	case "sec":
+		fd.kind, fd.unit = kindTimeEpoch, unitSec
+	case "msec":
+		fd.kind, fd.unit = kindTimeEpoch, unitMsec
+	case "usec":
+		fd.kind, fd.unit = kindTimeEpoch, unitUsec
+	case "msec_frac":
+		fd.kind, fd.strf = kindTimeStrf, strftimeFormat{{conv: convMsecFrac}}
+	case "usec_frac":
+		fd.kind, fd.strf = kindTimeStrf, strftimeFormat{{conv: convUsecFrac}}
+	default:
+		strf, err := compileStrftime(a)
+		if err != nil {
+			return fmt.Errorf("apache format %+q: %s: %w", p.spec, name, err)
+		}
+		fd.kind, fd.strf = kindTimeStrf, strf
+	}
+	p.parts = append(p.parts, part{isField: true, f: fd})
+	return nil
+}
+
+// apacheKind returns the Record field the directive letter, with its
+// {argument} arg, fills; %t is p.time's.
+func apacheKind(letter, arg string) fieldKind {
+	switch letter {
+	case "h", "a":
+		if arg == "" || strings.EqualFold(arg, "c") {
+			return kindClient
+		}
+	case "l":
+		return kindIdent
+	case "u":
+		return kindUser
+	case "r":
+		return kindRequest
+	case "m":
+		return kindMethod
+	case "U":
+		return kindTarget
+	case "H":
+		return kindProtocol
+	case "s":
+		return kindStatus
+	case "b", "B", "O":
+		return kindBytes
+	case "v", "V":
+		return kindVHost
+	case "p":
+		return kindPort
+	case "i":
+		return requestHeaderKind[strings.ToLower(arg)]
+	case "o":
+		if strings.EqualFold(arg, "content-usage") {
+			return kindContentUsage
+		}
+	}
+	return kindSkip
+}
+
+// requestHeaderKind maps the request headers %{Name}i logs, in lower case,
+// to the Record fields they fill.
+var requestHeaderKind = map[string]fieldKind{
+	"referer":         kindReferer,
+	"referrer":        kindReferer,
+	"user-agent":      kindUserAgent,
+	"host":            kindVHost,
+	"x-forwarded-for": kindForwarded,
+	"signature":       kindSignature,
+	"signature-input": kindSignatureInput,
+	"signature-agent": kindSignatureAgent,
 }
 
 // apacheDirectives are the letters of mod_log_config, mod_logio (%I %O %S
