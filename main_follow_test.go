@@ -11,10 +11,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/robowatch/robowatch/internal/clitest"
 )
 
 // Scenario tests of a live run through the real binary, in the manner of
@@ -22,34 +23,8 @@ import (
 // while robowatch -F -o jsonl follows it, and the events it prints are
 // what is asserted.
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-)
-
 // robowatchBinary builds robowatch once for the live tests.
-func robowatchBinary(t testing.TB) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "robowatch-live")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "robowatch")
-		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return binPath
-}
+var robowatchBinary = clitest.Binary
 
 // event is one line of -o jsonl, with when it was read.
 type event struct {
@@ -65,7 +40,7 @@ type liveRun struct {
 	t      testing.TB
 	cmd    *exec.Cmd
 	events chan event
-	stderr *strings.Builder
+	stderr *clitest.Output
 	seen   []event
 	done   chan error
 }
@@ -87,8 +62,8 @@ func startLiveIn(t testing.TB, stdin *os.File, args ...string) *liveRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &liveRun{t: t, cmd: cmd, events: make(chan event, 1024), stderr: &strings.Builder{}, done: make(chan error, 1)}
-	cmd.Stderr = &lockedWriter{w: r.stderr}
+	r := &liveRun{t: t, cmd: cmd, events: make(chan event, 1024), stderr: &clitest.Output{}, done: make(chan error, 1)}
+	cmd.Stderr = r.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -107,17 +82,6 @@ func startLiveIn(t testing.TB, stdin *os.File, args ...string) *liveRun {
 		r.done <- cmd.Wait()
 	}()
 	return r
-}
-
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }
 
 // await returns the first event, from those not yet seen, that match
@@ -449,9 +413,9 @@ func TestLiveRemoved(t *testing.T) {
 func TestLivePipe(t *testing.T) {
 	cmd := exec.Command(robowatchBinary(t), "-o", "jsonl", "--interval", "1s")
 	stdin, _ := cmd.StdinPipe()
-	r := &liveRun{t: t, cmd: cmd, events: make(chan event, 64), stderr: &strings.Builder{}, done: make(chan error, 1)}
+	r := &liveRun{t: t, cmd: cmd, events: make(chan event, 64), stderr: &clitest.Output{}, done: make(chan error, 1)}
 	stdout, _ := cmd.StdoutPipe()
-	cmd.Stderr = &lockedWriter{w: r.stderr}
+	cmd.Stderr = r.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

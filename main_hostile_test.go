@@ -44,34 +44,6 @@ var hostileLogs = []struct {
 	{"truncated.log.gz", 977, 977, 0, cli.ExitError, "truncated.log.gz: line 978: unexpected EOF"},
 }
 
-// summary is the part of the JSON report these tests read.
-type summary struct {
-	Summary struct {
-		Lines, Records, Malformed int64
-		Partial                   bool
-		Format                    string
-		Other                     struct{ Clients, Requests int64 }
-	} `json:"summary"`
-	Clients []struct {
-		IP        string `json:"ip"`
-		UserAgent string `json:"user_agent"`
-		Requests  int64  `json:"requests"`
-	} `json:"clients"`
-	Malformed []struct {
-		File, Reason, Text string
-	} `json:"malformed"`
-	Errors []string `json:"errors"`
-}
-
-func parseSummary(t *testing.T, out string) summary {
-	t.Helper()
-	var s summary
-	if err := json.Unmarshal([]byte(out), &s); err != nil {
-		t.Fatalf("the JSON report does not parse: %v\n%.2000s", err, out)
-	}
-	return s
-}
-
 // TestHostileLogFiles reads each hostile log: a clear report (lines,
 // records and malformed lines counted exactly, a warning naming a file that
 // is mostly not a log, an error naming a broken one) and no panic.
@@ -264,8 +236,6 @@ func runStream(t *testing.T, stdin io.Reader, args ...string) (int, string, stri
 	n := allocated(func() { code = run(context.Background(), args, stdin, &out, &errOut) })
 	return code, out.String(), errOut.String(), n
 }
-
-const validLine = `192.0.2.1 - - [06/May/2024:09:00:00 +0000] "GET / HTTP/1.1" 200 512 "-" "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"` + "\n"
 
 // TestHostileLongLine streams a 100 MiB line, once with no newline at the
 // end of the input and once followed by more lines: it is one malformed

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/robowatch/robowatch/cli"
+	"github.com/robowatch/robowatch/internal/clitest"
 )
 
 // TestHostileDisappearsMidList: while robowatch reads the first input (a
@@ -155,13 +156,7 @@ func waitOpen(t *testing.T, name string, done <-chan struct{}) string {
 // of the process group deliver it (on a loaded machine milliseconds apart),
 // is one interrupt, not two.
 func TestHostileSIGINT(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "robowatch")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := clitest.Binary(t)
 	for _, signals := range []int{1, 2} {
 		t.Run(fmt.Sprintf("%d signals", signals), func(t *testing.T) { interruptPipe(t, bin, signals) })
 	}

@@ -5,11 +5,11 @@ package main
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mattn/go-runewidth"
+	"github.com/robowatch/robowatch/internal/clitest"
 )
 
 // TestTerminal80Columns runs robowatch on a real pseudo-terminal 80 columns
@@ -22,13 +22,7 @@ func TestTerminal80Columns(t *testing.T) {
 	if err != nil {
 		t.Skip("util-linux script is not installed")
 	}
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "robowatch")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := clitest.Binary(t)
 	runs := [][]string{
 		{"--robots", "testdata/scenarios/site/robots.txt", "testdata/scenarios/site/site.log", "testdata/hostile/terminal-escapes.log"},
 		{"--robots", "testdata/sample.robots.txt", "--client", "90.32.98.73", "testdata/sample.log.gz"},

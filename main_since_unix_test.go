@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/robowatch/robowatch/cli"
+	"github.com/robowatch/robowatch/internal/clitest"
 )
 
 // TestSinceOnPipes: --since counted back from the log's end works on every
@@ -92,13 +93,7 @@ func sinceSummary(t *testing.T, stdin []byte, file string) windowSummary {
 // TestSIGTERMWhileSpooling: SIGTERM while --since keeps a silent pipe ends
 // the run at once, exit 130, and leaves no temporary file.
 func TestSIGTERMWhileSpooling(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "robowatch")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := clitest.Binary(t)
 	tmp := t.TempDir()
 	cmd := exec.Command(bin, "-o", "json", "--since", "2h")
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)

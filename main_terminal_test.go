@@ -3,14 +3,14 @@
 package main
 
 import (
-	"bytes"
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/robowatch/robowatch/internal/clitest"
 )
 
 // TestTerminalStdin: "robowatch" typed at a prompt, with no file, says on
@@ -22,22 +22,15 @@ func TestTerminalStdin(t *testing.T) {
 	if err != nil {
 		t.Skip("util-linux script is not installed")
 	}
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "robowatch")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := clitest.Binary(t)
 	// exec, so the Ctrl-C reaches robowatch alone: a shell waiting for it
 	// would itself die of SIGINT under dash (CI's /bin/sh) before it could
 	// print anything. script -e hands back robowatch's exit status.
 	c := exec.Command(script, "-qec", "stty cols 100 rows 50; exec "+bin+" --color never --section summary", "/dev/null")
 	c.Env = append(os.Environ(), "TERM=xterm", "SHELL=/bin/sh")
 	keys, _ := c.StdinPipe()
-	var screen bytes.Buffer
-	shown := &lockedWriter{w: &screen}
-	c.Stdout, c.Stderr = shown, shown
+	screen := &clitest.Output{}
+	c.Stdout, c.Stderr = screen, screen
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -46,11 +39,7 @@ func TestTerminalStdin(t *testing.T) {
 	// robowatch runs (a fixed second assumed an idle machine), it would
 	// reach the shell or stty instead.
 	const hint = "reading a log from standard input (the terminal)"
-	text := func() string {
-		shown.mu.Lock()
-		defer shown.mu.Unlock()
-		return screen.String()
-	}
+	text := screen.String
 	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(text(), hint); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("robowatch did not say it reads the terminal within 30 s:\n%s", text())

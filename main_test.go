@@ -1,40 +1,27 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/robowatch/robowatch/cli"
+	"github.com/robowatch/robowatch/internal/clitest"
 )
 
 // run is the whole command, as main runs it.
 var run = cli.Main
 
-// runCLI runs robowatch as a user would and returns its exit status and output.
-func runCLI(t *testing.T, stdin []byte, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, bytes.NewReader(stdin), &out, &errOut)
-	return code, out.String(), errOut.String()
-}
+// The helpers the end-to-end tests of this package share (internal/clitest).
+var (
+	runCLI       = clitest.Run
+	runJSON      = clitest.RunJSON
+	parseSummary = clitest.ParseSummary
+	firstDiff    = clitest.FirstDiff
+)
 
-// runJSON runs robowatch with args, fails the test unless it exits 0, and
-// decodes its output, one JSON document, into v. It returns the output and
-// the standard error.
-func runJSON(t *testing.T, stdin []byte, v any, args ...string) (out, errOut string) {
-	t.Helper()
-	code, out, errOut := runCLI(t, stdin, args...)
-	if code != cli.ExitOK {
-		t.Fatalf("robowatch %s: exit %d: %s", strings.Join(args, " "), code, errOut)
-	}
-	if err := json.Unmarshal([]byte(out), v); err != nil {
-		t.Fatalf("robowatch %s: the JSON report does not parse: %v", strings.Join(args, " "), err)
-	}
-	return out, errOut
-}
+// validLine is one ordinary request of a browser.
+const validLine = clitest.ValidLine
 
 // TestJSONContract checks the field names that scripts depend on (issue 4's
 // contract): they may be added to, never renamed or dropped. A golden

@@ -198,25 +198,6 @@ func compareGolden(t *testing.T, golden, got string, required bool) {
 	}
 }
 
-// firstDiff says where got first differs from want, by line, to find the
-// change in a long report.
-func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := range max(len(g), len(w)) {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if gl != wl || i >= len(g) || i >= len(w) {
-			return "line " + strconv.Itoa(i+1) + ":\n got " + strconv.Quote(gl) + "\nwant " + strconv.Quote(wl) + "\n"
-		}
-	}
-	return "the end"
-}
-
 // jsonOutput reports whether args ask for JSON (-o json, --output=json, …).
 func jsonOutput(args []string) bool {
 	for i, a := range args {
