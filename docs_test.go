@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/robowatch/robowatch/cli"
 )
 
 // docPages are README.md and the topic pages under docs/ it links to.
@@ -376,5 +378,28 @@ func TestReadmeFrontPage(t *testing.T) {
 		if !strings.Contains(string(b), "](../README.md)") {
 			t.Errorf("%s has no link back to ../README.md", page)
 		}
+	}
+}
+
+// TestDocsCrawlToRefer: docs/robots-txt.md's example of the section is what the
+// command it shows prints, on the real log it names.
+func TestDocsCrawlToRefer(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("docs", "robots-txt.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cmd = "$ robowatch --width 100 --section refer testdata/corpus/elastic-semicomplete-2015/access.log.gz\n"
+	_, block, ok := strings.Cut(string(page), cmd)
+	if !ok {
+		t.Fatalf("docs/robots-txt.md shows no %q", cmd)
+	}
+	block, _, _ = strings.Cut(block, "```")
+	code, out, errOut := runCLI(t, nil, strings.Fields(cmd)[2:]...)
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	// The section ends with a blank line, the page's block with the fence.
+	if out = strings.TrimSuffix(out, "\n"); out != block {
+		t.Errorf("docs/robots-txt.md's example differs from the output at %s", firstDiff(block, out))
 	}
 }

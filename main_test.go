@@ -9,19 +9,29 @@ import (
 	"github.com/robowatch/robowatch/internal/clitest"
 )
 
+// The root holds the tests of the command as a whole: the scenarios'
+// goldens (scenario_test.go), the JSON contract (here), interrupts and
+// signals (signals_test.go), what reaches a terminal (terminal_test.go),
+// the fuzzer (fuzz_test.go), the documentation (docs_test.go) and the
+// accuracy tests (corpus_test.go). The end-to-end tests of one feature of
+// the command live in cli (cli/main_*_test.go).
+
 // run is the whole command, as main runs it.
 var run = cli.Main
 
 // The helpers the end-to-end tests of this package share (internal/clitest).
 var (
 	runCLI       = clitest.Run
-	runJSON      = clitest.RunJSON
 	parseSummary = clitest.ParseSummary
 	firstDiff    = clitest.FirstDiff
+	assertInert  = clitest.AssertInert
 )
 
 // validLine is one ordinary request of a browser.
 const validLine = clitest.ValidLine
+
+// hostileDir holds the small hostile inputs of issue 7.
+const hostileDir = "testdata/hostile"
 
 // TestJSONContract checks the field names that scripts depend on (issue 4's
 // contract): they may be added to, never renamed or dropped. A golden
@@ -154,117 +164,5 @@ func TestSummaryEventsFields(t *testing.T) {
 				t.Errorf("final summary: first top robot %q, want %q", got, tt.first)
 			}
 		})
-	}
-}
-
-// TestWallTimeWindowAcrossSummerTime: a Berlin server's log through the
-// change to summer time (2024-03-31, 02:00 +0100 became 03:00 +0200) and a
-// window given as the clock on the wall: --since '2024-03-31 03:30' keeps
-// the requests from 03:30 +0200 on, as the admin means, and --until stops
-// at the wall time in the offset in force then. Before, both bounds were
-// placed in the first line's +0100, an hour off: --since left out the
-// requests of 03:30 to 04:29.
-func TestWallTimeWindowAcrossSummerTime(t *testing.T) {
-	var log strings.Builder
-	for _, at := range []string{
-		"31/Mar/2024:01:15:00 +0100", "31/Mar/2024:01:45:00 +0100",
-		"31/Mar/2024:03:10:00 +0200", "31/Mar/2024:03:30:00 +0200", "31/Mar/2024:03:50:00 +0200",
-		"31/Mar/2024:04:20:00 +0200", "31/Mar/2024:04:40:00 +0200",
-	} {
-		log.WriteString(`198.51.100.4 - - [` + at + `] "GET / HTTP/1.1" 200 512 "-" "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"` + "\n")
-	}
-	tests := []struct {
-		name    string
-		args    []string
-		outside int64
-		window  string
-	}{
-		{"since after the change", []string{"--since", "2024-03-31 03:30"}, 3, "from 2024-03-31 03:30:00 +0200"},
-		{"until after the change", []string{"--until", "2024-03-31 04:30"}, 1, "before 2024-03-31 04:30:00 +0200"},
-		{"across the change", []string{"--since", "2024-03-31 01:30", "--until", "2024-03-31 03:30"}, 5, "2024-03-31 01:30:00 +0100 to 2024-03-31 03:30:00 +0200"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var r struct {
-				Summary struct {
-					Records, Outside int64
-					Window           string
-				} `json:"summary"`
-			}
-			runJSON(t, []byte(log.String()), &r, append([]string{"-o", "json"}, tt.args...)...)
-			if r.Summary.Records != 7 || r.Summary.Outside != tt.outside || r.Summary.Window != tt.window {
-				t.Errorf("%d records, %d outside, window %q; want 7, %d outside, %q", r.Summary.Records, r.Summary.Outside, r.Summary.Window, tt.outside, tt.window)
-			}
-		})
-	}
-}
-
-// TestJSONPanelsOfRobots is the GoAccess panels an admin expects, of
-// robots, in the JSON: per robot its answers (404s apart) and its most
-// asked paths, and the same for all robots, with people's answers beside.
-// The site's log has a scanner probing for admin pages that are not there.
-func TestJSONPanelsOfRobots(t *testing.T) {
-	code, out, errOut := runCLI(t, nil, "-o", "json", "testdata/scenarios/site/site.log")
-	if code != cli.ExitOK {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	type status struct {
-		S2xx, S4xx, NotFound int64
-	}
-	var doc struct {
-		Summary struct {
-			RobotRequests int64 `json:"robot_requests"`
-		} `json:"summary"`
-		Robots []struct {
-			Name     string         `json:"name"`
-			Requests int64          `json:"requests"`
-			Status   map[string]int `json:"status"`
-			TopPaths []struct {
-				Path     string `json:"path"`
-				Requests int64  `json:"requests"`
-				Error    int64  `json:"error"`
-			} `json:"top_paths"`
-		} `json:"robots"`
-		Panels struct {
-			RobotStatus map[string]int64 `json:"robot_status"`
-			HumanStatus map[string]int64 `json:"human_status"`
-			RobotPaths  []struct {
-				Path     string `json:"path"`
-				Requests int64  `json:"requests"`
-			} `json:"robot_paths"`
-		} `json:"panels"`
-	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatal(err)
-	}
-	if len(doc.Robots) == 0 || len(doc.Panels.RobotPaths) == 0 {
-		t.Fatalf("no robots or no robot paths: %s", out[:min(len(out), 400)])
-	}
-	var all int64
-	for _, r := range doc.Robots {
-		var answers int
-		for _, k := range []string{"2xx", "3xx", "4xx", "5xx", "other"} {
-			answers += r.Status[k]
-		}
-		if int64(answers) != r.Requests {
-			t.Errorf("%s: %d answers counted of %d requests", r.Name, answers, r.Requests)
-		}
-		if r.Status["404"] > r.Status["4xx"] {
-			t.Errorf("%s: more 404s (%d) than 4xx (%d)", r.Name, r.Status["404"], r.Status["4xx"])
-		}
-		if len(r.TopPaths) == 0 || r.TopPaths[0].Requests == 0 {
-			t.Errorf("%s: no top paths", r.Name)
-		}
-		all += int64(answers)
-	}
-	var robotAnswers int64
-	for _, k := range []string{"2xx", "3xx", "4xx", "5xx", "other"} {
-		robotAnswers += doc.Panels.RobotStatus[k]
-	}
-	if robotAnswers != doc.Summary.RobotRequests || all != robotAnswers {
-		t.Errorf("all robots answered %d times, robots rows %d, robot requests %d", robotAnswers, all, doc.Summary.RobotRequests)
-	}
-	if doc.Panels.RobotStatus["404"] == 0 {
-		t.Errorf("the scanner's 404s are not counted: %v", doc.Panels.RobotStatus)
 	}
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // Hostile input at the Reader (issue 7; the CLI side is in
-// main_hostile_test.go): big inputs are generated as streams, and memory is
+// cli/main_hostile_test.go): big inputs are generated as streams, and memory is
 // checked by the bytes allocated in all, which a held line or a held
 // decompressed file would exceed many times over.
 

@@ -7,9 +7,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/robowatch/robowatch/cli"
 )
@@ -68,6 +71,27 @@ func ParseSummary(t testing.TB, out string) Summary {
 		t.Fatalf("the JSON report does not parse: %v\n%.2000s", err, out)
 	}
 	return s
+}
+
+// AssertInert fails if s carries anything a terminal would act on or hide:
+// C0 controls but the line end, DEL, C1 controls, invalid UTF-8 (a lone 0x9b
+// is CSI to some terminals), bidi and other format characters.
+func AssertInert(t testing.TB, what, s string) {
+	t.Helper()
+	for i, r := range s {
+		bad := ""
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\ufffd"):
+			bad = fmt.Sprintf("invalid UTF-8 byte %#x", s[i])
+		case r < 0x20 && r != '\n', r == 0x7f, r >= 0x80 && r <= 0x9f:
+			bad = fmt.Sprintf("control %U", r)
+		case unicode.Is(unicode.Cf, r), r == 0x2028, r == 0x2029:
+			bad = fmt.Sprintf("format character %U", r)
+		}
+		if bad != "" {
+			t.Fatalf("%s: raw %s at byte %d: %q", what, bad, i, s[max(0, i-40):min(len(s), i+20)])
+		}
+	}
 }
 
 // FirstDiff says where got first differs from want, by line, to find the

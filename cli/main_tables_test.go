@@ -1,10 +1,13 @@
-package main
+package cli_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/robowatch/robowatch/cli"
 )
 
 // tableHeaders returns, for each titled list of a terminal report, its
@@ -33,8 +36,8 @@ func tableHeaders(out string) map[string]string {
 // robots list had Operator where the other had not.
 func TestSameWidthSameColumns(t *testing.T) {
 	logs := [][]string{
-		{"--robots", "testdata/scenarios/site/robots.txt", "testdata/scenarios/site/site.log"},
-		{"--robots", "testdata/scenarios/narrow-terminal/robots.txt", "testdata/scenarios/narrow-terminal/access.log"},
+		{"--robots", "../testdata/scenarios/site/robots.txt", "../testdata/scenarios/site/site.log"},
+		{"--robots", "../testdata/scenarios/narrow-terminal/robots.txt", "../testdata/scenarios/narrow-terminal/access.log"},
 	}
 	for _, width := range []int{80, 100, 120, 160} {
 		t.Run(strconv.Itoa(width), func(t *testing.T) {
@@ -78,7 +81,7 @@ func TestNoRobotsTxtNoViolationsColumn(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			args := append(tt.args, "--section", "robots,clients", "testdata/scenarios/site/site.log")
+			args := append(tt.args, "--section", "robots,clients", "../testdata/scenarios/site/site.log")
 			code, out, errOut := runCLI(t, nil, args...)
 			if code != 0 {
 				t.Fatalf("exit %d\n%s", code, errOut)
@@ -117,5 +120,75 @@ func TestTrafficCollapsesSilence(t *testing.T) {
 		if strings.Contains(l, "…") && !strings.HasSuffix(strings.TrimSpace(l), "- │") {
 			t.Errorf("the silent days' share is not \"-\": %s", l)
 		}
+	}
+}
+
+// TestJSONPanelsOfRobots is the GoAccess panels an admin expects, of
+// robots, in the JSON: per robot its answers (404s apart) and its most
+// asked paths, and the same for all robots, with people's answers beside.
+// The site's log has a scanner probing for admin pages that are not there.
+func TestJSONPanelsOfRobots(t *testing.T) {
+	code, out, errOut := runCLI(t, nil, "-o", "json", "../testdata/scenarios/site/site.log")
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	type status struct {
+		S2xx, S4xx, NotFound int64
+	}
+	var doc struct {
+		Summary struct {
+			RobotRequests int64 `json:"robot_requests"`
+		} `json:"summary"`
+		Robots []struct {
+			Name     string         `json:"name"`
+			Requests int64          `json:"requests"`
+			Status   map[string]int `json:"status"`
+			TopPaths []struct {
+				Path     string `json:"path"`
+				Requests int64  `json:"requests"`
+				Error    int64  `json:"error"`
+			} `json:"top_paths"`
+		} `json:"robots"`
+		Panels struct {
+			RobotStatus map[string]int64 `json:"robot_status"`
+			HumanStatus map[string]int64 `json:"human_status"`
+			RobotPaths  []struct {
+				Path     string `json:"path"`
+				Requests int64  `json:"requests"`
+			} `json:"robot_paths"`
+		} `json:"panels"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Robots) == 0 || len(doc.Panels.RobotPaths) == 0 {
+		t.Fatalf("no robots or no robot paths: %s", out[:min(len(out), 400)])
+	}
+	var all int64
+	for _, r := range doc.Robots {
+		var answers int
+		for _, k := range []string{"2xx", "3xx", "4xx", "5xx", "other"} {
+			answers += r.Status[k]
+		}
+		if int64(answers) != r.Requests {
+			t.Errorf("%s: %d answers counted of %d requests", r.Name, answers, r.Requests)
+		}
+		if r.Status["404"] > r.Status["4xx"] {
+			t.Errorf("%s: more 404s (%d) than 4xx (%d)", r.Name, r.Status["404"], r.Status["4xx"])
+		}
+		if len(r.TopPaths) == 0 || r.TopPaths[0].Requests == 0 {
+			t.Errorf("%s: no top paths", r.Name)
+		}
+		all += int64(answers)
+	}
+	var robotAnswers int64
+	for _, k := range []string{"2xx", "3xx", "4xx", "5xx", "other"} {
+		robotAnswers += doc.Panels.RobotStatus[k]
+	}
+	if robotAnswers != doc.Summary.RobotRequests || all != robotAnswers {
+		t.Errorf("all robots answered %d times, robots rows %d, robot requests %d", robotAnswers, all, doc.Summary.RobotRequests)
+	}
+	if doc.Panels.RobotStatus["404"] == 0 {
+		t.Errorf("the scanner's 404s are not counted: %v", doc.Panels.RobotStatus)
 	}
 }

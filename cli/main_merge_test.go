@@ -1,4 +1,4 @@
-package main
+package cli_test
 
 import (
 	"bytes"
@@ -29,20 +29,20 @@ func TestShardsMergeToTheWholeRun(t *testing.T) {
 		name, robots string // robots: the site's robots.txt, for merge --robots
 		args         []string
 	}{
-		{"sample", "testdata/sample.robots.txt", []string{"--robots", "testdata/sample.robots.txt", "testdata/sample.log.gz"}},
-		{"site", "testdata/scenarios/site/robots.txt", []string{"--robots", "testdata/scenarios/site/robots.txt", "testdata/scenarios/site/site.log"}},
-		{"iis-directives", "", []string{"testdata/formats/iis.log"}},
-		{"malformed-and-rotated", "", []string{"testdata/logs/nasa-401-1000.log", "testdata/logs/basjes-1-300.log", "testdata/scenarios/server-formats/notes.txt"}},
-		{"elastic", "", []string{"testdata/logs/elastic-8801-9000.log", "testdata/logs/elastic-5801-5900.log"}},
+		{"sample", "../testdata/sample.robots.txt", []string{"--robots", "../testdata/sample.robots.txt", "../testdata/sample.log.gz"}},
+		{"site", "../testdata/scenarios/site/robots.txt", []string{"--robots", "../testdata/scenarios/site/robots.txt", "../testdata/scenarios/site/site.log"}},
+		{"iis-directives", "", []string{"../testdata/formats/iis.log"}},
+		{"malformed-and-rotated", "", []string{"../testdata/logs/nasa-401-1000.log", "../testdata/logs/basjes-1-300.log", "../testdata/scenarios/server-formats/notes.txt"}},
+		{"elastic", "", []string{"../testdata/logs/elastic-8801-9000.log", "../testdata/logs/elastic-5801-5900.log"}},
 		// One client before the change to summer time, the rest after: a
 		// shard of only later clients took +0200 for the log's zone.
-		{"dst", "", []string{"testdata/scenarios/dst/change.log"}},
+		{"dst", "", []string{"../testdata/scenarios/dst/change.log"}},
 		// robots.txt unreachable, served as a page; 429s; Crawl-delay sessions.
-		{"conduct", "testdata/conduct/robots.txt", []string{"--robots", "testdata/conduct/robots.txt", "testdata/conduct/conduct.log"}},
+		{"conduct", "../testdata/conduct/robots.txt", []string{"--robots", "../testdata/conduct/robots.txt", "../testdata/conduct/conduct.log"}},
 		// Pages of Google's and OpenAI's crawlers, people they sent back.
-		{"refer", "", []string{"testdata/refer/refer.log"}},
+		{"refer", "", []string{"../testdata/refer/refer.log"}},
 		// Content-use preferences, a Content-Usage header, AI discovery files.
-		{"prefs", "testdata/prefs/robots.txt", []string{"--robots", "testdata/prefs/robots.txt", "testdata/prefs/prefs.log"}},
+		{"prefs", "../testdata/prefs/robots.txt", []string{"--robots", "../testdata/prefs/robots.txt", "../testdata/prefs/prefs.log"}},
 	} {
 		for _, n := range []int{2, 3, 7} {
 			t.Run(fmt.Sprintf("%s/%d", tc.name, n), func(t *testing.T) {
@@ -91,7 +91,7 @@ func TestShardsMergeToTheWholeRun(t *testing.T) {
 // TestShardsCountEveryLineOnce: each line of the log, malformed and
 // directive lines included, is counted by exactly one shard.
 func TestShardsCountEveryLineOnce(t *testing.T) {
-	args := []string{"testdata/formats/iis.log", "testdata/logs/nasa-401-1000.log", "testdata/scenarios/server-formats/notes.txt"}
+	args := []string{"../testdata/formats/iis.log", "../testdata/logs/nasa-401-1000.log", "../testdata/scenarios/server-formats/notes.txt"}
 	var whole, sum jsonSummary
 	_, out, _ := runCLI(t, nil, append([]string{"-o", "json"}, args...)...)
 	whole = summaryIn(t, out)
@@ -119,7 +119,7 @@ func TestShardsCountEveryLineOnce(t *testing.T) {
 // requests.
 func TestMergeConsecutiveLogs(t *testing.T) {
 	dir := t.TempDir()
-	log, err := os.ReadFile("testdata/scenarios/site/site.log")
+	log, err := os.ReadFile("../testdata/scenarios/site/site.log")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,8 +128,8 @@ func TestMergeConsecutiveLogs(t *testing.T) {
 	day1, day2 := filepath.Join(dir, "day1.log"), filepath.Join(dir, "day2.log")
 	os.WriteFile(day1, []byte(strings.Join(lines[:half], "")), 0o644)
 	os.WriteFile(day2, []byte(strings.Join(lines[half:], "")), 0o644)
-	robots := "testdata/scenarios/site/robots.txt"
-	_, whole, _ := runCLI(t, nil, "-o", "json", "--robots", robots, "testdata/scenarios/site/site.log")
+	robots := "../testdata/scenarios/site/robots.txt"
+	_, whole, _ := runCLI(t, nil, "-o", "json", "--robots", robots, "../testdata/scenarios/site/site.log")
 	var parts []string
 	for _, day := range []string{day1, day2} {
 		_, out, _ := runCLI(t, nil, "-o", "json", "--robots", robots, day)
@@ -205,7 +205,7 @@ func TestMergeConsecutiveLogs(t *testing.T) {
 func TestMergeRefusesWhatItCannotMergeExactly(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name string, args ...string) string {
-		_, out, _ := runCLI(t, nil, append(args, "--robots", "testdata/sample.robots.txt", "testdata/sample.log.gz")...)
+		_, out, _ := runCLI(t, nil, append(args, "--robots", "../testdata/sample.robots.txt", "../testdata/sample.log.gz")...)
 		p := filepath.Join(dir, name)
 		os.WriteFile(p, []byte(out), 0o644)
 		return p
@@ -222,7 +222,7 @@ func TestMergeRefusesWhatItCannotMergeExactly(t *testing.T) {
 		{[]string{cut}, cli.ExitError, "--top 0"},
 		{[]string{s1, s1}, cli.ExitError, "both shard 1/3"},
 		{[]string{s1, other}, cli.ExitError, "split 2 ways"},
-		{[]string{"testdata/sample.robots.txt"}, cli.ExitError, "not a robowatch JSON report"},
+		{[]string{"../testdata/sample.robots.txt"}, cli.ExitError, "not a robowatch JSON report"},
 		{[]string{s1, s2}, cli.ExitError, "shards missing from the merge: 3/3"},
 		{nil, cli.ExitUsage, "give the JSON reports"},
 	} {
@@ -243,7 +243,7 @@ func TestMergeRefusesWhatItCannotMergeExactly(t *testing.T) {
 	if code, _, errOut := runCLI(t, nil, "merge", "-o", "json", partial); code != cli.ExitError || !strings.Contains(errOut, "interrupted") {
 		t.Errorf("merge of an interrupted part: exit %d, stderr %q; want exit 1 saying so", code, errOut)
 	}
-	_, unchecked, _ := runCLI(t, nil, "-o", "json", "testdata/sample.log.gz")
+	_, unchecked, _ := runCLI(t, nil, "-o", "json", "../testdata/sample.log.gz")
 	plain := filepath.Join(dir, "plain.json")
 	os.WriteFile(plain, []byte(unchecked), 0o644)
 	if code, _, errOut := runCLI(t, nil, "merge", "--fail-on", "violations", plain); code != cli.ExitUsage || !strings.Contains(errOut, "without --robots") {
@@ -268,7 +268,7 @@ func TestMergeRefusesWhatItCannotMergeExactly(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"0/3", "4/3", "1/0", "x", "1/2/3"} {
-		if code, _, errOut := runCLI(t, nil, "--shard", bad, "testdata/sample.log.gz"); code != cli.ExitUsage {
+		if code, _, errOut := runCLI(t, nil, "--shard", bad, "../testdata/sample.log.gz"); code != cli.ExitUsage {
 			t.Errorf("--shard %s: exit %d (%s), want a usage error", bad, code, errOut)
 		}
 	}
@@ -283,7 +283,7 @@ func TestMergeRefusesWhatItCannotMergeExactly(t *testing.T) {
 // (written before they were recorded).
 func TestMergeRefusesPartsMadeWithDifferentOptions(t *testing.T) {
 	dir := t.TempDir()
-	robots := "testdata/sample.robots.txt"
+	robots := "../testdata/sample.robots.txt"
 	copied := filepath.Join(dir, "robots-copy.txt")
 	b, err := os.ReadFile(robots)
 	if err != nil {
@@ -293,7 +293,7 @@ func TestMergeRefusesPartsMadeWithDifferentOptions(t *testing.T) {
 	// The parts that are to merge read another log of the same hours (the
 	// sample without its first line, as a second server's): parts of one
 	// log would count it twice.
-	const sample = "testdata/sample.log.gz"
+	const sample = "../testdata/sample.log.gz"
 	next := filepath.Join(dir, "next.log")
 	zr, err := os.Open(sample)
 	if err != nil {
@@ -342,7 +342,7 @@ func TestMergeRefusesPartsMadeWithDifferentOptions(t *testing.T) {
 	// Consecutive logs checked against the robots.txt of their day merge,
 	// with a warning: a site changes its file in the middle of a week.
 	// Shards of one log, which one run's options made, do not.
-	changed := write("other-robots.json", next, "--robots", "testdata/scenarios/site/robots.txt", "--since", "1d")
+	changed := write("other-robots.json", next, "--robots", "../testdata/scenarios/site/robots.txt", "--since", "1d")
 	if code, _, errOut := runCLI(t, nil, "merge", "-o", "json", base, changed); code != cli.ExitOK || !strings.Contains(errOut, "2 different robots.txt files") {
 		t.Errorf("merge of days checked against different robots.txt files: exit %d, %q; want exit 0 and a warning", code, errOut)
 	} else if !strings.Contains(errOut, "cover the same time") {
@@ -353,14 +353,14 @@ func TestMergeRefusesPartsMadeWithDifferentOptions(t *testing.T) {
 	// The warning does not depend on the order of the parts: a part checked
 	// against a host's file besides the site's, named first, hid the day
 	// checked against the site's alone.
-	hosted := write("hosted-robots.json", next, "--robots", robots, "--robots", "www.example.com=testdata/scenarios/site/robots.txt", "--since", "1d")
+	hosted := write("hosted-robots.json", next, "--robots", robots, "--robots", "www.example.com=../testdata/scenarios/site/robots.txt", "--since", "1d")
 	for _, order := range [][]string{{base, hosted}, {hosted, base}} {
 		if code, _, errOut := runCLI(t, nil, append([]string{"merge", "-o", "json"}, order...)...); code != cli.ExitOK || !strings.Contains(errOut, "2 different robots.txt files") {
 			t.Errorf("merge of %v, checked against different robots.txt files: exit %d, %q; want exit 0 and a warning", order, code, errOut)
 		}
 	}
 	shard1 := write("shard1.json", sample, "--robots", robots, "--since", "1d", "--shard", "1/2")
-	shard2 := write("shard2.json", sample, "--robots", "testdata/scenarios/site/robots.txt", "--since", "1d", "--shard", "2/2")
+	shard2 := write("shard2.json", sample, "--robots", "../testdata/scenarios/site/robots.txt", "--since", "1d", "--shard", "2/2")
 	if code, _, errOut := runCLI(t, nil, "merge", "-o", "json", shard1, shard2); code != cli.ExitError || !strings.Contains(errOut, "different --robots") {
 		t.Errorf("merge of shards checked against different robots.txt files: exit %d, %q; want exit 1 naming --robots", code, errOut)
 	}
@@ -398,7 +398,7 @@ func TestMergeRefusesPartsMadeWithDifferentOptions(t *testing.T) {
 // timeline's zone followed it too.
 func TestMergeIgnoresTheOrderOfItsParts(t *testing.T) {
 	dir := t.TempDir()
-	log, err := os.ReadFile("testdata/scenarios/site/site.log")
+	log, err := os.ReadFile("../testdata/scenarios/site/site.log")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -411,13 +411,13 @@ func TestMergeIgnoresTheOrderOfItsParts(t *testing.T) {
 			end = len(lines)
 		}
 		os.WriteFile(day, []byte(strings.Join(lines[i*k:end], "")), 0o644)
-		_, out, _ := runCLI(t, nil, "-o", "json", "--robots", "testdata/scenarios/site/robots.txt", day)
+		_, out, _ := runCLI(t, nil, "-o", "json", "--robots", "../testdata/scenarios/site/robots.txt", day)
 		os.WriteFile(day+".json", []byte(out), 0o644)
 		days = append(days, day+".json")
 	}
 	var shards []string
 	for i := 1; i <= 3; i++ {
-		_, out, _ := runCLI(t, nil, "-o", "json", "--shard", fmt.Sprintf("%d/3", i), "--robots", "testdata/sample.robots.txt", "testdata/sample.log.gz")
+		_, out, _ := runCLI(t, nil, "-o", "json", "--shard", fmt.Sprintf("%d/3", i), "--robots", "../testdata/sample.robots.txt", "../testdata/sample.log.gz")
 		p := filepath.Join(dir, fmt.Sprintf("shard%d.json", i))
 		os.WriteFile(p, []byte(out), 0o644)
 		shards = append(shards, p)
@@ -549,17 +549,17 @@ func summaryIn(t *testing.T, out string) jsonSummary { return reportIn(t, out).S
 // malformed lines and a --since window.
 func TestWorkersGiveTheSameReport(t *testing.T) {
 	for _, args := range [][]string{
-		{"--robots", "testdata/sample.robots.txt", "testdata/sample.log.gz"},
-		{"--robots", "testdata/scenarios/site/robots.txt", "--client", "192.0.2.99", "testdata/scenarios/site/site.log"},
-		{"testdata/formats/iis.log", "testdata/logs/nasa-401-1000.log", "testdata/logs/basjes-1-300.log"},
-		{"--since", "2024-03-10T01:00:00Z", "--robots", "testdata/sample.robots.txt", "testdata/sample.log.gz"},
-		{"--shard", "2/3", "--robots", "testdata/sample.robots.txt", "testdata/sample.log.gz"},
+		{"--robots", "../testdata/sample.robots.txt", "../testdata/sample.log.gz"},
+		{"--robots", "../testdata/scenarios/site/robots.txt", "--client", "192.0.2.99", "../testdata/scenarios/site/site.log"},
+		{"../testdata/formats/iis.log", "../testdata/logs/nasa-401-1000.log", "../testdata/logs/basjes-1-300.log"},
+		{"--since", "2024-03-10T01:00:00Z", "--robots", "../testdata/sample.robots.txt", "../testdata/sample.log.gz"},
+		{"--shard", "2/3", "--robots", "../testdata/sample.robots.txt", "../testdata/sample.log.gz"},
 		// A worker whose clients all came after the change to summer time
 		// took +0200 for the log's zone: their peaks and the timeline.
-		{"testdata/scenarios/dst/change.log"},
-		{"--robots", "testdata/conduct/robots.txt", "testdata/conduct/conduct.log"},
-		{"testdata/refer/refer.log"},
-		{"--robots", "testdata/prefs/robots.txt", "testdata/prefs/prefs.log"},
+		{"../testdata/scenarios/dst/change.log"},
+		{"--robots", "../testdata/conduct/robots.txt", "../testdata/conduct/conduct.log"},
+		{"../testdata/refer/refer.log"},
+		{"--robots", "../testdata/prefs/robots.txt", "../testdata/prefs/prefs.log"},
 	} {
 		for _, out := range [][]string{{"-o", "json"}, {"--width", "120"}, {"-o", "nginx"}} {
 			run := func(workers string) (int, string) {
@@ -582,7 +582,7 @@ func TestWorkersGiveTheSameReport(t *testing.T) {
 // never a hang or a panic.
 func TestMergeHostileParts(t *testing.T) {
 	dir := t.TempDir()
-	_, good, _ := runCLI(t, nil, "-o", "json", "--robots", "testdata/sample.robots.txt", "testdata/sample.log.gz")
+	_, good, _ := runCLI(t, nil, "-o", "json", "--robots", "../testdata/sample.robots.txt", "../testdata/sample.log.gz")
 	var doc map[string]any
 	if err := json.Unmarshal([]byte(good), &doc); err != nil {
 		t.Fatal(err)
@@ -677,7 +677,7 @@ func BenchmarkMergeLongLists(b *testing.B) {
 func longPart(tb testing.TB, n int) (string, []any) {
 	tb.Helper()
 	var good bytes.Buffer
-	if code := run(context.Background(), []string{"-o", "json", "--robots", "testdata/sample.robots.txt", "testdata/sample.log.gz"}, nil, &good, io.Discard); code != cli.ExitOK {
+	if code := run(context.Background(), []string{"-o", "json", "--robots", "../testdata/sample.robots.txt", "../testdata/sample.log.gz"}, nil, &good, io.Discard); code != cli.ExitOK {
 		tb.Fatalf("sample report: exit %d", code)
 	}
 	var d map[string]any
@@ -775,7 +775,7 @@ func TestMergedBlockListLeavesTrustedProxiesOut(t *testing.T) {
 // copy compressed, is one input; consecutive days still merge.
 func TestMergeRefusesPartsOfDifferentInputs(t *testing.T) {
 	dir := t.TempDir()
-	log, err := os.ReadFile("testdata/scenarios/site/site.log")
+	log, err := os.ReadFile("../testdata/scenarios/site/site.log")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -838,7 +838,7 @@ func TestMergeRefusesPartsOfDifferentInputs(t *testing.T) {
 // refused; the sums never wrap.
 func TestMergeRefusesCountsThatWouldWrap(t *testing.T) {
 	dir := t.TempDir()
-	log, err := os.ReadFile("testdata/scenarios/site/site.log")
+	log, err := os.ReadFile("../testdata/scenarios/site/site.log")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1025,4 +1025,190 @@ func TestMergeOfDailiesSaysWhyItDiffersFromOnePass(t *testing.T) {
 	if apart < 1 || !strings.Contains(errOut, "judged a person in each") || !strings.Contains(errOut, "one pass over all the logs") {
 		t.Errorf("merge calls it a person, one pass a robot, and does not say why: judged_per_part %d, stderr %q", apart, errOut)
 	}
+}
+
+// midnightLog is a log of two days whose robots cross midnight: SlowBot
+// keeps its Crawl-delay of 10 s on both days but not between 23:59:58
+// and 00:00:03, in one session; CacheBot fetches robots.txt at 23:50, after
+// the version of 22:00 forbade /new/, and asks for /new/x at 00:10;
+// DownBot is answered 503 for robots.txt at 23:55 and crawls /private/
+// after midnight; PaceBot, a request every 2 s, is answered 429 at
+// 23:59:50 and 00:00:20 and 00:00:56 and keeps its pace. It returns the
+// log's lines, the day-one lines first, and the first line of day two.
+func midnightLog() (lines []string, split int) {
+	type req struct {
+		at     time.Time
+		ip, ua string
+		path   string
+		status int
+	}
+	ua := func(name string) string {
+		return fmt.Sprintf("Mozilla/5.0 (compatible; %s/1.0; +http://bots.example/%s)", name, strings.ToLower(name))
+	}
+	day1 := time.Date(2024, 10, 10, 0, 0, 0, 0, time.UTC)
+	day2 := day1.AddDate(0, 0, 1)
+	at := func(day time.Time, hms string) time.Time {
+		var h, m, s int
+		fmt.Sscanf(hms, "%d:%d:%d", &h, &m, &s)
+		return day.Add(time.Duration(h)*time.Hour + time.Duration(m)*time.Minute + time.Duration(s)*time.Second)
+	}
+	var reqs []req
+	add := func(t time.Time, ip, name, path string, status int) {
+		reqs = append(reqs, req{t, ip, ua(name), path, status})
+	}
+	// SlowBot: every 12 s, 23:57:12 to 23:59:48, then 23:59:58, then
+	// 00:00:03 (5 s: faster than its delay), then every 12 s to 00:03.
+	add(at(day1, "23:57:00"), "203.0.113.1", "SlowBot", "/robots.txt", 200)
+	for t := at(day1, "23:57:12"); !t.After(at(day1, "23:59:48")); t = t.Add(12 * time.Second) {
+		add(t, "203.0.113.1", "SlowBot", fmt.Sprintf("/p/%d", t.Unix()), 200)
+	}
+	add(at(day1, "23:59:58"), "203.0.113.1", "SlowBot", "/p/a", 200)
+	for t := at(day2, "00:00:03"); !t.After(at(day2, "00:03:00")); t = t.Add(12 * time.Second) {
+		add(t, "203.0.113.1", "SlowBot", fmt.Sprintf("/p/%d", t.Unix()), 200)
+	}
+	// CacheBot: its copy of 23:50 is the version of 22:00.
+	add(at(day1, "23:50:00"), "203.0.113.2", "CacheBot", "/robots.txt", 200)
+	add(at(day1, "23:51:00"), "203.0.113.2", "CacheBot", "/a", 200)
+	add(at(day2, "00:10:00"), "203.0.113.2", "CacheBot", "/new/x", 200)
+	add(at(day2, "01:00:00"), "203.0.113.2", "CacheBot", "/b", 200)
+	// DownBot: robots.txt unreachable from 23:55.
+	add(at(day1, "23:55:00"), "203.0.113.3", "DownBot", "/robots.txt", 503)
+	add(at(day1, "23:56:00"), "203.0.113.3", "DownBot", "/public/a", 200)
+	add(at(day2, "00:05:00"), "203.0.113.3", "DownBot", "/private/x", 200)
+	add(at(day2, "00:06:00"), "203.0.113.3", "DownBot", "/private/y", 200)
+	// PaceBot: every 2 s, 23:59:00 to 00:01:00, through its 429s.
+	for t := at(day1, "23:59:00"); !t.After(at(day2, "00:01:00")); t = t.Add(2 * time.Second) {
+		status := 200
+		switch t {
+		case at(day1, "23:59:50"), at(day2, "00:00:20"), at(day2, "00:00:56"):
+			status = 429
+		}
+		add(t, "203.0.113.4", "PaceBot", fmt.Sprintf("/q/%d", t.Unix()), status)
+	}
+	// In time order, as a server writes them.
+	for i := 1; i < len(reqs); i++ {
+		for j := i; j > 0 && reqs[j].at.Before(reqs[j-1].at); j-- {
+			reqs[j], reqs[j-1] = reqs[j-1], reqs[j]
+		}
+	}
+	for _, r := range reqs {
+		if split == 0 && !r.at.Before(day2) {
+			split = len(lines)
+		}
+		lines = append(lines, fmt.Sprintf("%s - - [%s] \"GET %s HTTP/1.1\" %d 512 \"-\" \"%s\"\n",
+			r.ip, r.at.Format("02/Jan/2006:15:04:05 -0700"), r.path, r.status, r.ua))
+	}
+	return lines, split
+}
+
+// conductOfRobots is each robots row's conduct as the JSON report writes
+// it, with the counts the cache rule and an unreachable robots.txt change.
+func conductOfRobots(t *testing.T, out string) map[string]string {
+	t.Helper()
+	var doc struct {
+		Robots []struct {
+			Name        string          `json:"name"`
+			Violations  int64           `json:"violations"`
+			Cached      int64           `json:"cached"`
+			Unreachable int64           `json:"unreachable_requests"`
+			Conduct     json.RawMessage `json:"conduct"`
+		} `json:"robots"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{}
+	for _, r := range doc.Robots {
+		rows[r.Name] = fmt.Sprintf("violations %d, cached %d, unreachable %d, conduct %s", r.Violations, r.Cached, r.Unreachable, r.Conduct)
+	}
+	return rows
+}
+
+// TestMergeDaysAcrossMidnight: the daily reports of robots crawling
+// across midnight, merged, give the conduct one run over both days gives,
+// byte for byte: a session across midnight counts once, a Crawl-delay
+// broken between 23:59:58 and 00:00:03 breaks it, robots.txt_max_gap_s
+// runs from a fetch of day one to the requests of day two. With day two
+// run --state-from day one's report, the robots.txt a robot held (the
+// 24 h cache rule), an unreachable robots.txt and an open 429 minute carry
+// over too; without it the merged summary says which figures may differ.
+func TestMergeDaysAcrossMidnight(t *testing.T) {
+	dir := t.TempDir()
+	v1, v2 := filepath.Join(dir, "v1.txt"), filepath.Join(dir, "v2.txt")
+	os.WriteFile(v1, []byte("User-agent: SlowBot\nCrawl-delay: 10\nDisallow: /private/\n\nUser-agent: *\nDisallow: /private/\n"), 0o644)
+	os.WriteFile(v2, []byte("User-agent: SlowBot\nCrawl-delay: 10\nDisallow: /private/\n\nUser-agent: *\nDisallow: /private/\nDisallow: /new/\n"), 0o644)
+	robots := []string{"--robots", v1, "--robots", v2 + "@2024-10-10T22:00:00Z"}
+	lines, split := midnightLog()
+	whole, day1, day2 := filepath.Join(dir, "whole.log"), filepath.Join(dir, "day1.log"), filepath.Join(dir, "day2.log")
+	os.WriteFile(whole, []byte(strings.Join(lines, "")), 0o644)
+	os.WriteFile(day1, []byte(strings.Join(lines[:split], "")), 0o644)
+	os.WriteFile(day2, []byte(strings.Join(lines[split:], "")), 0o644)
+
+	run := func(args ...string) string {
+		t.Helper()
+		code, out, errOut := runCLI(t, nil, append(append([]string{"-o", "json", "--top", "0"}, robots...), args...)...)
+		if code != cli.ExitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		return out
+	}
+	want := conductOfRobots(t, run(whole))
+	part1 := filepath.Join(dir, "day1.json")
+	os.WriteFile(part1, []byte(run(day1)), 0o644)
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		exact []string // the conduct fields that must be the whole run's; nil: the whole rows
+	}{
+		{"seeded", []string{"--state-from", part1, day2}, nil},
+		{"alone", []string{day2}, []string{"sessions", "robots_txt_max_gap_s", "crawl_delay_compliance", "crawl_delay_sessions", "crawl_delay_fast_sessions"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			part2 := filepath.Join(dir, tc.name+"-day2.json")
+			os.WriteFile(part2, []byte(run(tc.args...)), 0o644)
+			var doc struct {
+				Summary struct {
+					DayEdges string `json:"day_edges"`
+				} `json:"summary"`
+			}
+			merged, _ := runJSON(t, nil, &doc, "merge", "-o", "json", part1, part2)
+			got := conductOfRobots(t, merged)
+			summary := doc.Summary
+			if tc.exact == nil {
+				for name, w := range want {
+					if got[name] != w {
+						t.Errorf("%s merged:\n%s\none run over both days:\n%s", name, got[name], w)
+					}
+				}
+				if summary.DayEdges != "" {
+					t.Errorf("summary.day_edges %q; want none, every day was run --state-from the day before", summary.DayEdges)
+				}
+				return
+			}
+			for name, w := range want {
+				for _, f := range tc.exact {
+					if a, b := field(t, got[name], f), field(t, w, f); a != b {
+						t.Errorf("%s: %s merged %s, one run %s", name, f, a, b)
+					}
+				}
+			}
+			if !strings.Contains(summary.DayEdges, "--state-from") {
+				t.Errorf("summary.day_edges %q; want it to say the days were not run --state-from", summary.DayEdges)
+			}
+		})
+	}
+}
+
+// field is one field of the conduct in a conductOfRobots row.
+func field(t *testing.T, row, name string) string {
+	t.Helper()
+	_, js, ok := strings.Cut(row, "conduct ")
+	if !ok {
+		return "(no row)"
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(js), &m); err != nil {
+		t.Fatal(err)
+	}
+	return string(m[name])
 }

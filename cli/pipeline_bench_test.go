@@ -1,4 +1,4 @@
-package main
+package cli_test
 
 import (
 	"bytes"
@@ -160,7 +160,7 @@ func benchmarkPipelineInput(b *testing.B, log []byte) {
 }
 
 func benchmarkPipelineWorkers(b *testing.B, log []byte, workers int) {
-	text, err := os.ReadFile("testdata/sample.robots.txt")
+	text, err := os.ReadFile("../testdata/sample.robots.txt")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,6 +1,8 @@
-package main
+package cli_test
 
 import (
+	"bufio"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"strings"
@@ -51,7 +53,7 @@ func judgeLog(t *testing.T, args ...string) (judgedReport, string) {
 // share, nor an incident, and the Clients table says which they are, not
 // "Robot: no". The same User-agent from a routable address is no server's.
 func TestServerAndJunkAreNoOnesVisit(t *testing.T) {
-	dir := "testdata/scenarios/server-junk/"
+	dir := "../testdata/scenarios/server-junk/"
 	rep, _ := judgeLog(t, dir+"wordpress-gke.log", dir+"tls-passthrough.log")
 	kinds := map[string]string{}
 	for _, c := range rep.Clients {
@@ -107,7 +109,7 @@ func TestServerAndJunkAreNoOnesVisit(t *testing.T) {
 // network, not "(empty)", which would make one robot of every robot of
 // such a log; and no robot of any log is named after a browser family.
 func TestNoUserAgentRobotsNamedByNetwork(t *testing.T) {
-	rep, _ := judgeLog(t, "testdata/scenarios/no-user-agent/nasa-link-checker.log")
+	rep, _ := judgeLog(t, "../testdata/scenarios/no-user-agent/nasa-link-checker.log")
 	var names []string
 	for _, r := range rep.Robots {
 		names = append(names, r.Name)
@@ -116,7 +118,7 @@ func TestNoUserAgentRobotsNamedByNetwork(t *testing.T) {
 		t.Errorf("robots %q, want [unnamed (163.205.23.0/24)]", names)
 	}
 	// A host name is named by its domain.
-	log := strings.ReplaceAll(readFile(t, "testdata/scenarios/no-user-agent/nasa-link-checker.log"), "163.205.23.71", "checker.ksc.nasa.gov")
+	log := strings.ReplaceAll(readFile(t, "../testdata/scenarios/no-user-agent/nasa-link-checker.log"), "163.205.23.71", "checker.ksc.nasa.gov")
 	var hr judgedReport
 	runJSON(t, []byte(log), &hr, "-o", "json")
 	if len(hr.Robots) != 1 || hr.Robots[0].Name != "unnamed (*.ksc.nasa.gov)" {
@@ -130,7 +132,7 @@ func TestNoUserAgentRobotsNamedByNetwork(t *testing.T) {
 // "MSIE 9.0" on "Windows NT 9.0", which never existed, and a "Firefox/3.6"
 // that names no system, fetching one jar every six hours.
 func TestBrowserFamilyNeverARobotName(t *testing.T) {
-	rep, _ := judgeLog(t, "testdata/scenarios/browser-names/elastic-implausible.log", "testdata/logs/elastic-8801-9000.log")
+	rep, _ := judgeLog(t, "../testdata/scenarios/browser-names/elastic-implausible.log", "../testdata/logs/elastic-8801-9000.log")
 	if len(rep.Robots) < 2 {
 		t.Fatalf("%d robots, want the two implausible browsers at least", len(rep.Robots))
 	}
@@ -164,7 +166,7 @@ func readFile(t *testing.T, name string) string {
 // before the log) and counts only with behaviour no browser shows: none of
 // them has points, let alone a robot's.
 func TestOldBrowsersOfTheirTime(t *testing.T) {
-	rep, _ := judgeLog(t, "testdata/scenarios/old-browsers/elastic-2015.log")
+	rep, _ := judgeLog(t, "../testdata/scenarios/old-browsers/elastic-2015.log")
 	if len(rep.Clients) != 3 {
 		t.Fatalf("%d clients, want 3", len(rep.Clients))
 	}
@@ -183,7 +185,7 @@ func TestOldBrowsersOfTheirTime(t *testing.T) {
 // aside for it, stderr says so and why, and the JSON summary says it. The
 // same log with its assets keeps the signal.
 func TestAssetsServedByAFront(t *testing.T) {
-	rep, errOut := judgeLog(t, "testdata/scenarios/assets-front/elastic-backend.log")
+	rep, errOut := judgeLog(t, "../testdata/scenarios/assets-front/elastic-backend.log")
 	if rep.Summary["pages_without_assets_set_aside"] != true {
 		t.Errorf("pages_without_assets_set_aside = %v, want true", rep.Summary["pages_without_assets_set_aside"])
 	}
@@ -205,8 +207,123 @@ func TestAssetsServedByAFront(t *testing.T) {
 		t.Errorf("%d of the %d readers in the report", seen, len(readers))
 	}
 
-	rep, errOut = judgeLog(t, "testdata/logs/elastic-5801-5900.log", "testdata/logs/elastic-8801-9000.log")
+	rep, errOut = judgeLog(t, "../testdata/logs/elastic-5801-5900.log", "../testdata/logs/elastic-8801-9000.log")
 	if rep.Summary["pages_without_assets_set_aside"] != false || strings.Contains(errOut, "set aside") {
 		t.Errorf("a log with its assets: set aside %v, stderr %q", rep.Summary["pages_without_assets_set_aside"], errOut)
+	}
+}
+
+// TestDashboardWithoutRefererIsAPerson replays a real session from the
+// corpus (jul/yahi's home server, 2012, testdata/corpus/yahi-munin-2012):
+// a person on Firefox 12 logs in to munin and opens a dashboard whose 40
+// graphs load in the same second, with no Referer on any request. Counted
+// by requests that was a rapid-fire incident and a robot; counted by page
+// views (five pages in 23 s) it is a person, and no incident.
+func TestDashboardWithoutRefererIsAPerson(t *testing.T) {
+	const ua = "Mozilla/5.0 (Windows NT 6.0; WOW64; rv:12.0) Gecko/20100101 Firefox/12.0"
+	f, err := os.Open("../testdata/corpus/yahi-munin-2012/access.log.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var session strings.Builder
+	sc := bufio.NewScanner(z)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "192.168.0.35 ") && strings.Contains(sc.Text(), `"`+ua+`"`) {
+			session.WriteString(sc.Text() + "\n")
+		}
+	}
+	if n := strings.Count(session.String(), "\n"); n < 40 {
+		t.Fatalf("the session has %d lines, want the dashboard's 46", n)
+	}
+	for _, tc := range []struct {
+		name  string
+		lines string
+		robot bool
+	}{
+		{"the person's session", session.String(), false},
+		// The same 40 graphs fetched with no page before them: no page
+		// view holds them, and they count in full.
+		{"graphs alone, no page", graphsOnly(session.String()), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, []byte(tc.lines), "-o", "json")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var rep struct {
+				Clients []struct {
+					Robot     bool `json:"robot"`
+					Incidents int  `json:"incidents"`
+				} `json:"clients"`
+			}
+			if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Clients) != 1 {
+				t.Fatalf("report: %v, %d clients", err, len(rep.Clients))
+			}
+			if c := rep.Clients[0]; c.Robot != tc.robot || (c.Incidents > 0) != tc.robot {
+				t.Errorf("robot %v with %d incidents, want robot %v", c.Robot, c.Incidents, tc.robot)
+			}
+		})
+	}
+}
+
+// graphsOnly keeps the session's .png lines.
+func graphsOnly(session string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(session, "\n") {
+		if strings.Contains(l, ".png ") {
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}
+
+// TestWordsOfAShortLog: a report says what the log shows, not more. A
+// robot that did not fetch robots.txt in a 5-minute log may well have
+// fetched it the hour before ("never fetched" claims what the log cannot
+// know); "first" of the scanners is the busiest, which the word did not
+// say.
+func TestWordsOfAShortLog(t *testing.T) {
+	const site = "../testdata/scenarios/site/"
+	tests := []struct {
+		name    string
+		args    []string
+		want    []string
+		notWant []string
+	}{
+		{"headline", []string{"--robots", site + "robots.txt", "--section", "headline", site + "site.log"},
+			[]string{"60 violations of robots.txt; did not fetch robots.txt in this log (5m02s); see robots.txt violations"}, []string{"never"}},
+		{"markdown", []string{"--robots", site + "robots.txt", "-o", "markdown", site + "site.log"},
+			[]string{"did not fetch robots.txt in this log (5m02s)"}, []string{"never fetched"}},
+		{"robots column", []string{"--robots", site + "robots.txt", "--section", "robots", site + "site.log"},
+			[]string{"not fetched"}, []string{"never"}},
+		{"drill-down", []string{"--robots", site + "robots.txt", "--client", "192.0.2.99", "--section", "client", site + "site.log"},
+			[]string{"not fetched in this log (5m02s)"}, []string{"never fetched"}},
+		{"scanners", []string{"--section", "headline", "../testdata/scenarios/verdicts/clf-scanners.log"},
+			[]string{"2 clients probed for weaknesses (the busiest: 192.0.2.99)"}, []string{"(first "}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("COLUMNS", "200")
+			code, out, errOut := runCLI(t, nil, tt.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			flat := strings.Join(strings.Fields(strings.NewReplacer("│", " ", "|", " ").Replace(out)), " ")
+			for _, w := range tt.want {
+				if !strings.Contains(flat, w) {
+					t.Errorf("no %q in:\n%s", w, out)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(flat, w) {
+					t.Errorf("%q in:\n%s", w, out)
+				}
+			}
+		})
 	}
 }

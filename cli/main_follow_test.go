@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package cli_test
 
 import (
 	"bufio"
@@ -22,9 +22,6 @@ import (
 // google/mtail's log_rotation_… and partial_line_… tests: a log is written
 // while robowatch -F -o jsonl follows it, and the events it prints are
 // what is asserted.
-
-// robowatchBinary builds robowatch once for the live tests.
-var robowatchBinary = clitest.Binary
 
 // event is one line of -o jsonl, with when it was read.
 type event struct {
@@ -53,7 +50,7 @@ func startLive(t testing.TB, args ...string) *liveRun {
 // startLiveIn is startLive with stdin as the standard input (nil: none).
 func startLiveIn(t testing.TB, stdin *os.File, args ...string) *liveRun {
 	t.Helper()
-	cmd := exec.Command(robowatchBinary(t), args...)
+	cmd := exec.Command(clitest.Binary(t), args...)
 	if stdin != nil {
 		cmd.Stdin = stdin
 	}
@@ -144,11 +141,6 @@ func (r *liveRun) count(match func(event) bool) int {
 
 func isEvent(kind, ip string) func(event) bool {
 	return func(e event) bool { return e.str("event") == kind && (ip == "" || e.str("ip") == ip) }
-}
-
-// line is a combined-format log line dated at.
-func line(ip string, at time.Time, path, ua string) string {
-	return fmt.Sprintf("%s - - [%s] \"GET %s HTTP/1.1\" 200 512 \"-\" \"%s\"\n", ip, at.Format("02/Jan/2006:15:04:05 -0700"), path, ua)
 }
 
 const (
@@ -411,7 +403,7 @@ func TestLiveRemoved(t *testing.T) {
 // TestLivePipe: -o jsonl on a pipe streams events while the pipe is
 // open; they do not wait for its end.
 func TestLivePipe(t *testing.T) {
-	cmd := exec.Command(robowatchBinary(t), "-o", "jsonl", "--interval", "1s")
+	cmd := exec.Command(clitest.Binary(t), "-o", "jsonl", "--interval", "1s")
 	stdin, _ := cmd.StdinPipe()
 	r := &liveRun{t: t, cmd: cmd, events: make(chan event, 64), stderr: &clitest.Output{}, done: make(chan error, 1)}
 	stdout, _ := cmd.StdoutPipe()
@@ -548,7 +540,7 @@ func TestLiveTerminalView(t *testing.T) {
 	if err != nil {
 		t.Skip("util-linux script is not installed")
 	}
-	bin := robowatchBinary(t)
+	bin := clitest.Binary(t)
 	log := filepath.Join(t.TempDir(), "access.log")
 	var text strings.Builder
 	for i := range 30 {

@@ -1,4 +1,4 @@
-package main
+package cli_test
 
 import (
 	"encoding/json"
@@ -290,12 +290,12 @@ func TestLedgerKeepsNoClientData(t *testing.T) {
 // robots.txt versions, the second from noon.
 func TestLedgerOfARealLog(t *testing.T) {
 	code, out, errOut := runCLI(t, nil, "-o", "ledger", "--site", "semicomplete.com",
-		"--robots", "testdata/versions/elastic/robots-v1.txt", "--robots", "testdata/versions/elastic/robots-v2.txt@2015-05-18T12:00:00Z",
-		"testdata/corpus/elastic-semicomplete-2015/access.log.gz")
+		"--robots", "../testdata/versions/elastic/robots-v1.txt", "--robots", "../testdata/versions/elastic/robots-v2.txt@2015-05-18T12:00:00Z",
+		"../testdata/corpus/elastic-semicomplete-2015/access.log.gz")
 	if code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	golden := "testdata/ledger/elastic-semicomplete-2015.ledger.golden"
+	golden := "../testdata/ledger/elastic-semicomplete-2015.ledger.golden"
 	if *update {
 		must(t, os.MkdirAll(filepath.Dir(golden), 0o755))
 		must(t, os.WriteFile(golden, []byte(out), 0o644))
@@ -303,7 +303,7 @@ func TestLedgerOfARealLog(t *testing.T) {
 	want, err := os.ReadFile(golden)
 	must(t, err)
 	if out != string(want) {
-		t.Errorf("ledger differs from %s at %s (go test -run TestLedgerOfARealLog -update)", golden, firstDiff(out, string(want)))
+		t.Errorf("ledger differs from %s at %s (go test ./cli/ -run TestLedgerOfARealLog -update)", golden, firstDiff(out, string(want)))
 	}
 	doc, _ := parseLedger(t, out)
 	if len(doc.Sites) != 1 || len(doc.Sites[0].RobotsTxt) != 2 || len(doc.Robots) == 0 {
@@ -330,8 +330,8 @@ func TestLedgerCarriesPreferencesAndReferrals(t *testing.T) {
 		must(t, os.WriteFile(name, []byte(out), 0o644))
 		return name
 	}
-	prefs := ledger("prefs.example", "--robots", "testdata/prefs/robots.txt", "testdata/prefs/prefs.log")
-	refer := ledger("refer.example", "testdata/refer/refer.log")
+	prefs := ledger("prefs.example", "--robots", "../testdata/prefs/robots.txt", "../testdata/prefs/prefs.log")
+	refer := ledger("refer.example", "../testdata/refer/refer.log")
 
 	type doc struct {
 		Robots []struct {
@@ -392,5 +392,121 @@ func TestLedgerCarriesPreferencesAndReferrals(t *testing.T) {
 	p, v, r := google(m)
 	if p != 10+p1 || v != 2+v1 || v > 0 && r != float64(int64(float64(p)/float64(v)*100+0.5))/100 {
 		t.Errorf("merged Google: pages %d, referred_views %d, crawl_to_refer %v; want the sums and their ratio", p, v, r)
+	}
+}
+
+// referLog is a site's day: verified Googlebot, GPTBot, ChatGPT-User and
+// ClaudeBot take pages (an impostor Googlebot too); people arrive from
+// google.de, from google.com through a redirect, from chatgpt.com, with
+// utm_source=chatgpt.com, with both, and from DuckDuckGo; a look-alike
+// google.evil.com and a scraper forging Google's Referer send no one.
+const referLog = "../testdata/refer/refer.log"
+
+type referRow struct {
+	Operator      string   `json:"operator"`
+	Pages         int64    `json:"pages"`
+	ReferredViews int64    `json:"referred_views"`
+	CrawlToRefer  *float64 `json:"crawl_to_refer"`
+}
+
+func referRows(t *testing.T, out string) map[string]string {
+	t.Helper()
+	var rep struct {
+		Operators []referRow `json:"operators"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, o := range rep.Operators {
+		ratio := "null"
+		if o.CrawlToRefer != nil {
+			ratio = fmt.Sprint(*o.CrawlToRefer)
+		}
+		got[o.Operator] = fmt.Sprintf("pages %d, referred %d, ratio %s", o.Pages, o.ReferredViews, ratio)
+	}
+	return got
+}
+
+// TestCrawlToReferOfASite: what each operator's verified robots took and
+// what its products sent back. Google: 10 pages for 2 people (google.de,
+// and google.com counted once though the redirect repeats its Referer),
+// 5 to 1; OpenAI: GPTBot's 12 and ChatGPT-User's 3 pages for 3 people
+// (chatgpt.com, utm_source=chatgpt.com, both at once), 5 to 1; Anthropic
+// took 4 and sent no one: null, not infinity; DuckDuckGo sent one person
+// and took nothing. The impostor's pages, the scraper's forged Referers
+// and google.evil.com count for no one.
+func TestCrawlToReferOfASite(t *testing.T) {
+	code, out, errOut := runCLI(t, nil, "-o", "json", referLog)
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := map[string]string{
+		"Google":     "pages 10, referred 2, ratio 5",
+		"OpenAI":     "pages 15, referred 3, ratio 5",
+		"Anthropic":  "pages 4, referred 0, ratio null",
+		"DuckDuckGo": "pages 0, referred 1, ratio 0",
+	}
+	got := referRows(t, out)
+	for op, w := range want {
+		if got[op] != w {
+			t.Errorf("%s: %s, want %s", op, got[op], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("operators %v, want only %v", got, want)
+	}
+	// The ratio is null in the JSON, never left out: a script tells "sent
+	// no one" from a report written before the field.
+	if !strings.Contains(out, `"crawl_to_refer": null`) {
+		t.Errorf("no \"crawl_to_refer\": null in the report")
+	}
+
+	for _, tc := range []struct {
+		format string
+		want   []string
+	}{
+		{"table", []string{"What robots take and send back", "Google", "5 : 1", "Anthropic", "none sent back"}},
+		{"markdown", []string{"## What robots take and send back", "| Google |", "| 5 : 1 |", "| none sent back |"}},
+		{"html", []string{"What robots take and send back", "<td>Google</td>", "5 : 1", "none sent back"}},
+	} {
+		code, out, errOut := runCLI(t, nil, "-o", tc.format, "--width", "160", referLog)
+		if code != cli.ExitOK {
+			t.Fatalf("-o %s: exit %d: %s", tc.format, code, errOut)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("-o %s: no %q in:\n%s", tc.format, w, out)
+			}
+		}
+	}
+}
+
+// TestCrawlToReferMergesExactly: the counts behind the ratio add up over
+// --shard parts merged and over --workers, and the ratio is worked out
+// again from the sums, never averaged: each part alone has other ratios
+// (or none) than the whole.
+func TestCrawlToReferMergesExactly(t *testing.T) {
+	_, whole, _ := runCLI(t, nil, "-o", "json", referLog)
+	want := referRows(t, whole)
+	dir := t.TempDir()
+	parts := []string{"merge", "-o", "json"}
+	for i := 1; i <= 3; i++ {
+		code, out, errOut := runCLI(t, nil, "-o", "json", "--top", "0", "--shard", fmt.Sprintf("%d/3", i), referLog)
+		if code != cli.ExitOK {
+			t.Fatalf("shard %d/3: exit %d: %s", i, code, errOut)
+		}
+		parts = append(parts, writeLog(t, dir, fmt.Sprintf("part%d.json", i), out))
+	}
+	code, merged, errOut := runCLI(t, nil, parts...)
+	if code != cli.ExitOK {
+		t.Fatalf("merge: exit %d: %s", code, errOut)
+	}
+	if got := referRows(t, merged); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("merged %v, want %v", got, want)
+	}
+	_, many, _ := runCLI(t, nil, "-o", "json", "--workers", "3", referLog)
+	if got := referRows(t, many); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("--workers 3: %v, want %v", got, want)
 	}
 }
