@@ -199,6 +199,9 @@ func TestTail(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			// Most cases wait out a two-second quiet spell, each on a
+			// file of its own: side by side they take a few seconds, not 15.
+			t.Parallel()
 			log := filepath.Join(t.TempDir(), "access.log")
 			appendFile(t, log, "one\n")
 			r := startTail(t, context.Background(), log, tt.poll)
@@ -243,6 +246,7 @@ func TestTailPermissionDenied(t *testing.T) {
 // reader's last bytes, four rotations 0.3 s apart took about 8 s to read
 // through (two seconds a file), and a live view fell behind.
 func TestTailRotationBurst(t *testing.T) {
+	t.Parallel() // waits out a quiet spell, like TestTail
 	log := filepath.Join(t.TempDir(), "access.log")
 	appendFile(t, log, "0\n")
 	r := startTail(t, context.Background(), log, 50*time.Millisecond)
