@@ -27,9 +27,13 @@ import (
 // package) and skip when no Chromium is installed. Nothing is fetched: the
 // pages are files written by the test.
 
-// chromium finds a headless-capable Chromium or skips the test.
+// chromium finds a headless-capable Chromium or skips the test; under
+// -short it skips: a browser takes seconds to start.
 func chromium(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
