@@ -61,7 +61,7 @@ func TestLongValuesCapped(t *testing.T) {
 // only in their last bytes, and from one address: every one stays a client.
 func TestMemoryFollowsClients(t *testing.T) {
 	n := 200
-	if raceEnabled {
+	if raceEnabled || testing.Short() {
 		n = 100
 	}
 	// Every path is a violation whose path prefix is the whole path (no
