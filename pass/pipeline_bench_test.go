@@ -1,4 +1,4 @@
-package cli_test
+package pass_test
 
 import (
 	"bytes"
@@ -11,10 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robowatch/robowatch/cli"
 	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/input"
-	"github.com/robowatch/robowatch/logparse"
+	"github.com/robowatch/robowatch/pass"
 	"github.com/robowatch/robowatch/robots"
 )
 
@@ -170,13 +169,13 @@ func benchmarkPipelineWorkers(b *testing.B, log []byte, workers int) {
 	b.ResetTimer()
 	for b.Loop() {
 		files := &input.Files{Names: []string{"-"}, Stdin: bytes.NewReader(log)}
-		opt := &cli.Analyse{Workers: workers}
-		det := opt.Judge(detect.Config{Robots: rob})
-		stats, err := opt.ReadLog(context.Background(), files, "-", &logparse.Clip{}, det, nil, nil)
+		p := pass.New(pass.Options{Detect: detect.Config{Robots: rob}, Workers: workers})
+		stats, err := p.Read(context.Background(), files, "-")
 		if err != nil {
 			b.Fatal(err)
 		}
-		res := det.Result()
+		res := p.Result()
+		p.Close()
 		if stats.Records != lines || stats.Malformed != 0 {
 			b.Fatalf("read %d records, %d malformed; want %d records", stats.Records, stats.Malformed, lines)
 		}
