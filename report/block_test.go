@@ -1,4 +1,4 @@
-package report
+package report_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
+	"github.com/robowatch/robowatch/report"
 	"github.com/robowatch/robowatch/robots"
 )
 
@@ -27,10 +28,10 @@ func TestBlockListHostileNames(t *testing.T) {
 	for i, ua := range []string{"evil\ndeny all;\n#bot/1.0", "quote\"bot\r\n}/1.0", "$(reboot)`id`bot/2.0", "\u202eeliforp\u2028bot/1.0"} {
 		d.Add(&logparse.Record{Client: "198.51.100." + string(rune('1'+i)), UserAgent: ua, Method: "GET", Target: "/x", Status: 200, Time: t0})
 	}
-	r := &Report{Files: []string{"evil\nlog"}, Result: d.Result()}
-	for _, format := range BlockFormats {
+	r := &report.Report{Files: []string{"evil\nlog"}, Result: d.Result()}
+	for _, format := range report.BlockFormats {
 		var out bytes.Buffer
-		if _, err := WriteBlock(&out, format, r, BlockOptions{BlockOptions: findings.BlockOptions{Select: findings.DefaultSelection}}); err != nil {
+		if _, err := report.WriteBlock(&out, format, r, report.BlockOptions{BlockOptions: findings.BlockOptions{Select: findings.DefaultSelection}}); err != nil {
 			t.Fatal(err)
 		}
 		entries := 0
@@ -53,29 +54,6 @@ func TestBlockListHostileNames(t *testing.T) {
 		}
 		if strings.Contains(out.String(), "\ndeny all;") {
 			t.Errorf("%s: a User-agent wrote a directive:\n%s", format, out.String())
-		}
-	}
-}
-
-// TestCommentText: what may reach a block list's comment, byte by byte.
-func TestCommentText(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"Scrapy: 3 robots.txt violations; 9 requests", "Scrapy: 3 robots.txt violations; 9 requests"},
-		{"evil\ndeny all;", "evil?deny all;"},
-		{"a\r\nb", "a??b"},
-		{`q"uote\`, "q?uote?"},
-		{"$(reboot) `id`", "?(reboot) ?id?"},
-		{"\u202eeliforp", "?eliforp"},
-		{"Scrapy, …", "Scrapy, ..."},
-		{strings.Repeat("x", 20), "xxxxxxxxxx..."},
-	}
-	for _, tt := range tests {
-		max := 300
-		if len(tt.in) == 20 {
-			max = 10
-		}
-		if got := commentText(tt.in, max); got != tt.want {
-			t.Errorf("commentText(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
