@@ -1,4 +1,4 @@
-package report
+package report_test
 
 import (
 	"bytes"
@@ -12,42 +12,9 @@ import (
 
 	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/logparse"
+	"github.com/robowatch/robowatch/report"
 	"github.com/robowatch/robowatch/robots"
 )
-
-// TestMdCell: what a log says is shown as it is in rendered Markdown, with
-// no part of it read as a table's pipe, emphasis, a link, HTML or a
-// character reference (an unescaped "&rlm;" rendered as U+200F, invisible).
-func TestMdCell(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"Googlebot/2.1", "Googlebot/2.1"},
-		{"a|b", `a\|b`},
-		{"`code` **bold** _em_", "\\`code\\` \\*\\*bold\\*\\* \\_em\\_"},
-		{"~~struck~~", `\~\~struck\~\~`},
-		{"[link](http://x) #1", `\[link\](http\://x) \#1`},
-		{"<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;"},
-		{"Safe&rlm;Bot&zwj;", "Safe&amp;rlm;Bot&amp;zwj;"},
-		{"&lt;b&gt; &amp; &#124;", `&amp;lt;b&amp;gt; &amp;amp; &amp;\#124;`},
-		{`\x1b[31m`, `\\x1b\[31m`},
-		// GitHub's autolinks: URLs, www. names, e-mail addresses.
-		{"+https://evil.example/phish", `+https\://evil.example/phish`},
-		{"(HTTP://EVIL.EXAMPLE)", `(HTTP\://EVIL.EXAMPLE)`},
-		{"ftp://evil.example", `ftp\://evil.example`},
-		{"www.evil.example WWW.EVIL.EXAMPLE", `www\.evil.example WWW\.EVIL.EXAMPLE`},
-		{"bot@evil.example", "bot`@`evil.example"},
-		{"mailto:a@@b.example", "mailto:a`@@`b.example"},
-		{"`@`", "\\``@`\\`"},
-		// Colons that begin no URL stay as they are.
-		{"line 5: Disallow: /search", "line 5: Disallow: /search"},
-		{"Mar 10 00:30:30", "Mar 10 00:30:30"},
-		{`http\://x`, `http\\://x`},
-	}
-	for _, tt := range tests {
-		if got := mdCell(tt.in); got != tt.want {
-			t.Errorf("mdCell(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
 
 // hostileMarkdown are User-agents, paths and Referers that GitHub-flavoured
 // Markdown would make links, images, HTML or table breaks of.
@@ -87,12 +54,12 @@ func TestMarkdownRendersNoLink(t *testing.T) {
 				Status: 200, Bytes: 10, Line: n})
 		}
 	}
-	r := &Report{Files: []string{"access.log"}, Stats: logparse.Stats{Lines: n + 1, Records: n, Malformed: 1, Format: "combined",
+	r := &report.Report{Files: []string{"access.log"}, Stats: logparse.Stats{Lines: n + 1, Records: n, Malformed: 1, Format: "combined",
 		First: start, Last: start.Add(6 * time.Second),
 		Samples: []*logparse.ParseError{{File: "access.log", Line: n + 1, Text: hostileMarkdown[0]}}},
 		Result: d.Result(), Robots: []string{"robots.txt"}}
 	var md bytes.Buffer
-	if err := Write(&md, "markdown", r, Options{}); err != nil {
+	if err := report.Write(&md, "markdown", r, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
