@@ -216,6 +216,24 @@ func TestSuggestedRobotsTxtRoundTrip(t *testing.T) {
 	}
 }
 
+// suggestLint is what check --lint says of the suggested file that it does
+// not say of the site's own: the test's measure of "adds no problem".
+func suggestLint(site, suggested *robots.Robots) []robots.Problem {
+	seen := map[string]int{}
+	for _, p := range robots.Lint(site) {
+		seen[p.Code]++
+	}
+	var out []robots.Problem
+	for _, p := range robots.Lint(suggested) {
+		if seen[p.Code] > 0 {
+			seen[p.Code]--
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 // addedAgents are the User-agent names in what the suggestion added.
 func addedAgents(added string) []string {
 	var names []string

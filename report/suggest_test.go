@@ -1,4 +1,4 @@
-package report
+package report_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
+	"github.com/robowatch/robowatch/report"
 	"github.com/robowatch/robowatch/robots"
 )
 
@@ -34,7 +35,7 @@ func TestSuggestedRobotsTxt(t *testing.T) {
 		d.Add(&logparse.Record{Client: q.ip, UserAgent: q.ua, Method: "GET", Target: q.path, Status: 200, Time: t0.Add(time.Duration(i) * time.Second)})
 	}
 	var out bytes.Buffer
-	if err := Write(&out, "robots.txt", &Report{Files: []string{"a.log"}, Result: d.Result(), SiteRobots: site}, Options{}); err != nil {
+	if err := report.Write(&out, "robots.txt", &report.Report{Files: []string{"a.log"}, Result: d.Result(), SiteRobots: site}, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()
@@ -57,7 +58,7 @@ func TestSuggestedRobotsTxt(t *testing.T) {
 			t.Errorf("%s %s: allowed %v, want %v\n%s", tt.ua, tt.path, ok, tt.allowed, text)
 		}
 	}
-	if p := suggestLint(site, got); len(p) > 0 {
+	if p := report.SuggestLint(site, got); len(p) > 0 {
 		t.Errorf("lint finds what the site's file did not have: %+v\n%s", p, text)
 	}
 	if !strings.Contains(text, "#   python-requests: 1 disallowed request") {
@@ -68,24 +69,6 @@ func TestSuggestedRobotsTxt(t *testing.T) {
 			t.Errorf("a User-agent wrote a line: %q", line)
 		}
 	}
-}
-
-// suggestLint is what check --lint says of the suggested file that it does
-// not say of the site's own: the test's measure of "adds no problem".
-func suggestLint(site, suggested *robots.Robots) []robots.Problem {
-	seen := map[string]int{}
-	for _, p := range robots.Lint(site) {
-		seen[p.Code]++
-	}
-	var out []robots.Problem
-	for _, p := range robots.Lint(suggested) {
-		if seen[p.Code] > 0 {
-			seen[p.Code]--
-			continue
-		}
-		out = append(out, p)
-	}
-	return out
 }
 
 // TestSuggestedRobotsTxtEdges: a site's file that ends in User-agent lines
@@ -108,7 +91,7 @@ func TestSuggestedRobotsTxtEdges(t *testing.T) {
 			d := detect.New(detect.Config{Robots: site})
 			d.Add(&logparse.Record{Client: "20.171.206.9", UserAgent: gptbot, Method: "GET", Target: "/news", Status: 200, Time: time.Date(2024, 5, 6, 9, 0, 0, 0, time.UTC)})
 			var out bytes.Buffer
-			if err := Write(&out, "robots.txt", &Report{Files: []string{"a.log"}, Result: d.Result(), SiteRobots: site}, Options{}); err != nil {
+			if err := report.Write(&out, "robots.txt", &report.Report{Files: []string{"a.log"}, Result: d.Result(), SiteRobots: site}, report.Options{}); err != nil {
 				t.Fatal(err)
 			}
 			got := robots.ParseBytes(out.Bytes())
@@ -123,7 +106,7 @@ func TestSuggestedRobotsTxtEdges(t *testing.T) {
 			if added := strings.Contains(out.String(), "\nUser-agent: GPTBot\n"); added != tt.wantGroupAdded {
 				t.Errorf("GPTBot group added %v, want %v\n%s", added, tt.wantGroupAdded, out.String())
 			}
-			if p := suggestLint(site, got); len(p) > 0 {
+			if p := report.SuggestLint(site, got); len(p) > 0 {
 				t.Errorf("lint finds what the site's file did not have: %+v", p)
 			}
 		})
@@ -154,7 +137,7 @@ func TestWriteRobotsTxtWarnings(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var out bytes.Buffer
-			warnings, err := WriteRobotsTxt(&out, &Report{Files: []string{"a.log"}, Result: res, SiteRobots: tt.site})
+			warnings, err := report.WriteRobotsTxt(&out, &report.Report{Files: []string{"a.log"}, Result: res, SiteRobots: tt.site})
 			if err != nil {
 				t.Fatal(err)
 			}
