@@ -1,4 +1,4 @@
-package report
+package report_test
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 
 	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/logparse"
+	"github.com/robowatch/robowatch/report"
 	"github.com/robowatch/robowatch/robots"
 )
 
@@ -65,7 +66,7 @@ func runChromium(t *testing.T, bin, file string, extra ...string) (string, strin
 
 // e2eReport is the end-to-end test site (testdata/scenarios/site), as the
 // html golden shows it.
-func e2eReport(t *testing.T) *Report {
+func e2eReport(t *testing.T) *report.Report {
 	t.Helper()
 	rf, err := os.ReadFile("../testdata/scenarios/site/robots.txt")
 	if err != nil {
@@ -97,7 +98,7 @@ func e2eReport(t *testing.T) *Report {
 			d.Add(&rec)
 		}
 	}
-	return &Report{Files: []string{name}, Stats: rd.Stats(), Result: d.Result(), Robots: []string{"robots.txt"}}
+	return &report.Report{Files: []string{name}, Stats: rd.Stats(), Result: d.Result(), Robots: []string{"robots.txt"}}
 }
 
 // crowdedReport is a busier site than the e2e one, built to strain the
@@ -105,7 +106,7 @@ func e2eReport(t *testing.T) *Report {
 // is long and its addresses wide), twelve robots with long names and
 // violations, three incidents, long User-agents, a span across midnight
 // and one client's drill-down.
-func crowdedReport(t *testing.T) *Report {
+func crowdedReport(t *testing.T) *report.Report {
 	t.Helper()
 	const watched = "2001:0db8:ffff:ffff:ffff:ffff:ffff:ff00" // a robot with an incident: its drill-down (--client)
 	d := detect.New(detect.Config{Robots: robots.ParseBytes([]byte("User-agent: *\nDisallow: /private/\n")),
@@ -146,7 +147,7 @@ func crowdedReport(t *testing.T) *Report {
 		d.Add(&recs[i])
 	}
 	n := int64(len(recs))
-	return &Report{
+	return &report.Report{
 		Files:  []string{"/var/log/nginx/access.log.1", "/var/log/nginx/access.log"},
 		Stats:  logparse.Stats{Lines: n, Records: n, Format: "combined", First: recs[0].Time, Last: recs[n-1].Time},
 		Result: d.Result(),
@@ -154,10 +155,10 @@ func crowdedReport(t *testing.T) *Report {
 	}
 }
 
-func renderHTML(t *testing.T, r *Report) []byte {
+func renderHTML(t *testing.T, r *report.Report) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Write(&b, "html", r, Options{}); err != nil {
+	if err := report.Write(&b, "html", r, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
