@@ -1,4 +1,4 @@
-package report
+package report_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/logparse"
+	"github.com/robowatch/robowatch/report"
 	"github.com/robowatch/robowatch/robots"
 )
 
@@ -20,55 +21,11 @@ func formulaStart(cell string) bool {
 	return cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0]))
 }
 
-// TestCSVCell: text gets OWASP's leading quote when it begins as a
-// formula, even when it looks like a number (it may come from the log);
-// numbers robowatch computed are written as numbers, negative ones too.
-func TestCSVCell(t *testing.T) {
-	at := time.Date(2024, 5, 6, 9, 0, 0, 0, time.FixedZone("", 2*3600))
-	tests := []struct {
-		in   any
-		want string
-	}{
-		{`=HYPERLINK("http://x")`, `'=HYPERLINK("http://x")`},
-		{"+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"},
-		{"-2+3+cmd|' /C calc'!A0", "'-2+3+cmd|' /C calc'!A0"},
-		{"@SUM(1+1)", "'@SUM(1+1)"},
-		{` =HYPERLINK("http://x")`, `' =HYPERLINK("http://x")`}, // a trimming import would run it
-		{"   -2+3", "'   -2+3"},
-		{"\u00a0=1+1", "'\u00a0=1+1"},       // a no-break space
-		{"\u3000@SUM(1)", "'\u3000@SUM(1)"}, // an ideographic space
-		{"\u00a0a=1", "\u00a0a=1"},
-		{" \t=1", ` \t=1`},
-		{"  ", "  "},
-		{" a=1", " a=1"},
-		{"\t=1", `\t=1`}, // escaped: no longer a tab
-		{"\r=1", `\r=1`},
-		{"-", "'-"},
-		{"-12", "'-12"}, // text that looks like a number is still text
-		{"+3.5", "'+3.5"},
-		{"42", "42"},
-		{"Mozilla/5.0", "Mozilla/5.0"},
-		{"", ""},
-		{"1-2", "1-2"},
-		{-12, "-12"}, // numbers stay numbers
-		{int64(-9), "-9"},
-		{int64(42), "42"},
-		{true, "true"},
-		{at, "2024-05-06T09:00:00+02:00"},
-		{time.Time{}, ""},
-	}
-	for _, tt := range tests {
-		if got := csvCell(tt.in); got != tt.want {
-			t.Errorf("csvCell(%#v) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 // csvReport is a report of a log whose every field a client chooses (address
 // as logged, method, path, User-agent, referer), a robots.txt group name, a
 // file name and a malformed line's text begin as spreadsheet formulas, or
 // as text that looks like a number.
-func csvReport(t *testing.T) *Report {
+func csvReport(t *testing.T) *report.Report {
 	t.Helper()
 	rob := robots.ParseBytes([]byte("User-agent: -evil\nDisallow: /\n\nUser-agent: *\nDisallow: /\n"))
 	d := detect.New(detect.Config{Robots: rob, Watch: func(string) bool { return true }})
@@ -83,7 +40,7 @@ func csvReport(t *testing.T) *Report {
 				Method: a, Target: a, Status: 200, Bytes: int64(10 + j), Line: n})
 		}
 	}
-	return &Report{Files: []string{"=evil.log", "-1"}, Stats: logparse.Stats{Lines: n, Records: n, Format: "combined", First: start, Last: start.Add(6 * time.Second),
+	return &report.Report{Files: []string{"=evil.log", "-1"}, Stats: logparse.Stats{Lines: n, Records: n, Format: "combined", First: start, Last: start.Add(6 * time.Second),
 		Samples: []*logparse.ParseError{{File: "=evil.log", Line: 1, Text: "=1+1"}, {File: "-1", Line: 2, Text: "-1"}}},
 		Result: d.Result(), Robots: []string{"robots.txt"}}
 }
@@ -92,9 +49,9 @@ func csvReport(t *testing.T) *Report {
 // back begins as a formula, and the log's text is all there, behind a quote.
 func TestCSVInjection(t *testing.T) {
 	r := csvReport(t)
-	for _, section := range Sections {
+	for _, section := range report.Sections {
 		var out bytes.Buffer
-		if err := writeCSV(&out, r, Options{Sections: []string{section}}); err != nil {
+		if err := report.WriteCSV(&out, r, report.Options{Sections: []string{section}}); err != nil {
 			t.Fatalf("%s: %v", section, err)
 		}
 		recs, err := csv.NewReader(&out).ReadAll()
@@ -161,7 +118,7 @@ func TestCSVOutsideText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var out bytes.Buffer
-		if err := writeCSV(&out, r, Options{Sections: []string{tt.section}}); err != nil {
+		if err := report.WriteCSV(&out, r, report.Options{Sections: []string{tt.section}}); err != nil {
 			t.Fatal(err)
 		}
 		recs, err := csv.NewReader(&out).ReadAll()
@@ -205,7 +162,7 @@ func TestCheckCSVInjection(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var out bytes.Buffer
-		if err := WriteCheck(&out, "csv", rob.Check(tt.agent, tt.path)); err != nil {
+		if err := report.WriteCheck(&out, "csv", rob.Check(tt.agent, tt.path)); err != nil {
 			t.Fatal(err)
 		}
 		recs, err := csv.NewReader(&out).ReadAll()
@@ -217,7 +174,7 @@ func TestCheckCSVInjection(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	if err := WriteLint(&out, "csv", "robots.txt", robots.Lint(rob)); err != nil {
+	if err := report.WriteLint(&out, "csv", "robots.txt", robots.Lint(rob)); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(&out).ReadAll()

@@ -5,4 +5,7 @@ package report
 // included, may not do (imports_test.go). What they read of report's
 // internals is exported to them here, for tests only.
 
-var SuggestLint = suggestLint
+var (
+	SuggestLint = suggestLint
+	WriteCSV    = writeCSV
+)
