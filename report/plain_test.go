@@ -1,4 +1,4 @@
-package report
+package report_test
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/mattn/go-runewidth"
+
+	"github.com/robowatch/robowatch/report"
 )
 
 // TestPlainTextForMail renders the narrow-terminal report (600-character
@@ -21,11 +23,11 @@ func TestPlainTextForMail(t *testing.T) {
 		color bool
 	}{{80, false}, {100, true}, {0, false}, {160, false}} {
 		var out bytes.Buffer
-		if err := Write(&out, "text", r, Options{Width: tt.width, Color: tt.color}); err != nil {
+		if err := report.Write(&out, "text", r, report.Options{Width: tt.width, Color: tt.color}); err != nil {
 			t.Fatal(err)
 		}
 		text := out.String()
-		limit := cmpOr(tt.width, DefaultWidth)
+		limit := cmpOr(tt.width, report.DefaultWidth)
 		for n, line := range strings.Split(text, "\n") {
 			if w := runewidth.StringWidth(line); w > limit {
 				t.Errorf("width %d: line %d is %d columns:\n%s", tt.width, n+1, w, line)
@@ -40,7 +42,7 @@ func TestPlainTextForMail(t *testing.T) {
 			}
 		}
 		var table bytes.Buffer
-		if err := Write(&table, "table", r, Options{Width: tt.width}); err != nil {
+		if err := report.Write(&table, "table", r, report.Options{Width: tt.width}); err != nil {
 			t.Fatal(err)
 		}
 		for _, want := range []string{"Clients (by requests)", "Not shown at", "66.249.66.1", "MegaCrawler", "Googlebot"} {

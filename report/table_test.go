@@ -1,4 +1,4 @@
-package report
+package report_test
 
 import (
 	"bytes"
@@ -15,8 +15,8 @@ import (
 	"github.com/mattn/go-runewidth"
 
 	"github.com/robowatch/robowatch/detect"
-	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
+	"github.com/robowatch/robowatch/report"
 	"github.com/robowatch/robowatch/robots"
 )
 
@@ -26,7 +26,7 @@ const narrowCrawler = "2001:db8:85a3:8d3:1319:8a2e:370:7348"
 
 // narrowReport is testdata/scenarios/narrow-terminal as robowatch reads it,
 // with the crawler's drill-down.
-func narrowReport(t *testing.T) *Report {
+func narrowReport(t *testing.T) *report.Report {
 	t.Helper()
 	const dir = "../testdata/scenarios/narrow-terminal/"
 	rf, err := os.ReadFile(dir + "robots.txt")
@@ -58,7 +58,7 @@ func narrowReport(t *testing.T) *Report {
 			d.Add(&rec)
 		}
 	}
-	return &Report{Files: []string{"access.log"}, Stats: rd.Stats(), Result: d.Result(), Robots: []string{"robots.txt"}}
+	return &report.Report{Files: []string{"access.log"}, Stats: rd.Stats(), Result: d.Result(), Robots: []string{"robots.txt"}}
 }
 
 // ansi matches the colour escapes the table writes.
@@ -74,18 +74,18 @@ func TestTableFitsWidth(t *testing.T) {
 	for _, width := range []int{80, 100, 160, 0} {
 		for _, color := range []bool{false, true} {
 			var out bytes.Buffer
-			if err := Write(&out, "table", r, Options{Width: width, Color: color}); err != nil {
+			if err := report.Write(&out, "table", r, report.Options{Width: width, Color: color}); err != nil {
 				t.Fatal(err)
 			}
 			screen := out.String()
 			if !color && strings.Contains(screen, "\x1b") {
 				t.Errorf("width %d: an escape with colour off", width)
 			}
-			if color && !strings.Contains(screen, ansiRed) {
+			if color && !strings.Contains(screen, report.AnsiRed) {
 				t.Errorf("width %d: no violation is red", width)
 			}
 			plain := ansi.ReplaceAllString(screen, "")
-			limit := cmpOr(width, DefaultWidth)
+			limit := cmpOr(width, report.DefaultWidth)
 			for n, line := range strings.Split(plain, "\n") {
 				if w := runewidth.StringWidth(line); w > limit {
 					t.Errorf("width %d, colour %v: line %d is %d columns:\n%s", width, color, n+1, w, line)
@@ -98,9 +98,9 @@ func TestTableFitsWidth(t *testing.T) {
 			for _, b := range r.Result.Robots {
 				whole = append(whole, b.Name)
 			}
-			layout := timeLayout
-			if limit < wideTimes {
-				layout = shortTimeLayout
+			layout := report.TimeLayout
+			if limit < report.WideTimes {
+				layout = report.ShortTimeLayout
 			}
 			for _, in := range r.Result.Incidents {
 				whole = append(whole, in.Start.Format(layout))
@@ -112,7 +112,7 @@ func TestTableFitsWidth(t *testing.T) {
 				}
 				// Under wideTimes the columns are planned for an IPv4
 				// address: an IPv6 one may take two lines of its cell.
-				if _, err := netip.ParseAddr(want); err != nil || limit >= wideTimes || !cells[want] {
+				if _, err := netip.ParseAddr(want); err != nil || limit >= report.WideTimes || !cells[want] {
 					t.Errorf("width %d: %q is not in a cell whole", width, want)
 				}
 			}
@@ -174,39 +174,39 @@ func cmpOr(a, b int) int {
 func TestFitKeepsIdentities(t *testing.T) {
 	r := narrowReport(t)
 	for width := 40; width <= 200; width += 10 {
-		for _, s := range buildSections(r, Options{Width: width}, true) {
-			if len(s.rows) == 0 {
+		for _, s := range report.BuildSections(r, report.Options{Width: width}, true) {
+			if len(s.Rows()) == 0 {
 				continue
 			}
-			if width < wideTimes {
-				shortenTimes(s)
+			if width < report.WideTimes {
+				report.ShortenTimes(s)
 			}
-			stack(s)
-			header := s.header
-			before := make([][]string, len(s.rows))
-			for j, row := range s.rows {
+			report.Stack(s)
+			header := s.Header()
+			before := make([][]string, len(s.Rows()))
+			for j, row := range s.Rows() {
 				before[j] = append([]string(nil), row...)
 			}
-			fit(s, width, 3)
+			report.Fit(s, width, 3)
 			// The columns left, in order, are where they were before.
-			at, k := make([]int, len(s.header)), 0
+			at, k := make([]int, len(s.Header())), 0
 			for i, h := range header {
-				if k < len(s.header) && s.header[k] == h {
+				if k < len(s.Header()) && s.Header()[k] == h {
 					at[k] = i
 					k++
 				}
 			}
-			for i, h := range s.header {
-				free := s.flex != nil && s.flex[i] && !(s.keep != nil && s.keep[i])
-				for j, row := range s.rows {
+			for i, h := range s.Header() {
+				free := s.Flex() != nil && s.Flex()[i] && !(s.Keep() != nil && s.Keep()[i])
+				for j, row := range s.Rows() {
 					got, was := row[i], before[j][at[i]]
 					switch {
-					case free && s.header[0] != "":
+					case free && s.Header()[0] != "":
 						if got != was && !strings.HasSuffix(got, "…") {
-							t.Errorf("%s at %d: %s %q cut without a mark", s.name, width, h, got)
+							t.Errorf("%s at %d: %s %q cut without a mark", s.Name(), width, h, got)
 						}
 					case squash(got) != squash(was):
-						t.Errorf("%s at %d: %s %q became %q", s.name, width, h, was, got)
+						t.Errorf("%s at %d: %s %q became %q", s.Name(), width, h, was, got)
 					}
 				}
 			}
@@ -223,24 +223,24 @@ func squash(s string) string { return strings.NewReplacer(" ", "", "\n", "").Rep
 // rows. The HTML page keeps a row per request.
 func TestViolationsGrouped(t *testing.T) {
 	r := narrowReport(t)
-	groups := groupViolations(r.Result.Violations)
+	groups := report.GroupViolations(r.Result.Violations)
 	if len(groups) != 4 {
 		t.Fatalf("%d groups, want 4 (crawler: archive, private, search; curl: private)", len(groups))
 	}
 	g := groups[0]
-	if g.count != 24 || g.first.IP != narrowCrawler || g.first.Line != 4 || len(g.paths) != maxGroupPaths || !g.morePaths {
+	if g.Count() != 24 || g.First().IP != narrowCrawler || g.First().Line != 4 || len(g.Paths()) != report.MaxGroupPaths || !g.MorePaths() {
 		t.Errorf("first group: %d of line %d by %s, %d paths (more: %v); want 24 of line 4 by the crawler, 3 paths and more",
-			g.count, g.first.Line, g.first.IP, len(g.paths), g.morePaths)
+			g.Count(), g.First().Line, g.First().IP, len(g.Paths()), g.MorePaths())
 	}
-	if want := time.Date(2024, 5, 6, 9, 1, 7, 0, time.FixedZone("", 2*3600)); !g.last.Equal(want) {
-		t.Errorf("last violation of the first group at %v, want %v", g.last, want)
+	if want := time.Date(2024, 5, 6, 9, 1, 7, 0, time.FixedZone("", 2*3600)); !g.Last().Equal(want) {
+		t.Errorf("last violation of the first group at %v, want %v", g.Last(), want)
 	}
-	if g := groups[1]; g.count != 3 || len(g.paths) != 2 || g.morePaths {
-		t.Errorf("second group: %d violations over %d paths, want 3 over 2 (q1.pdf twice)", g.count, len(g.paths))
+	if g := groups[1]; g.Count() != 3 || len(g.Paths()) != 2 || g.MorePaths() {
+		t.Errorf("second group: %d violations over %d paths, want 3 over 2 (q1.pdf twice)", g.Count(), len(g.Paths()))
 	}
 
 	var md bytes.Buffer
-	if err := Write(&md, "markdown", r, Options{Sections: []string{"violations"}, Top: 2}); err != nil {
+	if err := report.Write(&md, "markdown", r, report.Options{Sections: []string{"violations"}, Top: 2}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -255,9 +255,9 @@ func TestViolationsGrouped(t *testing.T) {
 	if n := strings.Count(md.String(), "\n| 2001:"); n != 2 {
 		t.Errorf("%d rows with --top 2", n)
 	}
-	for _, s := range sections(r, Options{}) {
-		if s.name == "violations" && len(s.rows) != 30 {
-			t.Errorf("the HTML page has %d violation rows, want one per request (30)", len(s.rows))
+	for _, s := range report.HTMLSections(r, report.Options{}) {
+		if s.Name() == "violations" && len(s.Rows()) != 30 {
+			t.Errorf("the HTML page has %d violation rows, want one per request (30)", len(s.Rows()))
 		}
 	}
 }
@@ -267,7 +267,7 @@ func TestViolationsGrouped(t *testing.T) {
 func TestMarkdownCutsLongText(t *testing.T) {
 	r := narrowReport(t)
 	var out bytes.Buffer
-	if err := Write(&out, "markdown", r, Options{Width: 80}); err != nil {
+	if err := report.Write(&out, "markdown", r, report.Options{Width: 80}); err != nil {
 		t.Fatal(err)
 	}
 	md := out.String()
@@ -280,8 +280,8 @@ func TestMarkdownCutsLongText(t *testing.T) {
 		// Counted as rendered: without the escapes that keep its URL
 		// and e-mail address from being links.
 		ua = strings.NewReplacer(`\:`, ":", "`@`", "@").Replace(ua)
-		if w := runewidth.StringWidth(ua); w != mdMaxText || !strings.HasSuffix(ua, "…") {
-			t.Errorf("crawler's User-agent in Markdown: %d columns, want %d ending in …: %q", w, mdMaxText, ua)
+		if w := runewidth.StringWidth(ua); w != report.MdMaxText || !strings.HasSuffix(ua, "…") {
+			t.Errorf("crawler's User-agent in Markdown: %d columns, want %d ending in …: %q", w, report.MdMaxText, ua)
 		}
 	}
 	for _, want := range []string{"| Time span | 2024-05-06 09:00:00 +0200 to 2024-05-06 09:02:05 +0200 (2m05s) |",
@@ -292,115 +292,23 @@ func TestMarkdownCutsLongText(t *testing.T) {
 	}
 }
 
-// TestCountsInWords: one of a thing is "1 thing", in every count the
-// table and Markdown write in words.
-func TestCountsInWords(t *testing.T) {
-	r := &Report{Files: []string{"a.log"}, Window: "since 2024-05-06 09:00", Outside: 1,
-		Result: &findings.Result{Totals: findings.Totals{RobotCount: 1, Unchecked: 1, ViolationsUnlisted: 1, ViolationCount: 1},
-			Robots: []findings.RobotSummary{{Name: "Bot", Clients: 1, Requests: 1}}, ViolationsChecked: true,
-			Other: findings.Other{Clients: 1, Requests: 1}},
-		Stats: logparse.Stats{Malformed: 2, Samples: []*logparse.ParseError{{File: "a.log", Line: 1, Text: "x"}}}}
-	var out bytes.Buffer
-	if err := Write(&out, "markdown", r, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"(1 record outside it left out)", "| Robots | 1 client, 1 name |",
-		"| Not checked | 1 record of hosts", "about 1 of the lightest client folded together (--max-clients): 1 request |",
-		"1 more violation was counted but not listed", "2 malformed lines in all; the first is shown."} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("lacks %q:\n%s", want, out.String())
-		}
-	}
-	for _, bad := range []string{"1 clients", "1 names", "1 records", "1 requests", "1 more violations", "first 1 are"} {
-		if strings.Contains(out.String(), bad) {
-			t.Errorf("says %q", bad)
-		}
-	}
-}
-
-// TestWrapText: lines at most width columns, broken at spaces where there
-// are some and inside a word wider than a line, spaces inside a line kept.
-func TestWrapText(t *testing.T) {
-	tests := []struct {
-		text  string
-		width int
-		want  string
-	}{
-		{"short", 10, "short"},
-		{"one two three", 7, "one two\nthree"},
-		{"May  6 09:00:00 to May  6 09:01:00", 16, "May  6 09:00:00\nto May  6\n09:01:00"},
-		{"2001:db8:85a3:8d3:1319:8a2e:370:7348", 20, "2001:db8:85a3:8d3:13\n19:8a2e:370:7348"},
-		{"GET /a-very-long-path", 8, "GET\n/a-very-\nlong-pat\nh"},
-		{"日本語のテキスト", 6, "日本語\nのテキ\nスト"},
-		{"anything", 0, "anything"},
-	}
-	for _, tt := range tests {
-		got := wrapText(tt.text, tt.width)
-		if got != tt.want {
-			t.Errorf("wrapText(%q, %d) = %q, want %q", tt.text, tt.width, got, tt.want)
-		}
-		for line := range strings.SplitSeq(got, "\n") {
-			if tt.width > 0 && runewidth.StringWidth(line) > tt.width {
-				t.Errorf("wrapText(%q, %d): line %q too wide", tt.text, tt.width, line)
-			}
-		}
-	}
-}
-
 // TestColourMeansSomething: with colour on, violation counts are red and
 // incident peaks yellow, and nothing else in a cell is coloured.
 func TestColourMeansSomething(t *testing.T) {
 	r := narrowReport(t)
 	var out bytes.Buffer
-	if err := Write(&out, "table", r, Options{Width: 240, Color: true, Sections: []string{"summary", "clients", "incidents"}}); err != nil {
+	if err := report.Write(&out, "table", r, report.Options{Width: 240, Color: true, Sections: []string{"summary", "clients", "incidents"}}); err != nil {
 		t.Fatal(err)
 	}
 	screen := out.String()
-	for _, want := range []string{ansiRed + "30 (robots.txt: robots.txt)" + ansiReset, ansiBrown + "1 rapid-fire" + ansiReset,
-		ansiRed + "28" + ansiReset, ansiBrown + "3/24/28" + ansiReset, ansiBrown + "3" + ansiReset + " │"} {
+	for _, want := range []string{report.AnsiRed + "30 (robots.txt: robots.txt)" + report.AnsiReset, report.AnsiBrown + "1 rapid-fire" + report.AnsiReset,
+		report.AnsiRed + "28" + report.AnsiReset, report.AnsiBrown + "3/24/28" + report.AnsiReset, report.AnsiBrown + "3" + report.AnsiReset + " │"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("lacks %q:\n%s", want, screen)
 		}
 	}
-	if strings.Contains(screen, ansiRed+"0"+ansiReset) {
+	if strings.Contains(screen, report.AnsiRed+"0"+report.AnsiReset) {
 		t.Error("a count of 0 violations is red")
-	}
-}
-
-// TestRobotsTxtFailed: a robots.txt that could not be fetched is named, with
-// why, where the violations would be, never "0 violations" or "give
-// --robots"; with other sources checked, the summary still names it.
-func TestRobotsTxtFailed(t *testing.T) {
-	failed := []string{"https://example.com/robots.txt: HTTP 503: robots.txt unreachable: violations not checked against it"}
-	tests := []struct {
-		name    string
-		checked bool
-		want    []string
-		bad     []string
-	}{
-		{"nothing checked", false, []string{"| Violations | not checked: robots.txt https\\://example.com/robots.txt: HTTP 503", "Not checked: robots.txt https\\://example.com/robots.txt: HTTP 503"},
-			[]string{"give the site's robots.txt", "| Violations | 0"}},
-		{"another source checked", true, []string{"| Violations | 0 (robots.txt:", "| Not checked | robots.txt https\\://example.com/robots.txt: HTTP 503"}, nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := &Report{Files: []string{"a.log"}, Robots: []string{"https://example.com/robots.txt"}, RobotsFailed: failed,
-				Result: &findings.Result{ViolationsChecked: tt.checked}}
-			var out bytes.Buffer
-			if err := Write(&out, "markdown", r, Options{}); err != nil {
-				t.Fatal(err)
-			}
-			for _, want := range tt.want {
-				if !strings.Contains(out.String(), want) {
-					t.Errorf("lacks %q:\n%s", want, out.String())
-				}
-			}
-			for _, bad := range tt.bad {
-				if strings.Contains(out.String(), bad) {
-					t.Errorf("says %q:\n%s", bad, out.String())
-				}
-			}
-		})
 	}
 }
 
@@ -417,34 +325,13 @@ func TestHeadlineSharesOfEverything(t *testing.T) {
 	for i := range 30 { // people, each once, with big pages: folded
 		d.Add(&logparse.Record{Client: fmt.Sprintf("198.51.100.%d", i), UserAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", Method: "GET", Target: "/", Status: 200, Bytes: 100_000, Time: t0.Add(time.Duration(i) * time.Second)})
 	}
-	r := &Report{Files: []string{"a.log"}, Stats: logparse.Stats{Records: 70, Lines: 70}, Result: d.Result()}
+	r := &report.Report{Files: []string{"a.log"}, Stats: logparse.Stats{Records: 70, Lines: 70}, Result: d.Result()}
 	var out bytes.Buffer
-	if err := Write(&out, "table", r, Options{Width: 200, Sections: []string{"headline"}}); err != nil {
+	if err := report.Write(&out, "table", r, report.Options{Width: 200, Sections: []string{"headline"}}); err != nil {
 		t.Fatal(err)
 	}
 	if text := out.String(); !strings.Contains(text, "at least 57% of requests (40 of 70), <1% of bytes") {
 		t.Errorf("headline:\n%s", text)
-	}
-}
-
-// TestWrapAddress: an address too wide for its column breaks after a ':' or
-// '.', so that no piece reads as an address of its own; other text wraps as
-// wrapText does.
-func TestWrapAddress(t *testing.T) {
-	for _, tt := range []struct {
-		text  string
-		width int
-		want  string
-	}{
-		{"2001:db8:1234:5678:9abc:def0:1234:5678", 37, "2001:db8:1234:5678:9abc:def0:1234:\n5678"},
-		{"2001:db8:1234:5678:9abc:def0:1234:5678", 15, "2001:db8:1234:\n5678:9abc:def0:\n1234:5678"},
-		{"203.0.113.200", 8, "203.0.\n113.200"},
-		{"203.0.113.200", 13, "203.0.113.200"},
-		{"Googlebot-Image", 8, "Googlebo\nt-Image"},
-	} {
-		if got := wrapAddress(tt.text, tt.width); got != tt.want {
-			t.Errorf("wrapAddress(%q, %d) = %q, want %q", tt.text, tt.width, got, tt.want)
-		}
 	}
 }
 
@@ -458,7 +345,7 @@ func TestNarrowTableFitsWidth(t *testing.T) {
 	r := narrowReport(t)
 	for width := 44; width < 80; width += 4 {
 		var out bytes.Buffer
-		if err := Write(&out, "table", r, Options{Width: width}); err != nil {
+		if err := report.Write(&out, "table", r, report.Options{Width: width}); err != nil {
 			t.Fatal(err)
 		}
 		for n, line := range strings.Split(out.String(), "\n") {
@@ -487,19 +374,19 @@ func TestHeadlineWindow(t *testing.T) {
 	window := "from 2024-05-06 09:00:00 +0000"
 	for _, tt := range []struct {
 		name   string
-		r      *Report
+		r      *report.Report
 		want   []string
 		absent string
 	}{
-		{"window", &Report{Stats: logparse.Stats{Records: 100, Lines: 100}, Outside: 60, Window: window, Result: d.Result()},
+		{"window", &report.Report{Stats: logparse.Stats{Records: 100, Lines: 100}, Outside: 60, Window: window, Result: d.Result()},
 			[]string{"75% of requests (30 of 40)"}, "of 100"},
-		{"empty window", &Report{Stats: logparse.Stats{Records: 100, Lines: 100}, Outside: 100, Window: window, Result: detect.New(detect.Config{}).Result()},
+		{"empty window", &report.Report{Stats: logparse.Stats{Records: 100, Lines: 100}, Outside: 100, Window: window, Result: detect.New(detect.Config{}).Result()},
 			[]string{"no records in the window (100 records outside it left out)", "No clients: no records in the window."}, "judged a robot"},
-		{"empty log", &Report{Result: detect.New(detect.Config{}).Result()},
+		{"empty log", &report.Report{Result: detect.New(detect.Config{}).Result()},
 			[]string{"no records were read", "No clients: no records were read."}, "window"},
 	} {
 		var out bytes.Buffer
-		if err := Write(&out, "table", tt.r, Options{Width: 200, Sections: []string{"headline", "clients"}}); err != nil {
+		if err := report.Write(&out, "table", tt.r, report.Options{Width: 200, Sections: []string{"headline", "clients"}}); err != nil {
 			t.Fatal(err)
 		}
 		text := out.String()
@@ -512,35 +399,11 @@ func TestHeadlineWindow(t *testing.T) {
 			t.Errorf("%s: says %q:\n%s", tt.name, tt.absent, text)
 		}
 		out.Reset()
-		if err := Write(&out, "csv", tt.r, Options{Sections: []string{"headline"}}); err != nil {
+		if err := report.Write(&out, "csv", tt.r, report.Options{Sections: []string{"headline"}}); err != nil {
 			t.Fatal(err)
 		}
 		if want := fmt.Sprintf("records,%d\n", tt.r.Stats.Records-tt.r.Outside); !strings.Contains(out.String(), want) {
 			t.Errorf("%s: CSV headline lacks %q:\n%s", tt.name, want, out.String())
-		}
-	}
-}
-
-// TestNotesCountExactly: the notes under the lists write counts as the
-// summary does, every digit grouped: the summary's "1,861" clients were
-// "1861" in "5 of 1861 clients shown", and 12,345 malformed lines "12.3k".
-func TestNotesCountExactly(t *testing.T) {
-	robots := make([]findings.RobotSummary, 1234)
-	for i := range robots {
-		robots[i] = findings.RobotSummary{Name: fmt.Sprintf("Bot%d", i), Clients: 1, Requests: 1}
-	}
-	r := &Report{Files: []string{"a.log"},
-		Result: &findings.Result{Totals: findings.Totals{RobotCount: 1234, ViolationsUnlisted: 23456, ViolationCount: 23456,
-			LateRecords: 45678}, Robots: robots, ViolationsChecked: true},
-		Stats: logparse.Stats{Lines: 99999, Records: 99999, Malformed: 12345, Samples: []*logparse.ParseError{{File: "a.log", Line: 1, Text: "x"}}}}
-	var out bytes.Buffer
-	if err := Write(&out, "markdown", r, Options{Top: 5}); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"5 of 1,234 robot names shown (--top).", "23,456 more violations were counted but not listed",
-		"12,345 malformed lines in all", "| Late records | 45,678 too far"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("lacks %q:\n%s", want, out.String())
 		}
 	}
 }
