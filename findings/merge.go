@@ -200,28 +200,20 @@ func MergeIncidents(parts [][]Incident, rank func(ip, ua string) int) []Incident
 // twice).
 func MergeRobots(parts [][]RobotSummary, checked bool) []RobotSummary {
 	// The names first, so that the rows are allocated once at their number.
-	byName := map[string]int{}
+	rows := robotRows{at: map[string]int{}, prefixes: map[string]map[string]int64{}}
 	for _, p := range parts {
 		for _, r := range p {
-			if _, ok := byName[r.Name]; !ok {
-				byName[r.Name] = len(byName)
+			if _, ok := rows.at[r.Name]; !ok {
+				rows.at[r.Name] = len(rows.at)
 			}
 		}
 	}
-	counts := map[string]map[string]int64{}
-	out := make([]RobotSummary, 0, len(byName))
-	paths := make([][][]PathCount, len(byName)) // per row, its parts' top paths
-	pathsOther := make([][]int64, len(byName))
+	rows.list = make([]RobotSummary, 0, len(rows.at))
+	paths := make([][][]PathCount, len(rows.at)) // per row, its parts' top paths
+	pathsOther := make([][]int64, len(rows.at))
 	for _, p := range parts {
 		for _, r := range p {
-			pre := r.Prefixes
-			if r.AllPrefixes != nil {
-				pre = r.AllPrefixes
-			}
-			if len(pre) > 0 && counts[r.Name] == nil {
-				counts[r.Name] = map[string]int64{}
-			}
-			at := byName[r.Name]
+			at := rows.at[r.Name]
 			if r.AllTopPaths != nil {
 				paths[at] = append(paths[at], r.AllTopPaths)
 				pathsOther[at] = append(pathsOther[at], r.TopPathsBase)
@@ -229,68 +221,35 @@ func MergeRobots(parts [][]RobotSummary, checked bool) []RobotSummary {
 				paths[at] = append(paths[at], r.TopPaths)
 				pathsOther[at] = append(pathsOther[at], r.TopPathsOtherMax)
 			}
-			if at == len(out) { // the name's first row, in the order of the first pass
-				c := r
-				if r.Discovery != nil { // the parts' rows are not to be shared
-					d := *r.Discovery
-					c.Discovery = &d
-				}
-				c.checked = r.Compliance != ComplianceUnchecked
-				if c.Reasons == nil {
-					c.Reasons = map[string]int{}
-				}
-				out = append(out, c)
-				for _, pc := range pre {
-					counts[r.Name][pc.Prefix] += pc.Count
+			pre := r.Prefixes
+			if r.AllPrefixes != nil {
+				pre = r.AllPrefixes
+			}
+			rows.addPrefixes(r.Name, pre)
+			r.checked = r.Compliance != ComplianceUnchecked
+			if at < len(rows.list) {
+				s := &rows.list[at]
+				s.add(&r)
+				for k, n := range r.Reasons {
+					s.Reasons[k] += n
 				}
 				continue
 			}
-			s := &out[at]
-			s.Identity, s.VerifiedBy = JoinIdentities(s.Identity, s.VerifiedBy, r.Identity, r.VerifiedBy)
-			s.checked = s.checked || r.Compliance != ComplianceUnchecked
-			s.CrawlDelayFast = s.CrawlDelayFast || r.CrawlDelayFast
-			s.Clients += r.Clients
-			s.Requests += r.Requests
-			s.Bytes = AddBytes(s.Bytes, max(r.Bytes, 0))
-			s.Violations += r.Violations
-			s.Cached += r.Cached
-			s.AddAI(r.PreferenceConflicts, r.PreferenceRule, r.Discovery)
-			s.Incidents += r.Incidents
-			s.Status.Add(r.Status)
-			s.FetchedRobotsTxt = s.FetchedRobotsTxt || r.FetchedRobotsTxt
-			s.UnreachableRequests += r.UnreachableRequests
-			s.RobotsTxtServed.Add(&r.RobotsTxtServed)
-			s.Conduct.Add(&r.Conduct)
-			if r.FirstFetch != nil {
-				s.FirstFetch = Earliest(s.FirstFetch, *r.FirstFetch)
+			// The name's first row, in the order of the first pass.
+			if r.Discovery != nil { // the parts' rows are not to be shared
+				d := *r.Discovery
+				r.Discovery = &d
 			}
-			if r.FirstViolation != nil {
-				s.FirstViolation = Earliest(s.FirstViolation, *r.FirstViolation)
+			if r.Reasons == nil {
+				r.Reasons = map[string]int{}
 			}
-			if r.LastViolation != nil {
-				s.LastViolation = Latest(s.LastViolation, *r.LastViolation)
-			}
-			for k, n := range r.Reasons {
-				s.Reasons[k] += n
-			}
-			for _, pc := range pre {
-				counts[r.Name][pc.Prefix] += pc.Count
-			}
+			rows.list = append(rows.list, r)
 		}
 	}
-	for i := range out {
-		s := &out[i]
-		s.SetCompliance(checked && s.checked)
-		s.Conduct.Finish()
-		s.SetTopPaths(MergePaths(paths[i], pathsOther[i]))
-		s.Prefixes, s.AllPrefixes = nil, nil
-		for p, n := range counts[s.Name] {
-			s.Prefixes = append(s.Prefixes, PrefixCount{p, n})
-		}
-		SortPrefixes(s)
+	for i := range rows.list {
+		rows.list[i].SetTopPaths(MergePaths(paths[i], pathsOther[i]))
 	}
-	slices.SortFunc(out, robotOrder)
-	return out
+	return rows.finish(checked)
 }
 
 // MergePanels adds up the panels of parts, their paths as MergePaths does.
