@@ -1,0 +1,115 @@
+package detect
+
+import "github.com/robowatch/robowatch/findings"
+
+// summarizing is what Result keeps beside the findings.Summary while it
+// judges each client once: what only detect can sum (the clients' answers
+// and path sketches, their timeline bins, violations and edges).
+type summarizing struct {
+	sum     *findings.Summary
+	env     *verdictEnv
+	pc      *passClients
+	checked bool // violations were checked (Result.ViolationsChecked)
+	viols   *storedViolations
+
+	tallies      []*pathTally // per robots row, by the index Summary.Add gives
+	all, humans  pathTally    // every robot's and every person's
+	robotClients []robotBins
+	edges        []ClientEdge
+
+	// Robots are counted as distinct clients too: one folded, seen again
+	// and folded again (or tracked at the end) is one robot, not one a
+	// fold.
+	folded     bool // some client was folded into Other
+	robotsSeen distinctCount
+}
+
+// summarize judges c for the summary and lets go of what only the pass
+// needed of it.
+func (d *Detector) summarize(c *client, b *summarizing) {
+	d.advance(c, maxSecond)
+	recent := c.recent() // for its edge, before its window goes
+	c.rate.release(d.th.pool)
+	if c.x != nil {
+		c.x.watch = nil
+	}
+	v := b.env.verdict(c)
+	var f findings.ClientFacts
+	if v.Kind != KindServer && v.Kind != KindJunk {
+		f.Incidents, f.IncidentsUnlisted = d.incidentsOf(c, v.Name)
+	}
+	if v.Kind == KindScanner && b.pc.firstScanner == nil {
+		b.pc.firstScanner = c
+	}
+	if !v.Robot {
+		b.sum.Add(&v, &f)
+		if v.Kind != KindJunk && v.Kind != KindServer {
+			// A person's page views its operators' products sent.
+			for _, r := range c.rare().referred {
+				b.sum.Refer(r.operator, r.views)
+			}
+			b.humans.addStatus(c)
+		}
+		if c.x != nil {
+			c.x.viol = nil // a human's violations are not reported
+		}
+		c.bins = clientBins{}
+		return
+	}
+	if b.folded {
+		b.robotsSeen.add(clientHash(c.ip, c.ua.ua))
+	}
+	if d.cfg.Events != nil && c.flags&flagAnnounced == 0 {
+		// Judged a robot on the whole of its traffic only now.
+		d.announce(c, b.env)
+	}
+	if c.rare().viol != nil {
+		b.viols.add(c, v.Name)
+	}
+	if e, ok := edgeOf(c, recent); ok { // before conductOf closes its open minute
+		b.edges = append(b.edges, e)
+	}
+	robotFacts(c, &f, b.checked)
+	i := b.sum.Add(&v, &f)
+	if i == len(b.tallies) {
+		b.tallies = append(b.tallies, &pathTally{})
+	}
+	b.tallies[i].add(c)
+	b.all.add(c)
+	b.robotClients = append(b.robotClients, robotBins{b.sum.Row(i).Name, c.bins, c.first, c.last})
+	c.bins = clientBins{}
+}
+
+// robotFacts sets what the robots row of c needs beyond its verdict;
+// checked: violations were checked at all.
+func robotFacts(c *client, f *findings.ClientFacts, checked bool) {
+	x := c.rare()
+	f.Checked = c.flags&flagChecked != 0
+	f.Conduct = conductOf(c, checked && f.Checked)
+	if fe := x.fetches; fe != nil {
+		f.Unreachable, f.Served = fe.unreachable, fe.served
+	}
+	if c.robotsTxt > 0 {
+		f.FirstFetch = &x.fetches.first
+	}
+	if cv := x.viol; cv != nil {
+		f.ViolationsUnlisted = cv.n - int64(len(cv.list))
+		f.FirstViolation, f.LastViolation = &cv.first, &cv.last
+		f.Prefixes = cv.prefixes
+	}
+}
+
+// incidentsOf is c's listed incidents, with name its verdict's, and how
+// many more it had.
+func (d *Detector) incidentsOf(c *client, name string) ([]Incident, int) {
+	list := c.rate.incidents()
+	unlisted := c.rate.incidentCount() - len(list)
+	if len(list) == 0 {
+		return nil, unlisted
+	}
+	out := make([]Incident, len(list))
+	for i, in := range list {
+		out[i] = d.incident(c, in, name)
+	}
+	return out, unlisted
+}
