@@ -69,9 +69,10 @@ type Analyse struct {
 	Strict   bool             // the first malformed line is an error
 	Since    logparse.TimeBound
 	Until    logparse.TimeBound
-	Robots   []string      // --robots values: FILE, URL or HOST=FILE|URL
-	Detect   detect.Config // thresholds, --max-clients, --client; robots.txt is the caller's to load
-	Output   string        // one of report.Formats
+	Robots   []string         // --robots values: FILE, URL or HOST=FILE|URL
+	Detect   detect.Config    // thresholds, --max-clients, --client; robots.txt is the caller's to load
+	DNS      *agents.Verifier // --verify-dns: checks the claims the ranges cannot settle, after the pass; nil: no DNS
+	Output   string           // one of report.Formats
 	Report   report.Options
 	Block    report.BlockOptions // for the block-list outputs (report.BlockFormats)
 	Proxies  logparse.Proxies    // --trust-proxy: the client is the right-most untrusted X-Forwarded-For address
@@ -122,7 +123,6 @@ func (a *Analyse) Config(ctx context.Context, stderr io.Writer) (cfg detect.Conf
 			Warnf(stderr, "robowatch: robots.txt versions of %s differ in size: the size of each 2xx robots.txt answer in the log tells which version a robot got\n", at)
 		}
 	}
-	cfg.DNSContext = ctx
 	if a.Ranges != "" {
 		// A directory of range files, or one file (a JAFAR file, say):
 		// read with the history beside it, if any.

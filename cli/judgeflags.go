@@ -111,7 +111,7 @@ func (f *judgeFlags) dns(a *Analyse) error {
 	if !f.verifyDNS {
 		return nil
 	}
-	a.Detect.DNS = &agents.Verifier{}
+	a.DNS = &agents.Verifier{}
 	if f.dnsServer == "" {
 		return nil
 	}
@@ -120,7 +120,7 @@ func (f *judgeFlags) dns(a *Analyse) error {
 		return usagef("--dns-server %q: want HOST:PORT, e.g. 127.0.0.1:53", f.dnsServer)
 	}
 	server := f.dnsServer
-	a.Detect.DNS.Resolver = &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
+	a.DNS.Resolver = &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
 		var d net.Dialer
 		return d.DialContext(ctx, network, server)
 	}}

@@ -1,14 +1,11 @@
 package detect
 
 import (
-	"context"
+	"time"
 
 	"github.com/robowatch/robowatch/agents"
 	"github.com/robowatch/robowatch/botauth"
 	"github.com/robowatch/robowatch/findings"
-
-	"time"
-
 	"github.com/robowatch/robowatch/robots"
 )
 
@@ -107,12 +104,6 @@ type Config struct {
 	// Keys are the key directories Web Bot Auth signatures are verified
 	// against (--keys); nil: signatures are not checked.
 	Keys *botauth.Directory
-
-	// DNS, when set, checks by reverse and forward DNS the claims Ranges
-	// cannot settle, after the pass (Result), within its own bounds;
-	// DNSContext ends it early (an interrupt). nil: no DNS.
-	DNS        *agents.Verifier
-	DNSContext context.Context
 
 	// Events, when set, is told of robots, violations and incidents as
 	// they are found (events.go), for a live run; nil: only Result says.

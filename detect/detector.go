@@ -76,6 +76,7 @@ type Detector struct {
 	seenClients  distinctCount // every distinct client admitted, under a cap
 	heap         []*client     // tracked clients by weight, when MaxClients caps them; see evict.go
 	result       *Result
+	dns          dnsAnswers   // what VerifyDNS found, for the verdicts (dns.go)
 	tl           siteTimeline // requests over time; see timeline.go
 	pan          panels       // clients' answers and paths (panel.go)
 	live         liveState    // what Config.Events was told (events.go)

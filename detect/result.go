@@ -1,10 +1,7 @@
 package detect
 
 import (
-	"cmp"
-	"context"
 	"math"
-	"slices"
 	"time"
 
 	"github.com/robowatch/robowatch/agents"
@@ -26,14 +23,12 @@ func (d *Detector) Result() *Result {
 	// (see ClientList); here each client is judged once for the summaries,
 	// and what only the pass needed is let go.
 	lt.fleets = d.fleets
-	env := &verdictEnv{lt: lt, cfg: d.cfg, loc: d.loc, addrs: addressesOf(&d.clients)}
+	env := &verdictEnv{lt: lt, cfg: d.cfg, loc: d.loc, addrs: addressesOf(&d.clients), dns: d.dns.answers}
 	// The pass has read its last record: what only reading needed (the
 	// User-agent interning, the classifier's cache) goes before the
 	// verdicts are built, not after, so the two are never held together.
 	d.uas, d.agents, d.agentSet, d.agentPurpose = nil, agents.Classifier{}, nil, nil
-	if d.cfg.DNS != nil {
-		env.dns, res.DNSChecked = d.verifyDNS()
-	}
+	res.DNSChecked = d.dns.checked
 	pc := &passClients{clients: sorted, env: env}
 	res.Clients = findings.NewClientList(pc)
 	b := &summarizing{sum: findings.NewSummary(len(sorted)), env: env, pc: pc, checked: res.ViolationsChecked,
@@ -175,52 +170,6 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
-}
-
-// maxDNSChecks bounds the addresses asked of DNS in one run: a log of a
-// million fake Googlebots must not become a million lookups.
-const maxDNSChecks = 10_000
-
-// verifyDNS asks DNS about the addresses whose robot names claim an
-// operator the published ranges do not cover (or a host name).
-func (d *Detector) verifyDNS() (map[string]agents.DNSResult, int) {
-	// Past the bound, the busiest addresses are asked, the same whatever
-	// order the clients' table holds them in.
-	type claim struct {
-		ip, op   string
-		requests int64
-	}
-	var all []claim
-	for c := range d.clients.all() {
-		if c.ua.agent.Kind == agents.Browser {
-			continue // claims no crawler (see verdict)
-		}
-		op, id, _, _ := d.cfg.ranges().IdentifyAt(c.ua.agent.Name, c.ip, c.first.time(), c.last.time())
-		if (id == agents.IdentityUnverified || id == agents.IdentityImpostor) && agents.HasDNS(op, c.ua.agent.Name) {
-			all = append(all, claim{c.ip, op, c.requests})
-		}
-	}
-	slices.SortFunc(all, func(a, b claim) int {
-		return cmp.Or(cmp.Compare(b.requests, a.requests), cmp.Compare(a.ip, b.ip))
-	})
-	claims := map[string]string{}
-	for _, c := range all {
-		if len(claims) >= maxDNSChecks {
-			break
-		}
-		if _, ok := claims[c.ip]; !ok {
-			claims[c.ip] = c.op
-		}
-	}
-	if len(claims) == 0 {
-		return nil, 0
-	}
-	ctx := d.cfg.DNSContext
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	got := d.cfg.DNS.VerifyAll(ctx, claims)
-	return got, len(got)
 }
 
 // oldLog reports whether the log starts before the range lists' history

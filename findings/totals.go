@@ -15,7 +15,7 @@ type Totals struct {
 	IncidentsUnlisted  int   `json:"incidents_dropped"`  // incidents counted but not listed: past a bound, or of a client folded into Other
 
 	WatchDropped   int64 `json:"watch_dropped"`   // clients Config.Watch picked past the first 1,000, tracked without a drill-down
-	DNSChecked     int   `json:"dns_checked"`     // addresses whose claim was checked by DNS (Config.DNS)
+	DNSChecked     int   `json:"dns_checked"`     // addresses whose claim was checked by DNS (Detector.VerifyDNS)
 	RangesEarliest int   `json:"ranges_earliest"` // robot clients seen before the range lists' history, judged by the earliest lists known (Verdict.IdentityNote)
 
 	// The counts of the clients by their verdicts: a merge of parts that

@@ -43,7 +43,16 @@ func (p *Pass) Read(ctx context.Context, files *input.Files, name string) (logpa
 	return p.read(ctx, files, name)
 }
 
-// Result is the verdicts, once every input was read.
+// VerifyDNS checks by DNS, with Options.DNS, the robot claims the
+// published ranges could not settle: a step between the last Read and
+// Result; ctx ends it early. Without Options.DNS it does nothing.
+func (p *Pass) VerifyDNS(ctx context.Context) {
+	if p.opt.DNS != nil {
+		p.det.VerifyDNS(ctx, p.opt.DNS)
+	}
+}
+
+// Result is the verdicts, once every input was read (and VerifyDNS done).
 func (p *Pass) Result() *detect.Result { return p.det.Result() }
 
 // Close lets a Pool's goroutines end when the pass ends without Result.
@@ -87,6 +96,16 @@ func (d *detection) Steps() int64 {
 		return d.pool.Steps()
 	}
 	return d.Detector.Steps()
+}
+
+// VerifyDNS asks v about the robot claims the ranges could not settle
+// (detect.Detector.VerifyDNS).
+func (d *detection) VerifyDNS(ctx context.Context, v detect.DNSVerifier) {
+	if d.pool != nil {
+		d.pool.VerifyDNS(ctx, v)
+		return
+	}
+	d.Detector.VerifyDNS(ctx, v)
 }
 
 // Result is the verdicts, once every input was read.

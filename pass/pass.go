@@ -14,6 +14,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/robowatch/robowatch/agents"
 	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/input"
 	"github.com/robowatch/robowatch/logparse"
@@ -31,6 +32,7 @@ type Options struct {
 	Proxies  logparse.Proxies // --trust-proxy
 	Shard    detect.Shard     // judge only this shard's clients
 	Detect   detect.Config    // with robots.txt loaded; Events set when Out is
+	DNS      *agents.Verifier // checks the claims the ranges cannot settle, after reading; nil: no DNS
 	Workers  int              // detectors judging in parallel in a batch run
 	Follow   bool             // follow the files as tail -F does, until ctx is done
 	Interval time.Duration    // how often Out gets a running summary

@@ -17,6 +17,7 @@ import (
 // report. An interrupt (ctx) is no error: the Outcome says Partial, except
 // for a -F run, which Ctrl-C ends whole.
 func Run(ctx context.Context, opt Options) (*Outcome, error) {
+	dnsCtx := ctx // DNS stops at an interrupt, even after a follow run, whose report is whole
 	files := &input.Files{Names: opt.Names, Stdin: opt.Stdin}
 	defer files.Close()
 	p := newPass(opt)
@@ -56,6 +57,7 @@ func Run(ctx context.Context, opt Options) (*Outcome, error) {
 	if opt.AfterRead != nil {
 		opt.AfterRead()
 	}
+	p.VerifyDNS(dnsCtx)
 	o.Result = p.det.Result() // tells out of the last robots and incidents
 	o.Window, o.Outside = p.clip.Window.String(), p.clip.Outside
 	if len(live) == 0 && !o.Partial {
