@@ -80,22 +80,23 @@ func (d *Detector) summarize(c *client, b *summarizing) {
 	c.bins = clientBins{}
 }
 
-// robotFacts sets what the robots row of c needs beyond its verdict;
-// checked: violations were checked at all.
+// robotFacts sets what the robots row of c needs beyond its verdict (a
+// new per-robot number is set here, on f.Robot); checked: violations were
+// checked at all.
 func robotFacts(c *client, f *findings.ClientFacts, checked bool) {
-	x := c.rare()
+	x, r := c.rare(), &f.Robot
 	f.Checked = c.flags&flagChecked != 0
-	f.Conduct = conductOf(c, checked && f.Checked)
+	r.Conduct = conductOf(c, checked && f.Checked)
 	if fe := x.fetches; fe != nil {
-		f.Unreachable, f.Served = fe.unreachable, fe.served
+		r.UnreachableRequests, r.RobotsTxtServed = fe.unreachable, fe.served
 	}
 	if c.robotsTxt > 0 {
-		f.FirstFetch = &x.fetches.first
+		r.FirstFetch = &x.fetches.first
 	}
 	if cv := x.viol; cv != nil {
 		f.ViolationsUnlisted = cv.n - int64(len(cv.list))
-		f.FirstViolation, f.LastViolation = &cv.first, &cv.last
-		f.Prefixes = cv.prefixes
+		r.FirstViolation, r.LastViolation = &cv.first, &cv.last
+		r.Prefixes = cv.prefixes
 	}
 }
 

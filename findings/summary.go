@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"time"
 
 	"github.com/robowatch/robowatch/agents"
 )
@@ -32,15 +31,15 @@ type ClientFacts struct {
 	Incidents         []Incident // its listed incidents; Add sets their Verdict
 	IncidentsUnlisted int        // its incidents past the listed ones
 
-	Checked            bool       // some request of it was checked against a robots.txt
-	ViolationsUnlisted int64      // its violations past the listed ones
-	FirstViolation     *time.Time // nil: no violation
-	LastViolation      *time.Time
-	Prefixes           []PrefixCount // its violations by path prefix
-	FirstFetch         *time.Time    // its first fetch of robots.txt; nil: none
-	Unreachable        int64         // RobotSummary.UnreachableRequests
-	Served             Served        // how robots.txt was answered to it
-	Conduct            Conduct       // what it did alone
+	Checked            bool  // some request of it was checked against a robots.txt
+	ViolationsUnlisted int64 // its violations past the listed ones
+	// Robot is its robots row as if it were the only client of it, in
+	// what its verdict does not say (FirstFetch, FirstViolation and
+	// LastViolation, Prefixes, UnreachableRequests, RobotsTxtServed,
+	// Conduct, and whatever per-robot number is added next); Add sets
+	// the rest from the verdict and adds it to its row as a merge adds a
+	// part's (RobotSummary.add).
+	Robot RobotSummary
 }
 
 // NewSummary returns a Summary with room for the given number of clients.
@@ -109,20 +108,17 @@ func (s *Summary) addRobot(v *Verdict, f *ClientFacts) int {
 		i = s.rows.push(RobotSummary{Name: key, Reasons: map[string]int{}, Operator: v.Operator, Identity: v.Identity,
 			VerifiedBy: v.VerifiedBy, Purpose: v.Purpose, URL: agents.URL(v.Name)})
 	}
-	one := RobotSummary{
-		Clients: 1, Requests: v.Requests, Bytes: v.Bytes, Violations: v.Violations, Cached: v.Cached,
-		PreferenceConflicts: v.PreferenceConflicts, PreferenceRule: v.PreferenceRule, Discovery: v.Discovery,
-		Incidents: v.Incidents, CrawlDelayFast: v.CrawlDelayFast, Identity: v.Identity, VerifiedBy: v.VerifiedBy,
-		FetchedRobotsTxt: f.FirstFetch != nil, FirstFetch: f.FirstFetch,
-		FirstViolation: f.FirstViolation, LastViolation: f.LastViolation,
-		UnreachableRequests: f.Unreachable, RobotsTxtServed: f.Served, Conduct: f.Conduct, checked: f.Checked,
-	}
+	one := f.Robot
+	one.Clients, one.Requests, one.Bytes, one.Violations, one.Cached = 1, v.Requests, v.Bytes, v.Violations, v.Cached
+	one.PreferenceConflicts, one.PreferenceRule, one.Discovery = v.PreferenceConflicts, v.PreferenceRule, v.Discovery
+	one.Incidents, one.CrawlDelayFast, one.Identity, one.VerifiedBy = v.Incidents, v.CrawlDelayFast, v.Identity, v.VerifiedBy
+	one.FetchedRobotsTxt, one.checked = one.FirstFetch != nil, f.Checked
 	row := &s.rows.list[i]
 	row.add(&one)
 	for _, r := range v.Reasons {
 		row.Reasons[r]++
 	}
-	s.rows.addPrefixes(key, f.Prefixes)
+	s.rows.addPrefixes(key, one.Prefixes)
 	return i
 }
 

@@ -23,24 +23,24 @@ func summaryClients() []summaryClient {
 		return Conduct{Sessions: 1, Requests: requests, Methods: map[string]int64{"GET": requests}}
 	}
 	return []summaryClient{
-		{gb("66.249.66.1", 40, ReasonRobotsTxt, ReasonUserAgent), ClientFacts{Checked: true, FirstFetch: at(5), Served: Served{OK: 1}, Conduct: conduct(40)}},
+		{gb("66.249.66.1", 40, ReasonRobotsTxt, ReasonUserAgent), ClientFacts{Checked: true, Robot: RobotSummary{FirstFetch: at(5), RobotsTxtServed: Served{OK: 1}, Conduct: conduct(40)}}},
 		{Verdict{IP: "198.51.100.7", UserAgent: "Chrome", Name: "Chrome", Kind: "browser", Requests: 30, Bytes: 900, Incidents: 1},
 			ClientFacts{Incidents: []Incident{{IP: "198.51.100.7", Severity: 9, Start: *at(1)}}}},
 		{func() Verdict {
 			v := gb("203.0.113.50", 20, ReasonUserAgent)
 			v.Identity, v.VerifiedBy, v.Violations, v.Incidents = IdentityImpostor, "", 3, 1
 			return v
-		}(), ClientFacts{Checked: true, ViolationsUnlisted: 1, FirstViolation: at(2), LastViolation: at(9),
-			Prefixes: []PrefixCount{{"/admin", 2}, {"/private", 1}}, Incidents: []Incident{{IP: "203.0.113.50", Severity: 5, Start: *at(3)}},
-			Conduct: conduct(20)}},
+		}(), ClientFacts{Checked: true, ViolationsUnlisted: 1, Incidents: []Incident{{IP: "203.0.113.50", Severity: 5, Start: *at(3)}},
+			Robot: RobotSummary{FirstViolation: at(2), LastViolation: at(9), Prefixes: []PrefixCount{{"/admin", 2}, {"/private", 1}},
+				Conduct: conduct(20)}}},
 		{func() Verdict {
 			v := gb("66.249.70.9", 10, ReasonUserAgent)
 			v.VerifiedBy = "dns"
 			v.Violations = 1
 			return v
 		}(),
-			ClientFacts{Checked: true, FirstViolation: at(7), LastViolation: at(7), Prefixes: []PrefixCount{{"/admin", 1}},
-				FirstFetch: at(1), Conduct: conduct(10)}},
+			ClientFacts{Checked: true, Robot: RobotSummary{FirstViolation: at(7), LastViolation: at(7),
+				Prefixes: []PrefixCount{{"/admin", 1}}, FirstFetch: at(1), Conduct: conduct(10)}}},
 		{Verdict{IP: "192.0.2.9", Name: "(no request)", Kind: KindJunk, Requests: 4}, ClientFacts{}},
 		{Verdict{IP: "192.0.2.9", UserAgent: "x", Name: "(no request)", Kind: KindJunk, Requests: 2}, ClientFacts{}},
 	}
