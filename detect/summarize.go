@@ -15,7 +15,7 @@ type summarizing struct {
 	tallies      []*pathTally // per robots row, by the index Summary.Add gives
 	all, humans  pathTally    // every robot's and every person's
 	robotClients []robotBins
-	edges        []ClientEdge
+	edges        []findings.ClientEdge
 
 	// Robots are counted as distinct clients too: one folded, seen again
 	// and folded again (or tracked at the end) is one robot, not one a
@@ -102,13 +102,13 @@ func robotFacts(c *client, f *findings.ClientFacts, checked bool) {
 
 // incidentsOf is c's listed incidents, with name its verdict's, and how
 // many more it had.
-func (d *Detector) incidentsOf(c *client, name string) ([]Incident, int) {
+func (d *Detector) incidentsOf(c *client, name string) ([]findings.Incident, int) {
 	list := c.rate.incidents()
 	unlisted := c.rate.incidentCount() - len(list)
 	if len(list) == 0 {
 		return nil, unlisted
 	}
-	out := make([]Incident, len(list))
+	out := make([]findings.Incident, len(list))
 	for i, in := range list {
 		out[i] = d.incident(c, in, name)
 	}
