@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/robowatch/robowatch/findings"
 	"io"
 	"net/http"
 	"os"
@@ -76,7 +77,7 @@ type Analyse struct {
 	Report   report.Options
 	Block    report.BlockOptions // for the block-list outputs (report.BlockFormats)
 	Proxies  logparse.Proxies    // --trust-proxy: the client is the right-most untrusted X-Forwarded-For address
-	Shard    detect.Shard        // --shard I/N: only the clients of this shard (for robowatch merge)
+	Shard    findings.Shard      // --shard I/N: only the clients of this shard (for robowatch merge)
 	Workers  int                 // --workers: detectors judging in parallel (a batch run)
 	Ranges   string              // --ranges DIR|FILE: published crawler ranges to use instead of the built-in ones
 	Keys     string              // --keys DIR: Web Bot Auth key directories to verify signatures against
@@ -237,7 +238,7 @@ var FailConditions = []string{"violations", "incidents", "robots", "scanners", "
 // that went well otherwise: ExitError when a --client matched no request
 // (said on stderr: a typo would otherwise look like a quiet client),
 // ExitFailOn when res has any of the findings --fail-on named, else ExitOK.
-func (a *Analyse) Status(res *detect.Result, stderr io.Writer) int {
+func (a *Analyse) Status(res *findings.Result, stderr io.Writer) int {
 	status := ExitOK
 	for _, spec := range a.Clients {
 		if !a.matched(spec, res) {
@@ -268,9 +269,9 @@ func (a *Analyse) Status(res *detect.Result, stderr io.Writer) int {
 
 // impostors reports whether a robot name of res came from an address its
 // operator does not publish: what the headline's Impostors line names.
-func impostors(res *detect.Result) bool {
+func impostors(res *findings.Result) bool {
 	for _, b := range res.Robots {
-		if b.Identity == detect.IdentityImpostor {
+		if b.Identity == findings.IdentityImpostor {
 			return true
 		}
 	}
@@ -278,7 +279,7 @@ func impostors(res *detect.Result) bool {
 }
 
 // matched reports whether a drill-down of res is of a client spec names.
-func (a *Analyse) matched(spec string, res *detect.Result) bool {
+func (a *Analyse) matched(spec string, res *findings.Result) bool {
 	match, err := detect.WatchList([]string{spec})
 	if err != nil {
 		return false

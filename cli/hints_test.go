@@ -1,11 +1,11 @@
 package cli
 
 import (
+	"github.com/robowatch/robowatch/findings"
 	"net/netip"
 	"strings"
 	"testing"
 
-	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/logparse"
 )
 
@@ -15,17 +15,17 @@ import (
 // or of host names, gets none.
 func TestProxyHint(t *testing.T) {
 	trusted := Analyse{Proxies: logparse.Proxies{netip.MustParsePrefix("10.0.0.0/8")}}
-	nets := func(n ...any) []detect.NetworkSummary {
-		var out []detect.NetworkSummary
+	nets := func(n ...any) []findings.NetworkSummary {
+		var out []findings.NetworkSummary
 		for i := 0; i < len(n); i += 2 {
-			out = append(out, detect.NetworkSummary{Network: n[i].(string), Requests: int64(n[i+1].(int))})
+			out = append(out, findings.NetworkSummary{Network: n[i].(string), Requests: int64(n[i+1].(int))})
 		}
 		return out
 	}
 	tests := []struct {
 		name     string
 		a        Analyse
-		networks []detect.NetworkSummary
+		networks []findings.NetworkSummary
 		want     string // "" for no note
 	}{
 		{"behind a balancer", Analyse{}, nets("10.0.3.0/24", 900, "203.0.113.0/24", 100), "90% of the requests came from private addresses (10.0.3.0/24)"},
@@ -53,7 +53,7 @@ func TestProxyHint(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stderr strings.Builder
-			tt.a.ProxyHint(&stderr, &detect.Result{Networks: tt.networks})
+			tt.a.ProxyHint(&stderr, &findings.Result{Networks: tt.networks})
 			got := stderr.String()
 			if tt.want == "" && got != "" || tt.want != "" && (!strings.Contains(got, tt.want) || !strings.Contains(got, "--trust-proxy")) {
 				t.Errorf("stderr %q, want %q", got, tt.want)

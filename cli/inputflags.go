@@ -1,12 +1,12 @@
 package cli
 
 import (
+	"github.com/robowatch/robowatch/findings"
 	"runtime"
 	"strings"
 
 	"github.com/spf13/pflag"
 
-	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/logparse"
 )
 
@@ -62,7 +62,7 @@ func (f *inputFlags) apply(a *Analyse, _ *pflag.FlagSet) error {
 		a.Workers = min(runtime.GOMAXPROCS(0), 64)
 	}
 	if f.shard != "" {
-		if a.Shard, err = detect.ParseShard(f.shard); err != nil {
+		if a.Shard, err = findings.ParseShard(f.shard); err != nil {
 			return usagef("--shard: %v", err)
 		}
 	}

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"github.com/robowatch/robowatch/findings"
 	"net/http"
 	"strings"
 	"time"
@@ -382,9 +383,9 @@ func (d *Detector) checkRobotsTxt(c *client, q *request) (violated, unreachable 
 // been announced a robot.
 func (d *Detector) tell(c *client, q *request, violated bool, j *checkResult) {
 	r := q.r
-	var v *Violation
+	var v *findings.Violation
 	if violated && c.flags&flagAnnounced != 0 {
-		v = &Violation{IP: c.ip, UserAgent: c.ua.ua, Time: r.Time, Method: capText(r.Method, MaxStoredMethod),
+		v = &findings.Violation{IP: c.ip, UserAgent: c.ua.ua, Time: r.Time, Method: capText(r.Method, MaxStoredMethod),
 			Path: capText(q.path, MaxStoredPath), Status: r.Status, Group: j.m.Group(), RobotsTxtFrom: j.ver.fromText()}
 		if j.rule != nil {
 			v.Rule, v.Line = j.rule.Text, j.rule.Line

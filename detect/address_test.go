@@ -81,28 +81,28 @@ func TestRotatingNeedsAssets(t *testing.T) {
 // distinct User-agents, names the operator of its first verified client in
 // the verdicts' order, and lists the most requests first, then by network.
 func TestNetworksList(t *testing.T) {
-	verified := func(v Verdict, op string) Verdict {
+	verified := func(v findings.Verdict, op string) findings.Verdict {
 		v.Identity, v.Operator = agents.IdentityVerified, op
 		return v
 	}
 	tests := []struct {
 		name     string
-		verdicts []Verdict
+		verdicts []findings.Verdict
 		want     []string // network operator clients/robots/requests/agents/violations/incidents
 	}{
 		{"empty", nil, nil},
-		{"host names have no network", []Verdict{{IP: "crawl.example.net", UserAgent: "a", Requests: 5}}, nil},
-		{"one /24, repeated and distinct agents", []Verdict{
+		{"host names have no network", []findings.Verdict{{IP: "crawl.example.net", UserAgent: "a", Requests: 5}}, nil},
+		{"one /24, repeated and distinct agents", []findings.Verdict{
 			{IP: "192.0.2.1", UserAgent: "a", Requests: 3, Robot: true, Violations: 2},
 			{IP: "192.0.2.200", UserAgent: "a", Requests: 1, Incidents: 1},
 			{IP: "192.0.2.9", UserAgent: "b", Requests: 1},
 		}, []string{"192.0.2.0/24 - 3/1/5/2/2/1"}},
-		{"operator of the first verified client in order", []Verdict{
+		{"operator of the first verified client in order", []findings.Verdict{
 			{IP: "66.249.66.1", UserAgent: "x", Requests: 9},
-			verified(Verdict{IP: "66.249.66.2", UserAgent: "g", Requests: 8}, "Google"),
-			verified(Verdict{IP: "66.249.66.3", UserAgent: "h", Requests: 7}, "Other"),
+			verified(findings.Verdict{IP: "66.249.66.2", UserAgent: "g", Requests: 8}, "Google"),
+			verified(findings.Verdict{IP: "66.249.66.3", UserAgent: "h", Requests: 7}, "Other"),
 		}, []string{"66.249.66.0/24 Google 3/0/24/3/0/0"}},
-		{"most requests first, then by network text; IPv6 by /48; mapped IPv4 is IPv4", []Verdict{
+		{"most requests first, then by network text; IPv6 by /48; mapped IPv4 is IPv4", []findings.Verdict{
 			{IP: "2001:db8:1:2::5", UserAgent: "a", Requests: 2},
 			{IP: "2001:db8:1:ffff::9", UserAgent: "a", Requests: 2},
 			{IP: "::ffff:10.0.0.7", UserAgent: "a", Requests: 2},

@@ -1,5 +1,6 @@
 package detect
 
+import "github.com/robowatch/robowatch/findings"
 import "testing"
 
 // TestBrowserOnlySignals: what a client under a browser's User-agent does
@@ -159,7 +160,7 @@ func TestAncientWithWeakSignal(t *testing.T) {
 func TestAncientWithWeakSignalOnRealLines(t *testing.T) {
 	res := readLog(t, "ancient-weak-signal.log", Config{})
 	want := map[string]bool{"106.79.239.27": true, "62.24.222.131": true, "92.3.80.160": false}
-	eachListed(t, res, want, false, func(v Verdict, robot bool) {
+	eachListed(t, res, want, false, func(v findings.Verdict, robot bool) {
 		if v.Robot != robot {
 			t.Errorf("%s %q: robot=%v score=%d details=%q; want robot=%v", v.IP, v.UserAgent, v.Robot, v.Score, v.Details, robot)
 		}
@@ -216,7 +217,7 @@ func TestNoUserAgentSignals(t *testing.T) {
 func TestNoUserAgentSignalsOnRealLines(t *testing.T) {
 	res := readLog(t, "no-agent-pollers.log", Config{})
 	want := map[string]string{"127.0.0.1": KindMonitor, "194.51.29.89": "empty"}
-	eachListed(t, res, want, true, func(v Verdict, kind string) {
+	eachListed(t, res, want, true, func(v findings.Verdict, kind string) {
 		if !v.Robot || v.Kind != kind {
 			t.Errorf("%s: robot=%v kind=%s details=%q; want a robot of kind %s", v.IP, v.Robot, v.Kind, v.Details, kind)
 		}

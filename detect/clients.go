@@ -20,13 +20,13 @@ type passClients struct {
 func (p *passClients) Len() int { return len(p.clients) }
 
 // At judges the i-th client.
-func (p *passClients) At(i int) Verdict { return p.env.verdict(p.clients[i]) }
+func (p *passClients) At(i int) findings.Verdict { return p.env.verdict(p.clients[i]) }
 
 // Key is the i-th client's address and User-agent.
 func (p *passClients) Key(i int) (ip, ua string) { return p.clients[i].ip, p.clients[i].ua.ua }
 
 // clientsOf is the pass's clients of a Result: nil for a list of verdicts.
-func clientsOf(l ClientList) *passClients {
+func clientsOf(l findings.ClientList) *passClients {
 	p, _ := l.Lazy().(*passClients)
 	return p
 }
@@ -41,11 +41,11 @@ type verdictEnv struct {
 }
 
 // verdict judges c.
-func (e *verdictEnv) verdict(c *client) Verdict {
+func (e *verdictEnv) verdict(c *client) findings.Verdict {
 	j := judge(c, e.lt, &e.cfg)
 	if j.kind == "" {
 		if why := e.rotation(c); why != "" {
-			j.add(ReasonBehaviour, pointsRotating, why)
+			j.add(findings.ReasonBehaviour, pointsRotating, why)
 		}
 	}
 	var delay time.Duration
@@ -56,7 +56,7 @@ func (e *verdictEnv) verdict(c *client) Verdict {
 			j.details = append(j.details, detail)
 		}
 	}
-	v := Verdict{
+	v := findings.Verdict{
 		IP:               c.ip,
 		UserAgent:        c.ua.ua,
 		Robot:            j.robot(),
@@ -79,11 +79,11 @@ func (e *verdictEnv) verdict(c *client) Verdict {
 		CrawlDelayFast:   tooFast,
 	}
 	switch v.Kind {
-	case KindServer:
+	case findings.KindServer:
 		// Named for what it is: "PHP" (the product token it carries)
 		// would read as a PHP script's visits.
 		v.Name, v.Incidents = "(this server)", 0
-	case KindJunk:
+	case findings.KindJunk:
 		v.Name, v.Incidents = "(no request)", 0
 	}
 	if cv := c.rare().viol; v.Robot && cv != nil {

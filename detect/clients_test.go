@@ -30,7 +30,7 @@ func TestClientList(t *testing.T) {
 		if again := l.At(i); !reflect.DeepEqual(v, again) {
 			t.Fatalf("client %d: a second reading differs:\n%+v\n%+v", i, v, again)
 		}
-		for _, list := range []ClientList{l, flat} {
+		for _, list := range []findings.ClientList{l, flat} {
 			if got, ok := list.Find(v.IP, v.UserAgent); !ok || !reflect.DeepEqual(got, v) {
 				t.Fatalf("Find(%s, %q) = %v, %+v", v.IP, v.UserAgent, ok, got)
 			}
@@ -50,7 +50,7 @@ func TestClientList(t *testing.T) {
 	if !bytes.Equal(byPointer, byValue) || !bytes.Contains(byValue, []byte(`"clients":[{"ip":`)) {
 		t.Errorf("Result marshals differently by value:\n%.300s\n%.300s", byPointer, byValue)
 	}
-	var heads []Verdict
+	var heads []findings.Verdict
 	for v := range l.All() {
 		heads = append(heads, v)
 	}

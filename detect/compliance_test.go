@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"github.com/robowatch/robowatch/findings"
 	"strings"
 	"testing"
 	"time"
@@ -33,15 +34,15 @@ func TestCompliance(t *testing.T) {
 		"reader/1.0":   {{0, "/robots.txt"}, {3600, "/robots.txt"}},
 	}
 	want := map[string][2]string{
-		"obeyer":   {ComplianceObeyed, FindingObeyed},
-		"ignorer":  {ComplianceIgnored, FindingIgnored},
-		"blind":    {ComplianceUnreadViolated, FindingNeverRead},
-		"quiet":    {ComplianceUnread, FindingUnread},
-		"relapser": {ComplianceIgnored, FindingReadLate},
-		"late":     {ComplianceUnreadViolated, FindingReadLate},
+		"obeyer":   {findings.ComplianceObeyed, findings.FindingObeyed},
+		"ignorer":  {findings.ComplianceIgnored, findings.FindingIgnored},
+		"blind":    {findings.ComplianceUnreadViolated, findings.FindingNeverRead},
+		"quiet":    {findings.ComplianceUnread, findings.FindingUnread},
+		"relapser": {findings.ComplianceIgnored, findings.FindingReadLate},
+		"late":     {findings.ComplianceUnreadViolated, findings.FindingReadLate},
 		// It read the file and asked for nothing else: nothing it did
 		// broke it (a real log's LumiBot), so not "unchecked".
-		"reader": {ComplianceObeyed, FindingObeyed},
+		"reader": {findings.ComplianceObeyed, findings.FindingObeyed},
 	}
 	for _, checked := range []bool{true, false} {
 		cfg := Config{}
@@ -63,7 +64,7 @@ func TestCompliance(t *testing.T) {
 		for _, s := range res.Robots {
 			w := want[s.Name]
 			if !checked {
-				w = [2]string{ComplianceUnchecked, FindingNotComputed}
+				w = [2]string{findings.ComplianceUnchecked, findings.FindingNotComputed}
 			}
 			if s.Compliance != w[0] || s.Finding != w[1] {
 				t.Errorf("checked %v: %s: compliance %q, finding %q; want %q, %q", checked, s.Name, s.Compliance, s.Finding, w[0], w[1])
@@ -95,7 +96,7 @@ func TestComplianceUnchecked(t *testing.T) {
 		for _, s := range res.Robots {
 			got[s.Name] = s.Compliance
 		}
-		if got["BotX"] != ComplianceUnchecked || got["BotY"] != ComplianceObeyed {
+		if got["BotX"] != findings.ComplianceUnchecked || got["BotY"] != findings.ComplianceObeyed {
 			t.Errorf("%d workers: compliance %v, want BotX unchecked, BotY obeyed", workers, got)
 		}
 	}
@@ -121,11 +122,11 @@ func TestComplianceCrawlDelay(t *testing.T) {
 	}
 	res := d.Result()
 	for _, s := range res.Robots {
-		want, fast := FindingObeyed, false
+		want, fast := findings.FindingObeyed, false
 		if s.Name == "Hasty" {
-			want, fast = FindingObeyedPaths, true
+			want, fast = findings.FindingObeyedPaths, true
 		}
-		if s.Compliance != ComplianceObeyed || s.Finding != want || s.CrawlDelayFast != fast {
+		if s.Compliance != findings.ComplianceObeyed || s.Finding != want || s.CrawlDelayFast != fast {
 			t.Errorf("%s: compliance %q, finding %q, crawl_delay_fast %v; want obeyed, %q, %v", s.Name, s.Compliance, s.Finding, s.CrawlDelayFast, want, fast)
 		}
 	}

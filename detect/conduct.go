@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"github.com/robowatch/robowatch/findings"
 	"time"
 
 	"github.com/robowatch/robowatch/logparse"
@@ -136,14 +137,14 @@ func servedPage(bytes int64, h *history) bool {
 func (d *Detector) conduct(c *client, r *logparse.Record, sec, prev int64, future, robotsTxt, violated, unreachable bool) {
 	s, f := &c.sess, &c.sf
 	timed := !r.Time.IsZero() && !future
-	if c.requests == 1 || timed && sec-prev > int64(SessionGap/time.Second) {
+	if c.requests == 1 || timed && sec-prev > int64(findings.SessionGap/time.Second) {
 		if s.n == 1 {
 			f.first = f.flags
 		}
 		inc32(&s.n)
 		f.flags = 0
 		if c.requests == 1 && robotsTxt {
-			f.head = EdgeOpensRobots
+			f.head = findings.EdgeOpensRobots
 		}
 	}
 	// A session is unjudged while it has unreachable requests and no
@@ -196,7 +197,7 @@ func (d *Detector) conduct(c *client, r *logparse.Record, sec, prev int64, futur
 	}
 	b := c.rare().backoff
 	if b != nil && b.open {
-		if sec > b.start+backoffWindow {
+		if sec > b.start+findings.BackoffWindow {
 			b.close()
 		} else if sec > b.start {
 			b.after++
@@ -205,7 +206,7 @@ func (d *Detector) conduct(c *client, r *logparse.Record, sec, prev int64, futur
 	if (r.Status == 429 || r.Status == 503) && (b == nil || !b.open) {
 		// With no request in the minute before, there was no pace to
 		// keep or slow: such an answer opens no episode.
-		if before := c.rate.requestsIn(sec-backoffWindow, sec-1) + c.rare().seededIn(sec-backoffWindow, sec-1); before > 0 {
+		if before := c.rate.requestsIn(sec-findings.BackoffWindow, sec-1) + c.rare().seededIn(sec-findings.BackoffWindow, sec-1); before > 0 {
 			if b == nil {
 				b = new(backoff)
 				c.keepRare().backoff = b
@@ -243,11 +244,11 @@ func (x *clientRare) seededIn(from, to int64) int64 {
 }
 
 // conductOf is the Conduct of client c alone, for its robots row.
-func conductOf(c *client, checked bool) Conduct {
+func conductOf(c *client, checked bool) findings.Conduct {
 	s := &c.sess
 	x := c.rare()
 	get := c.requests - int64(c.head) - int64(c.posts) - int64(x.otherMethods)
-	k := Conduct{
+	k := findings.Conduct{
 		Sessions:           int64(s.n),
 		RobotsTxtFetches:   int64(c.robotsTxt),
 		Requests:           c.requests,

@@ -65,7 +65,7 @@ type Config struct {
 	// each client starts from the copy of robots.txt it held and
 	// its pace of its last minute there, as one run over both days would
 	// (edges.go). Nil: none.
-	Seed []ClientEdge
+	Seed []findings.ClientEdge
 
 	// MaxViolationsPerClient bounds the violations kept in full for one
 	// client; the rest are counted. Default 10,000. Clients whose User-agent
@@ -107,7 +107,7 @@ type Config struct {
 
 	// Events, when set, is told of robots, violations and incidents as
 	// they are found (events.go), for a live run; nil: only Result says.
-	Events Events
+	Events findings.Events
 
 	// Expire folds a client into Other once it has been idle this long (in
 	// the log's time), at Advance: a follow run that lasts weeks then

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"github.com/robowatch/robowatch/findings"
 	"math"
 	"strings"
 	"time"
@@ -206,8 +207,8 @@ type clientViolations struct {
 	first    time.Time // the earliest
 	last     time.Time // the latest: after the robot's first robots.txt fetch, it ignored what it read
 	list     []storedViolation
-	text     []byte        // the methods and paths of list
-	prefixes []PrefixCount // by path prefix (capped: capText), at most maxClientPrefixes and otherPrefix
+	text     []byte                 // the methods and paths of list
+	prefixes []findings.PrefixCount // by path prefix (capped: capText), at most maxClientPrefixes and otherPrefix
 }
 
 // storedViolation is one violation kept in full. Its method and path are
@@ -425,7 +426,7 @@ func (v *clientViolations) countPrefix(p string) {
 	} else {
 		p = strings.Clone(p)
 	}
-	v.prefixes = append(v.prefixes, PrefixCount{Prefix: p, Count: 1})
+	v.prefixes = append(v.prefixes, findings.PrefixCount{Prefix: p, Count: 1})
 }
 
 // crawlDelay says whether robot client c came faster than the Crawl-delay

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"github.com/robowatch/robowatch/findings"
 	"slices"
 	"strings"
 	"testing"
@@ -24,8 +25,8 @@ Disallow: /private/
 
 const scraperUA = "python-requests/2.31.0"
 
-func violationsOf(res *Result, ip string) []Violation {
-	var out []Violation
+func violationsOf(res *findings.Result, ip string) []findings.Violation {
+	var out []findings.Violation
 	for v := range res.Violations.All() {
 		if v.IP == ip {
 			out = append(out, v)
@@ -62,13 +63,13 @@ func TestViolationRules(t *testing.T) {
 	if !res.ViolationsChecked {
 		t.Fatal("violations not checked with a robots.txt given")
 	}
-	want := []Violation{
+	want := []findings.Violation{
 		{IP: "66.249.66.1", UserAgent: googleUA, Time: at(10), Method: "GET", Path: "/private/a", Status: 200, Group: "googlebot", Rule: "Disallow: /private/", Line: 9},
 		{IP: "66.249.66.1", UserAgent: googleUA, Time: at(30), Method: "HEAD", Path: "/private/b?x=1", Status: 404, Group: "googlebot", Rule: "Disallow: /private/", Line: 9},
 		{IP: "192.0.2.50", UserAgent: scraperUA, Time: at(15), Method: "GET", Path: "/admin/users", Status: 403, Group: "*", Rule: "Disallow: /admin/", Line: 3},
 		{IP: "192.0.2.50", UserAgent: scraperUA, Time: at(35), Method: "GET", Path: "/search?q=a", Status: 200, Group: "*", Rule: "Disallow: /search", Line: 4},
 	}
-	var got []Violation
+	var got []findings.Violation
 	for _, ip := range []string{"66.249.66.1", "192.0.2.50"} {
 		for _, v := range violationsOf(res, ip) {
 			v.Name = ""
@@ -104,17 +105,17 @@ func TestRobotFindings(t *testing.T) {
 		{"fetched robots.txt and then ignored it", []req{
 			{ip: ip, ua: scraperUA, sec: 0, path: "/robots.txt"},
 			{ip: ip, ua: scraperUA, sec: 5, path: "/admin/a"},
-			{ip: ip, ua: scraperUA, sec: 6, path: "/admin/b"}}, FindingIgnored, true},
+			{ip: ip, ua: scraperUA, sec: 6, path: "/admin/b"}}, findings.FindingIgnored, true},
 		{"never fetched it", []req{
 			{ip: ip, ua: "", sec: 0, path: "/admin/a"},
-			{ip: ip, ua: "", sec: 5, path: "/search"}}, FindingNeverRead, false},
+			{ip: ip, ua: "", sec: 5, path: "/search"}}, findings.FindingNeverRead, false},
 		{"fetched it only after the first disallowed request", []req{
 			{ip: ip, ua: scraperUA, sec: 0, path: "/admin/a"},
 			{ip: ip, ua: scraperUA, sec: 5, path: "/robots.txt"},
-			{ip: ip, ua: scraperUA, sec: 9, path: "/admin/b"}}, FindingReadLate, true},
+			{ip: ip, ua: scraperUA, sec: 9, path: "/admin/b"}}, findings.FindingReadLate, true},
 		{"obeyed it", []req{
 			{ip: ip, ua: scraperUA, sec: 0, path: "/robots.txt"},
-			{ip: ip, ua: scraperUA, sec: 5, path: "/about"}}, FindingObeyed, true},
+			{ip: ip, ua: scraperUA, sec: 5, path: "/about"}}, findings.FindingObeyed, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -130,7 +131,7 @@ func TestRobotFindings(t *testing.T) {
 		})
 	}
 	res := run(Config{Robots: rb}, cases[0].reqs)
-	if p := res.Robots[0].Prefixes; !slices.Equal(p, []PrefixCount{{Prefix: "/admin/", Count: 2}}) {
+	if p := res.Robots[0].Prefixes; !slices.Equal(p, []findings.PrefixCount{{Prefix: "/admin/", Count: 2}}) {
 		t.Errorf("prefixes = %+v", p)
 	}
 	// Without a robots.txt, nothing is computed and nothing is claimed.
@@ -178,7 +179,7 @@ func TestViolationsPerClientAreBounded(t *testing.T) {
 	if v.Violations != 500 || len(violationsOf(res, "192.0.2.80")) != 50 || res.ViolationsUnlisted != 450 {
 		t.Errorf("violations %d, stored %d, dropped %d; want 500, 50, 450", v.Violations, len(violationsOf(res, "192.0.2.80")), res.ViolationsUnlisted)
 	}
-	if p := res.Robots[0].Prefixes; len(p) != 1 || p[0] != (PrefixCount{Prefix: "/admin/", Count: 500}) {
+	if p := res.Robots[0].Prefixes; len(p) != 1 || p[0] != (findings.PrefixCount{Prefix: "/admin/", Count: 500}) {
 		t.Errorf("prefixes = %+v", p)
 	}
 }

@@ -3,6 +3,7 @@
 package detect
 
 import (
+	"github.com/robowatch/robowatch/findings"
 	"math"
 	"slices"
 	"strings"
@@ -37,8 +38,8 @@ type Detector struct {
 	// agentSet holds one copy of each class answer (intern).
 	agentSet map[agents.Agent]*agents.Agent
 	clients  clientTable
-	seeds    map[clientKey]*ClientEdge // Config.Seed by client, made at the first client
-	recent   *client                   // the client of the last record, if still in clients
+	seeds    map[clientKey]*findings.ClientEdge // Config.Seed by client, made at the first client
+	recent   *client                            // the client of the last record, if still in clients
 	// referrals finds the operator a Referer names; otherReferred holds
 	// the referred views of people folded into Other, by operator.
 	referrals     agents.Referrals
@@ -68,14 +69,14 @@ type Detector struct {
 	sinceSweep   int
 	sweepAt      int       // sinceSweep that starts the next sweep: at least sweepEvery, and as many as the clients it kept
 	active       []*client // the clients holding a window (see rate.go), which sweep visits
-	other        Other
+	other        findings.Other
 	unlisted     unlisted      // findings of folded clients: counted in Other, no longer listed
 	otherClients distinctCount // the distinct clients folded into other
 	otherRobots  distinctCount // those of them judged robots when folded (a client folded twice is one)
-	folded       foldedNetworks
+	folded       findings.FoldedNetworks
 	seenClients  distinctCount // every distinct client admitted, under a cap
 	heap         []*client     // tracked clients by weight, when MaxClients caps them; see evict.go
-	result       *Result
+	result       *findings.Result
 	dns          dnsAnswers   // what VerifyDNS found, for the verdicts (dns.go)
 	tl           siteTimeline // requests over time; see timeline.go
 	pan          panels       // clients' answers and paths (panel.go)
@@ -178,9 +179,9 @@ type clientRare struct {
 	// such preference, for the drill-down.
 	prefConflicts int64
 	prefLine      string
-	discovery     Discovery  // its fetches of AI discovery files (prefs.go)
-	headDelayMs   int64      // the Crawl-delay over its first request, for its edge (edges.go)
-	seedRecent    [][2]int64 // its requests of the last minute of the day before (Config.Seed)
+	discovery     findings.Discovery // its fetches of AI discovery files (prefs.go)
+	headDelayMs   int64              // the Crawl-delay over its first request, for its edge (edges.go)
+	seedRecent    [][2]int64         // its requests of the last minute of the day before (Config.Seed)
 }
 
 // referral counts a client's page views one operator's product sent.
@@ -325,12 +326,12 @@ type robotsFetches struct {
 	okVer    int
 	okBySize bool
 
-	served      Served      // the answers, by what RFC 9309 makes of them (conduct.go)
-	state       robotsState // what the answers so far leave it holding
-	hops        uint8       // redirects in a row
-	unreachable int64       // its requests while robots.txt was unreachable: not judged
-	maxGap      int64       // the longest it crawled on one copy before fetching again, in seconds
-	unjudged    int64       // its sessions with unreachable requests and no violation
+	served      findings.Served // the answers, by what RFC 9309 makes of them (conduct.go)
+	state       robotsState     // what the answers so far leave it holding
+	hops        uint8           // redirects in a row
+	unreachable int64           // its requests while robots.txt was unreachable: not judged
+	maxGap      int64           // the longest it crawled on one copy before fetching again, in seconds
+	unjudged    int64           // its sessions with unreachable requests and no violation
 
 	// For its edge (edges.go): the host of its latest fetch, its latest
 	// request before its first fetch, and whether the state was carried

@@ -3,6 +3,7 @@ package detect
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/robowatch/robowatch/findings"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -55,7 +56,7 @@ func (q req) record() *logparse.Record {
 	}
 }
 
-func run(cfg Config, reqs []req) *Result {
+func run(cfg Config, reqs []req) *findings.Result {
 	d := New(cfg)
 	for _, q := range reqs {
 		d.Add(q.record())
@@ -63,7 +64,7 @@ func run(cfg Config, reqs []req) *Result {
 	return d.Result()
 }
 
-func verdictOf(t *testing.T, res *Result, ip, ua string) Verdict {
+func verdictOf(t *testing.T, res *findings.Result, ip, ua string) findings.Verdict {
 	t.Helper()
 	for v := range res.Clients.All() {
 		if v.IP == ip && v.UserAgent == ua {
@@ -71,7 +72,7 @@ func verdictOf(t *testing.T, res *Result, ip, ua string) Verdict {
 		}
 	}
 	t.Fatalf("no client %s %q among %d", ip, ua, res.Clients.Len())
-	return Verdict{}
+	return findings.Verdict{}
 }
 
 // browse is a person reading n pages, think seconds apart, each page
@@ -209,7 +210,7 @@ func TestIncidents(t *testing.T) {
 				t.Errorf("incidents = %v, want %v", got, tc.want)
 			}
 			v := verdictOf(t, res, ip, chromeUA)
-			if wantRobot := len(tc.want) > 0; v.Robot != wantRobot || slices.Contains(v.Reasons, ReasonRate) != wantRobot {
+			if wantRobot := len(tc.want) > 0; v.Robot != wantRobot || slices.Contains(v.Reasons, findings.ReasonRate) != wantRobot {
 				t.Errorf("robot = %v reasons %v, want robot %v by rate", v.Robot, v.Reasons, wantRobot)
 			}
 		})
@@ -231,8 +232,8 @@ func TestIncidentDetail(t *testing.T) {
 		t.Fatalf("incidents = %+v", res.Incidents)
 	}
 	in := res.Incidents[0]
-	want := Incident{IP: ip, UserAgent: curlUA, Name: in.Name, Start: t0.Add(10 * time.Second), End: t0.Add(11 * time.Second),
-		Seconds: 2, Requests: 60, PeakPerSecond: 30, Paths: 25, Bytes: 60000, Status: StatusMix{S2xx: 45, S4xx: 15}, PerSecond: []int{30, 30},
+	want := findings.Incident{IP: ip, UserAgent: curlUA, Name: in.Name, Start: t0.Add(10 * time.Second), End: t0.Add(11 * time.Second),
+		Seconds: 2, Requests: 60, PeakPerSecond: 30, Paths: 25, Bytes: 60000, Status: findings.StatusMix{S2xx: 45, S4xx: 15}, PerSecond: []int{30, 30},
 		Severity: (60 - 2) * 15, // 58 requests above 1 a second, a peak 15 times the burst pace of 2 a second
 		Verdict:  "curl"}
 	if !reflect.DeepEqual(in, want) {
@@ -333,7 +334,7 @@ func TestRobotsTxtFetch(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			res := run(Config{}, tc.reqs)
 			v := verdictOf(t, res, tc.fetchesIP, chromeUA)
-			if v.Robot != tc.robot || v.Score != tc.score || !slices.Equal(v.Reasons, []string{ReasonRobotsTxt}) {
+			if v.Robot != tc.robot || v.Score != tc.score || !slices.Equal(v.Reasons, []string{findings.ReasonRobotsTxt}) {
 				t.Errorf("robot=%v score=%d reasons=%v details=%v; want %v %d [robots-txt]", v.Robot, v.Score, v.Reasons, v.Details, tc.robot, tc.score)
 			}
 			n := 0
@@ -393,7 +394,7 @@ func TestBehaviour(t *testing.T) {
 			if v.Robot != tc.robot || v.Score != tc.score {
 				t.Errorf("robot=%v score=%d details=%v; want %v %d", v.Robot, v.Score, v.Details, tc.robot, tc.score)
 			}
-			if wantReason := tc.score > 0; slices.Contains(v.Reasons, ReasonBehaviour) != wantReason {
+			if wantReason := tc.score > 0; slices.Contains(v.Reasons, findings.ReasonBehaviour) != wantReason {
 				t.Errorf("reasons = %v", v.Reasons)
 			}
 		})
@@ -429,7 +430,7 @@ func TestJudgeUserAgentKinds(t *testing.T) {
 		if j.robot() != tc.robot || j.score != tc.score {
 			t.Errorf("kind %v hasUA %v: robot=%v score=%d, want %v %d", tc.kind, tc.hasUA, j.robot(), j.score, tc.robot, tc.score)
 		}
-		if (tc.score > 0) != slices.Equal(j.reasons, []string{ReasonUserAgent}) {
+		if (tc.score > 0) != slices.Equal(j.reasons, []string{findings.ReasonUserAgent}) {
 			t.Errorf("kind %v: reasons %v", tc.kind, j.reasons)
 		}
 	}
@@ -438,7 +439,7 @@ func TestJudgeUserAgentKinds(t *testing.T) {
 func TestEmptyUserAgent(t *testing.T) {
 	reqs := append(browse("10.5.0.1", chromeUA, 0, 2, 30), req{ip: "10.5.0.2", ua: "", sec: 5, path: "/"})
 	res := run(Config{}, reqs)
-	if v := verdictOf(t, res, "10.5.0.2", ""); !v.Robot || !slices.Equal(v.Reasons, []string{ReasonUserAgent}) {
+	if v := verdictOf(t, res, "10.5.0.2", ""); !v.Robot || !slices.Equal(v.Reasons, []string{findings.ReasonUserAgent}) {
 		t.Errorf("empty UA: robot=%v reasons=%v", v.Robot, v.Reasons)
 	}
 	// Common Log Format: nobody has a User-agent, and that is no evidence.
@@ -459,7 +460,7 @@ func TestDeclaredUserAgents(t *testing.T) {
 	reqs := []req{{ip: "10.6.0.1", ua: curlUA, path: "/"}, {ip: "10.6.0.2", ua: googleUA, path: "/"}}
 	res := run(Config{}, append(reqs, browse("10.6.0.3", chromeUA, 0, 3, 30)...))
 	for _, q := range reqs {
-		if v := verdictOf(t, res, q.ip, q.ua); !v.Robot || !slices.Contains(v.Reasons, ReasonUserAgent) {
+		if v := verdictOf(t, res, q.ip, q.ua); !v.Robot || !slices.Contains(v.Reasons, findings.ReasonUserAgent) {
 			t.Errorf("%s: robot=%v reasons=%v", q.ua, v.Robot, v.Reasons)
 		}
 	}
@@ -519,7 +520,7 @@ func TestJSONContractNames(t *testing.T) {
 	if first := c.(map[string]any)["first"].(string); first != "2024-03-10T12:00:00Z" {
 		t.Errorf("first = %q, want RFC 3339", first)
 	}
-	v, err := json.Marshal(Violation{})
+	v, err := json.Marshal(findings.Violation{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -614,7 +615,7 @@ func TestFastFormPosts(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			v := verdictOf(t, run(Config{}, tc.reqs), ip, chromeUA)
-			if v.Robot != tc.robot || v.Score != tc.score || (tc.score > 0) != slices.Equal(v.Reasons, []string{ReasonBehaviour}) {
+			if v.Robot != tc.robot || v.Score != tc.score || (tc.score > 0) != slices.Equal(v.Reasons, []string{findings.ReasonBehaviour}) {
 				t.Errorf("robot=%v score=%d reasons=%v details=%q; want %v %d", v.Robot, v.Score, v.Reasons, v.Details, tc.robot, tc.score)
 			}
 		})

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"context"
+	"github.com/robowatch/robowatch/findings"
 	"maps"
 	"sync"
 	"testing"
@@ -58,7 +59,7 @@ func TestVerifyDNSStep(t *testing.T) {
 	want := map[string]string{
 		"157.55.39.10": "verified ip-range", "52.233.10.20": "verified dns", "203.0.113.50": "impostor ",
 	}
-	check := func(name string, res *Result, f *fakeDNS) {
+	check := func(name string, res *findings.Result, f *fakeDNS) {
 		t.Helper()
 		if len(f.asked) != 2 || f.asked["52.233.10.20"] != "Microsoft" || f.asked["203.0.113.50"] != "Microsoft" {
 			t.Errorf("%s: asked %q, want the two bingbots outside Bing's ranges", name, f.asked)

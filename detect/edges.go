@@ -29,7 +29,7 @@ func (c *client) recent() [][2]int64 {
 	}
 	var out [][2]int64
 	for i := range c.rate.secs {
-		if sc := &c.rate.secs[i]; sc.n > 0 && sc.sec >= c.last.sec-backoffWindow {
+		if sc := &c.rate.secs[i]; sc.n > 0 && sc.sec >= c.last.sec-findings.BackoffWindow {
 			out = append(out, [2]int64{sc.sec, int64(sc.n)})
 		}
 	}
@@ -38,16 +38,16 @@ func (c *client) recent() [][2]int64 {
 
 // edgeOf is robot client c's edge, with recent, its c.recent() before its
 // window went; ok false for a client without timed requests.
-func edgeOf(c *client, recent [][2]int64) (ClientEdge, bool) {
+func edgeOf(c *client, recent [][2]int64) (findings.ClientEdge, bool) {
 	zero := time.Time{}.Unix()
 	if c.first.sec == zero || c.last.sec == zero || c.sess.n == 0 {
-		return ClientEdge{}, false
+		return findings.ClientEdge{}, false
 	}
 	s, f := &c.sess, &c.sf
-	e := ClientEdge{IP: c.ip, UserAgent: c.ua.ua, Sessions: int64(s.n), First: c.first.sec, Last: c.last.sec,
-		Tail: edgeBits(f.flags), Head: edgeBits(f.first) | f.head&EdgeOpensRobots}
+	e := findings.ClientEdge{IP: c.ip, UserAgent: c.ua.ua, Sessions: int64(s.n), First: c.first.sec, Last: c.last.sec,
+		Tail: edgeBits(f.flags), Head: edgeBits(f.first) | f.head&findings.EdgeOpensRobots}
 	if s.n == 1 {
-		e.Head = e.Tail | f.head&EdgeOpensRobots
+		e.Head = e.Tail | f.head&findings.EdgeOpensRobots
 	}
 	x := c.rare()
 	e.HeadDelayMs = x.headDelayMs
@@ -60,7 +60,7 @@ func edgeOf(c *client, recent [][2]int64) (ClientEdge, bool) {
 				e.BeforeFetch = &b
 			}
 		}
-		r := &EdgeRobots{Host: f.host, State: uint8(f.state), Latest: f.latest, LastAt: f.lastAt, Status: f.last}
+		r := &findings.EdgeRobots{Host: f.host, State: uint8(f.state), Latest: f.latest, LastAt: f.lastAt, Status: f.last}
 		if f.okFor != nil {
 			at := f.okAt
 			r.OKAt, r.OKVer, r.OKBySize = &at, f.okVer, f.okBySize
@@ -69,7 +69,7 @@ func edgeOf(c *client, recent [][2]int64) (ClientEdge, bool) {
 	}
 	recent = findings.LastMinute(append(slices.Clone(x.seedRecent), recent...), c.last.sec)
 	if b := x.backoff; b != nil && b.open || len(recent) > 0 {
-		e.Backoff = &EdgeBackoff{Recent: recent}
+		e.Backoff = &findings.EdgeBackoff{Recent: recent}
 		if b != nil && b.open {
 			e.Backoff.Open, e.Backoff.Start = true, b.start
 		}
@@ -80,8 +80,8 @@ func edgeOf(c *client, recent [][2]int64) (ClientEdge, bool) {
 // edgeBits are a session's flags as the Edge bits.
 func edgeBits(f uint8) uint8 {
 	var b uint8
-	for _, p := range [][2]uint8{{sessViolating, EdgeViolating}, {sessDelayed, EdgeDelayed}, {sessFast, EdgeFast},
-		{sessRobotsTxt, EdgeRobotsTxt}, {sessUnreachable, EdgeUnreachable}} {
+	for _, p := range [][2]uint8{{sessViolating, findings.EdgeViolating}, {sessDelayed, findings.EdgeDelayed}, {sessFast, findings.EdgeFast},
+		{sessRobotsTxt, findings.EdgeRobotsTxt}, {sessUnreachable, findings.EdgeUnreachable}} {
 		if f&p[0] != 0 {
 			b |= p[1]
 		}
@@ -93,7 +93,7 @@ func edgeBits(f uint8) uint8 {
 // robots.txt it held, and its pace of the last minute.
 func (d *Detector) seed(c *client) {
 	if d.seeds == nil {
-		d.seeds = make(map[clientKey]*ClientEdge, len(d.cfg.Seed))
+		d.seeds = make(map[clientKey]*findings.ClientEdge, len(d.cfg.Seed))
 		for i := range d.cfg.Seed {
 			e := &d.cfg.Seed[i]
 			d.seeds[clientKey{e.IP, e.UserAgent}] = e

@@ -58,7 +58,7 @@ func (d *Detector) advance(c *client, upTo int64) {
 // stream tells Events what c's request showed: a first robot verdict, a
 // violation (v, when c is a robot already), an incident crossing its
 // threshold at sec (untimed: the record has no usable time).
-func (d *Detector) stream(c *client, sec int64, untimed, robotsTxt, violated bool, v *Violation) {
+func (d *Detector) stream(c *client, sec int64, untimed, robotsTxt, violated bool, v *findings.Violation) {
 	opened := false
 	if !untimed && c.flags&flagEarly == 0 && c.rate.openIncident() == nil && c.rate.window != nil {
 		if in, ok := c.rate.crossing(sec, d.th); ok {
@@ -131,10 +131,10 @@ func eventName(c *client) string {
 
 // storedViolationOf is c's i-th stored violation, its text copied: the
 // client's buffer is still being written.
-func storedViolationOf(c *client, i int) Violation {
+func storedViolationOf(c *client, i int) findings.Violation {
 	sv := &c.rare().viol.list[i]
 	text := c.rare().viol.text[sv.off:]
-	v := Violation{
+	v := findings.Violation{
 		IP: c.ip, UserAgent: c.ua.ua, Name: eventName(c), Time: sv.t,
 		Method: string(text[:sv.mlen]), Path: string(text[sv.mlen : uint32(sv.mlen)+sv.plen]),
 		Status: int(sv.status), Group: sv.m.Group(),
@@ -192,8 +192,8 @@ func (d *Detector) Advance(quiet time.Duration) {
 }
 
 // Live returns the running counts; see Live.
-func (d *Detector) Live() Live {
-	l := Live{
+func (d *Detector) Live() findings.Live {
+	l := findings.Live{
 		Time: d.last, Records: d.records, Clients: int64(d.clients.len()) + d.foldedClients(),
 		Robots: d.live.robots, Violations: d.live.violations, Incidents: d.live.incidents,
 		OpenIncidents: d.live.open, Expired: d.live.expired,
@@ -313,11 +313,11 @@ func (r *rate) crossing(sec int64, t thresholds) (incident, bool) {
 
 // TopRobots returns the n robot names with the most requests among the
 // tracked clients Events was told are robots, most first.
-func (d *Detector) TopRobots(n int) []LiveRobot {
+func (d *Detector) TopRobots(n int) []findings.LiveRobot {
 	if d.result != nil || n <= 0 {
 		return nil
 	}
-	byName := map[string]*LiveRobot{}
+	byName := map[string]*findings.LiveRobot{}
 	for c := range d.clients.all() {
 		if c.flags&flagAnnounced == 0 {
 			continue
@@ -327,7 +327,7 @@ func (d *Detector) TopRobots(n int) []LiveRobot {
 		key := findings.RobotRowName(name, id)
 		r := byName[key]
 		if r == nil {
-			r = &LiveRobot{Name: key, Operator: op, Identity: id, Purpose: agents.Purpose(name)}
+			r = &findings.LiveRobot{Name: key, Operator: op, Identity: id, Purpose: agents.Purpose(name)}
 			byName[key] = r
 		}
 		if r.Identity != id {
@@ -343,11 +343,11 @@ func (d *Detector) TopRobots(n int) []LiveRobot {
 			r.Incidents++
 		}
 	}
-	out := make([]LiveRobot, 0, len(byName))
+	out := make([]findings.LiveRobot, 0, len(byName))
 	for _, r := range byName {
 		out = append(out, *r)
 	}
-	slices.SortFunc(out, func(a, b LiveRobot) int {
+	slices.SortFunc(out, func(a, b findings.LiveRobot) int {
 		return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Name, b.Name))
 	})
 	return out[:min(n, len(out))]

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"github.com/robowatch/robowatch/findings"
 	"strings"
 	"testing"
 	"time"
@@ -12,28 +13,28 @@ import (
 // recorder keeps the events a Detector sends, in order, as one line each.
 type recorder struct {
 	lines      []string
-	robots     []Verdict
-	violations []Violation
-	incidents  []Incident
-	ends       []Incident
+	robots     []findings.Verdict
+	violations []findings.Violation
+	incidents  []findings.Incident
+	ends       []findings.Incident
 }
 
-func (r *recorder) Robot(v Verdict) {
+func (r *recorder) Robot(v findings.Verdict) {
 	r.robots = append(r.robots, v)
 	r.lines = append(r.lines, "robot "+v.IP+" "+v.Name)
 }
 
-func (r *recorder) Violation(v Violation) {
+func (r *recorder) Violation(v findings.Violation) {
 	r.violations = append(r.violations, v)
 	r.lines = append(r.lines, fmt.Sprintf("violation %s %s %s line %d", v.IP, v.Path, v.Rule, v.Line))
 }
 
-func (r *recorder) Incident(in Incident) {
+func (r *recorder) Incident(in findings.Incident) {
 	r.incidents = append(r.incidents, in)
 	r.lines = append(r.lines, "incident "+in.IP)
 }
 
-func (r *recorder) IncidentEnd(in Incident) {
+func (r *recorder) IncidentEnd(in findings.Incident) {
 	r.ends = append(r.ends, in)
 	r.lines = append(r.lines, "incident_end "+in.IP)
 }
@@ -135,7 +136,7 @@ func TestEventsAtTheEnd(t *testing.T) {
 	if len(rec.robots) != 1 || rec.robots[0].IP != "10.0.1.1" {
 		t.Fatalf("robot events %q", rec.lines)
 	}
-	if !strings.Contains(strings.Join(rec.robots[0].Reasons, ","), ReasonBehaviour) {
+	if !strings.Contains(strings.Join(rec.robots[0].Reasons, ","), findings.ReasonBehaviour) {
 		t.Errorf("reasons %v", rec.robots[0].Reasons)
 	}
 }

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"github.com/robowatch/robowatch/findings"
 	"math"
 	"runtime"
 	"strconv"
@@ -57,7 +58,7 @@ func TestMaxClientsKeepsTheHeaviest(t *testing.T) {
 	}
 	res := d.Result()
 
-	byIP := map[string]Verdict{}
+	byIP := map[string]findings.Verdict{}
 	var tracked int64
 	for v := range res.Clients.All() {
 		byIP[v.IP] = v

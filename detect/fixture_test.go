@@ -2,6 +2,7 @@ package detect
 
 import (
 	"errors"
+	"github.com/robowatch/robowatch/findings"
 	"io"
 	"os"
 	"slices"
@@ -28,12 +29,12 @@ func TestMixedLog(t *testing.T) {
 		got = append(got, verdict{v.IP, v.Robot, v.Reasons, v.Violations})
 	}
 	want := []verdict{
-		{"192.0.2.77", true, []string{ReasonRate, ReasonBehaviour}, 12},
+		{"192.0.2.77", true, []string{findings.ReasonRate, findings.ReasonBehaviour}, 12},
 		{"198.51.100.20", false, []string{}, 0},
 		{"198.51.100.20", false, []string{}, 0},
-		{"203.0.113.5", true, []string{ReasonRobotsTxt, ReasonUserAgent}, 3},
-		{"66.249.66.1", true, []string{ReasonRobotsTxt, ReasonUserAgent}, 0},
-		{"192.0.2.99", true, []string{ReasonUserAgent}, 0},
+		{"203.0.113.5", true, []string{findings.ReasonRobotsTxt, findings.ReasonUserAgent}, 3},
+		{"66.249.66.1", true, []string{findings.ReasonRobotsTxt, findings.ReasonUserAgent}, 0},
+		{"192.0.2.99", true, []string{findings.ReasonUserAgent}, 0},
 	}
 	if !slices.EqualFunc(got, want, func(a, b verdict) bool {
 		return a.ip == b.ip && a.robot == b.robot && slices.Equal(a.reasons, b.reasons) && a.viol == b.viol
@@ -43,18 +44,18 @@ func TestMixedLog(t *testing.T) {
 	if res.LateRecords != 0 || res.ViolationCount != 15 || len(res.Incidents) != 1 || res.Incidents[0].Requests != 60 {
 		t.Errorf("late %d, violations %d, incidents %+v", res.LateRecords, res.ViolationCount, res.Incidents)
 	}
-	findings := map[string]string{}
+	found := map[string]string{}
 	for _, s := range res.Robots {
-		findings[s.Name] = s.Finding
+		found[s.Name] = s.Finding
 	}
-	if findings["python-requests"] != FindingIgnored || findings["Googlebot"] != FindingObeyed {
-		t.Errorf("findings = %q", findings)
+	if found["python-requests"] != findings.FindingIgnored || found["Googlebot"] != findings.FindingObeyed {
+		t.Errorf("findings = %q", found)
 	}
 }
 
 // readLog runs a Detector with cfg over testdata/detect/name, a log of
 // real lines, and returns its result.
-func readLog(t *testing.T, name string, cfg Config) *Result {
+func readLog(t *testing.T, name string, cfg Config) *findings.Result {
 	t.Helper()
 	f, err := os.Open("../testdata/detect/" + name)
 	if err != nil {
@@ -79,8 +80,8 @@ func readLog(t *testing.T, name string, cfg Config) *Result {
 
 // byIP indexes the clients of res by address; the last of an address's
 // User-agents wins, so use it for logs with one client per address.
-func byIP(res *Result) map[string]Verdict {
-	m := map[string]Verdict{}
+func byIP(res *findings.Result) map[string]findings.Verdict {
+	m := map[string]findings.Verdict{}
 	for v := range res.Clients.All() {
 		m[v.IP] = v
 	}
@@ -90,7 +91,7 @@ func byIP(res *Result) map[string]Verdict {
 // eachListed calls check with every client of res whose address is a key
 // of want, and fails unless there are len(want) of them; with strict, a
 // client at an address want does not name fails too.
-func eachListed[W any](t *testing.T, res *Result, want map[string]W, strict bool, check func(v Verdict, w W)) {
+func eachListed[W any](t *testing.T, res *findings.Result, want map[string]W, strict bool, check func(v findings.Verdict, w W)) {
 	t.Helper()
 	seen := 0
 	for v := range res.Clients.All() {

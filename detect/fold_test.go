@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"github.com/robowatch/robowatch/findings"
 	"runtime"
 	"testing"
 	"time"
@@ -17,7 +18,7 @@ import (
 // count in the totals (--fail-on reads those), as without the cap.
 func TestFoldedFindingsCount(t *testing.T) {
 	rob := robots.ParseBytes([]byte("User-agent: *\nDisallow: /private/\n"))
-	feed := func(maxClients int) *Result {
+	feed := func(maxClients int) *findings.Result {
 		d := New(Config{Robots: rob, MaxClients: maxClients})
 		at := t0
 		for i := 0; i < 100; i++ {
@@ -61,7 +62,7 @@ func TestFoldedFindingsCount(t *testing.T) {
 	// violations = violations_listed + violations_unlisted.
 	for _, tt := range []struct {
 		name string
-		res  *Result
+		res  *findings.Result
 	}{{"uncapped", whole}, {"capped", capped}} {
 		if n := int64(tt.res.Violations.Len()) + tt.res.ViolationsUnlisted; n != tt.res.ViolationCount {
 			t.Errorf("%s: %d violations listed + %d unlisted != %d counted", tt.name, tt.res.Violations.Len(), tt.res.ViolationsUnlisted, tt.res.ViolationCount)
@@ -179,7 +180,7 @@ func TestPlainBrowserIsNoRobot(t *testing.T) {
 // about 1,000 and marked as an estimate, not tracked + folded (1,100).
 // Without a cap, or when nothing is folded, the count is exact.
 func TestDistinctClientsUnderCap(t *testing.T) {
-	feed := func(maxClients int) *Result {
+	feed := func(maxClients int) *findings.Result {
 		d := New(Config{MaxClients: maxClients})
 		at := t0
 		for round := 0; round < 2; round++ {

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"github.com/robowatch/robowatch/findings"
 	"testing"
 	"time"
 
@@ -76,7 +77,7 @@ func TestHomePageProbesWithOldBrowserStrings(t *testing.T) {
 		"85.194.118.234": true,
 		"3.17.77.122":    true,
 	}
-	eachListed(t, res, want, false, func(v Verdict, w bool) {
+	eachListed(t, res, want, false, func(v findings.Verdict, w bool) {
 		if v.Robot != w {
 			t.Errorf("%s %q: robot %v, want %v (%v)", v.IP, v.UserAgent, v.Robot, w, v.Details)
 		}

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"github.com/robowatch/robowatch/findings"
 	"net/netip"
 	"slices"
 	"strings"
@@ -14,7 +15,7 @@ import (
 
 // offenderLog is a small log for the block-list selection: who is in it
 // and what each did.
-func offenderLog(t *testing.T) *Result {
+func offenderLog(t *testing.T) *findings.Result {
 	t.Helper()
 	rb, err := robots.Parse(strings.NewReader("User-agent: *\nDisallow: /private/\n"))
 	if err != nil {
@@ -52,8 +53,8 @@ func offenderLog(t *testing.T) *Result {
 // when every client seen in it was selected.
 func TestOffenders(t *testing.T) {
 	res := offenderLog(t)
-	sel := func(s string) Selection {
-		sl, err := ParseSelection(s)
+	sel := func(s string) findings.Selection {
+		sl, err := findings.ParseSelection(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,32 +62,32 @@ func TestOffenders(t *testing.T) {
 	}
 	tests := []struct {
 		name    string
-		opt     BlockOptions
+		opt     findings.BlockOptions
 		want    string // prefix=why|... in order
 		skipped string
 	}{
-		{"default", BlockOptions{Select: DefaultSelection},
+		{"default", findings.BlockOptions{Select: findings.DefaultSelection},
 			"100.128.7.10=1 robots.txt violation|100.128.7.11=1 robots.txt violation|100.128.7.12=1 robots.txt violation|100.128.7.13=1 robots.txt violation|" +
 				"100.128.7.14=1 robots.txt violation|100.128.7.15=1 robots.txt violation|100.128.7.16=1 robots.txt violation|100.128.7.17=1 robots.txt violation|" +
 				"192.0.2.99=1 rapid-fire incident|198.51.100.7=4 robots.txt violations|2001:db8::1=1 robots.txt violation", "crawler.bad.example"},
-		{"violators, allowed /24 and v6 address", BlockOptions{Select: sel("violators"), Allow: []netip.Prefix{netip.MustParsePrefix("100.128.7.0/24"), netip.MustParsePrefix("2001:db8::1/128")}},
+		{"violators, allowed /24 and v6 address", findings.BlockOptions{Select: sel("violators"), Allow: []netip.Prefix{netip.MustParsePrefix("100.128.7.0/24"), netip.MustParsePrefix("2001:db8::1/128")}},
 			"198.51.100.7=4 robots.txt violations", "crawler.bad.example"},
-		{"aggregate at 8", BlockOptions{Select: sel("violators"), Aggregate: 8},
+		{"aggregate at 8", findings.BlockOptions{Select: sel("violators"), Aggregate: 8},
 			"100.128.7.0/24=8 robots.txt violations|198.51.100.7=4 robots.txt violations|2001:db8::1=1 robots.txt violation", "crawler.bad.example"},
-		{"aggregate at 9: too few", BlockOptions{Select: sel("violators"), Aggregate: 9},
+		{"aggregate at 9: too few", findings.BlockOptions{Select: sel("violators"), Aggregate: 9},
 			"100.128.7.10=1 robots.txt violation|100.128.7.11=1 robots.txt violation|100.128.7.12=1 robots.txt violation|100.128.7.13=1 robots.txt violation|" +
 				"100.128.7.14=1 robots.txt violation|100.128.7.15=1 robots.txt violation|100.128.7.16=1 robots.txt violation|100.128.7.17=1 robots.txt violation|" +
 				"198.51.100.7=4 robots.txt violations|2001:db8::1=1 robots.txt violation", "crawler.bad.example"},
-		{"aggregate never past an allowed address", BlockOptions{Select: sel("violators"), Aggregate: 2, Allow: []netip.Prefix{netip.MustParsePrefix("100.128.7.200/32")}},
+		{"aggregate never past an allowed address", findings.BlockOptions{Select: sel("violators"), Aggregate: 2, Allow: []netip.Prefix{netip.MustParsePrefix("100.128.7.200/32")}},
 			"100.128.7.10=1 robots.txt violation|100.128.7.11=1 robots.txt violation|100.128.7.12=1 robots.txt violation|100.128.7.13=1 robots.txt violation|" +
 				"100.128.7.14=1 robots.txt violation|100.128.7.15=1 robots.txt violation|100.128.7.16=1 robots.txt violation|100.128.7.17=1 robots.txt violation|" +
 				"198.51.100.7=4 robots.txt violations|2001:db8::1=1 robots.txt violation", "crawler.bad.example"},
-		{"aggregate never past a client not selected", BlockOptions{Select: sel("incidents"), Aggregate: 1},
+		{"aggregate never past a client not selected", findings.BlockOptions{Select: sel("incidents"), Aggregate: 1},
 			"192.0.2.99=1 rapid-fire incident", ""},
-		{"name", BlockOptions{Select: sel("name:MegaCrawler")}, "2001:db8::1=named by --block name:megacrawler", ""},
-		{"robots: the person still not", BlockOptions{Select: sel("robots"), Aggregate: 8},
+		{"name", findings.BlockOptions{Select: sel("name:MegaCrawler")}, "2001:db8::1=named by --block name:megacrawler", ""},
+		{"robots: the person still not", findings.BlockOptions{Select: sel("robots"), Aggregate: 8},
 			"100.128.7.0/24=robot|192.0.2.5=robot|192.0.2.99=robot|198.51.100.7=robot|2001:db8::1=robot", "crawler.bad.example"},
-		{"nothing selected", BlockOptions{}, "", ""},
+		{"nothing selected", findings.BlockOptions{}, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -121,7 +122,7 @@ func TestParseSelection(t *testing.T) {
 		{"purpose:ai_training", "", `"purpose:ai_training": want a purpose of search, ai-training,`},
 	}
 	for _, tt := range tests {
-		sel, err := ParseSelection(tt.in)
+		sel, err := findings.ParseSelection(tt.in)
 		if tt.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.err) {
 				t.Errorf("ParseSelection(%q) error %v, want %q", tt.in, err, tt.err)
@@ -162,11 +163,11 @@ func TestOffendersIdentity(t *testing.T) {
 		{"robots", "203.0.113.50 (impostor, robot)"},
 		{"purpose:ai-training", "20.171.206.9 (verified, purpose ai-training)"},
 	} {
-		sel, err := ParseSelection(tt.sel)
+		sel, err := findings.ParseSelection(tt.sel)
 		if err != nil {
 			t.Fatal(err)
 		}
-		list, _, _ := res.Offenders(BlockOptions{Select: sel})
+		list, _, _ := res.Offenders(findings.BlockOptions{Select: sel})
 		var got []string
 		for _, o := range list {
 			got = append(got, o.Prefix.Addr().String()+" ("+strings.Join(o.Why, ", ")+")")
@@ -312,11 +313,11 @@ func TestOffendersLeaveInternal(t *testing.T) {
 			d.Add(&logparse.Record{Client: ip, UserAgent: "curl/8.5.0", Method: "GET", Target: fmt.Sprintf("/q%d", i), Status: 200, Time: t0.Add(time.Duration(i/10) * time.Second)})
 		}
 	}
-	sel, err := ParseSelection("robots")
+	sel, err := findings.ParseSelection("robots")
 	if err != nil {
 		t.Fatal(err)
 	}
-	list, _, internal := d.Result().Offenders(BlockOptions{Select: sel, Aggregate: 1})
+	list, _, internal := d.Result().Offenders(findings.BlockOptions{Select: sel, Aggregate: 1})
 	var got []string
 	for _, o := range list {
 		got = append(got, o.Prefix.String())
@@ -360,7 +361,7 @@ func TestAggregateNeverPastFoldedClients(t *testing.T) {
 		}
 		return recs
 	}
-	sel, err := ParseSelection("incidents")
+	sel, err := findings.ParseSelection("incidents")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,7 +384,7 @@ func TestAggregateNeverPastFoldedClients(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var res *Result
+			var res *findings.Result
 			if tt.workers > 0 {
 				p := NewPool(tt.cfg, tt.workers)
 				defer p.Close()
@@ -403,7 +404,7 @@ func TestAggregateNeverPastFoldedClients(t *testing.T) {
 			if got := res.Other.Requests > 0; got != tt.folded {
 				t.Fatalf("other %+v: folded %v, want %v", res.Other, got, tt.folded)
 			}
-			list, _, _ := res.Offenders(BlockOptions{Select: sel, Aggregate: 3})
+			list, _, _ := res.Offenders(findings.BlockOptions{Select: sel, Aggregate: 3})
 			var got []string
 			for _, o := range list {
 				got = append(got, o.Prefix.String())

@@ -216,7 +216,7 @@ func (p *panels) release(c *client) {
 type pathTally struct {
 	paths     map[uint32]*[2]int64 // low, high before base
 	base      int64
-	status    StatusCounts
+	status    findings.StatusCounts
 	unlisted  int64
 	uncounted int64 // requests of clients without a panel
 }
@@ -270,10 +270,10 @@ func (t *pathTally) addPaths(cp *clientPanel) {
 
 // list is the tally's paths, most first, with the most a path it does not
 // list may have had (the sum of its full sketches' least counts).
-func (t *pathTally) list(names []string) ([]PathCount, int64) {
-	out := make([]PathCount, 0, len(t.paths))
+func (t *pathTally) list(names []string) ([]findings.PathCount, int64) {
+	out := make([]findings.PathCount, 0, len(t.paths))
 	for id, s := range t.paths {
-		out = append(out, PathCount{Path: names[id], Requests: s[0], Error: s[1] + t.base - s[0]})
+		out = append(out, findings.PathCount{Path: names[id], Requests: s[0], Error: s[1] + t.base - s[0]})
 	}
 	findings.SortPaths(out)
 	return out, t.base

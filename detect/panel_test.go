@@ -10,7 +10,7 @@ import (
 )
 
 // robotRow is the robots row of name.
-func robotRow(t *testing.T, res *Result, name string) RobotSummary {
+func robotRow(t *testing.T, res *findings.Result, name string) findings.RobotSummary {
 	t.Helper()
 	for _, r := range res.Robots {
 		if r.Name == name {
@@ -18,7 +18,7 @@ func robotRow(t *testing.T, res *Result, name string) RobotSummary {
 		}
 	}
 	t.Fatalf("no robots row %q among %d", name, len(res.Robots))
-	return RobotSummary{}
+	return findings.RobotSummary{}
 }
 
 // TestPanelsOfACrawlerHuntingOldURLs is an admin's question of GoAccess,
@@ -40,11 +40,11 @@ func TestPanelsOfACrawlerHuntingOldURLs(t *testing.T) {
 	reqs = append(reqs, browse("203.0.113.9", firefoxUA, 0, 3, 30)...)
 	res := run(Config{}, reqs)
 	row := robotRow(t, res, "Googlebot")
-	want := StatusCounts{StatusMix: StatusMix{S2xx: 10, S3xx: 10, S4xx: 10}, NotFound: 10}
+	want := findings.StatusCounts{StatusMix: findings.StatusMix{S2xx: 10, S3xx: 10, S4xx: 10}, NotFound: 10}
 	if row.Status != want {
 		t.Errorf("Googlebot's status %+v, want %+v", row.Status, want)
 	}
-	wantPaths := []PathCount{{Path: "/moved", Requests: 10}, {Path: "/old/page", Requests: 10}, {Path: "/sitemap.xml", Requests: 10}}
+	wantPaths := []findings.PathCount{{Path: "/moved", Requests: 10}, {Path: "/old/page", Requests: 10}, {Path: "/sitemap.xml", Requests: 10}}
 	if fmt.Sprint(row.TopPaths) != fmt.Sprint(wantPaths) || row.TopPathsOtherMax != 0 {
 		t.Errorf("Googlebot's paths %v (other at most %d), want %v, exact", row.TopPaths, row.TopPathsOtherMax, wantPaths)
 	}
@@ -125,7 +125,7 @@ func TestMergePathsOfDisjointClients(t *testing.T) {
 		a, b, all = append(a, q), append(b, r), append(all, q, r)
 	}
 	ra, rb, whole := robotRow(t, run(Config{}, a), "curl"), robotRow(t, run(Config{}, b), "curl"), robotRow(t, run(Config{}, all), "curl")
-	got, base := findings.MergePaths([][]PathCount{ra.AllTopPaths, rb.AllTopPaths}, []int64{ra.TopPathsBase, rb.TopPathsBase})
+	got, base := findings.MergePaths([][]findings.PathCount{ra.AllTopPaths, rb.AllTopPaths}, []int64{ra.TopPathsBase, rb.TopPathsBase})
 	if fmt.Sprint(got) != fmt.Sprint(whole.AllTopPaths) || base != whole.TopPathsBase {
 		t.Errorf("merged %v (base %d), one run %v (base %d)", got, base, whole.AllTopPaths, whole.TopPathsBase)
 	}
@@ -151,7 +151,7 @@ func TestBotnetOfOneRequestEachSharesPanels(t *testing.T) {
 			const clients = 600
 			d := New(Config{})
 			want := map[string]int64{}
-			var status StatusCounts
+			var status findings.StatusCounts
 			for i := range clients {
 				q := req{ip: fmt.Sprintf("198.51.%d.%d", i/250, i%250+1), ua: firefoxUA, sec: i,
 					path: tc.paths[i%len(tc.paths)], status: tc.statuses[i%len(tc.statuses)]}
@@ -211,7 +211,7 @@ func TestRecordSizes(t *testing.T) {
 
 // addStatus counts one answer of status s in c: the expected counts,
 // reckoned apart from the panels' statusIndex.
-func addStatus(c *StatusCounts, s int, n int64) {
+func addStatus(c *findings.StatusCounts, s int, n int64) {
 	switch {
 	case s >= 200 && s < 300:
 		c.S2xx += n

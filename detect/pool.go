@@ -39,7 +39,7 @@ type Pool struct {
 	in     []chan *poolBatch
 	wg     sync.WaitGroup
 	close  sync.Once
-	res    *Result
+	res    *findings.Result
 	fleets fleetTally // over every record handed over: the workers' at Result
 
 	// The cap the workers share (Config.MaxClients; 0: none), see cut.
@@ -374,12 +374,12 @@ func (p *Pool) Close() {
 
 // Result waits for the workers and merges their results; Add must not be
 // called after.
-func (p *Pool) Result() *Result {
+func (p *Pool) Result() *findings.Result {
 	if p.res != nil {
 		return p.res
 	}
 	p.Close()
-	rs := make([]*Result, len(p.dets))
+	rs := make([]*findings.Result, len(p.dets))
 	var wg sync.WaitGroup
 	for i, d := range p.dets {
 		d.fleets = &p.fleets
@@ -406,11 +406,11 @@ func (p *Pool) Result() *Result {
 // rs, whose clients are disjoint by network: the clients and violations,
 // which the workers hold as the pass left them, are merged here, every
 // other row by findings.Merge.
-func mergeResults(rs []*Result) *Result {
+func mergeResults(rs []*findings.Result) *findings.Result {
 	if len(rs) == 1 {
 		return rs[0]
 	}
-	out := &Result{Folded: new(foldedNetworks)}
+	out := &findings.Result{Folded: new(findings.FoldedNetworks)}
 	env := &verdictEnv{addrs: map[string]addressStats{}}
 	var (
 		clients    []*client
@@ -449,7 +449,7 @@ func mergeResults(rs []*Result) *Result {
 	slices.SortFunc(sources, func(a, b violationSource) int { return cmp.Compare(rank(a.ip, a.ua), rank(b.ip, b.ua)) })
 	out.Violations = findings.NewViolationList(&storedViolations{sources: sources, n: violations, index: new(findings.Index)})
 	findings.Merge(out, rs, rank, nil)
-	slices.SortFunc(out.Watched, func(a, b ClientTimeline) int {
+	slices.SortFunc(out.Watched, func(a, b findings.ClientTimeline) int {
 		return cmp.Or(strings.Compare(a.IP, b.IP), strings.Compare(a.UserAgent, b.UserAgent))
 	})
 	out.Watched = nonNil(out.Watched)
@@ -480,7 +480,7 @@ func (env *verdictEnv) join(e *verdictEnv) {
 // for the order of violations and incidents; it sets merged's first
 // scanner, the first of the workers' in that order. Only the clients with
 // violations, incidents or a scanner's first place are ranked.
-func rankOf(rs []*Result, merged *passClients) func(ip, ua string) int {
+func rankOf(rs []*findings.Result, merged *passClients) func(ip, ua string) int {
 	scanners := map[*client]bool{}
 	for _, r := range rs {
 		if c := clientsOf(r.Clients).firstScanner; c != nil {

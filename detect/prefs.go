@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"github.com/robowatch/robowatch/findings"
 	"strconv"
 	"strings"
 
@@ -74,7 +75,7 @@ func (d *Detector) discover(c *client, path string) {
 }
 
 // discoveryOf is a copy of d for a report; nil when it counts nothing.
-func discoveryOf(d Discovery) *Discovery {
+func discoveryOf(d findings.Discovery) *findings.Discovery {
 	if d.Total() == 0 {
 		return nil
 	}

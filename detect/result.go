@@ -10,7 +10,7 @@ import (
 
 // Result ends the pass and returns the verdicts. The first call does the
 // work; later calls return the same Result, and Add is ignored after it.
-func (d *Detector) Result() *Result {
+func (d *Detector) Result() *findings.Result {
 	if d.result != nil {
 		return d.result
 	}
@@ -45,8 +45,8 @@ func (d *Detector) Result() *Result {
 
 // passTotals starts the Result with what the pass counted as it read,
 // before any client is judged, and the log's traits.
-func (d *Detector) passTotals() (*Result, logTraits) {
-	res := &Result{
+func (d *Detector) passTotals() (*findings.Result, logTraits) {
+	res := &findings.Result{
 		Totals:            findings.Totals{Records: d.records, LateRecords: d.late, FutureRecords: d.future, Unchecked: d.checker.unchecked},
 		First:             d.first,
 		Last:              d.last,
@@ -81,14 +81,14 @@ func (d *Detector) passTotals() (*Result, logTraits) {
 
 // finish sets what the clients summed up to on res, once every client
 // was summarized.
-func (d *Detector) finish(res *Result, b *summarizing) {
+func (d *Detector) finish(res *findings.Result, b *summarizing) {
 	for i, t := range b.tallies {
 		s := b.sum.Row(i)
 		s.Status = t.status
 		s.SetTopPaths(t.list(d.pan.names))
 	}
 	b.tallies = nil
-	res.Panels = Panels{RobotStatus: b.all.status, HumanStatus: b.humans.status, Uncounted: b.all.uncounted + b.humans.uncounted, Unlisted: b.all.unlisted + b.humans.unlisted}
+	res.Panels = findings.Panels{RobotStatus: b.all.status, HumanStatus: b.humans.status, Uncounted: b.all.uncounted + b.humans.uncounted, Unlisted: b.all.unlisted + b.humans.unlisted}
 	res.Panels.SetRobotPaths(b.all.list(d.pan.names))
 	b.all, b.humans, d.pan = pathTally{}, pathTally{}, panels{}
 	for op, n := range d.otherReferred {
@@ -118,21 +118,21 @@ func atIn(sec int64, loc *time.Location) time.Time {
 	return t
 }
 
-func peakOf(c *client, loc *time.Location) Peak {
+func peakOf(c *client, loc *time.Location) findings.Peak {
 	r := &c.rate
-	p := Peak{Per1s: int(r.peak1), Per10s: int(r.peak10), Per60s: int(r.peak60)}
+	p := findings.Peak{Per1s: int(r.peak1), Per10s: int(r.peak10), Per60s: int(r.peak60)}
 	if r.peak1 > 0 {
 		p.At1s, p.At10s, p.At60s = atIn(r.at1, loc), atIn(r.at10, loc), atIn(r.at60, loc)
 	}
 	return p
 }
 
-func (d *Detector) incident(c *client, in incident, name string) Incident {
+func (d *Detector) incident(c *client, in incident, name string) findings.Incident {
 	other := in.requests
 	for _, n := range in.status {
 		other -= n
 	}
-	return Incident{
+	return findings.Incident{
 		IP:            c.ip,
 		UserAgent:     c.ua.ua,
 		Name:          name,
@@ -146,7 +146,7 @@ func (d *Detector) incident(c *client, in incident, name string) Incident {
 		PerSecond:     perSecond(in.curve),
 		PerSecondCut:  in.curveCut,
 		Bytes:         in.bytes,
-		Status:        StatusMix{S2xx: in.status[0], S3xx: in.status[1], S4xx: in.status[2], S5xx: in.status[3], Other: other},
+		Status:        findings.StatusMix{S2xx: in.status[0], S3xx: in.status[1], S4xx: in.status[2], S5xx: in.status[3], Other: other},
 		Severity:      severity(in.requests, in.end-in.start+1, int64(in.peak), &d.cfg),
 	}
 }

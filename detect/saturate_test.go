@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"github.com/robowatch/robowatch/findings"
 	"math"
 	"testing"
 	"time"
@@ -75,7 +76,7 @@ func TestBytesSaturate(t *testing.T) {
 // FutureRecords) instead of moving the log's clock: the rapid-fire client
 // after it still has its incident, the time span stays the log's.
 func TestFutureRecords(t *testing.T) {
-	feed := func(forged bool) *Result {
+	feed := func(forged bool) *findings.Result {
 		d := New(Config{Now: func() time.Time { return t0.Add(time.Hour) }})
 		d.Add(&logparse.Record{Client: "192.0.2.1", UserAgent: "curl/8.0", Time: t0, Method: "GET", Target: "/"})
 		if forged {

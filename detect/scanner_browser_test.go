@@ -1,5 +1,6 @@
 package detect
 
+import "github.com/robowatch/robowatch/findings"
 import "testing"
 
 // TestScannersWithBrowserUserAgents reads real log lines of scanners that
@@ -52,7 +53,7 @@ func TestScannersWithBrowserUserAgents(t *testing.T) {
 			t.Errorf("%s: no such client among %d", tt.ip, len(kinds))
 			continue
 		}
-		if got := v.Kind == KindScanner && v.Robot; got != tt.scanner {
+		if got := v.Kind == findings.KindScanner && v.Robot; got != tt.scanner {
 			t.Errorf("%s %q: scanner %v (kind %q, robot %v, details %q), want %v", tt.ip, v.UserAgent, got, v.Kind, v.Robot, v.Details, tt.scanner)
 		}
 		if !tt.scanner && v.Robot {
@@ -76,8 +77,8 @@ func TestScannersWithBrowserUserAgents(t *testing.T) {
 func TestWebshellAndConsoleProbesOnRealLines(t *testing.T) {
 	res := readLog(t, "scanners-webshell.log", Config{})
 	want := map[string]bool{"178.128.59.224": true, "159.203.80.171": true, "18.134.164.0": true, "58.229.114.50": false}
-	eachListed(t, res, want, true, func(v Verdict, robot bool) {
-		if v.Robot != robot || robot && v.Kind != KindScanner {
+	eachListed(t, res, want, true, func(v findings.Verdict, robot bool) {
+		if v.Robot != robot || robot && v.Kind != findings.KindScanner {
 			t.Errorf("%s %q: robot=%v kind=%s details=%q; want robot=%v", v.IP, v.UserAgent, v.Robot, v.Kind, v.Details, robot)
 		}
 	})

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"github.com/robowatch/robowatch/findings"
 	"slices"
 	"testing"
 	"time"
@@ -157,13 +158,13 @@ func TestScanners(t *testing.T) {
 		scanner bool
 		kind    string
 	}{
-		{"env and git, no User-agent (CLF)", seq("192.0.2.1", "", "GET", []string{"/.env", "/.git/config"}, 404), true, KindScanner},
-		{"old Chrome: favicon, robots.txt, sitemap only", seq("192.0.2.2", oldChrome, "GET", []string{"/favicon.ico", "/robots.txt", "/sitemap.xml"}, 200), true, KindScanner},
-		{"wp-login spree on a site without WordPress", seq("192.0.2.3", "", "POST", []string{"/wp-login.php", "/wp-login.php", "/xmlrpc.php"}, 404), true, KindScanner},
-		{"CONNECT probe", seq("192.0.2.4", "", "CONNECT", []string{"www.example.com:443"}, 400), true, KindScanner},
+		{"env and git, no User-agent (CLF)", seq("192.0.2.1", "", "GET", []string{"/.env", "/.git/config"}, 404), true, findings.KindScanner},
+		{"old Chrome: favicon, robots.txt, sitemap only", seq("192.0.2.2", oldChrome, "GET", []string{"/favicon.ico", "/robots.txt", "/sitemap.xml"}, 200), true, findings.KindScanner},
+		{"wp-login spree on a site without WordPress", seq("192.0.2.3", "", "POST", []string{"/wp-login.php", "/wp-login.php", "/xmlrpc.php"}, 404), true, findings.KindScanner},
+		{"CONNECT probe", seq("192.0.2.4", "", "CONNECT", []string{"www.example.com:443"}, 400), true, findings.KindScanner},
 		// A scanner by name: kind scanner though its requests are pages
 		// (sqlmap's injections go in the query); an HTTP tool is not one.
-		{"sqlmap by name", seq("192.0.2.8", "sqlmap/1.7.2#stable (https://sqlmap.org)", "GET", []string{"/products/1?id=1%27", "/search?q=x"}, 200), false, KindScanner},
+		{"sqlmap by name", seq("192.0.2.8", "sqlmap/1.7.2#stable (https://sqlmap.org)", "GET", []string{"/products/1?id=1%27", "/search?q=x"}, 200), false, findings.KindScanner},
 		{"curl", seq("192.0.2.9", "curl/8.5.0", "GET", []string{"/"}, 200), false, "tool"},
 		{"Googlebot: robots.txt and sitemap", seq("66.249.66.1", googlebot, "GET", []string{"/robots.txt", "/sitemap.xml"}, 200), false, "crawler"},
 		{"a WordPress admin logging in", seq("203.0.113.5", oldChrome, "POST", []string{"/wp-login.php"}, 302), false, "browser"},
@@ -174,7 +175,7 @@ func TestScanners(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			res := run(Config{}, tt.reqs)
 			v := verdictOf(t, res, tt.reqs[0].ip, tt.reqs[0].ua)
-			if got := slices.Contains(v.Reasons, ReasonScanner); got != tt.scanner || v.Kind != tt.kind {
+			if got := slices.Contains(v.Reasons, findings.ReasonScanner); got != tt.scanner || v.Kind != tt.kind {
 				t.Errorf("scanner %v, kind %q (reasons %v, details %q); want %v, %q", got, v.Kind, v.Reasons, v.Details, tt.scanner, tt.kind)
 			}
 			if tt.scanner && !v.Robot {
@@ -204,10 +205,10 @@ func TestJunkConnections(t *testing.T) {
 	if res.RobotCount != 1 || len(res.Robots) != 1 {
 		t.Errorf("%d robots %v, want only the scanner that also probed", res.RobotCount, res.Robots)
 	}
-	if v := verdictOf(t, res, "198.51.100.3", ""); v.Kind != KindJunk || v.Robot {
+	if v := verdictOf(t, res, "198.51.100.3", ""); v.Kind != findings.KindJunk || v.Robot {
 		t.Errorf("junk client: %+v", v)
 	}
-	if v := verdictOf(t, res, "203.0.113.9", ""); v.Kind != KindScanner || !v.Robot {
+	if v := verdictOf(t, res, "203.0.113.9", ""); v.Kind != findings.KindScanner || !v.Robot {
 		t.Errorf("junk and a probe: %+v", v)
 	}
 }
@@ -268,7 +269,7 @@ func TestProxyLogs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			res := run(Config{}, tt.reqs)
 			v := verdictOf(t, res, tt.ip, chrome)
-			if got := slices.Contains(v.Reasons, ReasonScanner); got != tt.scanner {
+			if got := slices.Contains(v.Reasons, findings.ReasonScanner); got != tt.scanner {
 				t.Errorf("scanner %v (reasons %v, details %q); want %v", got, v.Reasons, v.Details, tt.scanner)
 			}
 		})
@@ -515,14 +516,14 @@ func TestBrokenAssets(t *testing.T) {
 		}
 	}
 	v := verdictOf(t, run(Config{}, person), "10.23.23.23", chrome109)
-	if slices.Contains(v.Reasons, ReasonBehaviour) || v.Robot {
+	if slices.Contains(v.Reasons, findings.ReasonBehaviour) || v.Robot {
 		t.Errorf("a person on a site with broken images: robot %v, %q", v.Robot, v.Details)
 	}
 	var spree []req
 	for i := range 20 {
 		spree = append(spree, req{ip: "10.24.24.24", ua: chrome109, sec: i, path: fmt.Sprintf("/old-page-%d.html", i), status: 404})
 	}
-	if v := verdictOf(t, run(Config{}, spree), "10.24.24.24", chrome109); !slices.Contains(v.Reasons, ReasonBehaviour) {
+	if v := verdictOf(t, run(Config{}, spree), "10.24.24.24", chrome109); !slices.Contains(v.Reasons, findings.ReasonBehaviour) {
 		t.Errorf("a 404 spree: reasons %v, want behaviour (mostly errors)", v.Reasons)
 	}
 }
@@ -584,7 +585,7 @@ func TestBrokenAssetsMadeUpReferer(t *testing.T) {
 	for i := range 20 {
 		reqs = append(reqs, req{ip: "203.0.113.77", ua: chrome, sec: i, path: fmt.Sprintf("/backup/site-%d.zip.js", i), status: 404, referer: "https://www.example.com/"})
 	}
-	if v := verdictOf(t, run(Config{}, reqs), "203.0.113.77", chrome); !slices.Contains(v.Reasons, ReasonBehaviour) {
+	if v := verdictOf(t, run(Config{}, reqs), "203.0.113.77", chrome); !slices.Contains(v.Reasons, findings.ReasonBehaviour) {
 		t.Errorf("20 asset 404s under a made-up Referer: reasons %v, want behaviour (mostly errors)", v.Reasons)
 	}
 }
@@ -637,7 +638,7 @@ func TestOwnAbsoluteURLs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v := verdictOf(t, run(Config{}, tt.reqs), "192.0.2.9", firefox)
-			if v.Robot != tt.robot || slices.Contains(v.Reasons, ReasonScanner) || v.Kind == KindScanner {
+			if v.Robot != tt.robot || slices.Contains(v.Reasons, findings.ReasonScanner) || v.Kind == findings.KindScanner {
 				t.Errorf("robot %v, kind %q, reasons %v, details %q; want robot %v, no scanner", v.Robot, v.Kind, v.Reasons, v.Details, tt.robot)
 			}
 		})

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"github.com/robowatch/robowatch/findings"
 
 	"github.com/robowatch/robowatch/agents"
 	"github.com/robowatch/robowatch/botauth"
@@ -53,7 +54,7 @@ func (d *Detector) checkSignature(c *client, r *logparse.Record) {
 // signed applies what c's signatures showed to v: a verified one proves
 // its signer's operator (agents.IdentifySigned), whatever the address
 // lists say, for a robot name claiming that operator or none.
-func signed(v *Verdict, c *client) {
+func signed(v *findings.Verdict, c *client) {
 	s := c.rare().sig
 	if s == nil {
 		return

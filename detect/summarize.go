@@ -35,15 +35,15 @@ func (d *Detector) summarize(c *client, b *summarizing) {
 	}
 	v := b.env.verdict(c)
 	var f findings.ClientFacts
-	if v.Kind != KindServer && v.Kind != KindJunk {
+	if v.Kind != findings.KindServer && v.Kind != findings.KindJunk {
 		f.Incidents, f.IncidentsUnlisted = d.incidentsOf(c, v.Name)
 	}
-	if v.Kind == KindScanner && b.pc.firstScanner == nil {
+	if v.Kind == findings.KindScanner && b.pc.firstScanner == nil {
 		b.pc.firstScanner = c
 	}
 	if !v.Robot {
 		b.sum.Add(&v, &f)
-		if v.Kind != KindJunk && v.Kind != KindServer {
+		if v.Kind != findings.KindJunk && v.Kind != findings.KindServer {
 			// A person's page views its operators' products sent.
 			for _, r := range c.rare().referred {
 				b.sum.Refer(r.operator, r.views)

@@ -257,12 +257,12 @@ type robotBins struct {
 
 // timelineResult builds the Timeline from the clients judged robots, in the
 // order of the verdicts, and the robot names sorted by requests.
-func (d *Detector) timelineResult(robotClients []robotBins, robots []RobotSummary) (Timeline, []RobotBuckets) {
+func (d *Detector) timelineResult(robotClients []robotBins, robots []findings.RobotSummary) (findings.Timeline, []findings.RobotBuckets) {
 	tl := &d.tl
-	out := Timeline{Untimed: tl.untimed}
+	out := findings.Timeline{Untimed: tl.untimed}
 	if tl.n == 0 {
-		out.Requests, out.Robots, out.Humans, out.ByRobot = []int64{}, []int64{}, []int64{}, []RobotTimeline{}
-		return out, []RobotBuckets{}
+		out.Requests, out.Robots, out.Humans, out.ByRobot = []int64{}, []int64{}, []int64{}, []findings.RobotTimeline{}
+		return out, []findings.RobotBuckets{}
 	}
 	out.BucketSeconds = tl.width
 	out.Start = time.Unix(tl.base*tl.width-tl.zone, 0)
@@ -274,9 +274,9 @@ func (d *Detector) timelineResult(robotClients []robotBins, robots []RobotSummar
 	out.Robots = make([]int64, n)
 	out.Humans = make([]int64, n)
 	top := map[string]int{}
-	for i := 0; i < len(robots) && i < TopRobotTimelines; i++ {
+	for i := 0; i < len(robots) && i < findings.TopRobotTimelines; i++ {
 		top[robots[i].Name] = i
-		out.ByRobot = append(out.ByRobot, RobotTimeline{Name: robots[i].Name, Requests: make([]int64, n)})
+		out.ByRobot = append(out.ByRobot, findings.RobotTimeline{Name: robots[i].Name, Requests: make([]int64, n)})
 	}
 	out.ByRobot = nonNil(out.ByRobot)
 	// The names past the top ones, for the state: sparse, since a log may
@@ -314,9 +314,9 @@ func (d *Detector) timelineResult(robotClients []robotBins, robots []RobotSummar
 	for _, r := range out.ByRobot {
 		every[r.Name] = findings.SparseBuckets(r.Name, r.Requests).Buckets
 	}
-	state := make([]RobotBuckets, 0, len(every))
+	state := make([]findings.RobotBuckets, 0, len(every))
 	for _, name := range slices.Sorted(maps.Keys(every)) {
-		state = append(state, RobotBuckets{Name: name, Buckets: findings.CombineBuckets(every[name])})
+		state = append(state, findings.RobotBuckets{Name: name, Buckets: findings.CombineBuckets(every[name])})
 	}
 	return out, state
 }

@@ -22,7 +22,7 @@ func sum(xs []int64) int64 {
 }
 
 // bucketOf is where a time falls on tl, computed from scratch.
-func bucketOf(tl *Timeline, at time.Time) int {
+func bucketOf(tl *findings.Timeline, at time.Time) int {
 	return int(at.Sub(tl.Start) / (time.Duration(tl.BucketSeconds) * time.Second))
 }
 
@@ -182,14 +182,14 @@ func TestTimelineLateRobot(t *testing.T) {
 
 func TestTimelineTopRobots(t *testing.T) {
 	var reqs []req
-	for i := 0; i < TopRobotTimelines+3; i++ {
+	for i := 0; i < findings.TopRobotTimelines+3; i++ {
 		ua := fmt.Sprintf("Bot%02dbot/1.0 (+https://bot%d.example/)", i, i)
 		reqs = append(reqs, paced(fmt.Sprintf("10.1.0.%d", i), ua, i, 2+i, 7)...)
 	}
 	res := run(Config{}, reqs)
 	tl := &res.Timeline
-	if len(tl.ByRobot) != TopRobotTimelines {
-		t.Fatalf("%d robot timelines, want %d", len(tl.ByRobot), TopRobotTimelines)
+	if len(tl.ByRobot) != findings.TopRobotTimelines {
+		t.Fatalf("%d robot timelines, want %d", len(tl.ByRobot), findings.TopRobotTimelines)
 	}
 	for i, rt := range tl.ByRobot {
 		s := res.Robots[i]
@@ -259,17 +259,17 @@ func TestTimelineEmpty(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(b), `{"start":null,"bucket_seconds":0,`) {
 		t.Errorf("empty timeline JSON = %s, %v", b, err)
 	}
-	back := Timeline{Start: time.Unix(1, 0)}
+	back := findings.Timeline{Start: time.Unix(1, 0)}
 	if err := json.Unmarshal(b, &back); err != nil || !back.Start.IsZero() {
 		t.Errorf("read back: %+v, %v", back, err)
 	}
 	// A timeline with buckets keeps its start, first, and reads back equal.
-	full := Timeline{Start: time.Date(2024, 5, 6, 7, 0, 0, 0, time.UTC), BucketSeconds: 60, Requests: []int64{3}, Robots: []int64{1}, Humans: []int64{2}, ByRobot: []RobotTimeline{}}
+	full := findings.Timeline{Start: time.Date(2024, 5, 6, 7, 0, 0, 0, time.UTC), BucketSeconds: 60, Requests: []int64{3}, Robots: []int64{1}, Humans: []int64{2}, ByRobot: []findings.RobotTimeline{}}
 	b, _ = json.Marshal(full)
 	if !strings.HasPrefix(string(b), `{"start":"2024-05-06T07:00:00Z","bucket_seconds":60,`) {
 		t.Errorf("timeline JSON = %s", b)
 	}
-	back = Timeline{}
+	back = findings.Timeline{}
 	if err := json.Unmarshal(b, &back); err != nil || !back.Start.Equal(full.Start) || back.BucketSeconds != 60 || len(back.Requests) != 1 {
 		t.Errorf("read back: %+v, %v", back, err)
 	}

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"github.com/robowatch/robowatch/findings"
 	"net/netip"
 	"strings"
 
@@ -246,7 +247,7 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		// Not one HTTP request: a TLS handshake on the plain port, a port
 		// scanner's probe, an empty connection. The summary counts them
 		// apart; a robot row each would bury the robots that matter.
-		j.kind = KindJunk
+		j.kind = findings.KindJunk
 		return j
 	}
 	if c.ownServer() {
@@ -254,7 +255,7 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		// ("OPTIONS * HTTP/1.0" from ::1 or 127.0.0.1, the User-agent
 		// ending "(internal dummy connection)"): the server, not a
 		// visitor, and no part of the robots' share.
-		j.kind = KindServer
+		j.kind = findings.KindServer
 		return j
 	}
 	a := c.ua.agent
@@ -274,7 +275,7 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 		// signal, it is one more sign of a script that copied a
 		// User-agent once.
 		if why := a.Ancient(c.first.time()); why != "" {
-			j.add(ReasonUserAgent, pointsAncientUA, "ancient browser: "+why)
+			j.add(findings.ReasonUserAgent, pointsAncientUA, "ancient browser: "+why)
 		}
 	}
 	j.score += b.score
@@ -290,13 +291,13 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 func (j *judgement) scannerSignals(c *client, a *agents.Agent, lt *logTraits) (weak int) {
 	browserLike := a.Kind == agents.Browser || a.Kind == agents.Empty || a.Kind == agents.Unknown
 	if why := c.rare().probes.scanner(c.fp, c.last.sec-c.first.sec, c.assets, browserLike, lt.proxyLog); why != "" {
-		j.add(ReasonScanner, pointsScanner, why)
-		j.kind = KindScanner
+		j.add(findings.ReasonScanner, pointsScanner, why)
+		j.kind = findings.KindScanner
 	}
 	if s := &c.rare().probes; j.kind == "" && s.weakFailed == 1 && c.assets == 0 {
 		// Once is no scan (a person may follow a stale link to a login
 		// page), but with anything else browsers do not do, it is one.
-		j.add(ReasonBehaviour, pointsWeakProbe, "asked once for an application path the site does not have, "+s.firstProbe()+", never an asset")
+		j.add(findings.ReasonBehaviour, pointsWeakProbe, "asked once for an application path the site does not have, "+s.firstProbe()+", never an asset")
 		return 1
 	}
 	return 0
@@ -311,9 +312,9 @@ func (j *judgement) robotsTxtSignal(c *client, a *agents.Agent) {
 	// Like a browser: besides robots.txt it opened documents (pages,
 	// feeds) and the assets that come with them.
 	if a.Kind == agents.Browser && c.assets > 0 && c.requests-int64(c.assets)-int64(c.robotsTxt) > 0 {
-		j.add(ReasonRobotsTxt, pointsRobotsTxtPerson, fetched+" with a browser that also loads pages and assets")
+		j.add(findings.ReasonRobotsTxt, pointsRobotsTxtPerson, fetched+" with a browser that also loads pages and assets")
 	} else {
-		j.add(ReasonRobotsTxt, pointsRobotsTxt, fetched)
+		j.add(findings.ReasonRobotsTxt, pointsRobotsTxt, fetched)
 	}
 }
 
@@ -342,21 +343,21 @@ func (j *judgement) rateSignal(c *client, a *agents.Agent) {
 		// does not make it a robot; with anything else that browsers do
 		// not do, it does. A scraper with a made-up Referer and an image
 		// now and then does not get the discount.
-		j.add(ReasonRate, pointsIncidentBrowsing, detail+", browsing (assets, Referers on most requests)")
+		j.add(findings.ReasonRate, pointsIncidentBrowsing, detail+", browsing (assets, Referers on most requests)")
 	case c.flags&flagAgentField == 0 && browserShare:
 		// The same in Common Log Format lines, which log neither a
 		// User-agent nor a Referer: "a browser" and "Referers on most
 		// requests" cannot be asked of them, and without a Referer every
 		// asset a page pulls in counts against the threshold. The share
 		// of assets is what the log can show.
-		j.add(ReasonRate, pointsIncidentBrowsing, detail+", browsing (assets; the log records no User-agent or Referer)")
+		j.add(findings.ReasonRate, pointsIncidentBrowsing, detail+", browsing (assets; the log records no User-agent or Referer)")
 	case a.Kind == agents.Browser && c.flags&flagRefererField == 0 && browserShare:
 		// A browser in lines that log its User-agent but no Referer (IIS 7
 		// and 7.5 by default, a load balancer, a format string without
 		// one): "Referers on most requests" cannot be asked.
-		j.add(ReasonRate, pointsIncidentBrowsing, detail+", browsing (assets; the log records no Referer)")
+		j.add(findings.ReasonRate, pointsIncidentBrowsing, detail+", browsing (assets; the log records no Referer)")
 	default:
-		j.add(ReasonRate, pointsIncident, detail)
+		j.add(findings.ReasonRate, pointsIncident, detail)
 	}
 }
 
@@ -364,23 +365,23 @@ func (j *judgement) rateSignal(c *client, a *agents.Agent) {
 func (j *judgement) userAgentSignals(c *client, a *agents.Agent, lt *logTraits) {
 	switch a.Kind {
 	case agents.Crawler:
-		j.add(ReasonUserAgent, pointsDeclared, "declared crawler"+because(a.Reason))
+		j.add(findings.ReasonUserAgent, pointsDeclared, "declared crawler"+because(a.Reason))
 	case agents.Tool:
-		j.add(ReasonUserAgent, pointsDeclared, "HTTP library or tool"+because(a.Reason))
+		j.add(findings.ReasonUserAgent, pointsDeclared, "HTTP library or tool"+because(a.Reason))
 		if a.Scanner {
 			// sqlmap, Nikto, Nuclei by name: a scanner even while its
 			// requests look like pages (sqlmap's injections go in the
 			// query), for the headline and the scanners block list.
-			j.kind = KindScanner
+			j.kind = findings.KindScanner
 		}
 	case agents.Empty:
 		if lt.hasUA && c.flags&flagAgentField != 0 {
-			j.add(ReasonUserAgent, pointsEmptyUA, "empty User-agent")
+			j.add(findings.ReasonUserAgent, pointsEmptyUA, "empty User-agent")
 		}
 	case agents.Suspicious:
-		j.add(ReasonUserAgent, pointsSuspiciousUA, "implausible browser User-agent"+because(a.Reason))
+		j.add(findings.ReasonUserAgent, pointsSuspiciousUA, "implausible browser User-agent"+because(a.Reason))
 	case agents.Unknown:
-		j.add(ReasonUserAgent, pointsUnknownUA, "User-agent of no known browser"+because(a.Reason))
+		j.add(findings.ReasonUserAgent, pointsUnknownUA, "User-agent of no known browser"+because(a.Reason))
 	}
 }
 
@@ -402,14 +403,14 @@ func (c *client) noUserAgent(lt *logTraits) bool {
 func behaviour(c *client, lt *logTraits, cfg *Config) judgement {
 	var b judgement
 	if c.mostlyHead(cfg) {
-		b.add(ReasonBehaviour, pointsMostlyHead, fmt.Sprintf("%s of %d requests are HEAD", percent(int64(c.head), c.requests), c.requests))
+		b.add(findings.ReasonBehaviour, pointsMostlyHead, fmt.Sprintf("%s of %d requests are HEAD", percent(int64(c.head), c.requests), c.requests))
 	}
 	if c.requests >= int64(cfg.MinRequests) && float64(c.errors) >= cfg.ErrorShare*float64(c.requests) {
-		b.add(ReasonBehaviour, pointsMostlyErrors, fmt.Sprintf("%s of %d requests answered 4xx/5xx (%d × 404)",
+		b.add(findings.ReasonBehaviour, pointsMostlyErrors, fmt.Sprintf("%s of %d requests answered 4xx/5xx (%d × 404)",
 			percent(int64(c.errors), c.requests), c.requests, c.notFound))
 	}
 	if own := c.rare().probes.own; own > 0 && !lt.proxyLog {
-		b.add(ReasonBehaviour, pointsOwnAbsolute, fmt.Sprintf("asked %s for this site's pages by absolute URL (GET http://host/…), which browsers send only to a proxy",
+		b.add(findings.ReasonBehaviour, pointsOwnAbsolute, fmt.Sprintf("asked %s for this site's pages by absolute URL (GET http://host/…), which browsers send only to a proxy",
 			times(int64(own))))
 	}
 	if fast := c.rare().fastForms; fast > 0 {
@@ -418,9 +419,9 @@ func behaviour(c *client, lt *logTraits, cfg *Config) judgement {
 			// Even where a front serves the assets: no person fills in
 			// a form in two seconds, and password managers that do are
 			// the rare case the discount below is for.
-			b.add(ReasonBehaviour, pointsFastForm, detail+", never an asset")
+			b.add(findings.ReasonBehaviour, pointsFastForm, detail+", never an asset")
 		} else {
-			b.add(ReasonBehaviour, pointsFastFormAssets, detail)
+			b.add(findings.ReasonBehaviour, pointsFastFormAssets, detail)
 		}
 	}
 	b.pageSignals(c, lt, cfg)
@@ -438,16 +439,16 @@ func (j *judgement) pageSignals(c *client, lt *logTraits, cfg *Config) {
 	case lt.assetsElsewhere:
 		// The log sees no one's assets (see logTraits): no signal.
 	case pages >= int64(cfg.MinPages) && c.assets == 0:
-		j.add(ReasonBehaviour, pointsNoAssets, fmt.Sprintf("%d pages and no image, CSS, JS or font", c.pages))
+		j.add(findings.ReasonBehaviour, pointsNoAssets, fmt.Sprintf("%d pages and no image, CSS, JS or font", c.pages))
 	case pages >= 2*int64(cfg.MinPages) && int64(c.assets)*fewPerPages < pages:
-		j.add(ReasonBehaviour, pointsNoAssets, fmt.Sprintf("%d pages and only %d image, CSS, JS or font requests", c.pages, c.assets))
+		j.add(findings.ReasonBehaviour, pointsNoAssets, fmt.Sprintf("%d pages and only %d image, CSS, JS or font requests", c.pages, c.assets))
 	}
 	if lt.hasReferer && c.flags&flagAgentField != 0 {
 		switch {
 		case pages >= int64(cfg.MinPages) && c.referers == 0:
-			j.add(ReasonBehaviour, pointsNoReferer, fmt.Sprintf("%d pages and never a Referer", c.pages))
+			j.add(findings.ReasonBehaviour, pointsNoReferer, fmt.Sprintf("%d pages and never a Referer", c.pages))
 		case pages >= 2*int64(cfg.MinPages) && int64(c.referers)*fewPerPages < pages:
-			j.add(ReasonBehaviour, pointsNoReferer, fmt.Sprintf("%d pages and only %d requests with a Referer", c.pages, c.referers))
+			j.add(findings.ReasonBehaviour, pointsNoReferer, fmt.Sprintf("%d pages and only %d requests with a Referer", c.pages, c.referers))
 		}
 	}
 }
@@ -461,7 +462,7 @@ func (j *judgement) browserHabits(c *client, a *agents.Agent, lt *logTraits, cfg
 		// A browser asks for pages with GET; HEAD under its name is a link
 		// checker or a scanner's fingerprint. A page's script may send one,
 		// but with the page's assets loaded.
-		j.add(ReasonBehaviour, pointsHeadBrowser, fmt.Sprintf("%s under a browser's User-agent, never an asset", headCount(c.head)))
+		j.add(findings.ReasonBehaviour, pointsHeadBrowser, fmt.Sprintf("%s under a browser's User-agent, never an asset", headCount(c.head)))
 	}
 	if c.noUserAgent(lt) && c.head > 0 && int64(c.head) == c.requests && c.assets == 0 && j.kind == "" && !mostlyHead {
 		// In lines that log no User-agent (Common Log Format, HAProxy
@@ -469,23 +470,23 @@ func (j *judgement) browserHabits(c *client, a *agents.Agent, lt *logTraits, cfg
 		// browser navigates with GET whatever it is: a client that sent
 		// HEAD and nothing else is a link checker or a scanner's first
 		// look ("HEAD / HTTP/1.0" at an API host).
-		j.add(ReasonBehaviour, pointsHeadBrowser, fmt.Sprintf("only %s, never a GET, in lines that log no User-agent", headCount(c.head)))
+		j.add(findings.ReasonBehaviour, pointsHeadBrowser, fmt.Sprintf("only %s, never a GET, in lines that log no User-agent", headCount(c.head)))
 	}
 	if q := c.rare().quickForms; q > 0 && c.rare().fastForms == 0 && c.assets == 0 {
 		weak++
-		j.add(ReasonBehaviour, pointsQuickForm, fmt.Sprintf("%d of %d form posts within %v of fetching the form, never an asset", q, c.posts, QuickForm))
+		j.add(findings.ReasonBehaviour, pointsQuickForm, fmt.Sprintf("%d of %d form posts within %v of fetching the form, never an asset", q, c.posts, QuickForm))
 	}
 	if h := int64(c.rare().http10); a.Kind == agents.Browser && h > 0 && h < c.requests {
 		weak++
-		j.add(ReasonBehaviour, pointsHTTPSwitch, fmt.Sprintf("%d of %d requests over HTTP/1.0, the others over a later version, under one browser's User-agent", h, c.requests))
+		j.add(findings.ReasonBehaviour, pointsHTTPSwitch, fmt.Sprintf("%d of %d requests over HTTP/1.0, the others over a later version, under one browser's User-agent", h, c.requests))
 	}
 	if a.Kind == agents.Browser && c.homeOnly() && lt.hasAssets && !lt.assetsElsewhere {
 		weak++
-		j.add(ReasonBehaviour, pointsHomeOnly, fmt.Sprintf("%s for the home page and nothing else, never an asset", requestCount(c.requests)))
+		j.add(findings.ReasonBehaviour, pointsHomeOnly, fmt.Sprintf("%s for the home page and nothing else, never an asset", requestCount(c.requests)))
 	}
 	if c.rare().selfReferer && c.assets == 0 {
 		weak++
-		j.add(ReasonBehaviour, pointsSelfReferer, "its first request names itself as the Referer, and never an asset")
+		j.add(findings.ReasonBehaviour, pointsSelfReferer, "its first request names itself as the Referer, and never an asset")
 	}
 	return weak
 }
@@ -496,7 +497,7 @@ func (j *judgement) kindSignals(c *client, a *agents.Agent, lt *logTraits, cfg *
 	if c.monitor(cfg.MinRequests) && j.kind == "" {
 		// Whatever it calls itself: a browser's tab left open sends a
 		// Referer, and pulls in assets when the page changes.
-		j.add(ReasonBehaviour, pointsMonitor, fmt.Sprintf("%d requests of one path only, every %d s, never an asset nor a Referer: an uptime monitor", c.requests, c.page.gap))
+		j.add(findings.ReasonBehaviour, pointsMonitor, fmt.Sprintf("%d requests of one path only, every %d s, never an asset nor a Referer: an uptime monitor", c.requests, c.page.gap))
 		j.kind = KindMonitor
 	}
 	if j.kind == "" && c.noUserAgent(lt) && c.requests >= int64(cfg.MinRequests) && c.assets == 0 && loopback(c.ip) {
@@ -504,14 +505,14 @@ func (j *judgement) kindSignals(c *client, a *agents.Agent, lt *logTraits, cfg *
 		// machine polling itself (HAProxy's status page, a health check
 		// script), not a person, who would be reading pages and their
 		// assets through it.
-		j.add(ReasonBehaviour, pointsMonitor, fmt.Sprintf("%d requests from the server's own loopback address, never an asset: a local poller", c.requests))
+		j.add(findings.ReasonBehaviour, pointsMonitor, fmt.Sprintf("%d requests from the server's own loopback address, never an asset: a local poller", c.requests))
 		j.kind = KindMonitor
 	}
 	if j.kind == "" && a.Kind == agents.Browser && c.assets == 0 && c.requests <= fleetMaxRequests &&
 		lt.hasAssets && !lt.assetsElsewhere {
 		// Asked of the whole log, once it is read (fleet.go).
 		if n := lt.fleets.fleet(c.ua.ua); n > 0 {
-			j.add(ReasonBehaviour, pointsFleet, fmt.Sprintf("its exact browser User-agent came from %d or more addresses in several networks, and not one of them loaded an image, CSS, JS or font: a fleet", n))
+			j.add(findings.ReasonBehaviour, pointsFleet, fmt.Sprintf("its exact browser User-agent came from %d or more addresses in several networks, and not one of them loaded an image, CSS, JS or font: a fleet", n))
 			return
 		}
 	}
@@ -520,7 +521,7 @@ func (j *judgement) kindSignals(c *client, a *agents.Agent, lt *logTraits, cfg *
 		// most of them for sign-up and login pages, are the evidence
 		// (fleet.go).
 		if n := lt.fleets.accountFleet(c.ua.ua); n > 0 {
-			j.add(ReasonBehaviour, pointsFleet, fmt.Sprintf("its exact browser User-agent came from %d or more addresses in several networks, none loading an asset, and three in four of its requests are for sign-up and login pages: an account fleet", n))
+			j.add(findings.ReasonBehaviour, pointsFleet, fmt.Sprintf("its exact browser User-agent came from %d or more addresses in several networks, none loading an asset, and three in four of its requests are for sign-up and login pages: an account fleet", n))
 		}
 	}
 }

@@ -44,8 +44,8 @@ func (l *storedViolations) Len() int { return l.n }
 
 // All yields the violations by time; equal times come in the order of the
 // verdicts, then of the log, as a stable sort of all of them would give.
-func (l *storedViolations) All() iter.Seq[Violation] {
-	return func(yield func(Violation) bool) {
+func (l *storedViolations) All() iter.Seq[findings.Violation] {
+	return func(yield func(findings.Violation) bool) {
 		if l.Len() == 0 {
 			return
 		}
@@ -70,7 +70,7 @@ func (l *storedViolations) All() iter.Seq[Violation] {
 
 // Of returns the first n violations of the client with address ip and
 // User-agent ua, by time.
-func (l *storedViolations) Of(ip, ua string, n int) []Violation {
+func (l *storedViolations) Of(ip, ua string, n int) []findings.Violation {
 	src := l.index.Lookup(len(l.sources), func(i int) (string, string) {
 		return l.sources[i].ip, l.sources[i].ua
 	}, ip, ua)
@@ -78,16 +78,16 @@ func (l *storedViolations) Of(ip, ua string, n int) []Violation {
 		return nil
 	}
 	s := &l.sources[src]
-	out := make([]Violation, 0, min(n, len(s.list)))
+	out := make([]findings.Violation, 0, min(n, len(s.list)))
 	for i := range min(n, len(s.list)) {
 		out = append(out, s.violation(i))
 	}
 	return out
 }
 
-func (s *violationSource) violation(i int) Violation {
+func (s *violationSource) violation(i int) findings.Violation {
 	sv := &s.list[i]
-	v := Violation{
+	v := findings.Violation{
 		IP: s.ip, UserAgent: s.ua, Name: s.name,
 		Time: sv.t, Method: s.str(sv.off, uint32(sv.mlen)), Path: s.str(sv.off+uint32(sv.mlen), sv.plen),
 		Status: int(sv.status), Group: sv.m.Group(),

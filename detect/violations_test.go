@@ -27,7 +27,7 @@ func TestViolationListOrder(t *testing.T) {
 		rng := rand.New(rand.NewPCG(uint64(tc.clients), uint64(tc.per)))
 		var sv storedViolations // no index: Of scans
 		l := findings.NewViolationList(&sv)
-		var want []Violation
+		var want []findings.Violation
 		for c := range tc.clients {
 			cl := &client{ip: fmt.Sprintf("192.0.2.%d", c), ua: &agentInfo{ua: "bot", agent: &agents.Agent{Name: "bot"}},
 				x: &clientRare{viol: &clientViolations{}}}
@@ -35,12 +35,12 @@ func TestViolationListOrder(t *testing.T) {
 			for i := range n {
 				at := base.Add(time.Duration(rng.IntN(tc.spread)) * time.Second)
 				cl.x.viol.store(at, checkResult{m: m}, nil, "GET", fmt.Sprintf("/p%d", i), 200)
-				want = append(want, Violation{IP: cl.ip, UserAgent: "bot", Name: "bot", Time: at, Method: "GET",
+				want = append(want, findings.Violation{IP: cl.ip, UserAgent: "bot", Name: "bot", Time: at, Method: "GET",
 					Path: fmt.Sprintf("/p%d", i), Status: 200, Group: m.Group()})
 			}
 			sv.add(cl, "bot")
 		}
-		slices.SortStableFunc(want, func(a, b Violation) int { return a.Time.Compare(b.Time) })
+		slices.SortStableFunc(want, func(a, b findings.Violation) int { return a.Time.Compare(b.Time) })
 		got := l.Head(-1)
 		if l.Len() != len(want) || !reflect.DeepEqual(got, nonNil(want)) && len(want) > 0 {
 			t.Errorf("%+v: merged order differs from a stable sort (%d of %d)", tc, len(got), len(want))
@@ -54,7 +54,7 @@ func TestViolationListOrder(t *testing.T) {
 			}
 			for c := range tc.clients + 1 { // and one client without violations
 				ip := fmt.Sprintf("192.0.2.%d", c)
-				var mine []Violation
+				var mine []findings.Violation
 				for _, v := range want {
 					if v.IP == ip && len(mine) < 5 {
 						mine = append(mine, v)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/robowatch/robowatch/findings"
 	"net/netip"
 	"slices"
 	"strings"
@@ -47,10 +48,10 @@ const maxWatchFetches = 100
 type watch struct {
 	minutes map[int64]int
 	cut     bool
-	fetches []Fetch
-	first   []Request
-	last    []Request // ring of the latest requests once first is full
-	next    int       // ring position
+	fetches []findings.Fetch
+	first   []findings.Request
+	last    []findings.Request // ring of the latest requests once first is full
+	next    int                // ring position
 	seen    int64
 }
 
@@ -69,10 +70,10 @@ func (w *watch) add(r *logparse.Record, path string, robotsTxt bool, minutesLeft
 		}
 	}
 	if robotsTxt && len(w.fetches) < maxWatchFetches {
-		w.fetches = append(w.fetches, Fetch{Time: r.Time, Status: r.Status})
+		w.fetches = append(w.fetches, findings.Fetch{Time: r.Time, Status: r.Status})
 	}
 	w.seen++
-	req := Request{Time: r.Time, Method: strings.Clone(capText(r.Method, MaxStoredMethod)), Path: strings.Clone(capText(path, MaxStoredPath)),
+	req := findings.Request{Time: r.Time, Method: strings.Clone(capText(r.Method, MaxStoredMethod)), Path: strings.Clone(capText(path, MaxStoredPath)),
 		Status: r.Status, Bytes: r.Bytes, Referer: strings.Clone(capText(r.Referer, MaxStoredPath))}
 	switch {
 	case len(w.first) < WatchRequests:
@@ -85,32 +86,32 @@ func (w *watch) add(r *logparse.Record, path string, robotsTxt bool, minutesLeft
 	}
 }
 
-func (w *watch) timeline(c *client, loc *time.Location) ClientTimeline {
-	t := ClientTimeline{IP: c.ip, UserAgent: c.ua.ua, Cut: w.cut, RobotsTxt: nonNil(w.fetches), First: nonNil(w.first)}
-	t.Last = append(append([]Request{}, w.last[w.next:]...), w.last[:w.next]...)
+func (w *watch) timeline(c *client, loc *time.Location) findings.ClientTimeline {
+	t := findings.ClientTimeline{IP: c.ip, UserAgent: c.ua.ua, Cut: w.cut, RobotsTxt: nonNil(w.fetches), First: nonNil(w.first)}
+	t.Last = append(append([]findings.Request{}, w.last[w.next:]...), w.last[:w.next]...)
 	t.Skipped = w.seen - int64(len(t.First)+len(t.Last))
 	for m, n := range w.minutes {
 		at := time.Unix(m*60, 0)
 		if loc != nil {
 			at = at.In(loc)
 		}
-		t.Minutes = append(t.Minutes, MinuteCount{Minute: at, Requests: n})
+		t.Minutes = append(t.Minutes, findings.MinuteCount{Minute: at, Requests: n})
 	}
-	slices.SortFunc(t.Minutes, func(a, b MinuteCount) int { return a.Minute.Compare(b.Minute) })
+	slices.SortFunc(t.Minutes, func(a, b findings.MinuteCount) int { return a.Minute.Compare(b.Minute) })
 	t.Minutes = nonNil(t.Minutes)
 	return t
 }
 
 // timelines returns the drill-downs of the watched clients, ordered as
 // Result.Clients is.
-func (d *Detector) timelines() []ClientTimeline {
-	var out []ClientTimeline
+func (d *Detector) timelines() []findings.ClientTimeline {
+	var out []findings.ClientTimeline
 	for c := range d.clients.all() {
 		if w := c.rare().watch; w != nil {
 			out = append(out, w.timeline(c, d.loc))
 		}
 	}
-	slices.SortFunc(out, func(a, b ClientTimeline) int {
+	slices.SortFunc(out, func(a, b findings.ClientTimeline) int {
 		return cmp.Or(strings.Compare(a.IP, b.IP), strings.Compare(a.UserAgent, b.UserAgent))
 	})
 	return nonNil(out)

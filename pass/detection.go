@@ -2,6 +2,7 @@ package pass
 
 import (
 	"context"
+	"github.com/robowatch/robowatch/findings"
 
 	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/input"
@@ -53,7 +54,7 @@ func (p *Pass) VerifyDNS(ctx context.Context) {
 }
 
 // Result is the verdicts, once every input was read (and VerifyDNS done).
-func (p *Pass) Result() *detect.Result { return p.det.Result() }
+func (p *Pass) Result() *findings.Result { return p.det.Result() }
 
 // Close lets a Pool's goroutines end when the pass ends without Result.
 func (p *Pass) Close() { p.det.Close() }
@@ -109,7 +110,7 @@ func (d *detection) VerifyDNS(ctx context.Context, v detect.DNSVerifier) {
 }
 
 // Result is the verdicts, once every input was read.
-func (d *detection) Result() *detect.Result {
+func (d *detection) Result() *findings.Result {
 	if d.pool != nil {
 		return d.pool.Result()
 	}

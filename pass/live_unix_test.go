@@ -4,6 +4,7 @@ package pass
 
 import (
 	"context"
+	"github.com/robowatch/robowatch/findings"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/input"
 	"github.com/robowatch/robowatch/logparse"
 )
@@ -69,7 +69,7 @@ func TestLiveStuckFIFOCountsNothing(t *testing.T) {
 // seenOutput is a LiveOutput that tells the records of each running summary.
 type seenOutput struct{ records chan int64 }
 
-func (s *seenOutput) Summary(_ detect.Live, st logparse.Stats) {
+func (s *seenOutput) Summary(_ findings.Live, st logparse.Stats) {
 	select {
 	case s.records <- st.Records:
 	default:

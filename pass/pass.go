@@ -11,6 +11,7 @@
 package pass
 
 import (
+	"github.com/robowatch/robowatch/findings"
 	"io"
 	"time"
 
@@ -30,7 +31,7 @@ type Options struct {
 	Since    logparse.TimeBound
 	Until    logparse.TimeBound
 	Proxies  logparse.Proxies // --trust-proxy
-	Shard    detect.Shard     // judge only this shard's clients
+	Shard    findings.Shard   // judge only this shard's clients
 	Detect   detect.Config    // with robots.txt loaded; Events set when Out is
 	DNS      *agents.Verifier // checks the claims the ranges cannot settle, after reading; nil: no DNS
 	Workers  int              // detectors judging in parallel in a batch run
@@ -48,7 +49,7 @@ type Options struct {
 // summaries every Interval and what happened to its inputs. The findings
 // themselves go to the detector's Events.
 type LiveOutput interface {
-	Summary(live detect.Live, stats logparse.Stats)
+	Summary(live findings.Live, stats logparse.Stats)
 	File(t time.Time, kind, file string)
 	Error(t time.Time, kind, file, message string)
 	Malformed(t time.Time, e *logparse.ParseError)
@@ -73,10 +74,10 @@ type Outcome struct {
 	// Stopped: an input's error ended the pass (--strict, or no input
 	// could be read), which wants no report; Notes.Input was told.
 	Stopped bool
-	Partial bool           // interrupted: the verdicts are of what was read until then
-	Result  *detect.Result // nil when Stopped
-	Window  string         // the --since/--until window; "" when none
-	Outside int64          // records outside Window
+	Partial bool             // interrupted: the verdicts are of what was read until then
+	Result  *findings.Result // nil when Stopped
+	Window  string           // the --since/--until window; "" when none
+	Outside int64            // records outside Window
 	// Inputs are the fingerprints of the inputs (input.Digest), sorted,
 	// without repeats; nil for a live or partial pass, whose bytes are
 	// no whole input's.

@@ -2,11 +2,11 @@ package pass
 
 import (
 	"context"
+	"github.com/robowatch/robowatch/findings"
 	"path/filepath"
 	"reflect"
 	"testing"
 
-	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/input"
 	"github.com/robowatch/robowatch/logparse"
 )
@@ -46,7 +46,7 @@ func TestRunNothingRead(t *testing.T) {
 // split add up to the whole.
 func TestRunStrategiesAgree(t *testing.T) {
 	sample := filepath.Join("..", "testdata", "sample.log.gz")
-	run := func(workers int, shard detect.Shard) *Outcome {
+	run := func(workers int, shard findings.Shard) *Outcome {
 		t.Helper()
 		o, err := Run(context.Background(), Options{Names: []string{sample}, Workers: workers, Shard: shard})
 		if err != nil || o.Stopped {
@@ -54,7 +54,7 @@ func TestRunStrategiesAgree(t *testing.T) {
 		}
 		return o
 	}
-	one, pool := run(1, detect.Shard{}), run(4, detect.Shard{})
+	one, pool := run(1, findings.Shard{}), run(4, findings.Shard{})
 	if !reflect.DeepEqual(one.Stats, pool.Stats) || one.Result.RobotCount != pool.Result.RobotCount || one.Result.DistinctClients != pool.Result.DistinctClients {
 		t.Errorf("one Detector: %+v, %d robots; a Pool: %+v, %d robots", one.Stats, one.Result.RobotCount, pool.Stats, pool.Result.RobotCount)
 	}
@@ -63,7 +63,7 @@ func TestRunStrategiesAgree(t *testing.T) {
 	}
 	var lines, records int64
 	for i := 1; i <= 2; i++ {
-		o := run(1, detect.Shard{I: i, N: 2})
+		o := run(1, findings.Shard{I: i, N: 2})
 		lines, records = lines+o.Stats.Lines, records+o.Stats.Records
 	}
 	if lines != one.Stats.Lines || records != one.Stats.Records {

@@ -1,7 +1,7 @@
 package pass
 
 import (
-	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 
@@ -42,7 +42,7 @@ func (p *Pass) shardStats(st logparse.Stats, elsewhere int64) logparse.Stats {
 }
 
 // share is shard s's part of n things dealt out one by one.
-func share(n int64, s detect.Shard) int64 {
+func share(n int64, s findings.Shard) int64 {
 	q, r := n/int64(s.N), n%int64(s.N)
 	if int64(s.I) <= r {
 		q++
