@@ -10,14 +10,13 @@ import (
 // An ancient browser: a person's browser updates itself, so a browser
 // version superseded years before the log was written is either a
 // forgotten machine or, far more often, a script that copied a User-agent
-// once and never again (the basjes and elastic logs are full of them). It
-// is judged against the log's own date, and from the day the next version
-// came out, not the version's own: Internet Explorer 7 (2006) was the
-// browser of most Windows XP machines until Internet Explorer 8 (March
-// 2009), and a visitor of a 2009 log who uses it is of their time. It is a
-// weak signal, never enough alone to make a robot (see detect's verdict
-// rule), so an old browser that loads pages and their assets is still a
-// person.
+// once and never again. It is judged against the log's own date, and from
+// the day the next version came out, not the version's own: Internet
+// Explorer 7 (2006) was the browser of most Windows XP machines until
+// Internet Explorer 8 (March 2009), and a visitor of a 2009 log who uses
+// it is of their time. It is a weak signal, never enough alone to make a
+// robot (see detect's verdict rule), so an old browser that loads pages
+// and their assets is still a person.
 
 // ancientAge is how long before the log a browser version must have been
 // superseded.
@@ -129,8 +128,8 @@ type releaseRow struct {
 // releaseRows are the answers for the versions of each table and a few
 // years past its last row, made once: a high-churn log (a botnet, a
 // rotating scraper) classes hundreds of thousands of distinct strings of a
-// few dozen releases, and each answer made afresh was a new string and
-// three dates parsed.
+// few dozen releases, and each answer made afresh would be a new string
+// and three dates parsed.
 var releaseRows = sync.OnceValue(func() map[string][]releaseRow {
 	rows := map[string][]releaseRow{}
 	for name, table := range map[string][]release{"Chrome": chromeReleases, "Firefox": firefoxReleases, "Internet Explorer": msieReleases, "Safari": safariReleases} {

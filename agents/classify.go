@@ -112,8 +112,8 @@ func (c *Classifier) ClassifyOwned(ua string) Agent { return c.classifyKeep(ua, 
 
 // ClassifyUncached is Classify for a caller that keeps the answer for each
 // distinct string itself (the detector interns User-agents): it neither
-// looks in the cache nor fills it, which on a log of distinct strings was a
-// quarter of the cost of classifying one.
+// looks in the cache nor fills it, a cost a log of distinct strings would
+// pay for nothing.
 func (c *Classifier) ClassifyUncached(ua string) Agent {
 	return c.classify(strings.Trim(ua, " \t"))
 }
@@ -158,8 +158,8 @@ func (c *Classifier) remember(key string, a Agent) {
 		c.cache = make(map[string]Agent)
 	}
 	// Bounded first in, first out: frequent User-agents come back in, and
-	// the eviction is a step along a ring, where picking a random map entry
-	// cost a third of the time of a new string on a log of distinct ones.
+	// the eviction is a step along a ring, far cheaper than picking a
+	// random map entry.
 	if len(c.order) < maxCachedAgents {
 		c.order = append(c.order, key)
 	} else {
@@ -189,9 +189,9 @@ func (c *Classifier) classify(ua string) Agent {
 		}
 		return a
 	}
-	// Lower-casing into a reused buffer instead of a new string per
-	// User-agent: on a log of distinct strings that garbage was a tenth of
-	// everything allocated. What the answer keeps of it is copied out.
+	// Lower-cased into a reused buffer, not a new string per User-agent,
+	// which a log of distinct strings would pay for in garbage. What the
+	// answer keeps of it is copied out.
 	lower := c.lowerInto(ua)
 	return c.detach(c.classifyLower(ua, lower, long))
 }

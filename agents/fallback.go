@@ -22,10 +22,10 @@ import "strings"
 // CFNetwork apps. Only what uap-go itself calls a browser or an app is
 // listed, with the version its rules want after the token: the stand-in is
 // to be no more lenient than uap-go. One more is here that uap-go does not
-// know: w3m, a text browser as Lynx is (browserAgent asks this table when
-// uap-go names nothing; a w3m reader using site search was blocked as a
-// robot). A token matches at a word start (the byte before it
-// is not a letter); the first in table order wins.
+// know: w3m, a text browser as Lynx is, whose readers are people
+// (browserAgent asks this table when uap-go names nothing). A token
+// matches at a word start (the byte before it is not a letter); the first
+// in table order wins.
 var clientTokens = []struct {
 	token, family string
 	version       bool // a digit must follow the token, as uap-go's rules want a version there
