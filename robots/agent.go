@@ -332,12 +332,10 @@ func forEachWord(ua string, fn func(word string)) {
 			a := 0
 			for a < len(chunk) && !isTokenByte(chunk[a]) {
 				if chunk[a] == '/' {
-					// "SemrushBot/7~bl", "MJ12bot/v1.4.8": what follows a
-					// product's '/' is its version (RFC 9110 §10.1.5), not
-					// a robot's name; read as words, "bl" put SemrushBot
-					// in the group of "User-agent: bl.uk_lddc_bot". The
-					// version ends where the chunk does, or at a '+' that
-					// stands for a space ("Spider/1.0+Mobile").
+					// What follows a product's '/' is its version (RFC
+					// 9110 §10.1.5), not a robot's name. It ends where
+					// the chunk does, or at a '+' that stands for a
+					// space ("Spider/1.0+Mobile").
 					a++
 					for a < len(chunk) && chunk[a] != '+' {
 						a++
