@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Hostile input at the Reader (issue 7; the CLI side is in
@@ -234,5 +235,22 @@ func TestHostileZoneOffset(t *testing.T) {
 				t.Errorf("%s: time %v", tc.line, rec.Time)
 			}
 		}
+	}
+}
+
+// TestHostileJSONEscapes: a JSON string of half a million escapes, its
+// closing quote at the end of a line just under MaxLineBytes, reads in one
+// pass. Looking for the quote again at each backslash would scan the rest
+// of the line each time: minutes, not the milliseconds this takes.
+func TestHostileJSONEscapes(t *testing.T) {
+	const n = 500_000
+	line := `{"remote_addr":"192.0.2.1","request":"GET / HTTP/1.1","http_user_agent":"` + strings.Repeat(`\\`, n) + `","status":200}` + "\n"
+	start := time.Now()
+	recs, st := readText(t, line, JSONFormat)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("a line of %d escapes took %v", n, d)
+	}
+	if len(recs) != 1 || len(recs[0].UserAgent) != n || recs[0].Status != 200 {
+		t.Fatalf("%d records, %v, want one with a User-agent of %d backslashes", len(recs), st.Samples, n)
 	}
 }

@@ -468,8 +468,8 @@ func (sc *jsonScan) str() (start, end int, esc bool, err error) {
 	for sc.pos < len(sc.line) {
 		// memchr to the next quote; a backslash before it, found the same
 		// way, escapes the byte after it (the quote itself, perhaps). The
-		// quote is looked for again only once an escape passed it: a
-		// search a backslash made a string of escapes quadratic.
+		// quote is looked for again only once an escape passed it, so a
+		// string of escapes is read in one pass (TestHostileJSONEscapes).
 		if q < sc.pos {
 			j := bytes.IndexByte(sc.line[sc.pos:], '"')
 			if j < 0 {

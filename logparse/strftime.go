@@ -164,7 +164,7 @@ func (p strftimeFormat) scan(b []byte, tp *timeParts) (n int, ok bool) {
 			i, ok = scanZone(b, i, tp)
 		default:
 			// A number, inline as the literals: most pieces are one or
-			// the other, and a call for each cost 1% more instructions per line.
+			// the other, and a call for each would be paid on every line.
 			j := i
 			for j < len(b) && b[j] == ' ' && j-i < pc.width-1 { // %e, %k, %l and the _ flag pad with spaces
 				j++
