@@ -121,7 +121,7 @@ func (f *analyseFlags) combine(a *Analyse) error {
 		return usagef("--shard makes one part of a report for robowatch merge: not with -F or -o jsonl")
 	case slices.Contains(f.out.sections, "client") && len(f.judge.clients) == 0:
 		// The section is the --client drill-downs: without one, the
-		// report was empty and the exit status 0.
+		// report would be empty and the exit status 0.
 		return usagef("--section client draws the clients --client names: give --client IP|CIDR|host")
 	case slices.Contains(a.FailOn, "violations") && len(a.Robots) == 0:
 		// Without robots.txt there are no violations: the alert could

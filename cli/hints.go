@@ -28,9 +28,8 @@ func AssetsHint(stderr io.Writer, res *findings.Result) {
 // addresses, or from one CDN's edge, and no --trust-proxy was given: a server behind a proxy, a
 // load balancer or a CDN logs their address for every client, and the
 // report is then about a handful of machines of the site's own (its
-// worst incident the balancer, its scanners the balancer). Two real logs
-// from behind an AWS balancer read so. The remedy is in the log format,
-// so it is said, not guessed at.
+// worst incident the balancer, its scanners the balancer). The remedy is
+// in the log format, so it is said, not guessed at.
 func (a *Analyse) ProxyHint(stderr io.Writer, res *findings.Result) {
 	if len(a.Proxies) > 0 || res == nil {
 		return
