@@ -103,7 +103,7 @@ func invisible(r rune) bool {
 	// text no one sees, and the rest are as invisible. So are the other
 	// default-ignorable ones (Hangul fillers, the combining grapheme
 	// joiner) and variation selectors: two User-agents differing only in
-	// them looked the same.
+	// them would look the same.
 	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Variation_Selector, r)
 }
 

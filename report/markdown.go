@@ -67,7 +67,7 @@ func markdownStyle(w io.Writer, s *section, opt Options) error {
 // It also keeps GitHub-flavoured Markdown from making links of the text:
 // its autolink extension links "http://", "https://" and "ftp://" URLs,
 // "www." names and e-mail addresses in plain text, so a User-agent's
-// "+https://evil.example/phish" was a link in the mailed report. The colon
+// "+https://evil.example/phish" would be a link in a mailed report. The colon
 // of a scheme before "//" and the dot of "www." are escaped, which ends
 // those. An e-mail address is found in the text after escapes are undone
 // ("bot\@evil.example" and "bot&#64;evil.example" are still links), so each

@@ -579,11 +579,9 @@ func Merge(names []string, readers []io.Reader) (*Report, error) {
 	robotsTxt := robotsSet.list
 	slices.Sort(robotsTxt)
 	var warnings []string
-	// Warned when any part's files are not all of them, whichever part came
-	// first: compared with the first part's only, a first part checked
-	// against more files than a later one (a host's file besides the
-	// site's, or an earlier merge of days) hid the difference, and the
-	// warning came or not with the order the parts were named in.
+	// Warned when any part's files are not all of them, whichever part
+	// came first, so that the warning does not depend on the order the
+	// parts are named in.
 	if made != nil && slices.ContainsFunc(parts, func(p *jsonPart) bool {
 		o := p.State.Options
 		return o != nil && !slices.Equal(slices.Sorted(slices.Values(o.RobotsTxt)), robotsTxt)

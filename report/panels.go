@@ -62,7 +62,7 @@ func trafficSection(r *Report) *section {
 	for i := 0; i < len(rows); i++ {
 		x := rows[i]
 		// A run of periods without a request is one row: a log with a
-		// burst and weeks of silence was a page of zeros.
+		// burst and weeks of silence is no page of zeros.
 		j := i
 		for j+1 < len(rows) && rows[j+1].requests == 0 && x.requests == 0 {
 			j++
@@ -144,8 +144,8 @@ func pathsSection(r *Report, opt Options) *section {
 		name: "paths", title: "Paths robots asked for most",
 		header: []string{"Robot", "Path", "Requests"},
 		right:  []bool{false, false, true},
-		// A path cut at its end is no path: paths of one catalogue were
-		// all "/catalogue/archive/2019/…". It wraps instead.
+		// A path cut at its end is no path (a catalogue's paths differ
+		// only there): it wraps instead.
 		keep: []bool{true, true, false},
 	}
 	res := r.Result

@@ -333,7 +333,7 @@ type verifier struct{ word, sentence string }
 var verifiers = map[string]verifier{
 	agents.VerifiedByRange: {"ranges", "the address is in %s's published ranges"},
 	agents.VerifiedByDNS:   {"DNS", "the address's reverse DNS name is %s's and resolves back to it"},
-	// Web Bot Auth (issue 30): it proves who signed, not what was asked.
+	// Web Bot Auth: it proves who signed, not what was asked.
 	"signature": {"signature", "the request is signed with a key of %s's"},
 }
 
