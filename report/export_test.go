@@ -17,6 +17,7 @@ var (
 	Fit             = fit
 	GroupViolations = groupViolations
 	HTMLSections    = sections
+	PathsSection    = pathsSection
 	ShortenTimes    = shortenTimes
 	Stack           = stack
 	SuggestLint     = suggestLint

@@ -1,4 +1,4 @@
-package report
+package report_test
 
 import (
 	"testing"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/logparse"
+	"github.com/robowatch/robowatch/report"
 )
 
 // TestPathsWrapNotCut: the paths of a catalogue share a long start and
@@ -19,27 +20,27 @@ func TestPathsWrapNotCut(t *testing.T) {
 	for i := range 30 {
 		d.Add(&logparse.Record{Client: "192.0.2.9", UserAgent: "curl/8.5.0", Method: "GET", Target: paths[i%len(paths)], Status: 200, Bytes: 10, Time: t0.Add(time.Duration(i) * time.Second)})
 	}
-	r := &Report{Files: []string{"a.log"}, Stats: logparse.Stats{Records: 30, Lines: 30}, Result: d.Result()}
+	r := &report.Report{Files: []string{"a.log"}, Stats: logparse.Stats{Records: 30, Lines: 30}, Result: d.Result()}
 	for _, width := range []int{40, 60, 80} {
-		s := pathsSection(r, Options{Width: width})
-		stack(s)
-		fit(s, width, 3)
+		s := report.PathsSection(r, report.Options{Width: width})
+		report.Stack(s)
+		report.Fit(s, width, 3)
 		col := -1
-		for i, h := range s.header {
+		for i, h := range s.Header() {
 			if h == "Path" {
 				col = i
 			}
 		}
 		if col < 0 {
-			t.Fatalf("width %d: no Path column in %q", width, s.header)
+			t.Fatalf("width %d: no Path column in %q", width, s.Header())
 		}
 		got := map[string]bool{}
-		for _, row := range s.rows {
+		for _, row := range s.Rows() {
 			got[squash(row[col])] = true
 		}
 		for _, p := range paths {
 			if !got[p] {
-				t.Errorf("width %d: path %q not whole in the Path column: %q", width, p, s.rows)
+				t.Errorf("width %d: path %q not whole in the Path column: %q", width, p, s.Rows())
 			}
 		}
 	}
