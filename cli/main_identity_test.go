@@ -42,7 +42,7 @@ func TestAppleMessagesPreview(t *testing.T) {
 			UserAgent                             string `json:"user_agent"`
 		} `json:"clients"`
 	}
-	out, errOut := runJSON(t, []byte(log), &rep, "-o", "json")
+	runJSON(t, []byte(log), &rep, "-o", "json")
 	got := map[string]string{}
 	for _, c := range rep.Clients {
 		if c.UserAgent == safari {
@@ -174,7 +174,7 @@ func TestVerifyDNSCLI(t *testing.T) {
 			Bytes          int64
 		} `json:"robots"`
 	}
-	out, errOut := runJSON(t, []byte(log), &rep, "-o", "json", "--verify-dns", "--dns-server", server)
+	runJSON(t, []byte(log), &rep, "-o", "json", "--verify-dns", "--dns-server", server)
 	got := map[string]string{}
 	for _, c := range rep.Clients {
 		got[c.IP] = c.Operator + " " + c.Identity + " " + c.VerifiedBy
@@ -281,7 +281,7 @@ func TestWebBotAuthKeys(t *testing.T) {
 			Details    []string `json:"details"`
 		} `json:"clients"`
 	}
-	out, _ := runJSON(t, nil, &doc, "-o", "json", "--keys", dir, logFile)
+	runJSON(t, nil, &doc, "-o", "json", "--keys", dir, logFile)
 	want := map[string]string{"198.51.100.7": "signature", "198.51.100.20": "signature", "203.0.113.8": "", "203.0.113.9": "", "203.0.113.10": ""}
 	why := map[string]string{"203.0.113.8": "no stored key directory holds", "203.0.113.9": "expired", "203.0.113.10": "does not verify"}
 	seen := 0
@@ -310,7 +310,7 @@ func TestWebBotAuthKeys(t *testing.T) {
 
 	// Without --keys nothing is checked: the genuine agent, from an
 	// address in none of OpenAI's lists, is not verified.
-	_, out, _ = runCLI(t, nil, "-o", "json", logFile)
+	_, out, _ := runCLI(t, nil, "-o", "json", logFile)
 	if strings.Contains(out, `"verified_by": "signature"`) || !strings.Contains(out, `"identity": "impostor"`) {
 		t.Error("verified by signature without --keys")
 	}

@@ -132,9 +132,6 @@ func TestJSONPanelsOfRobots(t *testing.T) {
 	if code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	type status struct {
-		S2xx, S4xx, NotFound int64
-	}
 	var doc struct {
 		Summary struct {
 			RobotRequests int64 `json:"robot_requests"`

@@ -262,10 +262,6 @@ func (v *clientViolations) store(t time.Time, j checkResult, f *robotsFetches, m
 	return true
 }
 
-// maxMethodLen bounds the bytes of a method a violation keeps. Real methods
-// are a few letters; a hostile log may send anything.
-const maxMethodLen = 1<<16 - 1
-
 // maxClientPrefixes bounds the path prefixes a client counts separately; the
 // rest are counted under otherPrefix.
 const (

@@ -791,18 +791,6 @@ func compile(parts []part) (*Format, error) {
 	return f, nil
 }
 
-// richness ranks fields by how much of a Record they fill; detection uses it
-// to prefer vhost_combined over combined over common on ties.
-func (f *Format) richness() int {
-	n := 0
-	for _, fd := range f.fields {
-		if fd.kind != kindSkip && fd.kind != kindPort { // a port fills nothing
-			n++
-		}
-	}
-	return n
-}
-
 // withFallbacks returns the detected format f, reading a line it cannot
 // read with the other built-in text formats and JSON: a log whose format
 // changed after the lines detection saw (a LogFormat change and a reload:

@@ -624,7 +624,7 @@ func requestPath(t string) (string, bool) {
 	}
 	// An absolute URI: the scheme is letters and the authority runs to the
 	// first '/', '?' (or the end).
-	if i := strings.Index(t, "://"); i > 0 && strings.IndexAny(t[:i], "/?") < 0 {
+	if i := strings.Index(t, "://"); i > 0 && !strings.ContainsAny(t[:i], "/?") {
 		rest := t[i+3:]
 		j := strings.IndexAny(rest, "/?")
 		if j < 0 {

@@ -1,7 +1,0 @@
-//go:build race
-
-package logparse
-
-// raceEnabled: big generated inputs are cut down under the race detector,
-// which slows decompression tenfold.
-const raceEnabled = true
