@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"hash/maphash"
 	"net/netip"
 	"strings"
 
@@ -34,21 +35,42 @@ const (
 
 // fleetTally counts, per exact User-agent string, the addresses that sent
 // it (up to fleetMinAddresses) and whether any request under it was for an
-// asset.
+// asset. On a log rotating its User-agent it holds fleetMaxAgents entries
+// for the whole pass, so it keeps them without pointers: the entries in
+// one slice, the strings end to end in an arena, found by a hash of the
+// string. A tally of pointers held four objects an entry (300 bytes, 20 MB
+// of a churn log's 95), which the collector read at every cycle.
 type fleetTally struct {
-	agents map[string]*fleetAgent
-	last   *fleetAgent // the entry of the previous record's string
-	lastUA string
+	index map[uint64]int32 // maphash of a string -> its entry
+	// collide: strings whose hash an earlier string took (one in 2^64 a
+	// pair, or crafted: the seed is random), by the string.
+	collide map[string]int32
+	entries []fleetAgent
+	more    []fleetAddr // the addresses after an entry's first, chained
+	text    textArena   // the strings and addresses
+	last    int32       // the entry of the previous record's string, +1 (0: none)
 }
 
 type fleetAgent struct {
-	ua    string   // the string, as the map's key holds it
-	addrs []string // distinct addresses, the first fleetMinAddresses
-	asset bool     // an asset (the favicon aside) was fetched under it
+	ua   textRef // the string
+	addr textRef // its first address
+	next int32   // its second address in fleetTally.more, +1 (0: none)
+	n    uint8   // distinct addresses kept, the first fleetMinAddresses
+	// asset: an asset (the favicon aside) was fetched under it.
+	asset bool
 	// requests and account count the requests under the string, and of
 	// them those for sign-up and login pages (accountPage).
 	requests, account int64
 }
+
+// fleetAddr is one of an entry's addresses after its first.
+type fleetAddr struct {
+	addr textRef
+	next int32 // the next, +1 (0: none)
+}
+
+// seedFleets seeds fleetTally's hashes, a new seed each run.
+var seedFleets = maphash.MakeSeed()
 
 // count adds r, whose origin-form path is path and resource class res.
 func (f *fleetTally) count(r *logparse.Record, path string, res resource) {
@@ -59,21 +81,17 @@ func (f *fleetTally) count(r *logparse.Record, path string, res resource) {
 	if ua == "" {
 		return
 	}
-	e := f.last
-	if e == nil || f.lastUA != ua {
-		e = f.agents[ua]
-		if e == nil {
-			if len(f.agents) >= fleetMaxAgents {
+	if f.last == 0 || string(f.text.bytes(f.entries[f.last-1].ua)) != ua {
+		i, ok := f.find(ua)
+		if !ok {
+			if len(f.entries) >= fleetMaxAgents {
 				return
 			}
-			if f.agents == nil {
-				f.agents = map[string]*fleetAgent{}
-			}
-			e = &fleetAgent{ua: strings.Clone(ua)} // r's memory may be reused
-			f.agents[e.ua] = e
+			i = f.add(ua)
 		}
-		f.last, f.lastUA = e, e.ua
+		f.last = i + 1
 	}
+	e := &f.entries[f.last-1]
 	e.requests++
 	if res != resourceAsset && accountPage(path) {
 		e.account++
@@ -81,16 +99,76 @@ func (f *fleetTally) count(r *logparse.Record, path string, res resource) {
 	if res == resourceAsset && !e.asset && fingerprintOf(path) != fpFavicon {
 		e.asset = true
 	}
-	if e.asset || len(e.addrs) >= fleetMinAddresses {
+	if e.asset || e.n >= fleetMinAddresses {
 		return
 	}
-	ip := capText(r.Client, MaxStoredClient) // as the client keeps it: a log's host name may be a line long
-	for _, a := range e.addrs {
-		if a == ip {
+	f.addAddress(e, capText(r.Client, MaxStoredClient)) // as the client keeps it: a log's host name may be a line long
+}
+
+// find returns the place of ua's entry.
+func (f *fleetTally) find(ua string) (int32, bool) {
+	if i, ok := f.index[maphash.String(seedFleets, ua)]; ok && string(f.text.bytes(f.entries[i].ua)) == ua {
+		return i, true
+	}
+	i, ok := f.collide[ua]
+	return i, ok
+}
+
+// add makes ua's entry, which find does not find, and returns its place.
+func (f *fleetTally) add(ua string) int32 {
+	i := int32(len(f.entries))
+	f.entries = append(f.entries, fleetAgent{ua: f.text.add(ua)})
+	h := maphash.String(seedFleets, ua)
+	if _, taken := f.index[h]; !taken {
+		if f.index == nil {
+			f.index = map[uint64]int32{}
+		}
+		f.index[h] = i
+		return i
+	}
+	if f.collide == nil {
+		f.collide = map[string]int32{}
+	}
+	f.collide[strings.Clone(ua)] = i
+	return i
+}
+
+// addAddress adds ip to e's addresses unless it is there.
+func (f *fleetTally) addAddress(e *fleetAgent, ip string) {
+	if e.n == 0 {
+		e.addr, e.n = f.text.add(ip), 1
+		return
+	}
+	if string(f.text.bytes(e.addr)) == ip {
+		return
+	}
+	tail := int32(0) // the last address in f.more, +1
+	for next := e.next; next != 0; next = f.more[next-1].next {
+		if string(f.text.bytes(f.more[next-1].addr)) == ip {
 			return
 		}
+		tail = next
 	}
-	e.addrs = append(e.addrs, strings.Clone(ip))
+	f.more = append(f.more, fleetAddr{addr: f.text.add(ip)})
+	if tail == 0 {
+		e.next = int32(len(f.more))
+	} else {
+		f.more[tail-1].next = int32(len(f.more))
+	}
+	e.n++
+}
+
+// addresses returns e's addresses, in the order they came.
+func (f *fleetTally) addresses(e *fleetAgent) []string {
+	if e.n == 0 {
+		return nil
+	}
+	out := make([]string, 0, e.n)
+	out = append(out, f.text.string(e.addr))
+	for next := e.next; next != 0; next = f.more[next-1].next {
+		out = append(out, f.text.string(f.more[next-1].addr))
+	}
+	return out
 }
 
 // fleet reports how many addresses (fleetMinAddresses at most) sent ua, if
@@ -98,10 +176,10 @@ func (f *fleetTally) count(r *logparse.Record, path string, res resource) {
 // (a /24, an IPv6 /48), and no asset fetched under ua.
 func (f *fleetTally) fleet(ua string) int {
 	e := f.entry(ua)
-	if e == nil || !e.spread() {
+	if e == nil || !f.spread(e) {
 		return 0
 	}
-	return len(e.addrs)
+	return int(e.n)
 }
 
 // accountFleetShare: an account fleet's sign-up and login pages are at
@@ -118,10 +196,10 @@ const accountFleetNum, accountFleetDen = 3, 4
 // where fleet alone says nothing.
 func (f *fleetTally) accountFleet(ua string) int {
 	e := f.entry(ua)
-	if e == nil || !e.spread() || e.account*accountFleetDen < e.requests*accountFleetNum {
+	if e == nil || !f.spread(e) || e.account*accountFleetDen < e.requests*accountFleetNum {
 		return 0
 	}
-	return len(e.addrs)
+	return int(e.n)
 }
 
 // entry returns ua's tally, or nil.
@@ -129,17 +207,20 @@ func (f *fleetTally) entry(ua string) *fleetAgent {
 	if f == nil {
 		return nil
 	}
-	return f.agents[ua]
+	if i, ok := f.find(ua); ok {
+		return &f.entries[i]
+	}
+	return nil
 }
 
 // spread reports whether e's string came from fleetMinAddresses or more
 // addresses in more than one network, with no asset fetched under it.
-func (e *fleetAgent) spread() bool {
-	if e.asset || len(e.addrs) < fleetMinAddresses {
+func (f *fleetTally) spread(e *fleetAgent) bool {
+	if e.asset || e.n < fleetMinAddresses {
 		return false
 	}
 	var first netip.Prefix
-	for i, a := range e.addrs {
+	for i, a := range f.addresses(e) {
 		n, ok := findings.NetworkOf(a)
 		if !ok {
 			return false // host names: no networks to tell apart

@@ -268,11 +268,13 @@ func TestFleetKeepsAddressesBounded(t *testing.T) {
 			f.count(r, r.Path(), resourcePage)
 		}
 	}
-	for ua, e := range f.agents {
-		if len(e.addrs) != fleetMinAddresses {
-			t.Errorf("%s: %d addresses kept, want %d (each one distinct)", ua, len(e.addrs), fleetMinAddresses)
+	for i := range f.entries {
+		e := &f.entries[i]
+		ua, addrs := f.text.string(e.ua), f.addresses(e)
+		if len(addrs) != fleetMinAddresses {
+			t.Errorf("%s: %d addresses kept, want %d (each one distinct)", ua, len(addrs), fleetMinAddresses)
 		}
-		for _, a := range e.addrs {
+		for _, a := range addrs {
 			if len(a) > MaxStoredClient {
 				t.Errorf("%s: an address of %d bytes kept, want at most %d", ua, len(a), MaxStoredClient)
 			}
