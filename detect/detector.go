@@ -27,7 +27,7 @@ type Detector struct {
 	cfg    Config
 	th     thresholds
 	agents agents.Classifier
-	uas    map[string]*agentInfo // interned User-agent values with their class
+	uas    agentTable // interned User-agent values with their class
 	// purposes: the purposes of the robots the User-agents name (index 0:
 	// none), which agentInfo.purpose indexes; the catalogue has a few.
 	purposes []string
@@ -365,7 +365,7 @@ func New(cfg Config) *Detector {
 			curves:       new(curveBudget),
 			pool:         new(windowPool),
 		},
-		uas:          make(map[string]*agentInfo),
+		uas:          newAgentTable(),
 		clients:      newClientTable(),
 		fleets:       new(fleetTally),
 		watchMinutes: maxWatchMinutesAll,
@@ -540,7 +540,7 @@ const maxInternedAgents = 1 << 14
 // newClient makes the client of r, whose address and User-agent, capped
 // (capText), are ip and ua: views of r, cloned here.
 func (d *Detector) newClient(r *logparse.Record, ip, ua string) *client {
-	ai := d.uas[ua]
+	ai := d.uas.get(ua)
 	if ai == nil {
 		ua = strings.Clone(ua)
 		whole := ua
@@ -551,7 +551,7 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua string) *client {
 		}
 		ai = &agentInfo{ua: ua, agent: d.intern(d.agents.ClassifyUncached(whole))}
 		ai.purpose = d.purposeOf(ai.agent)
-		d.uas[ua] = ai
+		d.uas.put(ai)
 	}
 	ai.refs = min(ai.refs+1, math.MaxInt32-1)
 	c := &client{ip: strings.Clone(ip), ua: ai, rate: newRate(), evict: evictSlot{active: -1}, epoch: d.epoch}

@@ -192,7 +192,7 @@ func (d *Detector) foldClient(c *client) {
 		d.recent = nil
 	}
 	if c.ua.refs--; c.ua.refs <= 0 {
-		delete(d.uas, c.ua.ua)
+		d.uas.remove(c.ua)
 	}
 }
 

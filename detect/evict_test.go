@@ -129,11 +129,11 @@ func TestMaxClientsAccounting(t *testing.T) {
 	for _, q := range seq {
 		d.Add(q.record())
 	}
-	if _, ok := d.uas["c/1"]; ok {
+	if d.uas.get("c/1") != nil {
 		t.Error("the User-agent of an evicted client is still interned")
 	}
-	if len(d.uas) != d.clients.len() {
-		t.Errorf("%d User-agents interned for %d clients", len(d.uas), d.clients.len())
+	if d.uas.len() != d.clients.len() {
+		t.Errorf("%d User-agents interned for %d clients", d.uas.len(), d.clients.len())
 	}
 	res := d.Result()
 	got := map[string]int64{}
@@ -180,8 +180,8 @@ func TestMaxClientsFloodMemory(t *testing.T) {
 	feed(total/4, total)
 	end := heapInUse()
 	runtime.KeepAlive(d)
-	if d.clients.len() > maxClients || len(d.uas) > maxClients {
-		t.Errorf("%d clients, %d User-agents held; cap %d", d.clients.len(), len(d.uas), maxClients)
+	if d.clients.len() > maxClients || d.uas.len() > maxClients {
+		t.Errorf("%d clients, %d User-agents held; cap %d", d.clients.len(), d.uas.len(), maxClients)
 	}
 	if grown := end - mid; grown > 4<<20 {
 		t.Errorf("heap grew by %d bytes over %d more clients (from %d to %d)", grown, total*3/4, mid, end)

@@ -72,6 +72,10 @@ type fleetAddr struct {
 // seedFleets seeds fleetTally's hashes, a new seed each run.
 var seedFleets = maphash.MakeSeed()
 
+// hashFleet is fleetTally's hash (a variable so a test can make strings
+// collide).
+var hashFleet = func(ua string) uint64 { return maphash.String(seedFleets, ua) }
+
 // count adds r, whose origin-form path is path and resource class res.
 func (f *fleetTally) count(r *logparse.Record, path string, res resource) {
 	ua := r.UserAgent
@@ -107,7 +111,7 @@ func (f *fleetTally) count(r *logparse.Record, path string, res resource) {
 
 // find returns the place of ua's entry.
 func (f *fleetTally) find(ua string) (int32, bool) {
-	if i, ok := f.index[maphash.String(seedFleets, ua)]; ok && string(f.text.bytes(f.entries[i].ua)) == ua {
+	if i, ok := f.index[hashFleet(ua)]; ok && string(f.text.bytes(f.entries[i].ua)) == ua {
 		return i, true
 	}
 	i, ok := f.collide[ua]
@@ -118,7 +122,7 @@ func (f *fleetTally) find(ua string) (int32, bool) {
 func (f *fleetTally) add(ua string) int32 {
 	i := int32(len(f.entries))
 	f.entries = append(f.entries, fleetAgent{ua: f.text.add(ua)})
-	h := maphash.String(seedFleets, ua)
+	h := hashFleet(ua)
 	if _, taken := f.index[h]; !taken {
 		if f.index == nil {
 			f.index = map[uint64]int32{}

@@ -27,7 +27,7 @@ func (d *Detector) Result() *findings.Result {
 	// The pass has read its last record: what only reading needed (the
 	// User-agent interning, the classifier's cache) goes before the
 	// verdicts are built, not after, so the two are never held together.
-	d.uas, d.agents, d.agentSet, d.agentPurpose = nil, agents.Classifier{}, nil, nil
+	d.uas, d.agents, d.agentSet, d.agentPurpose = agentTable{}, agents.Classifier{}, nil, nil
 	res.DNSChecked = d.dns.checked
 	pc := &passClients{clients: sorted, env: env}
 	res.Clients = findings.NewClientList(pc)
@@ -36,7 +36,7 @@ func (d *Detector) Result() *findings.Result {
 	for _, c := range sorted {
 		d.summarize(c, b)
 	}
-	d.clients, d.uas, d.recent, d.heap, d.th.pool = clientTable{}, nil, nil, nil, nil
+	d.clients, d.uas, d.recent, d.heap, d.th.pool = clientTable{}, agentTable{}, nil, nil, nil
 	res.Violations = findings.NewViolationList(b.viols)
 	d.finish(res, b)
 	d.result = res

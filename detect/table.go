@@ -86,3 +86,58 @@ func (t *clientTable) all() iter.Seq[*client] {
 		}
 	}
 }
+
+// agentTable finds an interned User-agent value by its text. On a log
+// where every client sends a browser string of its own it has an entry a
+// client, so it is keyed by a 64-bit hash of the string, checked against
+// the entry found, as clientTable is: a slot of a number and a pointer,
+// not of a string and a pointer. Strings with one hash go to collide.
+type agentTable struct {
+	byHash  map[uint64]*agentInfo
+	collide map[string]*agentInfo
+}
+
+// hashAgent is agentTable's hash (a variable so a test can make strings
+// collide).
+var hashAgent = func(ua string) uint64 { return maphash.String(seedClients, ua) }
+
+func newAgentTable() agentTable {
+	return agentTable{byHash: make(map[uint64]*agentInfo)}
+}
+
+// get returns the entry of ua, or nil.
+func (t *agentTable) get(ua string) *agentInfo {
+	if a := t.byHash[hashAgent(ua)]; a != nil && a.ua == ua {
+		return a
+	}
+	if len(t.collide) > 0 {
+		return t.collide[ua]
+	}
+	return nil
+}
+
+// put adds a, which get does not find yet.
+func (t *agentTable) put(a *agentInfo) {
+	h := hashAgent(a.ua)
+	if _, taken := t.byHash[h]; !taken {
+		t.byHash[h] = a
+		return
+	}
+	if t.collide == nil {
+		t.collide = make(map[string]*agentInfo)
+	}
+	t.collide[a.ua] = a
+}
+
+// remove forgets a.
+func (t *agentTable) remove(a *agentInfo) {
+	h := hashAgent(a.ua)
+	if t.byHash[h] == a {
+		delete(t.byHash, h)
+		return
+	}
+	delete(t.collide, a.ua)
+}
+
+// len is the number of entries.
+func (t *agentTable) len() int { return len(t.byHash) + len(t.collide) }
