@@ -90,7 +90,7 @@ func (d *Detector) Add(r *logparse.Record) {
 func (d *Detector) countLog(r *logparse.Record, path string, res resource) {
 	d.counts.count(r, path, res)
 	if !d.driven {
-		d.fleets.count(r, path, res)
+		d.kept = d.fleets.count(r, path, res)
 	}
 }
 
@@ -128,7 +128,8 @@ func (d *Detector) moveClock(q *request) {
 // clientOf returns the client of r, made and admitted if new (evicting the
 // lightest under Config.MaxClients).
 func (d *Detector) clientOf(r *logparse.Record) *client {
-	ip, ua := r.Client, r.UserAgent
+	ip, ua, kept := r.Client, r.UserAgent, d.kept
+	d.kept = ""
 	if len(ip) > MaxStoredClient || len(ua) > MaxStoredAgent {
 		ip, ua = capText(ip, MaxStoredClient), capText(ua, MaxStoredAgent)
 	}
@@ -143,7 +144,7 @@ func (d *Detector) clientOf(r *logparse.Record) *client {
 		if d.capped() {
 			floor = d.evictLightest()
 		}
-		c = d.newClient(r, ip, ua)
+		c = d.newClient(r, ip, ua, kept)
 		d.admit(c, floor)
 		if d.cfg.MaxClients > 0 {
 			// Only a cap can fold a client and bring it back: without

@@ -1,9 +1,14 @@
 package detect
 
+import "unsafe"
+
 // textArena holds strings end to end in chunks of bytes, which the
 // collector never scans, with no allocation or size-class rounding per
 // string. Nothing is freed before the arena: it suits strings kept for the
-// whole pass (fleetTally's).
+// whole pass (fleetTally's). A chunk's bytes, once written, never change
+// (a chunk is appended to within its capacity, never moved), so a string
+// may be a view of them (view) and be read by other goroutines once handed
+// over.
 type textArena struct {
 	chunks [][]byte
 }
@@ -45,3 +50,12 @@ func (a *textArena) bytes(r textRef) []byte {
 
 // string returns a copy of r's string.
 func (a *textArena) string(r textRef) string { return string(a.bytes(r)) }
+
+// view returns r's string without a copy: it keeps its chunk alive.
+func (a *textArena) view(r textRef) string {
+	if r.len == 0 {
+		return ""
+	}
+	b := a.bytes(r)
+	return unsafe.String(&b[0], len(b))
+}

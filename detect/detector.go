@@ -40,6 +40,10 @@ type Detector struct {
 	clients  clientTable
 	seeds    map[clientKey]*findings.ClientEdge // Config.Seed by client, made at the first client
 	recent   *client                            // the client of the last record, if still in clients
+	// kept: the fleet tally's copy of the record's User-agent, which a
+	// new client keeps rather than a copy of its own (fleetTally.count);
+	// on a log where every client sends its own string, one copy, not two.
+	kept string
 	// referrals finds the operator a Referer names; otherReferred holds
 	// the referred views of people folded into Other, by operator.
 	referrals     agents.Referrals
@@ -538,11 +542,16 @@ func (d *Detector) purposeIndex(p string) uint16 {
 const maxInternedAgents = 1 << 14
 
 // newClient makes the client of r, whose address and User-agent, capped
-// (capText), are ip and ua: views of r, cloned here.
-func (d *Detector) newClient(r *logparse.Record, ip, ua string) *client {
+// (capText), are ip and ua: views of r, cloned here. kept is a copy of ua
+// that outlives r, or "".
+func (d *Detector) newClient(r *logparse.Record, ip, ua, kept string) *client {
 	ai := d.uas.get(ua)
 	if ai == nil {
-		ua = strings.Clone(ua)
+		if kept == ua {
+			ua = kept
+		} else {
+			ua = strings.Clone(ua)
+		}
 		whole := ua
 		if len(r.UserAgent) > len(ua) {
 			// Capped: classified on what the classifier reads of the whole

@@ -77,25 +77,29 @@ var seedFleets = maphash.MakeSeed()
 var hashFleet = func(ua string) uint64 { return maphash.String(seedFleets, ua) }
 
 // count adds r, whose origin-form path is path and resource class res.
-func (f *fleetTally) count(r *logparse.Record, path string, res resource) {
+// It returns the tally's copy of r's User-agent (capped as a client keeps
+// it), which outlives r and which a client may keep instead of a copy of
+// its own; "" when it has none.
+func (f *fleetTally) count(r *logparse.Record, path string, res resource) (kept string) {
 	ua := r.UserAgent
 	if len(ua) > MaxStoredAgent {
 		ua = capText(ua, MaxStoredAgent) // as the client keeps it
 	}
 	if ua == "" {
-		return
+		return ""
 	}
 	if f.last == 0 || string(f.text.bytes(f.entries[f.last-1].ua)) != ua {
 		i, ok := f.find(ua)
 		if !ok {
 			if len(f.entries) >= fleetMaxAgents {
-				return
+				return ""
 			}
 			i = f.add(ua)
 		}
 		f.last = i + 1
 	}
 	e := &f.entries[f.last-1]
+	kept = f.text.view(e.ua)
 	e.requests++
 	if res != resourceAsset && accountPage(path) {
 		e.account++
@@ -104,9 +108,10 @@ func (f *fleetTally) count(r *logparse.Record, path string, res resource) {
 		e.asset = true
 	}
 	if e.asset || e.n >= fleetMinAddresses {
-		return
+		return kept
 	}
 	f.addAddress(e, capText(r.Client, MaxStoredClient)) // as the client keeps it: a log's host name may be a line long
+	return kept
 }
 
 // find returns the place of ua's entry.

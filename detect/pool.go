@@ -73,6 +73,7 @@ type poolBatch struct {
 	zone    time.Time // Pool.first once the batch is handed over: the log's zone for every record in it
 	counts  logCounts
 	limits  []int64      // the most clients each worker may hold in this batch; nil: no cap
+	kept    []string     // kept[i]: the fleet tally's copy of record i's User-agent, or "" (Detector.kept)
 	left    atomic.Int32 // workers not done with it
 	release func()
 }
@@ -131,6 +132,7 @@ func (p *Pool) work(k int, d *Detector, in <-chan *poolBatch) {
 				d.tick(c)
 			}
 			r := &b.recs[i]
+			d.kept = b.kept[i]
 			d.Add(r)
 		}
 		d.counts = before.plus(b.counts)
@@ -209,13 +211,14 @@ func (p *Pool) Add(recs []logparse.Record, keep, mine []bool, release func()) {
 		if epoch != nil {
 			b.epoch = epoch[lo:hi]
 		}
+		b.kept = make([]string, len(b.recs))
 		for i := range b.recs {
 			if o := b.owner[i]; o != ownerNone {
 				r := &b.recs[i]
 				path := r.Path()
 				res := classify(path)
 				b.counts.count(r, path, res)
-				p.fleets.count(r, path, res)
+				b.kept[i] = p.fleets.count(r, path, res)
 				if o < ownerPass {
 					p.handed[o]++
 				}

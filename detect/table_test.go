@@ -2,8 +2,10 @@ package detect
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/robowatch/robowatch/logparse"
 )
@@ -52,5 +54,29 @@ func TestTablesUnderCollisions(t *testing.T) {
 	}
 	if held != 3 {
 		t.Errorf("%d clients found, want 3", held)
+	}
+}
+
+// TestClientKeepsTheFleetsCopy: a new client's User-agent is the fleet
+// tally's copy, not one more, for a string cut to MaxStoredAgent too; the
+// record's memory may be reused after Add.
+func TestClientKeepsTheFleetsCopy(t *testing.T) {
+	d := New(Config{})
+	long := "Mozilla/5.0 " + strings.Repeat("x", 2*MaxStoredAgent)
+	for i, ua := range []string{chromeUA, long} {
+		buf := []byte(ua)
+		r := &logparse.Record{Client: fmt.Sprintf("192.0.2.%d", i), UserAgent: unsafe.String(&buf[0], len(buf)), Method: "GET", Target: "/",
+			Status: 200, Time: t0.Add(time.Duration(i) * time.Second)}
+		d.Add(r)
+		clear(buf) // as a reader reusing its block does
+		kept := capText(ua, MaxStoredAgent)
+		c := d.clients.get(fmt.Sprintf("192.0.2.%d", i), kept)
+		e := d.fleets.entry(kept)
+		if c == nil || e == nil {
+			t.Fatalf("%.40s: client %v, fleet entry %v", ua, c, e)
+		}
+		if unsafe.StringData(c.ua.ua) != unsafe.StringData(d.fleets.text.view(e.ua)) {
+			t.Errorf("%.40s: the client holds a copy of its own", ua)
+		}
 	}
 }
