@@ -129,7 +129,7 @@ func (d *Detector) moveClock(q *request) {
 // lightest under Config.MaxClients).
 func (d *Detector) clientOf(r *logparse.Record) *client {
 	ip, ua, kept := r.Client, r.UserAgent, d.kept
-	d.kept = ""
+	d.kept = keptText{}
 	if len(ip) > MaxStoredClient || len(ua) > MaxStoredAgent {
 		ip, ua = capText(ip, MaxStoredClient), capText(ua, MaxStoredAgent)
 	}

@@ -40,10 +40,11 @@ type Detector struct {
 	clients  clientTable
 	seeds    map[clientKey]*findings.ClientEdge // Config.Seed by client, made at the first client
 	recent   *client                            // the client of the last record, if still in clients
-	// kept: the fleet tally's copy of the record's User-agent, which a
-	// new client keeps rather than a copy of its own (fleetTally.count);
-	// on a log where every client sends its own string, one copy, not two.
-	kept string
+	// kept: the fleet tally's copies of the record's User-agent and
+	// address, which a new client keeps rather than copies of its own
+	// (fleetTally.count): on a log where every client sends its own
+	// string, one copy, not two.
+	kept keptText
 	// referrals finds the operator a Referer names; otherReferred holds
 	// the referred views of people folded into Other, by operator.
 	referrals     agents.Referrals
@@ -542,13 +543,13 @@ func (d *Detector) purposeIndex(p string) uint16 {
 const maxInternedAgents = 1 << 14
 
 // newClient makes the client of r, whose address and User-agent, capped
-// (capText), are ip and ua: views of r, cloned here. kept is a copy of ua
-// that outlives r, or "".
-func (d *Detector) newClient(r *logparse.Record, ip, ua, kept string) *client {
+// (capText), are ip and ua: views of r, cloned here unless kept has
+// copies of them that outlive r.
+func (d *Detector) newClient(r *logparse.Record, ip, ua string, kept keptText) *client {
 	ai := d.uas.get(ua)
 	if ai == nil {
-		if kept == ua {
-			ua = kept
+		if kept.ua == ua {
+			ua = kept.ua
 		} else {
 			ua = strings.Clone(ua)
 		}
@@ -563,7 +564,12 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua, kept string) *client {
 		d.uas.put(ai)
 	}
 	ai.refs = min(ai.refs+1, math.MaxInt32-1)
-	c := &client{ip: strings.Clone(ip), ua: ai, rate: newRate(), evict: evictSlot{active: -1}, epoch: d.epoch}
+	if kept.ip == ip {
+		ip = kept.ip
+	} else {
+		ip = strings.Clone(ip)
+	}
+	c := &client{ip: ip, ua: ai, rate: newRate(), evict: evictSlot{active: -1}, epoch: d.epoch}
 	if len(d.cfg.Seed) > 0 {
 		d.seed(c)
 	}

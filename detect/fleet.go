@@ -76,30 +76,35 @@ var seedFleets = maphash.MakeSeed()
 // collide).
 var hashFleet = func(ua string) uint64 { return maphash.String(seedFleets, ua) }
 
-// count adds r, whose origin-form path is path and resource class res.
-// It returns the tally's copy of r's User-agent (capped as a client keeps
-// it), which outlives r and which a client may keep instead of a copy of
-// its own; "" when it has none.
-func (f *fleetTally) count(r *logparse.Record, path string, res resource) (kept string) {
+// keptText is the fleet tally's copies of a record's User-agent and
+// address, capped as a client keeps them, which outlive the record: a new
+// client keeps them instead of copies of its own. "" where it has none.
+type keptText struct {
+	ua, ip string
+}
+
+// count adds r, whose origin-form path is path and resource class res,
+// and returns its copies of r's User-agent and address.
+func (f *fleetTally) count(r *logparse.Record, path string, res resource) (kept keptText) {
 	ua := r.UserAgent
 	if len(ua) > MaxStoredAgent {
 		ua = capText(ua, MaxStoredAgent) // as the client keeps it
 	}
 	if ua == "" {
-		return ""
+		return kept
 	}
 	if f.last == 0 || string(f.text.bytes(f.entries[f.last-1].ua)) != ua {
 		i, ok := f.find(ua)
 		if !ok {
 			if len(f.entries) >= fleetMaxAgents {
-				return ""
+				return kept
 			}
 			i = f.add(ua)
 		}
 		f.last = i + 1
 	}
 	e := &f.entries[f.last-1]
-	kept = f.text.view(e.ua)
+	kept.ua = f.text.view(e.ua)
 	e.requests++
 	if res != resourceAsset && accountPage(path) {
 		e.account++
@@ -110,7 +115,7 @@ func (f *fleetTally) count(r *logparse.Record, path string, res resource) (kept 
 	if e.asset || e.n >= fleetMinAddresses {
 		return kept
 	}
-	f.addAddress(e, capText(r.Client, MaxStoredClient)) // as the client keeps it: a log's host name may be a line long
+	kept.ip = f.addAddress(e, capText(r.Client, MaxStoredClient)) // as the client keeps it: a log's host name may be a line long
 	return kept
 }
 
@@ -142,29 +147,32 @@ func (f *fleetTally) add(ua string) int32 {
 	return i
 }
 
-// addAddress adds ip to e's addresses unless it is there.
-func (f *fleetTally) addAddress(e *fleetAgent, ip string) {
+// addAddress adds ip to e's addresses unless it is there, and returns
+// the tally's copy of it.
+func (f *fleetTally) addAddress(e *fleetAgent, ip string) string {
 	if e.n == 0 {
 		e.addr, e.n = f.text.add(ip), 1
-		return
+		return f.text.view(e.addr)
 	}
 	if string(f.text.bytes(e.addr)) == ip {
-		return
+		return f.text.view(e.addr)
 	}
 	tail := int32(0) // the last address in f.more, +1
 	for next := e.next; next != 0; next = f.more[next-1].next {
-		if string(f.text.bytes(f.more[next-1].addr)) == ip {
-			return
+		if a := f.more[next-1].addr; string(f.text.bytes(a)) == ip {
+			return f.text.view(a)
 		}
 		tail = next
 	}
-	f.more = append(f.more, fleetAddr{addr: f.text.add(ip)})
+	a := f.text.add(ip)
+	f.more = append(f.more, fleetAddr{addr: a})
 	if tail == 0 {
 		e.next = int32(len(f.more))
 	} else {
 		f.more[tail-1].next = int32(len(f.more))
 	}
 	e.n++
+	return f.text.view(a)
 }
 
 // addresses returns e's addresses, in the order they came.

@@ -73,7 +73,7 @@ type poolBatch struct {
 	zone    time.Time // Pool.first once the batch is handed over: the log's zone for every record in it
 	counts  logCounts
 	limits  []int64      // the most clients each worker may hold in this batch; nil: no cap
-	kept    []string     // kept[i]: the fleet tally's copy of record i's User-agent, or "" (Detector.kept)
+	kept    []keptText   // kept[i]: the fleet tally's copies of record i's User-agent and address (Detector.kept)
 	left    atomic.Int32 // workers not done with it
 	release func()
 }
@@ -211,7 +211,7 @@ func (p *Pool) Add(recs []logparse.Record, keep, mine []bool, release func()) {
 		if epoch != nil {
 			b.epoch = epoch[lo:hi]
 		}
-		b.kept = make([]string, len(b.recs))
+		b.kept = make([]keptText, len(b.recs))
 		for i := range b.recs {
 			if o := b.owner[i]; o != ownerNone {
 				r := &b.recs[i]

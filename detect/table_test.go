@@ -57,9 +57,9 @@ func TestTablesUnderCollisions(t *testing.T) {
 	}
 }
 
-// TestClientKeepsTheFleetsCopy: a new client's User-agent is the fleet
-// tally's copy, not one more, for a string cut to MaxStoredAgent too; the
-// record's memory may be reused after Add.
+// TestClientKeepsTheFleetsCopy: a new client's User-agent and address are
+// the fleet tally's copies, not more, for a string cut to MaxStoredAgent
+// too; the record's memory may be reused after Add.
 func TestClientKeepsTheFleetsCopy(t *testing.T) {
 	d := New(Config{})
 	long := "Mozilla/5.0 " + strings.Repeat("x", 2*MaxStoredAgent)
@@ -77,6 +77,9 @@ func TestClientKeepsTheFleetsCopy(t *testing.T) {
 		}
 		if unsafe.StringData(c.ua.ua) != unsafe.StringData(d.fleets.text.view(e.ua)) {
 			t.Errorf("%.40s: the client holds a copy of its own", ua)
+		}
+		if unsafe.StringData(c.ip) != unsafe.StringData(d.fleets.text.view(e.addr)) {
+			t.Errorf("%s: the client holds a copy of its address", c.ip)
 		}
 	}
 }
