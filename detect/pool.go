@@ -41,6 +41,10 @@ type Pool struct {
 	close  sync.Once
 	res    *findings.Result
 	fleets fleetTally // over every record handed over: the workers' at Result
+	// kept holds the batches' kept slices once every worker is done with
+	// them, for the next batches: one each would be 32 bytes a record of
+	// garbage.
+	kept sync.Pool
 
 	// The cap the workers share (Config.MaxClients; 0: none), see cut.
 	maxClients int64
@@ -140,6 +144,9 @@ func (p *Pool) work(k int, d *Detector, in <-chan *poolBatch) {
 			if b.release != nil {
 				b.release()
 			}
+			k := b.kept
+			clear(k) // let go of the arena's chunks
+			p.kept.Put(&k)
 			p.inflight.Done()
 		}
 	}
@@ -211,7 +218,7 @@ func (p *Pool) Add(recs []logparse.Record, keep, mine []bool, release func()) {
 		if epoch != nil {
 			b.epoch = epoch[lo:hi]
 		}
-		b.kept = make([]keptText, len(b.recs))
+		b.kept = p.keptFor(len(b.recs))
 		for i := range b.recs {
 			if o := b.owner[i]; o != ownerNone {
 				r := &b.recs[i]
@@ -234,6 +241,14 @@ func (p *Pool) Add(recs []logparse.Record, keep, mine []bool, release func()) {
 		}
 		lo = hi
 	}
+}
+
+// keptFor returns a kept slice of n records for a batch.
+func (p *Pool) keptFor(n int) []keptText {
+	if k, ok := p.kept.Get().(*[]keptText); ok && cap(*k) >= n {
+		return (*k)[:n]
+	}
+	return make([]keptText, n)
 }
 
 // cut decides how far from lo the next part of a batch goes, and the cap on
