@@ -2,27 +2,12 @@ package agents
 
 import (
 	"strings"
-	"sync"
-
-	"github.com/ua-parser/uap-go/uaparser"
 )
 
-// WarmUp starts building uap-go's parser in the background, for a run that
-// will classify User-agents: the tens of milliseconds it takes then overlap
-// the reading of the first lines instead of stalling the first browser
-// string uap-go must place.
-func WarmUp() { go uapParser() }
-
-// uapParser is uap-go's parser, built once per process on first need: building
-// it compiles about a thousand regular expressions (tens of milliseconds).
-// Its own cache is kept tiny, since Classifier caches the answers.
-var uapParser = sync.OnceValue(func() *uaparser.Parser {
-	p, err := uaparser.New(uaparser.WithCacheSize(8))
-	if err != nil {
-		return nil // classify without it: undecided strings become unknown
-	}
-	return p
-})
+// WarmUp builds, in the background, what tells which strings uap-go need
+// not see (uapFilter), for a run that will classify User-agents; uap-go's
+// own lists are compiled when a string first needs one.
+func WarmUp() { go uapFilters() }
 
 // browserFamilies maps product tokens to browser families, most specific
 // first: Edge and Opera also say "Chrome/", Chrome also says "Safari/". It
@@ -94,9 +79,9 @@ func (c *Classifier) browserAgent(ua, lower string) Agent {
 	}
 	in := ua[:min(len(ua), maxParserInput)]
 	plausible := looksReal(lower)
-	p := c.parser(len(in), plausible)
-	if p != nil {
-		if family := p.ParseUserAgent(in).Family; family != "Other" && family != "" {
+	p, ok := c.parser(len(in), plausible)
+	if ok {
+		if family := p.family(in); family != "Other" && family != "" {
 			name := cleanName(family)
 			if lf := strings.ToLower(family); strings.Contains(lf, "bot") || strings.Contains(lf, "spider") || strings.Contains(lf, "crawl") {
 				return Agent{Name: name, Kind: Crawler, Reason: "uap-go names crawler " + name}
@@ -126,18 +111,18 @@ func (c *Classifier) browserAgent(ua, lower string) Agent {
 		}
 		return Agent{Name: name, Kind: Browser}
 	}
-	if p = c.parser(len(in), plausible); p != nil && p.ParseDevice(in).Family == "Spider" {
+	if p, ok = c.parser(len(in), plausible); ok && p.spider(in) {
 		name := robotName(ua, lower)
 		return Agent{Name: name, Kind: Crawler, Reason: "uap-go labels " + name + " a Spider"}
 	}
 	reason := "not a known browser"
-	if p == nil {
+	if !ok {
 		reason = "not a known browser (User-agent parser budget spent)"
 	}
 	return Agent{Name: robotName(ua, lower), Kind: Unknown, Reason: reason}
 }
 
-// parser returns uap-go's parser for a parse of n bytes, or nil when the
+// parser returns uap-go for a parse of n bytes, and false when the
 // classifier's budget is spent.
 //
 // Strings that look like a real client's (plausible: see looksReal) may go on
@@ -146,7 +131,7 @@ func (c *Classifier) browserAgent(ua, lower string) Agent {
 // real spends the reserve too; past both, clientFamily stands in for uap-go,
 // so that a browser or an in-app browser gets the same kind (and mostly the
 // same name) whether it comes first or after 100,000 junk strings.
-func (c *Classifier) parser(n int, plausible bool) *uaparser.Parser {
+func (c *Classifier) parser(n int, plausible bool) (uap, bool) {
 	switch {
 	case c.parserBytes+n <= MaxParserBytes:
 		c.parserBytes += n
@@ -154,9 +139,9 @@ func (c *Classifier) parser(n int, plausible bool) *uaparser.Parser {
 		c.parserBytes, c.reserveBytes = MaxParserBytes, c.reserveBytes+n
 	default:
 		c.parserBytes = MaxParserBytes
-		return nil
+		return uap{}, false
 	}
-	return uapParser()
+	return uap{}, uap{}.available()
 }
 
 // MaxReserveBytes bounds what uap-go is handed past MaxParserBytes for

@@ -157,7 +157,7 @@ func TestInAppBrowsersSpareTheParser(t *testing.T) {
 		t.Errorf("uap-go was handed %d bytes for in-app browsers the token table names", c.parserBytes)
 	}
 	ua := "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 309.0.2.28.108"
-	if got, want := c.Classify(ua).Name, uapParser().ParseUserAgent(ua).Family; got != want {
+	if got, want := c.Classify(ua).Name, uapBrowsers().ParseUserAgent(ua).Family; got != want {
 		t.Errorf("Instagram's in-app browser named %q; uap-go names it %q", got, want)
 	}
 }

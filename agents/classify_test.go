@@ -419,7 +419,8 @@ func distinctAgents(ua string, n int) []string {
 
 func benchmarkCold(b *testing.B, ua string, wantParser bool) {
 	uas := distinctAgents(ua, 1<<14)
-	uapParser() // built once per process; BenchmarkUAParserBuild measures it
+	uapBrowsers() // built once per process; BenchmarkUAParserBuild measures it
+	uapDevices()
 	b.ReportAllocs()
 	i := 0
 	var c Classifier
@@ -481,7 +482,8 @@ func BenchmarkClassifyColdSpent(b *testing.B) {
 func BenchmarkClassifyCorpus(b *testing.B) {
 	bots, browsers := loadLabelledAgents(b)
 	all := append(bots, browsers...)
-	uapParser()
+	uapBrowsers()
+	uapDevices()
 	b.ReportAllocs()
 	for b.Loop() {
 		var c Classifier
@@ -507,11 +509,11 @@ func BenchmarkUAParserBuild(b *testing.B) {
 // without it).
 func BenchmarkUAParserParse(b *testing.B) {
 	uas := distinctAgents("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.%d.0 Safari/537.36", 1<<14)
-	p := uapParser()
+	p, d := uapBrowsers(), uapDevices()
 	i := 0
 	for b.Loop() {
 		p.ParseUserAgent(uas[i%len(uas)])
-		p.ParseDevice(uas[i%len(uas)])
+		d.ParseDevice(uas[i%len(uas)])
 		i++
 	}
 }
