@@ -14,15 +14,16 @@ import (
 // each list is compiled on its own, only when a string may match one of its
 // expressions (uapFilter), and its operating-system list never.
 
-// uapLists is uap-go's expressions, read from its YAML on first need; nil
-// if they cannot be read (strings are then classified without uap-go).
-var uapLists = sync.OnceValue(func() *uaparser.RegexDefinitions {
+// uapLists reads uap-go's expressions from its YAML (a few milliseconds),
+// or returns nil. They are read again for each use rather than kept: most
+// runs never compile them.
+func uapLists() *uaparser.RegexDefinitions {
 	var defs uaparser.RegexDefinitions
 	if err := yaml.Unmarshal(uaparser.DefinitionYaml, &defs); err != nil {
 		return nil
 	}
 	return &defs
-})
+}
 
 // uapBrowsers and uapDevices are uap-go's parsers over its user-agent list
 // and its device list alone. Their own caches are kept tiny, since
@@ -45,13 +46,14 @@ func uapParserOf(defs uaparser.RegexDefinitions) *uaparser.Parser {
 }
 
 // uapFilters are the literal queries of both lists, built on first need
-// (a few milliseconds, no compiled expression).
+// (a few milliseconds, no compiled expression); nil when uap-go's lists
+// cannot be read (strings are then classified without uap-go).
 var uapFilters = sync.OnceValue(func() *[2]uapFilter {
 	lists := uapLists()
-	var f [2]uapFilter
 	if lists == nil {
-		return &f
+		return nil
 	}
+	var f [2]uapFilter
 	for _, p := range lists.UA {
 		f[0].add(p.Flags, p.Expr)
 	}
@@ -65,7 +67,7 @@ var uapFilters = sync.OnceValue(func() *[2]uapFilter {
 type uap struct{}
 
 // available reports whether uap-go's lists could be read.
-func (uap) available() bool { return uapLists() != nil }
+func (uap) available() bool { return uapFilters() != nil }
 
 // family returns uap-go's browser family for s: "Other" when none of its
 // expressions matches, as uap-go says.

@@ -54,14 +54,18 @@ func (f *uapFilter) mayMatch(s string) bool {
 type queryOp uint8
 
 const (
-	anyString queryOp = iota // no condition
-	contains                 // the string contains lit
-	hasPrefix                // the string starts with lit
-	allOf                    // every sub holds
-	anyOf                    // some sub holds
+	anyString    queryOp = iota // no condition
+	contains                    // the string contains lit
+	hasPrefix                   // the string starts with lit
+	allOf                       // every sub holds
+	anyOf                       // some sub holds
+	containsAny                 // the string contains one of lit's NUL-separated literals
+	hasPrefixAny                // the string starts with one of them
 )
 
 // literalQuery is a condition on a lower-cased string; lit is lower-cased.
+// A set of literals is one string, NUL-separated: a thousand queries hold
+// some 20,000 short literals, whose string headers would outweigh them.
 type literalQuery struct {
 	op  queryOp
 	lit string
@@ -75,6 +79,13 @@ func (q *literalQuery) holds(s string) bool {
 		return strings.Contains(s, q.lit)
 	case hasPrefix:
 		return strings.HasPrefix(s, q.lit)
+	case containsAny, hasPrefixAny:
+		for lit := range strings.SplitSeq(q.lit, "\x00") {
+			if q.op == containsAny && strings.Contains(s, lit) || q.op == hasPrefixAny && strings.HasPrefix(s, lit) {
+				return true
+			}
+		}
+		return false
 	case allOf:
 		for i := range q.sub {
 			if !q.sub[i].holds(s) {
@@ -122,6 +133,7 @@ func queryOf(re *syntax.Regexp, atStart bool) literalQuery {
 			}
 			any.sub = append(any.sub, q)
 		}
+		any.sub = slices.Clone(any.sub)
 		return any
 	}
 	return literalQuery{}
@@ -130,21 +142,20 @@ func queryOf(re *syntax.Regexp, atStart bool) literalQuery {
 // setQuery is the query that a string contains (atStart: starts with) one
 // of set's strings; nothing when the empty string is among them.
 func setQuery(set []string, atStart bool) literalQuery {
-	op := contains
-	if atStart {
-		op = hasPrefix
+	if slices.Contains(set, "") {
+		return literalQuery{}
 	}
-	any := literalQuery{op: anyOf}
-	for _, s := range set {
-		if s == "" {
-			return literalQuery{}
-		}
-		any.sub = append(any.sub, literalQuery{op: op, lit: s})
+	slices.Sort(set)
+	set = slices.Compact(set)
+	switch {
+	case len(set) == 1 && atStart:
+		return literalQuery{op: hasPrefix, lit: set[0]}
+	case len(set) == 1:
+		return literalQuery{op: contains, lit: set[0]}
+	case atStart:
+		return literalQuery{op: hasPrefixAny, lit: strings.Join(set, "\x00")}
 	}
-	if len(any.sub) == 1 {
-		return any.sub[0]
-	}
-	return any
+	return literalQuery{op: containsAny, lit: strings.Join(set, "\x00")}
 }
 
 // concatQuery is queryOf a concatenation: every part's query holds, and
@@ -194,6 +205,7 @@ func concatQuery(subs []*syntax.Regexp, atStart bool) literalQuery {
 	case 1:
 		return all.sub[0]
 	}
+	all.sub = slices.Clone(all.sub) // drop what append left spare
 	return all
 }
 
