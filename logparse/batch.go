@@ -99,6 +99,6 @@ func (r *ParallelReader) seqBatch() (*Batch, error) {
 func (r *ParallelReader) Release(b *Batch) {
 	if b != nil && b.b != nil {
 		r.release(b.b)
-		b.b = nil
+		b.b, b.Records, b.Errors = nil, nil, nil
 	}
 }

@@ -100,3 +100,43 @@ func readLines(t *testing.T, log string, batches bool) (string, Stats) {
 		}
 	}
 }
+
+// TestCloseLetsTheBlocksGo: once a reader is closed it keeps no block for
+// reuse, neither those it held nor those released after, since whoever
+// still holds the reader (a closure that releases a batch) would hold them
+// too, through a report.
+func TestCloseLetsTheBlocksGo(t *testing.T) {
+	var log strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&log, "192.0.2.%d - - [10/Mar/2024:00:%02d:%02d +0000] \"GET /p%d HTTP/1.1\" 200 %d \"-\" \"UA\"\n", i%250, i/60%60, i%60, i, i)
+	}
+	r := NewParallelReader(strings.NewReader(log.String()), "x.log", nil)
+	r.ReuseRecord, r.block, r.Workers = true, 4096, 2
+	var held []*Batch
+	for {
+		b, err := r.ReadBatch()
+		if err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if b.b != nil && len(held) < 2 {
+			held = append(held, b) // released after Close
+			continue
+		}
+		r.Release(b)
+	}
+	if len(held) == 0 {
+		t.Fatal("no block was read")
+	}
+	r.Close()
+	for _, b := range held {
+		r.Release(b)
+		if b.Records != nil {
+			t.Error("a released Batch still holds its records")
+		}
+	}
+	if n := len(r.free); n > 0 {
+		t.Errorf("the closed reader keeps %d blocks for reuse", n)
+	}
+}

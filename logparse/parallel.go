@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // blockBytes is how much of the input a ParallelReader hands to a parser
@@ -56,7 +57,8 @@ type ParallelReader struct {
 	free      chan *batch   // batches to fill
 	done      chan struct{} // closed by Close
 	closeOnce sync.Once
-	err       error // io.EOF or the fatal error that ended reading; set before order is closed
+	retired   atomic.Bool // Close was called: released batches are dropped, not kept for reuse
+	err       error       // io.EOF or the fatal error that ended reading; set before order is closed
 
 	block int // bytes per block; 0 means blockBytes (tests cut small blocks)
 
@@ -104,16 +106,33 @@ func (r *ParallelReader) Stats() Stats {
 	return s
 }
 
-// Close stops the goroutines. It does not wait for a Read of the underlying
-// reader in progress, which ends when that reader returns.
+// Close stops the goroutines and lets the blocks go. It does not wait for a
+// Read of the underlying reader in progress, which ends when that reader
+// returns.
 func (r *ParallelReader) Close() error {
 	r.closeOnce.Do(func() {
 		r.closed = true
 		if r.done != nil {
 			close(r.done)
 		}
+		r.retire()
 	})
 	return nil
+}
+
+// retire drops the batches kept for reuse, and from now on those released:
+// a caller may hold the reader (a Batch's owner, a closure that releases
+// it) long after the input ended, and its blocks and records, a few MB,
+// would be held with it through the report.
+func (r *ParallelReader) retire() {
+	r.retired.Store(true)
+	for {
+		select {
+		case <-r.free:
+		default:
+			return
+		}
+	}
 }
 
 // Read parses the next line into rec, as Reader.Read does.
@@ -218,7 +237,14 @@ func (r *ParallelReader) release(b *batch) {
 	clear(b.errs)
 	b.errs = b.errs[:0]
 	b.stats = Stats{}
+	if r.retired.Load() {
+		b.data, b.recs, b.errs = nil, nil, nil
+		return
+	}
 	r.free <- b // never blocks: free has room for every batch
+	if r.retired.Load() {
+		r.retire() // Close ran since the check above: b must not stay
+	}
 }
 
 // cut reads the input into blocks of whole lines and sends them to be
