@@ -710,6 +710,13 @@ func (r *Ranges) Since() (time.Time, bool) {
 // parseCreated reads a range file's date: RFC 3339, with or without a
 // fraction, or a bare date.
 func parseCreated(s string) (time.Time, bool) {
+	if len(s) == len(time.DateOnly) {
+		// A day, as every line of a history gives: only the last layout
+		// can fit, and a failed time.Parse allocates its error.
+		if t, err := time.Parse(time.DateOnly, s); err == nil {
+			return t, true
+		}
+	}
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999", "2006-01-02"} {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t, true
