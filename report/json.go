@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"maps"
 	"slices"
 	"time"
 
@@ -329,44 +330,84 @@ func (j *jsonStream) value(name string, v any) {
 	j.marshal(v, "  ")
 }
 
-// state writes st as value would, byte for byte, but its two long lists
-// (a row for every robot name and every robot client: 6 MB on a botnet's
-// log) a row at a time: encoded whole, the text and the encoder's
-// buffers, three times its size, came on top of everything the run still
-// held at its end.
+// state writes st as value would, byte for byte, but its long lists (a
+// row for every robot name and every robot client: 6 MB on a botnet's log)
+// a row at a time, and its paths (the whole path lists of the robots whose
+// top paths are cut: 1 MB on the generated million-line log) an entry at a
+// time: encoded whole, the text and the encoder's buffers, three times its
+// size, came on top of everything the run still held at its end.
 func (j *jsonStream) state(st *jsonState) {
 	j.key("state")
 	if j.err != nil {
 		return
 	}
-	// The rest of the state, with null for the two lists, is short; the
-	// nulls are found by their indent, which no string in it can hold (a
-	// quote or newline in a string is escaped).
+	// The rest of the state, with null for the two lists and no paths, is
+	// short; the nulls, and the member paths goes before, are found by
+	// their indent, which no string in it can hold (a quote or newline in
+	// a string is escaped).
 	rest := *st
-	rest.ByRobot, rest.Edges = nil, nil
+	rest.ByRobot, rest.Edges, rest.Paths = nil, nil, nil
 	text, err := json.MarshalIndent(&rest, "  ", "  ")
 	if err != nil {
 		j.err = err
 		return
 	}
+	next := "\n    \"operators\": " // paths' member goes before it (field order)
+	if rest.RobotPaths != nil {
+		next = "\n    \"robot_paths\": "
+	}
 	for _, l := range []struct {
 		key  string
 		list func()
+		at   int // 0: the key's null is replaced; -1: the list goes before the key's comma
 	}{
-		{"\n    \"by_robot\": ", func() { writeList(j, st.ByRobot) }},
-		{"\n    \"edges\": ", func() { writeList(j, st.Edges) }},
+		{"\n    \"by_robot\": null", func() { writeList(j, st.ByRobot) }, 0},
+		{"," + next, func() { writePaths(j, st.Paths) }, -1},
+		{"\n    \"edges\": null", func() { writeList(j, st.Edges) }, 0},
 	} {
-		i := bytes.Index(text, []byte(l.key+"null"))
+		i := bytes.Index(text, []byte(l.key))
 		if i < 0 {
 			j.err = fmt.Errorf("writing the state: no %q", l.key)
 			return
 		}
-		i += len(l.key)
+		if l.at == 0 {
+			i += len(l.key) - len("null")
+		}
 		j.raw(string(text[:i]))
 		l.list()
-		text = text[i+len("null"):]
+		if l.at == 0 {
+			i += len("null")
+		}
+		text = text[i:]
 	}
 	j.raw(string(text))
+}
+
+// writePaths writes the state's paths member, with its comma before it,
+// as json.MarshalIndent with prefix "  " writes it there: nothing when
+// there are none (omitempty), the entries in the order of their keys.
+func writePaths(j *jsonStream, paths map[string]jsonPaths) {
+	if len(paths) == 0 {
+		return
+	}
+	j.raw(",\n    \"paths\": {\n")
+	for i, name := range slices.Sorted(maps.Keys(paths)) {
+		if i > 0 {
+			j.raw(",\n")
+		}
+		key, err := json.Marshal(name)
+		if err != nil {
+			j.err = err
+			return
+		}
+		j.raw("      " + string(key) + ": ")
+		v := paths[name]
+		j.marshal(&v, "      ")
+		if j.err != nil {
+			return
+		}
+	}
+	j.raw("\n    }")
 }
 
 // writeList writes list as a member of the state object: as

@@ -20,12 +20,17 @@ import (
 func TestStateIsWrittenARowAtATime(t *testing.T) {
 	at := int64(1710028800)
 	for _, tc := range []struct {
-		name          string
-		edges, robots int
+		name                 string
+		edges, robots, paths int
+		robotPaths           bool
 	}{
-		{"no robots", 0, 0},
-		{"one robot", 1, 1},
-		{"a botnet's robots", 20000, 5000},
+		{"no robots", 0, 0, 0, false},
+		{"one robot", 1, 1, 0, false},
+		{"one robot's paths", 1, 1, 1, false},
+		{"paths and the panel's", 3, 3, 40, true},
+		{"the panel's paths alone", 3, 3, 0, true},
+		{"a botnet's robots", 20000, 5000, 0, false},
+		{"a botnet's robots and paths", 20000, 5000, 2000, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st := &jsonState{Version: 1, Clients: tc.edges, Prefixes: map[string][]findings.PrefixCount{}}
@@ -36,6 +41,16 @@ func TestStateIsWrittenARowAtATime(t *testing.T) {
 			}
 			for i := range tc.robots {
 				st.ByRobot = append(st.ByRobot, findings.RobotBuckets{Name: fmt.Sprint("Bot", i), Buckets: [][2]int64{{0, 1}, {int64(i), 2}}})
+			}
+			for i := range tc.paths {
+				if st.Paths == nil {
+					st.Paths = map[string]jsonPaths{}
+				}
+				// Keys that encoding/json escapes, and sorts by their bytes.
+				st.Paths[fmt.Sprintf("Bot<%d> & \"%d\"", tc.paths-i, i%7)] = jsonPaths{Base: int64(i), Paths: []findings.PathCount{{Path: "/a?<b>", Requests: int64(i)}}}
+			}
+			if tc.robotPaths {
+				st.RobotPaths = &jsonPaths{Base: 3, Paths: []findings.PathCount{{Path: "/", Requests: 9, Error: 1}}}
 			}
 			out := &jsonReport{Version: 1, Clients: slices.Values([]findings.Verdict(nil)), Violations: &findings.ViolationList{}, State: st}
 			var got bytes.Buffer
