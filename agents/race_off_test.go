@@ -1,0 +1,5 @@
+//go:build !race
+
+package agents
+
+const raceEnabled = false
