@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/robowatch/robowatch/findings"
 	"io"
 	"net/http"
 	"os"
@@ -15,6 +14,7 @@ import (
 	"github.com/robowatch/robowatch/agents"
 	"github.com/robowatch/robowatch/botauth"
 	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/input"
 	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/report"

@@ -1,11 +1,11 @@
 package cli
 
 import (
-	"github.com/robowatch/robowatch/findings"
 	"net/netip"
 	"strings"
 	"testing"
 
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 

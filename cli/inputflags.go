@@ -1,12 +1,12 @@
 package cli
 
 import (
-	"github.com/robowatch/robowatch/findings"
 	"runtime"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 

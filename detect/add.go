@@ -1,11 +1,11 @@
 package detect
 
 import (
-	"github.com/robowatch/robowatch/findings"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 

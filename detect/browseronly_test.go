@@ -1,7 +1,10 @@
 package detect
 
-import "github.com/robowatch/robowatch/findings"
-import "testing"
+import (
+	"testing"
+
+	"github.com/robowatch/robowatch/findings"
+)
 
 // TestBrowserOnlySignals: what a client under a browser's User-agent does
 // that no browser does, each scored alone and beside what a person's

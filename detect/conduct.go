@@ -1,9 +1,9 @@
 package detect
 
 import (
-	"github.com/robowatch/robowatch/findings"
 	"time"
 
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 

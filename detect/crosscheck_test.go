@@ -2,12 +2,12 @@ package detect
 
 import (
 	"fmt"
-	"github.com/robowatch/robowatch/findings"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/robots"
 )

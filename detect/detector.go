@@ -3,7 +3,6 @@
 package detect
 
 import (
-	"github.com/robowatch/robowatch/findings"
 	"math"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/robowatch/robowatch/agents"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/robots"
 )

@@ -3,7 +3,6 @@ package detect
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/robowatch/robowatch/findings"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/robowatch/robowatch/agents"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 

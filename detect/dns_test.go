@@ -2,13 +2,13 @@ package detect
 
 import (
 	"context"
-	"github.com/robowatch/robowatch/findings"
 	"maps"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/robowatch/robowatch/agents"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 

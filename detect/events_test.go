@@ -2,11 +2,11 @@ package detect
 
 import (
 	"fmt"
-	"github.com/robowatch/robowatch/findings"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/robots"
 )
 

@@ -2,13 +2,13 @@ package detect
 
 import (
 	"fmt"
-	"github.com/robowatch/robowatch/findings"
 	"math"
 	"runtime"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 

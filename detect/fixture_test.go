@@ -2,12 +2,12 @@ package detect
 
 import (
 	"errors"
-	"github.com/robowatch/robowatch/findings"
 	"io"
 	"os"
 	"slices"
 	"testing"
 
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 

@@ -2,12 +2,12 @@ package detect
 
 import (
 	"fmt"
-	"github.com/robowatch/robowatch/findings"
 	"runtime"
 	"testing"
 	"time"
 	"weak"
 
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/robots"
 )

@@ -1,10 +1,10 @@
 package detect
 
 import (
-	"github.com/robowatch/robowatch/findings"
 	"testing"
 	"time"
 
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 

@@ -2,13 +2,13 @@ package detect
 
 import (
 	"fmt"
-	"github.com/robowatch/robowatch/findings"
 	"net/netip"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/robots"
 )

@@ -1,10 +1,10 @@
 package detect
 
 import (
-	"github.com/robowatch/robowatch/findings"
 	"strconv"
 	"strings"
 
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/robots"
 )

@@ -1,7 +1,10 @@
 package detect
 
-import "github.com/robowatch/robowatch/findings"
-import "testing"
+import (
+	"testing"
+
+	"github.com/robowatch/robowatch/findings"
+)
 
 // TestScannersWithBrowserUserAgents reads real log lines of scanners that
 // send browser strings, and of people, from

@@ -2,10 +2,10 @@ package detect
 
 import (
 	"fmt"
-	"github.com/robowatch/robowatch/findings"
 
 	"github.com/robowatch/robowatch/agents"
 	"github.com/robowatch/robowatch/botauth"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 

@@ -2,9 +2,9 @@ package pass
 
 import (
 	"context"
-	"github.com/robowatch/robowatch/findings"
 
 	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/input"
 	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/report"

@@ -4,7 +4,6 @@ package pass
 
 import (
 	"context"
-	"github.com/robowatch/robowatch/findings"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/input"
 	"github.com/robowatch/robowatch/logparse"
 )

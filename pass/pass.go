@@ -11,12 +11,12 @@
 package pass
 
 import (
-	"github.com/robowatch/robowatch/findings"
 	"io"
 	"time"
 
 	"github.com/robowatch/robowatch/agents"
 	"github.com/robowatch/robowatch/detect"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/input"
 	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/report"

@@ -2,11 +2,11 @@ package pass
 
 import (
 	"context"
-	"github.com/robowatch/robowatch/findings"
 	"path/filepath"
 	"reflect"
 	"testing"
 
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/input"
 	"github.com/robowatch/robowatch/logparse"
 )
