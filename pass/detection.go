@@ -5,59 +5,38 @@ import (
 
 	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/findings"
-	"github.com/robowatch/robowatch/input"
 	"github.com/robowatch/robowatch/logparse"
 	"github.com/robowatch/robowatch/report"
 )
 
-// Pass is a pass under way: the detection its records go to and what it
-// read so far. Run makes one; New is for reading inputs one by one.
-type Pass struct {
+// pass is a pass under way: the detection its records go to and what it
+// read so far. Run makes one.
+type pass struct {
 	opt      Options
 	clip     *logparse.Clip
 	det      *detection
 	progress *report.Progress // nil: none
 
-	digests    []string // fingerprints of the inputs Read read (inputs)
+	digests    []string // fingerprints of the inputs read so far (inputs)
 	digestsCut bool     // an input was not read to its end
 	unread     int      // inputs whose error came before any record
 }
 
-// New returns a pass of opt whose inputs the caller reads with Read. Close
-// it, or take its Result.
-func New(opt Options) *Pass {
-	p := newPass(opt)
-	p.det = newDetection(opt)
-	return p
-}
-
-func newPass(opt Options) *Pass {
+func newPass(opt Options) *pass {
 	if opt.Notes == nil {
 		opt.Notes = quiet{}
 	}
-	return &Pass{opt: opt, clip: &logparse.Clip{Since: opt.Since, Until: opt.Until}}
+	return &pass{opt: opt, clip: &logparse.Clip{Since: opt.Since, Until: opt.Until}}
 }
 
-// Read feeds one input of files to the detection, cut to the window, and
-// returns what was read from it (see Run).
-func (p *Pass) Read(ctx context.Context, files *input.Files, name string) (logparse.Stats, error) {
-	return p.read(ctx, files, name)
-}
-
-// VerifyDNS checks by DNS, with Options.DNS, the robot claims the
-// published ranges could not settle: a step between the last Read and
-// Result; ctx ends it early. Without Options.DNS it does nothing.
-func (p *Pass) VerifyDNS(ctx context.Context) {
+// verifyDNS checks by DNS, with Options.DNS, the robot claims the
+// published ranges could not settle: a step between the last read and
+// the Result; ctx ends it early. Without Options.DNS it does nothing.
+func (p *pass) verifyDNS(ctx context.Context) {
 	if p.opt.DNS != nil {
 		p.det.VerifyDNS(ctx, p.opt.DNS)
 	}
 }
-
-// Result is the verdicts, once every input was read (and VerifyDNS done).
-func (p *Pass) Result() *findings.Result { return p.det.Result() }
-
-// Close lets a Pool's goroutines end when the pass ends without Result.
-func (p *Pass) Close() { p.det.Close() }
 
 // detection is where a pass's records go: a Pool of Detectors on every
 // core, or one Detector for a run that reports as it reads (-o jsonl, -F)

@@ -17,7 +17,7 @@ import (
 // parses; the detector, which wants one goroutine, gets the records in
 // the loop.
 type live struct {
-	*Pass
+	*pass
 	ready  chan struct{}  // a token: some input's goroutine added items
 	stats  logparse.Stats // lines and malformed lines seen, for running summaries
 	lastAt time.Time      // wall time of the last record
@@ -83,10 +83,10 @@ func (f *feed) take(buf []liveItem) []liveItem {
 // follow reads names until each has ended (a followed file ends only when
 // ctx is done) and returns what was read from each, in the order of
 // names, with the error each ended with, if any.
-func (p *Pass) follow(ctx context.Context, files *input.Files, names []string) ([]logparse.Stats, []error) {
+func (p *pass) follow(ctx context.Context, files *input.Files, names []string) ([]logparse.Stats, []error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	l := &live{Pass: p}
+	l := &live{pass: p}
 	feeds := l.start(ctx, files, names)
 	l.loop(ctx, feeds)
 	cancel()
@@ -250,15 +250,15 @@ func (l *live) notice(n *input.FollowEvent) {
 func (l *live) feedInput(ctx context.Context, files *input.Files, f *feed, turn <-chan struct{}, next chan struct{}) {
 	defer close(f.done)
 	var once sync.Once
-	pass := func() { once.Do(func() { close(next) }) }
-	defer pass()
+	letNext := func() { once.Do(func() { close(next) }) }
+	defer letNext()
 	select {
 	case <-turn:
 	case <-ctx.Done():
 		f.push(ctx, liveItem{end: true})
 		return
 	}
-	r, err := l.open(ctx, files, f, pass)
+	r, err := l.open(ctx, files, f, letNext)
 	if err != nil && ctx.Err() != nil {
 		f.push(ctx, liveItem{end: true}) // interrupted while waiting for the first bytes: no read error
 		return

@@ -44,7 +44,7 @@ func TestLiveStuckFIFOCountsNothing(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	out := &seenOutput{records: make(chan int64, 1)}
-	p := New(Options{Out: out, Interval: 10 * time.Millisecond})
+	p := newReadyPass(Options{Out: out, Interval: 10 * time.Millisecond})
 	go func() {
 		for n := range out.records {
 			if n > 0 {

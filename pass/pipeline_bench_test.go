@@ -1,4 +1,4 @@
-package pass_test
+package pass
 
 import (
 	"bytes"
@@ -13,7 +13,6 @@ import (
 
 	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/input"
-	"github.com/robowatch/robowatch/pass"
 	"github.com/robowatch/robowatch/robots"
 )
 
@@ -169,13 +168,13 @@ func benchmarkPipelineWorkers(b *testing.B, log []byte, workers int) {
 	b.ResetTimer()
 	for b.Loop() {
 		files := &input.Files{Names: []string{"-"}, Stdin: bytes.NewReader(log)}
-		p := pass.New(pass.Options{Detect: detect.Config{Robots: rob}, Workers: workers})
-		stats, err := p.Read(context.Background(), files, "-")
+		p := newReadyPass(Options{Detect: detect.Config{Robots: rob}, Workers: workers})
+		stats, err := p.read(context.Background(), files, "-")
 		if err != nil {
 			b.Fatal(err)
 		}
-		res := p.Result()
-		p.Close()
+		res := p.det.Result()
+		p.det.Close()
 		if stats.Records != lines || stats.Malformed != 0 {
 			b.Fatalf("read %d records, %d malformed; want %d records", stats.Records, stats.Malformed, lines)
 		}

@@ -16,7 +16,7 @@ import (
 // what was read from it. A malformed line is counted (with --strict, it is
 // the error); a read error ends this input but not the run; an interrupt is
 // no error: the report says partial.
-func (p *Pass) read(ctx context.Context, files *input.Files, name string) (logparse.Stats, error) {
+func (p *pass) read(ctx context.Context, files *input.Files, name string) (logparse.Stats, error) {
 	r, err := files.Open(ctx, name)
 	if err != nil && ctx.Err() != nil {
 		return logparse.Stats{}, nil // interrupted while waiting for the first bytes: no read error
@@ -39,7 +39,7 @@ func (p *Pass) read(ctx context.Context, files *input.Files, name string) (logpa
 // admit resolves rec's client behind the trusted proxies and tells whether
 // the record is this shard's and whether it is in the window. Another
 // shard's record in the window only moves the clock.
-func (p *Pass) admit(rec *logparse.Record) (mine, in bool) {
+func (p *pass) admit(rec *logparse.Record) (mine, in bool) {
 	p.opt.Proxies.Resolve(rec)
 	if !p.opt.Shard.Owns(rec.Client) {
 		return false, p.clip.In(rec)
@@ -52,7 +52,7 @@ func strict(err error) error { return fmt.Errorf("--strict: %w", err) }
 
 // readRecords is read for one Detector: record by record, with running
 // summaries to a live output.
-func (p *Pass) readRecords(ctx context.Context, rd *logparse.ParallelReader) (logparse.Stats, error) {
+func (p *pass) readRecords(ctx context.Context, rd *logparse.ParallelReader) (logparse.Stats, error) {
 	det, out := p.det.Detector, p.opt.Out
 	var (
 		rec       logparse.Record
@@ -101,7 +101,7 @@ func (p *Pass) readRecords(ctx context.Context, rd *logparse.ParallelReader) (lo
 // readBlocks is read for a Pool: the reader's blocks go to the workers
 // whole, each record marked as in the window and this shard's or not, and
 // come back to the reader when every worker is done with them.
-func (p *Pass) readBlocks(ctx context.Context, rd *logparse.ParallelReader) (logparse.Stats, error) {
+func (p *pass) readBlocks(ctx context.Context, rd *logparse.ParallelReader) (logparse.Stats, error) {
 	var elsewhere int64
 	for ctx.Err() == nil {
 		b, err := rd.ReadBatch()
@@ -154,7 +154,7 @@ func countBefore(recs []logparse.Record, line int64) int {
 // noteInput keeps the fingerprint of an input read read, for inputs. An
 // input without bytes is left out: it adds nothing to a report, and every
 // empty file would be "the same input".
-func (p *Pass) noteInput(d *input.Digest) {
+func (p *pass) noteInput(d *input.Digest) {
 	sum, n, ok := d.Sum()
 	switch {
 	case !ok:
@@ -168,7 +168,7 @@ func (p *Pass) noteInput(d *input.Digest) {
 // sorted, without repeats: robowatch merge refuses shards of different
 // inputs and parts that share one. nil when an input was not read to its
 // end (the run was interrupted): its bytes so far are no input's.
-func (p *Pass) inputs() []string {
+func (p *pass) inputs() []string {
 	if p.digestsCut {
 		return nil
 	}

@@ -57,7 +57,7 @@ func Run(ctx context.Context, opt Options) (*Outcome, error) {
 	if opt.AfterRead != nil {
 		opt.AfterRead()
 	}
-	p.VerifyDNS(dnsCtx)
+	p.verifyDNS(dnsCtx)
 	o.Result = p.det.Result() // tells out of the last robots and incidents
 	o.Window, o.Outside = p.clip.Window.String(), p.clip.Outside
 	if len(live) == 0 && !o.Partial {
@@ -69,7 +69,7 @@ func Run(ctx context.Context, opt Options) (*Outcome, error) {
 // window resolves a --since or --until counted back from the log's last
 // record, which takes a first pass over the inputs. It returns what is to
 // be read and until when; cut: an interrupt came in the first pass.
-func (p *Pass) window(ctx context.Context, files *input.Files) (readCtx context.Context, names []string, cut bool, err error) {
+func (p *pass) window(ctx context.Context, files *input.Files) (readCtx context.Context, names []string, cut bool, err error) {
 	readCtx, names = ctx, files.Names
 	if !p.clip.Since.Relative() && !p.clip.Until.Relative() {
 		return readCtx, names, false, nil
@@ -105,7 +105,7 @@ func startProgress(w io.Writer, files *input.Files) *report.Progress {
 // readBatch reads names, the inputs read to their end, one after the
 // other, and reports whether an input's error stopped the pass. of is how
 // many inputs the pass has in all.
-func (p *Pass) readBatch(ctx, readCtx context.Context, files *input.Files, names []string, o *Outcome, of int) (stop bool) {
+func (p *pass) readBatch(ctx, readCtx context.Context, files *input.Files, names []string, o *Outcome, of int) (stop bool) {
 	for i, name := range names {
 		if readCtx.Err() != nil {
 			break
@@ -114,7 +114,7 @@ func (p *Pass) readBatch(ctx, readCtx context.Context, files *input.Files, names
 		if i > 0 {
 			p.det.NewInput()
 		}
-		stats, err := p.Read(readCtx, files, name)
+		stats, err := p.read(readCtx, files, name)
 		if n := p.det.Steps(); n > steps {
 			p.opt.Notes.StepBack(name, i > 0)
 		}
@@ -127,7 +127,7 @@ func (p *Pass) readBatch(ctx, readCtx context.Context, files *input.Files, names
 
 // account adds what reading one input gave to o and tells Notes; stop:
 // no report (--strict, or none of the of inputs could be read).
-func (p *Pass) account(ctx context.Context, o *Outcome, name string, stats logparse.Stats, err error, of int) (stop bool) {
+func (p *pass) account(ctx context.Context, o *Outcome, name string, stats logparse.Stats, err error, of int) (stop bool) {
 	if err == nil && ctx.Err() == nil {
 		if err = stats.NothingRead(name, p.opt.Format == nil); err != nil {
 			stats.Format = "" // no format fitted it: none to name

@@ -11,6 +11,14 @@ import (
 	"github.com/robowatch/robowatch/logparse"
 )
 
+// newReadyPass is a pass of opt with its detection made, for the tests
+// that read inputs one by one, as Run does once it has its window.
+func newReadyPass(opt Options) *pass {
+	p := newPass(opt)
+	p.det = newDetection(p.opt)
+	return p
+}
+
 // notesSeen keeps what a pass told its Notes.
 type notesSeen struct {
 	inputs []string

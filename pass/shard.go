@@ -8,7 +8,7 @@ import (
 // shardStats is what a --shard run counts of an input: its own records, and
 // of the lines that are no record, those OwnsLine gives it, so that the
 // shards' counts add up to an unsharded run's.
-func (p *Pass) shardStats(st logparse.Stats, elsewhere int64) logparse.Stats {
+func (p *pass) shardStats(st logparse.Stats, elsewhere int64) logparse.Stats {
 	shard := p.opt.Shard
 	if shard.N <= 1 {
 		return st
