@@ -91,7 +91,8 @@ func TestOffenders(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			list, skipped, _ := res.Offenders(tt.opt)
+			bl := res.BlockList(tt.opt)
+			list, skipped := bl.Offenders, bl.Skipped
 			var got []string
 			for _, o := range list {
 				p := o.Prefix.String()
@@ -167,7 +168,7 @@ func TestOffendersIdentity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		list, _, _ := res.Offenders(findings.BlockOptions{Select: sel})
+		list := res.BlockList(findings.BlockOptions{Select: sel}).Offenders
 		var got []string
 		for _, o := range list {
 			got = append(got, o.Prefix.Addr().String()+" ("+strings.Join(o.Why, ", ")+")")
@@ -317,7 +318,8 @@ func TestOffendersLeaveInternal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	list, _, internal := d.Result().Offenders(findings.BlockOptions{Select: sel, Aggregate: 1})
+	bl := d.Result().BlockList(findings.BlockOptions{Select: sel, Aggregate: 1})
+	list, internal := bl.Offenders, bl.Internal
 	var got []string
 	for _, o := range list {
 		got = append(got, o.Prefix.String())
@@ -404,7 +406,7 @@ func TestAggregateNeverPastFoldedClients(t *testing.T) {
 			if got := res.Other.Requests > 0; got != tt.folded {
 				t.Fatalf("other %+v: folded %v, want %v", res.Other, got, tt.folded)
 			}
-			list, _, _ := res.Offenders(findings.BlockOptions{Select: sel, Aggregate: 3})
+			list := res.BlockList(findings.BlockOptions{Select: sel, Aggregate: 3}).Offenders
 			var got []string
 			for _, o := range list {
 				got = append(got, o.Prefix.String())

@@ -11,7 +11,7 @@ import (
 // counts as holding a folded client, which only ever lists less.
 const maxFoldedNetworks = 100_000
 
-// FoldedNetworks are the networks (a /24, a /48: what Offenders
+// FoldedNetworks are the networks (a /24, a /48: what a block list
 // aggregates) that a client was folded into Other from, by --max-clients
 // or Config.Expire. Such a client is known no more one by one: it may have
 // been a person, so its network is never listed whole.

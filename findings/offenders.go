@@ -212,7 +212,7 @@ type Offender struct {
 // network of rotating User-agents has as many names as requests.
 const maxOffenderNames = 5
 
-// BlockOptions say how Offenders picks and groups addresses.
+// BlockOptions say how BlockList picks and groups addresses.
 type BlockOptions struct {
 	Select Selection
 	Allow  []netip.Prefix // never listed, whatever the selection
@@ -226,26 +226,8 @@ type BlockOptions struct {
 	Aggregate int
 }
 
-// Offenders picks the clients opt.Select names, one entry per address (an
-// IPv4-mapped IPv6 address as its IPv4 one), in address order, without
-// the allowed ones. Skipped are the selected clients whose address is no IP
-// address (a host name, or garbage a log can hold): they cannot go in a
-// block list, and the caller says so. Internal are the selected addresses
-// no request from the internet comes from (loopback, private, link-local:
-// the server itself, its balancer, a health check, WordPress's own cron),
-// and a CDN's edge addresses, which carry every visitor's requests when the
-// log names the edge (a site behind Cloudflare that logs no
-// CF-Connecting-IP): denying them can take the site down, so they are
-// named, not listed.
-// Clients folded into Other are not known one by one and are not listed.
-// It is BlockList without the count of shared addresses.
-func (r *Result) Offenders(opt BlockOptions) (list []Offender, skipped, internal []string) {
-	b := r.BlockList(opt)
-	return b.Offenders, b.Skipped, b.Internal
-}
-
-// BlockList is what a block list names (Offenders, see there) and what it
-// leaves out.
+// BlockList is what a block list names and what it leaves out (see
+// Result.BlockList).
 type BlockList struct {
 	Offenders []Offender
 	Skipped   []string // selected clients whose address is no IP address
@@ -261,8 +243,19 @@ type BlockList struct {
 	PeopleNetworks int
 }
 
-// BlockList picks the addresses opt.Select names, as Offenders says, and
-// leaves out each address at which a client judged human was seen.
+// BlockList picks the clients opt.Select names, one entry per address (an
+// IPv4-mapped IPv6 address as its IPv4 one), in address order, without
+// the allowed ones and without each address at which a client judged human
+// was seen. Skipped are the selected clients whose address is no IP
+// address (a host name, or garbage a log can hold): they cannot go in a
+// block list, and the caller says so. Internal are the selected addresses
+// no request from the internet comes from (loopback, private, link-local:
+// the server itself, its balancer, a health check, WordPress's own cron),
+// and a CDN's edge addresses, which carry every visitor's requests when the
+// log names the edge (a site behind Cloudflare that logs no
+// CF-Connecting-IP): denying them can take the site down, so they are
+// named, not listed.
+// Clients folded into Other are not known one by one and are not listed.
 func (r *Result) BlockList(opt BlockOptions) BlockList {
 	var list []Offender
 	var skipped, internal []string
