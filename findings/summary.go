@@ -130,9 +130,6 @@ func (s *Summary) Refer(op string, views int64) { s.ops.Refer(op, views) }
 // itself (its clients' answers and paths); only until Finish.
 func (s *Summary) Row(i int) *RobotSummary { return &s.rows.list[i] }
 
-// Rows is how many robots rows there are.
-func (s *Summary) Rows() int { return len(s.rows.list) }
-
 // Finish sets the rows on res, in their lists' orders, and adds the counts
 // of the clients to its totals; res.ViolationsChecked says whether the
 // rows' compliance can be judged. s is not to be used after.

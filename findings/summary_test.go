@@ -52,7 +52,7 @@ func summarize(clients []summaryClient) *Result {
 	for i := range clients {
 		s.Add(&clients[i].v, &clients[i].f)
 	}
-	for i := range s.Rows() {
+	for i := range s.rows.list {
 		s.Row(i).SetTopPaths([]PathCount{}, 0) // the pass's paths, which it sums itself
 	}
 	res := &Result{ViolationsChecked: true}
