@@ -59,6 +59,8 @@ func (c *StatusCounts) Add(o StatusCounts) {
 // Total is the answers counted.
 func (c StatusCounts) Total() int64 { return c.S2xx + c.S3xx + c.S4xx + c.S5xx + c.Other }
 
+// SortPaths sorts paths by requests, then errors, most first, then by
+// path, the order TopPaths cuts and a merge keeps.
 func SortPaths(out []PathCount) {
 	slices.SortFunc(out, func(a, b PathCount) int {
 		return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(b.Error, a.Error), cmp.Compare(a.Path, b.Path))
