@@ -19,7 +19,7 @@ import (
 // a space-saving sketch of panelSketch entries per client: exact for a
 // client of at most panelSketch distinct paths, else each count is an
 // interval (PathCount.Requests at least, plus Error at most). A robots row
-// keeps its TopPathsKept paths with those bounds, and a merge of rows
+// keeps its top paths with those bounds, and a merge of rows
 // (--workers, --shard, robowatch merge) adds them up, counting a path a
 // part did not list as at most that part's OtherMax: the merged bounds
 // still hold, and are exact when every part's were.

@@ -55,20 +55,20 @@ func Merge(out *Result, parts []*Result, rank func(ip, ua string) int, overlap *
 	}
 	out.Robots = MergeRobots(robots, out.ViolationsChecked)
 	if overlap != nil {
-		MoveRobotRequests(out.Robots, overlap.Parts, overlap.Merged)
+		moveRobotRequests(out.Robots, overlap.Parts, overlap.Merged)
 	}
-	out.Incidents = MergeIncidents(incidents, rank)
-	out.Timeline, out.RobotBuckets = MergeTimelines(timelines, buckets, out.Robots)
-	out.Panels = MergePanels(panels)
-	out.Operators = MergeOperators(operators)
+	out.Incidents = mergeIncidents(incidents, rank)
+	out.Timeline, out.RobotBuckets = mergeTimelines(timelines, buckets, out.Robots)
+	out.Panels = mergePanels(panels)
+	out.Operators = mergeOperators(operators)
 	if overlap == nil {
 		out.Networks = mergeDisjointNetworks(networks)
 		out.Edges = slices.Concat(edges...) // a client is in one part
 		SortEdges(out.Edges)
 		return
 	}
-	out.Networks = MergeNetworks(networks)
-	Recount(out.Robots, out.Networks, out.Operators, overlap.Merged)
+	out.Networks = mergeNetworks(networks)
+	recount(out.Robots, out.Networks, out.Operators, overlap.Merged)
 	out.Edges = JoinEdges(out.Robots, edges, overlap.Parts)
 }
 

@@ -35,8 +35,8 @@ const VerdictHuman = "human"
 // Human reports whether the incident is of a client judged human.
 func (in *Incident) Human() bool { return in.Verdict == VerdictHuman }
 
-// HumanLast orders a robot's incident before a person's.
-func HumanLast(a, b *Incident) int {
+// humanLast orders a robot's incident before a person's.
+func humanLast(a, b *Incident) int {
 	switch {
 	case a.Human() == b.Human():
 		return 0

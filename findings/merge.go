@@ -73,7 +73,7 @@ func mergeVerdict(a, b *Verdict) {
 	})
 	a.Details = union(a.Details, b.Details)
 	a.Requests += b.Requests
-	a.Bytes = AddBytes(a.Bytes, b.Bytes)
+	a.Bytes = addBytes(a.Bytes, b.Bytes)
 	a.Pages += b.Pages
 	a.Assets += b.Assets
 	a.Errors += b.Errors
@@ -153,7 +153,7 @@ func maxTime(a, b time.Time) time.Time {
 }
 
 // RankOf is the place of each client in a clients list, for MergeViolations
-// and MergeIncidents.
+// and mergeIncidents.
 func RankOf(clients []Verdict) func(ip, ua string) int {
 	rank := make(map[clientKey]int, len(clients))
 	for i := range clients {
@@ -176,16 +176,16 @@ func MergeViolations(parts [][]Violation, rank func(ip, ua string) int) []Violat
 	return out
 }
 
-// MergeIncidents combines incidents lists, worst first as a single run
+// mergeIncidents combines incidents lists, worst first as a single run
 // orders them, robots' before people's (ties by start, then by the
 // client's rank).
-func MergeIncidents(parts [][]Incident, rank func(ip, ua string) int) []Incident {
+func mergeIncidents(parts [][]Incident, rank func(ip, ua string) int) []Incident {
 	out := []Incident{}
 	for _, p := range parts {
 		out = append(out, p...)
 	}
 	slices.SortStableFunc(out, func(a, b Incident) int {
-		return cmp.Or(HumanLast(&a, &b), cmp.Compare(b.Severity, a.Severity), a.Start.Compare(b.Start),
+		return cmp.Or(humanLast(&a, &b), cmp.Compare(b.Severity, a.Severity), a.Start.Compare(b.Start),
 			cmp.Compare(rank(a.IP, a.UserAgent), rank(b.IP, b.UserAgent)))
 	})
 	return out
@@ -252,8 +252,8 @@ func MergeRobots(parts [][]RobotSummary, checked bool) []RobotSummary {
 	return rows.finish(checked)
 }
 
-// MergePanels adds up the panels of parts, their paths as MergePaths does.
-func MergePanels(parts []Panels) Panels {
+// mergePanels adds up the panels of parts, their paths as MergePaths does.
+func mergePanels(parts []Panels) Panels {
 	var out Panels
 	lists, other := make([][]PathCount, 0, len(parts)), make([]int64, 0, len(parts))
 	for _, p := range parts {
@@ -279,7 +279,7 @@ func robotOrder(a, b RobotSummary) int {
 	return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Name, b.Name))
 }
 
-// MoveRobotRequests gives each robots row the requests and bytes of the clients the
+// moveRobotRequests gives each robots row the requests and bytes of the clients the
 // merge put in it, for the parts (days) in which a part judged them
 // otherwise: a client a person on Monday and a robot on Tuesday is a
 // robot of the week with all its requests, in the clients list, in
@@ -287,7 +287,7 @@ func robotOrder(a, b RobotSummary) int {
 // only. Requests a part's row counted for a client the merge put in
 // another row, or made no robot, leave it. For shards of one log every
 // client is in one part and nothing moves. robots is sorted again.
-func MoveRobotRequests(robots []RobotSummary, parts [][]Verdict, merged []Verdict) {
+func moveRobotRequests(robots []RobotSummary, parts [][]Verdict, merged []Verdict) {
 	row := make(map[clientKey]string, len(merged))
 	for i := range merged {
 		if v := &merged[i]; v.Robot {
@@ -317,8 +317,8 @@ func MoveRobotRequests(robots []RobotSummary, parts [][]Verdict, merged []Verdic
 				from, to := at(was), at(now)
 				from.requests -= v.Requests
 				to.requests += v.Requests
-				from.bytesOut = AddBytes(from.bytesOut, max(v.Bytes, 0))
-				to.bytesIn = AddBytes(to.bytesIn, max(v.Bytes, 0))
+				from.bytesOut = addBytes(from.bytesOut, max(v.Bytes, 0))
+				to.bytesIn = addBytes(to.bytesIn, max(v.Bytes, 0))
 			}
 		}
 	}
@@ -328,15 +328,15 @@ func MoveRobotRequests(robots []RobotSummary, parts [][]Verdict, merged []Verdic
 	for i := range robots {
 		if f := moved[robots[i].Name]; f != nil {
 			robots[i].Requests = max(robots[i].Requests+f.requests, 0)
-			robots[i].Bytes = max(AddBytes(robots[i].Bytes, f.bytesIn)-f.bytesOut, 0)
+			robots[i].Bytes = max(addBytes(robots[i].Bytes, f.bytesIn)-f.bytesOut, 0)
 		}
 	}
 	slices.SortFunc(robots, robotOrder)
 }
 
-// SortPrefixes orders s.Prefixes, most first, and cuts them to the top
+// sortPrefixes orders s.Prefixes, most first, and cuts them to the top
 // maxPrefixes, keeping the whole list in AllPrefixes for a later merge.
-func SortPrefixes(s *RobotSummary) {
+func sortPrefixes(s *RobotSummary) {
 	slices.SortFunc(s.Prefixes, func(a, b PrefixCount) int {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Prefix, b.Prefix))
 	})
@@ -346,10 +346,10 @@ func SortPrefixes(s *RobotSummary) {
 	}
 }
 
-// MergeNetworks combines networks lists. A network is in one shard of a
+// mergeNetworks combines networks lists. A network is in one shard of a
 // log; for consecutive logs its User-agents count is the highest of the
 // parts (the parts do not say which User-agents they were).
-func MergeNetworks(parts [][]NetworkSummary) []NetworkSummary {
+func mergeNetworks(parts [][]NetworkSummary) []NetworkSummary {
 	at := map[string]int{}
 	var out []NetworkSummary
 	for _, p := range parts {
@@ -409,7 +409,7 @@ func (t *Timeline) Check() error {
 	return nil
 }
 
-// MergeTimelines puts timelines (with each part's robot buckets) on the
+// mergeTimelines puts timelines (with each part's robot buckets) on the
 // buckets a single run over all of their span would use: the ladder width
 // at which the whole span fits, which every part's width divides, so the
 // sums are exact. robots is the merged robots list, for the names shown.
@@ -422,7 +422,7 @@ func (t *Timeline) Check() error {
 // than its bucket width (a part of 2 h buckets across DST) has buckets
 // that straddle two of the merged ones: each counts in the one it starts
 // in.
-func MergeTimelines(parts []Timeline, buckets [][]RobotBuckets, robots []RobotSummary) (Timeline, []RobotBuckets) {
+func mergeTimelines(parts []Timeline, buckets [][]RobotBuckets, robots []RobotSummary) (Timeline, []RobotBuckets) {
 	out := Timeline{Requests: []int64{}, Robots: []int64{}, Humans: []int64{}, ByRobot: []RobotTimeline{}}
 	ref := -1
 	for i := range parts {
@@ -578,14 +578,14 @@ func SparseBuckets(name string, s []int64) RobotBuckets {
 	return rb
 }
 
-// Recount sets the counts of clients in the robots, networks and operators
+// recount sets the counts of clients in the robots, networks and operators
 // rows from the merged clients list: a client seen on several days is one
 // client, where the parts' rows each counted it (merging seven daily
 // reports made a robot seen every day seven clients). Requests, violations
 // and incidents add up as they are. A row no merged client falls in keeps
 // its counts. For shards of one log, whose clients are disjoint, the
 // counts are the ones the parts add up to.
-func Recount(robots []RobotSummary, networks []NetworkSummary, operators []OperatorSummary, clients []Verdict) {
+func recount(robots []RobotSummary, networks []NetworkSummary, operators []OperatorSummary, clients []Verdict) {
 	type robotCount struct {
 		clients int
 		reasons map[string]int
@@ -622,7 +622,7 @@ func Recount(robots []RobotSummary, networks []NetworkSummary, operators []Opera
 			if v.Robot {
 				nc.robots++
 			}
-			if len(nc.agents) < MaxNetworkAgents {
+			if len(nc.agents) < maxNetworkAgents {
 				nc.agents[v.UserAgent] = struct{}{}
 			}
 		}

@@ -44,7 +44,7 @@ func TestMoveRobotRequests(t *testing.T) {
 			for i := range rows {
 				rows[i].Bytes = 10 * rows[i].Requests
 			}
-			MoveRobotRequests(rows, tt.parts, MergeVerdicts(tt.parts))
+			moveRobotRequests(rows, tt.parts, MergeVerdicts(tt.parts))
 			if !slices.EqualFunc(rows, tt.want, func(a, b RobotSummary) bool {
 				return a.Name == b.Name && a.Requests == b.Requests && a.Bytes == 10*b.Requests
 			}) {

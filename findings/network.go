@@ -28,9 +28,9 @@ type NetworkSummary struct {
 // them (one in 2^64 a pair) would undercount by one.
 var seedAgents = maphash.MakeSeed()
 
-// MaxNetworkAgents bounds the User-agents counted per network: past it the
+// maxNetworkAgents bounds the User-agents counted per network: past it the
 // count is a lower bound, as it is in merged reports.
-const MaxNetworkAgents = 10_000
+const maxNetworkAgents = 10_000
 
 // NetworkOf is the /24 or /48 of an address; ok is false for a host name.
 func NetworkOf(ip string) (netip.Prefix, bool) {
@@ -130,7 +130,7 @@ func (n *NetworkTally) List() []NetworkSummary {
 			if x.op > 0 && x.order < opAt {
 				s.Operator, opAt = n.ops[x.op-1], x.order
 			}
-			if (j == i || x.ua != rows[j-1].ua) && s.UserAgents < MaxNetworkAgents {
+			if (j == i || x.ua != rows[j-1].ua) && s.UserAgents < maxNetworkAgents {
 				s.UserAgents++
 			}
 		}

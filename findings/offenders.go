@@ -170,10 +170,10 @@ func (a *reasons) words(o *Offender) []string {
 		w = append(w, "scanner")
 	}
 	if a.violations {
-		w = append(w, Plural(o.Violations, "robots.txt violation", "robots.txt violations"))
+		w = append(w, plural(o.Violations, "robots.txt violation", "robots.txt violations"))
 	}
 	if a.incidents {
-		w = append(w, Plural(int64(o.Incidents), "rapid-fire incident", "rapid-fire incidents"))
+		w = append(w, plural(int64(o.Incidents), "rapid-fire incident", "rapid-fire incidents"))
 	}
 	if a.named != "" {
 		w = append(w, "named by --block name:"+strings.ToLower(a.named))
@@ -187,8 +187,8 @@ func (a *reasons) words(o *Offender) []string {
 	return w
 }
 
-// Plural is n and the noun for it: "1 request", "2 requests".
-func Plural(n int64, one, many string) string {
+// plural is n and the noun for it: "1 request", "2 requests".
+func plural(n int64, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}

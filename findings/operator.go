@@ -15,7 +15,7 @@ type OperatorSummary struct {
 	Clients    int    `json:"clients"`
 	Robots     int    `json:"robots"`
 	Requests   int64  `json:"requests"`
-	UserAgents int    `json:"user_agents"` // distinct User-agents (up to MaxNetworkAgents)
+	UserAgents int    `json:"user_agents"` // distinct User-agents (up to maxNetworkAgents)
 	Violations int64  `json:"violations"`
 	Incidents  int    `json:"incidents"`
 
@@ -35,8 +35,8 @@ type OperatorSummary struct {
 	AgentSet   []uint64 `json:"-"`
 }
 
-// OperatorTally sums the verified clients by operator.
-type OperatorTally map[string]*operatorSets
+// operatorTally sums the verified clients by operator.
+type operatorTally map[string]*operatorSets
 
 type operatorSets struct {
 	s      OperatorSummary
@@ -45,7 +45,7 @@ type operatorSets struct {
 }
 
 // row returns the row of op, made on first use.
-func (o OperatorTally) row(op string) *operatorSets {
+func (o operatorTally) row(op string) *operatorSets {
 	e := o[op]
 	if e == nil {
 		e = &operatorSets{s: OperatorSummary{Operator: op}, nets: map[string]struct{}{}, agents: map[uint64]struct{}{}}
@@ -55,14 +55,14 @@ func (o OperatorTally) row(op string) *operatorSets {
 }
 
 // Refer counts page views of people that op's products sent.
-func (o OperatorTally) Refer(op string, views int64) {
+func (o operatorTally) Refer(op string, views int64) {
 	if views > 0 {
 		o.row(op).s.ReferredViews += views
 	}
 }
 
 // Add counts a client, if it is a verified crawler.
-func (o OperatorTally) Add(v *Verdict) {
+func (o operatorTally) Add(v *Verdict) {
 	if v.Identity != IdentityVerified || v.Operator == "" {
 		return
 	}
@@ -78,7 +78,7 @@ func (o OperatorTally) Add(v *Verdict) {
 	if v.Network != "" {
 		e.nets[v.Network] = struct{}{}
 	}
-	if len(e.agents) < MaxNetworkAgents {
+	if len(e.agents) < maxNetworkAgents {
 		e.agents[agentHash(v.UserAgent)] = struct{}{}
 	}
 }
@@ -95,7 +95,7 @@ func agentHash(ua string) uint64 {
 }
 
 // List is the operators, most requests first.
-func (o OperatorTally) List() []OperatorSummary {
+func (o operatorTally) List() []OperatorSummary {
 	out := make([]OperatorSummary, 0, len(o))
 	for _, e := range o {
 		s := e.s
@@ -126,10 +126,10 @@ func sortOperators(out []OperatorSummary) {
 	})
 }
 
-// MergeOperators combines operators lists: counts add up, networks and
+// mergeOperators combines operators lists: counts add up, networks and
 // User-agents are the union of the parts' sets.
-func MergeOperators(parts [][]OperatorSummary) []OperatorSummary {
-	o := OperatorTally{}
+func mergeOperators(parts [][]OperatorSummary) []OperatorSummary {
+	o := operatorTally{}
 	for _, p := range parts {
 		for _, s := range p {
 			e := o.row(s.Operator)
@@ -144,7 +144,7 @@ func MergeOperators(parts [][]OperatorSummary) []OperatorSummary {
 				e.nets[n] = struct{}{}
 			}
 			for _, a := range s.AgentSet {
-				if len(e.agents) < MaxNetworkAgents {
+				if len(e.agents) < maxNetworkAgents {
 					e.agents[a] = struct{}{}
 				}
 			}

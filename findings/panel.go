@@ -5,8 +5,8 @@ import (
 	"slices"
 )
 
-// TopPathsKept is how many paths a robots row, and all robots together, list.
-const TopPathsKept = 20
+// topPathsKept is how many paths a robots row, and all robots together, list.
+const topPathsKept = 20
 
 // Panels is what all robots together, and people, were answered, and the
 // paths robots asked for most (panel.go).
@@ -29,7 +29,7 @@ type Panels struct {
 // SetRobotPaths sets the robots' paths from their whole list.
 func (p *Panels) SetRobotPaths(all []PathCount, base int64) {
 	p.AllRobotPaths, p.RobotPathsBase = all, base
-	p.RobotPaths, p.RobotPathsOtherMax = TopPaths(all, base)
+	p.RobotPaths, p.RobotPathsOtherMax = topPaths(all, base)
 }
 
 // PathCount is how many requests went to one path: at least Requests, at
@@ -60,23 +60,23 @@ func (c *StatusCounts) Add(o StatusCounts) {
 func (c StatusCounts) Total() int64 { return c.S2xx + c.S3xx + c.S4xx + c.S5xx + c.Other }
 
 // SortPaths sorts paths by requests, then errors, most first, then by
-// path, the order TopPaths cuts and a merge keeps.
+// path, the order topPaths cuts and a merge keeps.
 func SortPaths(out []PathCount) {
 	slices.SortFunc(out, func(a, b PathCount) int {
 		return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(b.Error, a.Error), cmp.Compare(a.Path, b.Path))
 	})
 }
 
-// TopPaths cuts a sorted list of paths to the TopPathsKept first, and
+// topPaths cuts a sorted list of paths to the topPathsKept first, and
 // raises base, the most a path not in it had, to the most one cut off had.
-func TopPaths(all []PathCount, base int64) ([]PathCount, int64) {
-	if len(all) <= TopPathsKept {
+func topPaths(all []PathCount, base int64) ([]PathCount, int64) {
+	if len(all) <= topPathsKept {
 		return all, base
 	}
-	for _, p := range all[TopPathsKept:] {
+	for _, p := range all[topPathsKept:] {
 		base = max(base, p.Requests+p.Error)
 	}
-	return all[:TopPathsKept:TopPathsKept], base
+	return all[:topPathsKept:topPathsKept], base
 }
 
 // MergePaths adds up lists of paths: a path a part did not list counts

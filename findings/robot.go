@@ -86,7 +86,7 @@ type RobotSummary struct {
 // SetTopPaths sets a row's paths from their whole list.
 func (s *RobotSummary) SetTopPaths(all []PathCount, base int64) {
 	s.AllTopPaths, s.TopPathsBase = all, base
-	s.TopPaths, s.TopPathsOtherMax = TopPaths(all, base)
+	s.TopPaths, s.TopPathsOtherMax = topPaths(all, base)
 }
 
 // PrefixCount is how many violations fell under one path prefix.

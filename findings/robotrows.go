@@ -61,7 +61,7 @@ func (t *robotRows) finish(checked bool) []RobotSummary {
 		for p, n := range t.prefixes[s.Name] {
 			s.Prefixes = append(s.Prefixes, PrefixCount{Prefix: p, Count: n})
 		}
-		SortPrefixes(s)
+		sortPrefixes(s)
 	}
 	slices.SortFunc(t.list, robotOrder)
 	return t.list
@@ -76,7 +76,7 @@ func (s *RobotSummary) add(r *RobotSummary) {
 	s.CrawlDelayFast = s.CrawlDelayFast || r.CrawlDelayFast
 	s.Clients += r.Clients
 	s.Requests += r.Requests
-	s.Bytes = AddBytes(s.Bytes, max(r.Bytes, 0))
+	s.Bytes = addBytes(s.Bytes, max(r.Bytes, 0))
 	s.Violations += r.Violations
 	s.Cached += r.Cached
 	s.AddAI(r.PreferenceConflicts, r.PreferenceRule, r.Discovery)

@@ -47,7 +47,7 @@ func (s Shard) Owns(addr string) bool {
 	if s.N <= 1 {
 		return true
 	}
-	return ShardOf(addr, s.N) == s.I
+	return shardOf(addr, s.N) == s.I
 }
 
 // OwnsLine reports whether a line that is no record (a malformed line, a
@@ -60,11 +60,11 @@ func (s Shard) OwnsLine(line int64) bool {
 	return (line-1)%int64(s.N)+1 == int64(s.I) || line < 1 && s.I == 1
 }
 
-// ShardOf is the shard (1 to n) of client address addr: FNV-1a (64 bits)
+// shardOf is the shard (1 to n) of client address addr: FNV-1a (64 bits)
 // of its network's text ("192.0.2.0/24", "2001:db8:1::/48", or the
 // address itself when it is no IP address), modulo n, plus 1. A tool
 // that partitions a log itself (Spark, Hadoop) can key by the same.
-func ShardOf(addr string, n int) int {
+func shardOf(addr string, n int) int {
 	h := fnv.New64a()
 	h.Write([]byte(shardKey(addr)))
 	return int(h.Sum64()%uint64(n)) + 1

@@ -19,7 +19,7 @@ type Summary struct {
 	bytesSaturated bool
 	rows           robotRows
 	nets           *NetworkTally
-	ops            OperatorTally
+	ops            operatorTally
 	incidents      []Incident
 	junk           map[string]bool // the addresses of junk clients
 }
@@ -44,7 +44,7 @@ type ClientFacts struct {
 
 // NewSummary returns a Summary with room for the given number of clients.
 func NewSummary(clients int) *Summary {
-	return &Summary{nets: NewNetworkTally(clients), ops: OperatorTally{}, rows: newRobotRows(0), junk: map[string]bool{}}
+	return &Summary{nets: NewNetworkTally(clients), ops: operatorTally{}, rows: newRobotRows(0), junk: map[string]bool{}}
 }
 
 // Add adds a client of verdict v, and what the pass knows of it, and
@@ -56,7 +56,7 @@ func (s *Summary) Add(v *Verdict, f *ClientFacts) int {
 	if v.Bytes == math.MaxInt64 {
 		s.bytesSaturated = true
 	}
-	t.ClientBytes = AddBytes(t.ClientBytes, max(v.Bytes, 0))
+	t.ClientBytes = addBytes(t.ClientBytes, max(v.Bytes, 0))
 	if v.Kind == KindScanner {
 		if t.Scanners++; t.Scanners == 1 {
 			s.firstScanner = v.IP
@@ -79,7 +79,7 @@ func (s *Summary) Add(v *Verdict, f *ClientFacts) int {
 	}
 	t.RobotCount++
 	t.RobotRequests += v.Requests
-	t.RobotBytes = AddBytes(t.RobotBytes, v.Bytes)
+	t.RobotBytes = addBytes(t.RobotBytes, v.Bytes)
 	if v.IdentityNote != "" {
 		t.RangesEarliest++
 	}
@@ -144,7 +144,7 @@ func (s *Summary) Finish(res *Result) {
 	// People's busy minutes after every robot's incident: the list is of
 	// robots' rapid fire first, the people's kept apart, marked human.
 	slices.SortStableFunc(s.incidents, func(a, b Incident) int {
-		return cmp.Or(HumanLast(&a, &b), cmp.Compare(b.Severity, a.Severity), a.Start.Compare(b.Start))
+		return cmp.Or(humanLast(&a, &b), cmp.Compare(b.Severity, a.Severity), a.Start.Compare(b.Start))
 	})
 	res.Incidents = nonNil(s.incidents)
 	res.Networks = s.nets.List()
