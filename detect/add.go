@@ -170,7 +170,7 @@ func (c *client) countRequest(r *logparse.Record) int64 {
 		c.last = t
 	}
 	if r.Bytes > 0 {
-		c.bytes = addBytes(c.bytes, r.Bytes)
+		c.bytes = findings.AddBytes(c.bytes, r.Bytes)
 	}
 	if r.Method == "HEAD" {
 		inc32(&c.head)

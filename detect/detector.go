@@ -601,15 +601,3 @@ func (f *robotsFetches) count(code int) {
 		}
 	}
 }
-
-// addBytes adds byte counts, saturating at math.MaxInt64: a log line may
-// claim any size (9223372036854775807 bytes twice is a negative total in
-// plain int64 arithmetic), and a report must never show a negative one. A
-// saturated total shows as 9223372036854775807, an impossible value that
-// reads as "too large to count", and Result.BytesSaturated says so.
-func addBytes(a, b int64) int64 {
-	if b > 0 && a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
-}

@@ -289,7 +289,7 @@ func (r *rate) crossing(sec int64, t thresholds) (incident, bool) {
 			}
 			in.requests += int64(e.n)
 			in.hits += int64(e.hits)
-			in.bytes = addBytes(in.bytes, e.bytes)
+			in.bytes = findings.AddBytes(in.bytes, e.bytes)
 			for k := range e.status {
 				in.status[k] += int64(e.status[k])
 			}

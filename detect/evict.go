@@ -127,7 +127,7 @@ func (d *Detector) foldReferred(c *client) {
 // foldClient moves everything counted for c into Other and forgets c.
 func (d *Detector) foldClient(c *client) {
 	d.other.Requests += c.requests
-	d.other.Bytes = addBytes(d.other.Bytes, c.bytes)
+	d.other.Bytes = findings.AddBytes(d.other.Bytes, c.bytes)
 	d.otherClients.add(clientHash(c.ip, c.ua.ua))
 	d.folded.Add(c.ip)
 

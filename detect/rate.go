@@ -3,6 +3,8 @@ package detect
 import (
 	"math"
 	"slices"
+
+	"github.com/robowatch/robowatch/findings"
 )
 
 // The rate detector works on whole seconds, the resolution of access logs.
@@ -213,7 +215,7 @@ func (r *rate) add(sec int64, hits uint32, bytes int64, status int, path uint64,
 	}
 	e.hits = uint32(min(uint64(e.hits)+uint64(hits), math.MaxUint32))
 	if bytes > 0 {
-		e.bytes = addBytes(e.bytes, bytes)
+		e.bytes = findings.AddBytes(e.bytes, bytes)
 	}
 	if c := status/100 - 2; 0 <= c && c < 4 && e.status[c] < math.MaxUint32 {
 		e.status[c]++
@@ -401,7 +403,7 @@ func (r *rate) grow(from, to int64, t thresholds) {
 		}
 		o.requests += int64(e.n)
 		o.hits += int64(e.hits)
-		o.bytes = addBytes(o.bytes, e.bytes)
+		o.bytes = findings.AddBytes(o.bytes, e.bytes)
 		for k := range e.status {
 			o.status[k] += int64(e.status[k])
 		}

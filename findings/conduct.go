@@ -83,7 +83,7 @@ func (k *Conduct) Add(o *Conduct) {
 		{&k.Requests, &o.Requests}, {&k.ViolatingSessions, &o.ViolatingSessions}, {&k.UnjudgedSessions, &o.UnjudgedSessions},
 		{&k.CrawlDelaySessions, &o.CrawlDelaySessions}, {&k.FastSessions, &o.FastSessions}, {&k.NotModified, &o.NotModified},
 		{&k.ErrorEpisodes, &o.ErrorEpisodes}, {&k.ErrorBefore, &o.ErrorBefore}, {&k.ErrorAfter, &o.ErrorAfter}} {
-		*p[0] = addBytes(*p[0], *p[1])
+		*p[0] = AddBytes(*p[0], *p[1])
 	}
 	if o.RobotsTxtMaxGap != nil && (k.RobotsTxtMaxGap == nil || *o.RobotsTxtMaxGap > *k.RobotsTxtMaxGap) {
 		g := *o.RobotsTxtMaxGap
@@ -93,7 +93,7 @@ func (k *Conduct) Add(o *Conduct) {
 		k.Methods = map[string]int64{}
 	}
 	for m, n := range o.Methods {
-		k.Methods[m] = addBytes(k.Methods[m], n)
+		k.Methods[m] = AddBytes(k.Methods[m], n)
 	}
 	k.checked = k.checked || o.checked || o.DisallowCompliance != nil
 }

@@ -73,7 +73,7 @@ func mergeVerdict(a, b *Verdict) {
 	})
 	a.Details = union(a.Details, b.Details)
 	a.Requests += b.Requests
-	a.Bytes = addBytes(a.Bytes, b.Bytes)
+	a.Bytes = AddBytes(a.Bytes, b.Bytes)
 	a.Pages += b.Pages
 	a.Assets += b.Assets
 	a.Errors += b.Errors
@@ -317,8 +317,8 @@ func moveRobotRequests(robots []RobotSummary, parts [][]Verdict, merged []Verdic
 				from, to := at(was), at(now)
 				from.requests -= v.Requests
 				to.requests += v.Requests
-				from.bytesOut = addBytes(from.bytesOut, max(v.Bytes, 0))
-				to.bytesIn = addBytes(to.bytesIn, max(v.Bytes, 0))
+				from.bytesOut = AddBytes(from.bytesOut, max(v.Bytes, 0))
+				to.bytesIn = AddBytes(to.bytesIn, max(v.Bytes, 0))
 			}
 		}
 	}
@@ -328,7 +328,7 @@ func moveRobotRequests(robots []RobotSummary, parts [][]Verdict, merged []Verdic
 	for i := range robots {
 		if f := moved[robots[i].Name]; f != nil {
 			robots[i].Requests = max(robots[i].Requests+f.requests, 0)
-			robots[i].Bytes = max(addBytes(robots[i].Bytes, f.bytesIn)-f.bytesOut, 0)
+			robots[i].Bytes = max(AddBytes(robots[i].Bytes, f.bytesIn)-f.bytesOut, 0)
 		}
 	}
 	slices.SortFunc(robots, robotOrder)

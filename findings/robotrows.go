@@ -76,7 +76,7 @@ func (s *RobotSummary) add(r *RobotSummary) {
 	s.CrawlDelayFast = s.CrawlDelayFast || r.CrawlDelayFast
 	s.Clients += r.Clients
 	s.Requests += r.Requests
-	s.Bytes = addBytes(s.Bytes, max(r.Bytes, 0))
+	s.Bytes = AddBytes(s.Bytes, max(r.Bytes, 0))
 	s.Violations += r.Violations
 	s.Cached += r.Cached
 	s.AddAI(r.PreferenceConflicts, r.PreferenceRule, r.Discovery)

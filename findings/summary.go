@@ -56,7 +56,7 @@ func (s *Summary) Add(v *Verdict, f *ClientFacts) int {
 	if v.Bytes == math.MaxInt64 {
 		s.bytesSaturated = true
 	}
-	t.ClientBytes = addBytes(t.ClientBytes, max(v.Bytes, 0))
+	t.ClientBytes = AddBytes(t.ClientBytes, max(v.Bytes, 0))
 	if v.Kind == KindScanner {
 		if t.Scanners++; t.Scanners == 1 {
 			s.firstScanner = v.IP
@@ -79,7 +79,7 @@ func (s *Summary) Add(v *Verdict, f *ClientFacts) int {
 	}
 	t.RobotCount++
 	t.RobotRequests += v.Requests
-	t.RobotBytes = addBytes(t.RobotBytes, v.Bytes)
+	t.RobotBytes = AddBytes(t.RobotBytes, v.Bytes)
 	if v.IdentityNote != "" {
 		t.RangesEarliest++
 	}

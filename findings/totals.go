@@ -56,8 +56,8 @@ func (t *Totals) Add(o *Totals) {
 	t.JunkConnections += o.JunkConnections
 	t.JunkAddresses += o.JunkAddresses
 	t.RobotRequests += o.RobotRequests
-	t.RobotBytes = addBytes(t.RobotBytes, o.RobotBytes)
-	t.ClientBytes = addBytes(t.ClientBytes, o.ClientBytes)
+	t.RobotBytes = AddBytes(t.RobotBytes, o.RobotBytes)
+	t.ClientBytes = AddBytes(t.ClientBytes, o.ClientBytes)
 	t.Scanners += o.Scanners
 }
 
