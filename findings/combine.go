@@ -5,8 +5,8 @@ import "slices"
 // Overlap is what a merge of parts that may share clients (consecutive
 // days) needs of them: each part's clients and the merged list, by which
 // the rows of a client seen in several parts are counted once and its
-// edges joined. Parts whose clients are disjoint (a Pool's workers) merge
-// without it.
+// edges joined. Parts whose clients are disjoint (a detect.Pool's
+// workers) merge without it.
 type Overlap struct {
 	Parts  [][]Verdict
 	Merged []Verdict
@@ -15,11 +15,12 @@ type Overlap struct {
 // Merge adds up the findings of parts into out, as one pass over all of
 // their records finds them: the totals, Other, the span, the robots,
 // incidents, panels, timeline, networks, operators, edges and drill-downs.
-// The clients and violations lists, which a Pool and a merge of reports
-// hold differently, are the caller's, and so is rank: a client's place in
-// the merged clients list, which orders violations and incidents. With
-// overlap nil the parts' clients are disjoint. The merged rows take over
-// the parts' (MergeRobots): the parts are not to be used after.
+// The clients and violations lists, which a detect.Pool and a merge of
+// reports hold differently, are the caller's, and so is rank: a client's
+// place in the merged clients list, which orders violations and
+// incidents. With overlap nil the parts' clients are disjoint. The merged
+// rows take over the parts' (MergeRobots): the parts are not to be used
+// after.
 func Merge(out *Result, parts []*Result, rank func(ip, ua string) int, overlap *Overlap) {
 	var (
 		incidents = make([][]Incident, 0, len(parts))
@@ -73,8 +74,8 @@ func Merge(out *Result, parts []*Result, rank func(ip, ua string) int, overlap *
 }
 
 // mergeDisjointNetworks merges the networks lists of parts that never
-// share a network (a Pool's workers), each in the list's order (most
-// requests first).
+// share a network (a detect.Pool's workers), each in the list's order
+// (most requests first).
 func mergeDisjointNetworks(parts [][]NetworkSummary) []NetworkSummary {
 	n := 0
 	for _, p := range parts {

@@ -40,7 +40,7 @@ type ClientEdge struct {
 	FetchLast   *int64 `json:"fetch_last"`
 	BeforeFetch *int64 `json:"before_fetch"`
 
-	// What the next day's run starts from (Config.Seed).
+	// What the next day's run starts from (detect.Config.Seed).
 	Robots  *EdgeRobots  `json:"robots"`  // the copy of robots.txt it held; null: no fetch
 	Backoff *EdgeBackoff `json:"backoff"` // its pace at the end; null: no 429 or 503 answer, or no request in its last minute
 }
@@ -76,7 +76,8 @@ var (
 // Check reports why edge e cannot be of a report of records records
 // (nil: it can): a count negative or past them, a time out of range or
 // after its last request, its last minute's requests not of its last
-// minute. A run seeded from it (Config.Seed) adds its counts to its own.
+// minute. A run seeded from it (detect.Config.Seed) adds its counts to its
+// own.
 func (e *ClientEdge) Check(records int64) error {
 	if e.Sessions < 0 || e.Sessions > records {
 		return fmt.Errorf("sessions %d: want 0 to the report's %d records", e.Sessions, records)

@@ -13,8 +13,8 @@ const maxFoldedNetworks = 100_000
 
 // FoldedNetworks are the networks (a /24, a /48: what a block list
 // aggregates) that a client was folded into Other from, by --max-clients
-// or Config.Expire. Such a client is known no more one by one: it may have
-// been a person, so its network is never listed whole.
+// or detect.Config.Expire. Such a client is known no more one by one: it
+// may have been a person, so its network is never listed whole.
 type FoldedNetworks struct {
 	nets map[uint64]struct{}
 	all  bool // past maxFoldedNetworks: every network counts

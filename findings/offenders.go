@@ -220,9 +220,10 @@ type BlockOptions struct {
 	// Aggregate lists a /24 (IPv4) or /48 (IPv6) instead of its addresses
 	// when at least this many of them are selected; 0 never does. A
 	// network is listed only when every client seen in it was selected,
-	// none of them was folded into Other (--max-clients, Config.Expire:
-	// its verdict is not known) and no allowed address lies in it: a
-	// block list never reaches past what the log showed doing wrong.
+	// none of them was folded into Other (--max-clients,
+	// detect.Config.Expire: its verdict is not known) and no allowed
+	// address lies in it: a block list never reaches past what the log
+	// showed doing wrong.
 	Aggregate int
 }
 

@@ -2,8 +2,9 @@ package findings
 
 import "math"
 
-// Other counts the records of the clients that Config.MaxClients left out:
-// the lightest, evicted to make room (see evict.go), folded together.
+// Other counts the records of the clients that detect.Config.MaxClients
+// left out: the lightest, evicted to make room (see detect/evict.go),
+// folded together.
 type Other struct {
 	Clients  int64 `json:"clients"`  // distinct clients folded, estimated (HyperLogLog, about 2% off)
 	Requests int64 `json:"requests"` // their requests

@@ -31,7 +31,7 @@ type Result struct {
 	// were not computed, and the report must say so.
 	ViolationsChecked bool `json:"violations_checked"`
 
-	Other Other `json:"other"` // clients beyond Config.MaxClients, folded together
+	Other Other `json:"other"` // clients beyond detect.Config.MaxClients, folded together
 
 	// Folded are the networks Other's clients came from, which a block
 	// list never aggregates; nil when not known (a merged report), and
@@ -43,7 +43,7 @@ type Result struct {
 	// negative: hostile or corrupt sizes; such a total is a lower bound.
 	BytesSaturated bool `json:"bytes_saturated"`
 
-	Watched []ClientTimeline `json:"watched,omitempty"` // drill-downs of the clients Config.Watch picked
+	Watched []ClientTimeline `json:"watched,omitempty"` // drill-downs of the clients detect.Config.Watch picked
 
 	Timeline Timeline `json:"timeline"` // requests over time, robots and humans
 	// FirstScanner is the first (most requests) of the Scanners: what

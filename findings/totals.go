@@ -1,12 +1,12 @@
 package findings
 
 // Totals are the counts of a pass that add up over its parts (the workers
-// of a Pool, the shards of a log, consecutive days): each has one name
-// from the pass to the JSON summary, and Add is the one sum of them.
+// of a detect.Pool, the shards of a log, consecutive days): each has one
+// name from the pass to the JSON summary, and Add is the one sum of them.
 type Totals struct {
 	Records       int64 `json:"records"`           // records added (folded ones included)
 	LateRecords   int64 `json:"late_records"`      // records later than ReorderTolerance: in totals, not in rate windows
-	FutureRecords int64 `json:"future_records"`    // records dated more than FutureTolerance after the time robowatch runs (Config.Now): in their clients' totals, not in rates, the timeline, the time span or the log's clock
+	FutureRecords int64 `json:"future_records"`    // records dated more than detect.FutureTolerance after the time robowatch runs (detect.Config.Now): in their clients' totals, not in rates, the timeline, the time span or the log's clock
 	Unchecked     int64 `json:"unchecked_records"` // records of hosts with no robots.txt given (only HOST=FILE ones were)
 
 	ViolationCount     int64 `json:"violation_count"`    // violations of robot clients, stored or not
@@ -14,8 +14,8 @@ type Totals struct {
 	IncidentCount      int   `json:"incident_count"`     // incidents, stored or not
 	IncidentsUnlisted  int   `json:"incidents_dropped"`  // incidents counted but not listed: past a bound, or of a client folded into Other
 
-	WatchDropped   int64 `json:"watch_dropped"`   // clients Config.Watch picked past the first 1,000, tracked without a drill-down
-	DNSChecked     int   `json:"dns_checked"`     // addresses whose claim was checked by DNS (Detector.VerifyDNS)
+	WatchDropped   int64 `json:"watch_dropped"`   // clients detect.Config.Watch picked past the first 1,000, tracked without a drill-down
+	DNSChecked     int   `json:"dns_checked"`     // addresses whose claim was checked by DNS (detect.Detector.VerifyDNS)
 	RangesEarliest int   `json:"ranges_earliest"` // robot clients seen before the range lists' history, judged by the earliest lists known (Verdict.IdentityNote)
 
 	// The counts of the clients by their verdicts: a merge of parts that
