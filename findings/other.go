@@ -41,10 +41,10 @@ func nonNil[T any](s []T) []T {
 // Add adds o, another part's, to t. Clients and Robots are estimates
 // (HyperLogLog) and Bytes a part's to write: they saturate.
 func (t *Other) Add(o *Other) {
-	t.Clients = saturatingAdd(t.Clients, o.Clients)
+	t.Clients = SaturatingAdd(t.Clients, o.Clients)
 	t.Requests += o.Requests
-	t.Bytes = saturatingAdd(t.Bytes, o.Bytes)
-	t.Robots = saturatingAdd(t.Robots, o.Robots)
+	t.Bytes = SaturatingAdd(t.Bytes, o.Bytes)
+	t.Robots = SaturatingAdd(t.Robots, o.Robots)
 	t.Violations += o.Violations
 	t.Incidents += o.Incidents
 }

@@ -49,7 +49,7 @@ func (t *Totals) Add(o *Totals) {
 	t.ViolationsUnlisted += o.ViolationsUnlisted
 	t.IncidentCount += o.IncidentCount
 	t.IncidentsUnlisted += o.IncidentsUnlisted
-	t.WatchDropped = saturatingAdd(t.WatchDropped, o.WatchDropped)
+	t.WatchDropped = SaturatingAdd(t.WatchDropped, o.WatchDropped)
 	t.DNSChecked += o.DNSChecked
 	t.RangesEarliest += o.RangesEarliest
 	t.RobotCount += o.RobotCount
@@ -61,8 +61,8 @@ func (t *Totals) Add(o *Totals) {
 	t.Scanners += o.Scanners
 }
 
-// saturatingAdd is a + b, stopping at the int64 bounds instead of wrapping.
-func saturatingAdd(a, b int64) int64 {
+// SaturatingAdd is a + b, stopping at the int64 bounds instead of wrapping.
+func SaturatingAdd(a, b int64) int64 {
 	if s := a + b; s >= a == (b >= 0) {
 		return s
 	}

@@ -454,27 +454,27 @@ func (s *robotSum) add(rb *LedgerRobot) {
 	for _, n := range rb.ViolatedOn {
 		s.violated[n] = true
 	}
-	r.Requests = saturatingAdd(r.Requests, rb.Requests)
-	r.Bytes = saturatingAdd(r.Bytes, rb.Bytes)
-	r.Violations = saturatingAdd(r.Violations, rb.Violations)
-	r.Cached = saturatingAdd(r.Cached, rb.Cached)
-	r.UnreachableRequests = saturatingAdd(r.UnreachableRequests, rb.UnreachableRequests)
+	r.Requests = findings.SaturatingAdd(r.Requests, rb.Requests)
+	r.Bytes = findings.SaturatingAdd(r.Bytes, rb.Bytes)
+	r.Violations = findings.SaturatingAdd(r.Violations, rb.Violations)
+	r.Cached = findings.SaturatingAdd(r.Cached, rb.Cached)
+	r.UnreachableRequests = findings.SaturatingAdd(r.UnreachableRequests, rb.UnreachableRequests)
 	if rb.Pages == nil {
 		s.pagesKnown = false
 	} else {
-		s.pages = saturatingAdd(s.pages, *rb.Pages)
+		s.pages = findings.SaturatingAdd(s.pages, *rb.Pages)
 	}
 	if rb.PreferenceConflicts != nil {
 		// Counted on the sites that measured it: a site without a
 		// preference has none to conflict with.
 		s.conflictsKnown = true
-		s.conflicts = saturatingAdd(s.conflicts, *rb.PreferenceConflicts)
+		s.conflicts = findings.SaturatingAdd(s.conflicts, *rb.PreferenceConflicts)
 	}
 	if rb.Violations > 0 && rb.Rules == nil {
 		s.rulesKnown = false
 	}
 	for _, rule := range rb.Rules {
-		s.rules[rule.Rule] = saturatingAdd(s.rules[rule.Rule], max(rule.Violations, 0))
+		s.rules[rule.Rule] = findings.SaturatingAdd(s.rules[rule.Rule], max(rule.Violations, 0))
 	}
 	for word, n := range rb.Compliance {
 		// Other sites' ledgers are theirs to write: their counts may add
@@ -518,16 +518,16 @@ func (s *operatorSum) add(o *LedgerOperator) {
 	for _, n := range o.SiteNames {
 		s.sites[n] = true
 	}
-	s.row.Requests = saturatingAdd(s.row.Requests, o.Requests)
+	s.row.Requests = findings.SaturatingAdd(s.row.Requests, o.Requests)
 	if o.Pages == nil {
 		s.pagesKnown = false
 	} else {
-		s.pages = saturatingAdd(s.pages, *o.Pages)
+		s.pages = findings.SaturatingAdd(s.pages, *o.Pages)
 	}
 	if o.ReferredViews == nil {
 		s.referredKnown = false
 	} else {
-		s.referred = saturatingAdd(s.referred, *o.ReferredViews)
+		s.referred = findings.SaturatingAdd(s.referred, *o.ReferredViews)
 	}
 }
 

@@ -731,7 +731,7 @@ func mergeParts(parts []*jsonPart) *Report {
 	for _, p := range parts {
 		s := p.Summary
 		estimated = estimated || s.ClientsEstimated
-		estimate = saturatingAdd(estimate, s.Clients) // an estimate: not bounded by the records
+		estimate = findings.SaturatingAdd(estimate, s.Clients) // an estimate: not bounded by the records
 		res.AssetsElsewhere = res.AssetsElsewhere || s.AssetsElsewhere
 		ranges.add(s.Ranges...)
 		clients = append(clients, p.Clients)
@@ -820,9 +820,9 @@ func countClients(res *findings.Result, merged []findings.Verdict) {
 		if v.Robot {
 			res.RobotCount++
 			res.RobotRequests += v.Requests
-			res.RobotBytes = saturatingAdd(res.RobotBytes, v.Bytes)
+			res.RobotBytes = findings.SaturatingAdd(res.RobotBytes, v.Bytes)
 		}
-		res.ClientBytes = saturatingAdd(res.ClientBytes, max(v.Bytes, 0))
+		res.ClientBytes = findings.SaturatingAdd(res.ClientBytes, max(v.Bytes, 0))
 		if v.Kind == findings.KindScanner {
 			if res.Scanners++; res.Scanners == 1 {
 				res.FirstScanner = v.IP
@@ -960,14 +960,4 @@ func (s *set[T]) add(vs ...T) {
 		s.seen[v] = len(s.list)
 		s.list = append(s.list, v)
 	}
-}
-
-func saturatingAdd(a, b int64) int64 {
-	if s := a + b; s >= a == (b >= 0) {
-		return s
-	}
-	if b > 0 {
-		return 1<<63 - 1
-	}
-	return -1 << 63
 }

@@ -804,7 +804,7 @@ func headlineSection(r *Report, opt Options) *section {
 	// Shares of everything read: the clients folded under --max-clients
 	// sent bytes too. Their robots' requests and bytes are not known one
 	// by one, so the shares are then lower bounds.
-	bytes := saturatingAdd(res.ClientBytes, max(res.Other.Bytes, 0))
+	bytes := findings.SaturatingAdd(res.ClientBytes, max(res.Other.Bytes, 0))
 	robots := int64(res.RobotCount)
 	if robots == 0 {
 		add("Robots", "none: no client of the "+Exact(records)+noun(records, " request", " requests")+" was judged a robot")
