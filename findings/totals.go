@@ -5,7 +5,7 @@ package findings
 // name from the pass to the JSON summary, and Add is the one sum of them.
 type Totals struct {
 	Records       int64 `json:"records"`           // records added (folded ones included)
-	LateRecords   int64 `json:"late_records"`      // records later than ReorderTolerance: in totals, not in rate windows
+	LateRecords   int64 `json:"late_records"`      // records later than detect's reorder tolerance: in totals, not in rate windows
 	FutureRecords int64 `json:"future_records"`    // records dated more than detect.FutureTolerance after the time robowatch runs (detect.Config.Now): in their clients' totals, not in rates, the timeline, the time span or the log's clock
 	Unchecked     int64 `json:"unchecked_records"` // records of hosts with no robots.txt given (only HOST=FILE ones were)
 

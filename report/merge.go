@@ -715,6 +715,10 @@ func overlaps(parts []*jsonPart) []string {
 	return out
 }
 
+// mergeParts is the report of parts already checked to fit together:
+// their clients and violations merged by address and User-agent, and
+// everything else added up by findings.Merge, as a Pool adds its workers'.
+// Parts may share clients (days), so Merge is told the overlap.
 func mergeParts(parts []*jsonPart) *Report {
 	rep := &Report{}
 	res := &findings.Result{}
