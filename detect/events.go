@@ -132,15 +132,17 @@ func eventName(c *client) string {
 // storedViolationOf is c's i-th stored violation, its text copied: the
 // client's buffer is still being written.
 func storedViolationOf(c *client, i int) findings.Violation {
-	sv := &c.rare().viol.list[i]
-	text := c.rare().viol.text[sv.off:]
+	cv := c.rare().viol
+	sv := &cv.list[i]
+	j := &cv.judged.list[sv.judged]
+	text := cv.text[sv.off:]
 	v := findings.Violation{
-		IP: c.ip, UserAgent: c.ua.ua, Name: eventName(c), Time: sv.t,
+		IP: c.ip, UserAgent: c.ua.ua, Name: eventName(c), Time: sv.time(&cv.judged),
 		Method: string(text[:sv.mlen]), Path: string(text[sv.mlen : uint32(sv.mlen)+sv.plen]),
-		Status: int(sv.status), Group: sv.m.Group(),
+		Status: int(sv.status), Group: j.m.Group(),
 	}
-	if sv.rule != nil {
-		v.Rule, v.Line = sv.rule.Text, sv.rule.Line
+	if j.rule != nil {
+		v.Rule, v.Line = j.rule.Text, j.rule.Line
 	}
 	return v
 }

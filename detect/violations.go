@@ -25,6 +25,7 @@ type violationSource struct {
 	ip, ua, name string
 	list         []storedViolation
 	text         []byte // methods and paths; no longer written to
+	judged       *judgedTable
 }
 
 // add appends c's stored violations (sorted in place by time, log order
@@ -34,8 +35,9 @@ func (l *storedViolations) add(c *client, name string) {
 	if len(list) == 0 {
 		return
 	}
-	slices.SortStableFunc(list, func(a, b storedViolation) int { return a.t.Compare(b.t) })
-	l.sources = append(l.sources, violationSource{c.ip, c.ua.ua, name, list, c.rare().viol.text})
+	slices.SortStableFunc(list, compareTimes)
+	v := c.rare().viol
+	l.sources = append(l.sources, violationSource{c.ip, c.ua.ua, name, list, v.text, &v.judged})
 	l.n += len(list)
 }
 
@@ -87,16 +89,17 @@ func (l *storedViolations) Of(ip, ua string, n int) []findings.Violation {
 
 func (s *violationSource) violation(i int) findings.Violation {
 	sv := &s.list[i]
+	j := &s.judged.list[sv.judged]
 	v := findings.Violation{
 		IP: s.ip, UserAgent: s.ua, Name: s.name,
-		Time: sv.t, Method: s.str(sv.off, uint32(sv.mlen)), Path: s.str(sv.off+uint32(sv.mlen), sv.plen),
-		Status: int(sv.status), Group: sv.m.Group(),
+		Time: sv.time(s.judged), Method: s.str(sv.off, uint32(sv.mlen)), Path: s.str(sv.off+uint32(sv.mlen), sv.plen),
+		Status: int(sv.status), Group: j.m.Group(),
 	}
-	if sv.rule != nil {
-		v.Rule, v.Line = sv.rule.Text, sv.rule.Line
+	if j.rule != nil {
+		v.Rule, v.Line = j.rule.Text, j.rule.Line
 	}
-	v.RobotsTxtFrom, v.RobotsTxtCopy = sv.ver.fromText(), copyName[sv.how]
-	loc := sv.t.Location()
+	v.RobotsTxtFrom, v.RobotsTxtCopy = j.ver.fromText(), copyName[j.how]
+	loc := j.loc
 	if sv.okFetch != 0 {
 		t := time.Unix(sv.okFetch, 0).In(loc)
 		v.RobotsTxtFetched = &t
@@ -130,7 +133,7 @@ type violationHeap []cursor
 func (h violationHeap) Len() int { return len(h) }
 func (h violationHeap) Less(i, j int) bool {
 	a, b := &h[i], &h[j]
-	return cmp.Or(a.src.list[a.next].t.Compare(b.src.list[b.next].t), cmp.Compare(a.order, b.order)) < 0
+	return cmp.Or(compareTimes(a.src.list[a.next], b.src.list[b.next]), cmp.Compare(a.order, b.order)) < 0
 }
 func (h violationHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
 func (h *violationHeap) Push(x any)   { *h = append(*h, x.(cursor)) }
@@ -139,4 +142,9 @@ func (h *violationHeap) Pop() any {
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
+}
+
+// compareTimes orders two stored violations by time.
+func compareTimes(a, b storedViolation) int {
+	return cmp.Or(cmp.Compare(a.sec, b.sec), cmp.Compare(a.nsec, b.nsec))
 }
