@@ -268,9 +268,20 @@ func (v *clientViolations) store(t time.Time, j checkResult, f *robotsFetches, m
 			sv.okFetch = f.okAt
 		}
 	}
-	v.list = append(v.list, sv)
-	v.text = append(append(v.text, method...), path...)
+	v.list = append(spare(v.list, 1), sv)
+	v.text = append(append(spare(v.text, len(method)+len(path)), method...), path...)
 	return true
+}
+
+// spare makes room for n more elements in s: append's doubling while s is
+// short, then a quarter more at a time. A robot's stored violations are
+// held to the end of the pass, where the heap peaks, and doubling left a
+// third of their lists unused.
+func spare[T any](s []T, n int) []T {
+	if len(s)+n <= cap(s) || cap(s) < 64 {
+		return s
+	}
+	return append(make([]T, 0, max(len(s)+n, cap(s)+cap(s)/4)), s...)
 }
 
 // maxClientPrefixes bounds the path prefixes a client counts separately; the
