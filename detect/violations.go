@@ -5,6 +5,7 @@ import (
 	"container/heap"
 	"iter"
 	"slices"
+	"sort"
 	"time"
 	"unsafe"
 
@@ -26,6 +27,7 @@ type violationSource struct {
 	list         []storedViolation
 	text         []byte // methods and paths; no longer written to
 	judged       *judgedTable
+	evidence     []violationEvidence // parallel to list, or empty
 }
 
 // add appends c's stored violations (sorted in place by time, log order
@@ -35,9 +37,13 @@ func (l *storedViolations) add(c *client, name string) {
 	if len(list) == 0 {
 		return
 	}
-	slices.SortStableFunc(list, compareTimes)
 	v := c.rare().viol
-	l.sources = append(l.sources, violationSource{c.ip, c.ua.ua, name, list, v.text, &v.judged})
+	if len(v.evidence) == 0 {
+		slices.SortStableFunc(list, compareTimes)
+	} else {
+		sort.Stable(byTime{list, v.evidence})
+	}
+	l.sources = append(l.sources, violationSource{c.ip, c.ua.ua, name, list, v.text, &v.judged, v.evidence})
 	l.n += len(list)
 }
 
@@ -100,13 +106,16 @@ func (s *violationSource) violation(i int) findings.Violation {
 	}
 	v.RobotsTxtFrom, v.RobotsTxtCopy = j.ver.fromText(), copyName[j.how]
 	loc := j.loc
-	if sv.okFetch != 0 {
-		t := time.Unix(sv.okFetch, 0).In(loc)
+	if len(s.evidence) == 0 {
+		return v
+	}
+	if e := &s.evidence[i]; e.okFetch != 0 {
+		t := time.Unix(e.okFetch, 0).In(loc)
 		v.RobotsTxtFetched = &t
 	}
-	if sv.fetched {
-		t := time.Unix(sv.fetch, 0).In(loc)
-		v.LastFetch, v.LastFetchStatus = &t, int(sv.fstatus)
+	if e := &s.evidence[i]; e.fetched {
+		t := time.Unix(e.fetch, 0).In(loc)
+		v.LastFetch, v.LastFetchStatus = &t, int(e.fstatus)
 	}
 	return v
 }
@@ -147,4 +156,17 @@ func (h *violationHeap) Pop() any {
 // compareTimes orders two stored violations by time.
 func compareTimes(a, b storedViolation) int {
 	return cmp.Or(cmp.Compare(a.sec, b.sec), cmp.Compare(a.nsec, b.nsec))
+}
+
+// byTime sorts a client's stored violations by time with their evidence.
+type byTime struct {
+	list     []storedViolation
+	evidence []violationEvidence
+}
+
+func (b byTime) Len() int           { return len(b.list) }
+func (b byTime) Less(i, j int) bool { return compareTimes(b.list[i], b.list[j]) < 0 }
+func (b byTime) Swap(i, j int) {
+	b.list[i], b.list[j] = b.list[j], b.list[i]
+	b.evidence[i], b.evidence[j] = b.evidence[j], b.evidence[i]
 }
