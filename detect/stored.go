@@ -80,7 +80,7 @@ func (v *clientViolations) store(t time.Time, j checkResult, f *robotsFetches, m
 // spare makes room for n more elements in s: append's doubling while s is
 // short, then a quarter more at a time. A robot's stored violations are
 // held to the end of the pass, where the heap peaks, and doubling left a
-// third of their lists unused.
+// quarter of their lists' room unused.
 func spare[T any](s []T, n int) []T {
 	if len(s)+n <= cap(s) || cap(s) < 64 {
 		return s
