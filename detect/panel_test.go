@@ -116,7 +116,9 @@ func TestPanelPathBoundsHold(t *testing.T) {
 }
 
 // TestMergePathsOfDisjointClients: the sum of two tallies' whole lists is
-// the tally of all their clients, which --workers and --shard rely on.
+// the tally of all their clients, which --workers and --shard rely on. The
+// tallies are a pass's, so the test stays here and sums them through
+// findings.Merge, as a Pool does.
 func TestMergePathsOfDisjointClients(t *testing.T) {
 	var a, b, all []req
 	for i := range 200 {
@@ -124,8 +126,10 @@ func TestMergePathsOfDisjointClients(t *testing.T) {
 		r := req{ip: "192.0.2.2", ua: curlUA, sec: i, path: fmt.Sprintf("/p%d", i%5)}
 		a, b, all = append(a, q), append(b, r), append(all, q, r)
 	}
-	ra, rb, whole := robotRow(t, run(Config{}, a), "curl"), robotRow(t, run(Config{}, b), "curl"), robotRow(t, run(Config{}, all), "curl")
-	got, base := findings.MergePaths([][]findings.PathCount{ra.AllTopPaths, rb.AllTopPaths}, []int64{ra.TopPathsBase, rb.TopPathsBase})
+	merged := new(findings.Result)
+	findings.Merge(merged, []*findings.Result{run(Config{}, a), run(Config{}, b)}, func(ip, ua string) int { return 0 }, nil)
+	m, whole := robotRow(t, merged, "curl"), robotRow(t, run(Config{}, all), "curl")
+	got, base := m.AllTopPaths, m.TopPathsBase
 	if fmt.Sprint(got) != fmt.Sprint(whole.AllTopPaths) || base != whole.TopPathsBase {
 		t.Errorf("merged %v (base %d), one run %v (base %d)", got, base, whole.AllTopPaths, whole.TopPathsBase)
 	}

@@ -407,7 +407,7 @@ func (p *Pool) Result() *findings.Result {
 	wg.Wait()
 	p.res = mergeResults(rs)
 	if len(rs) > 1 {
-		// The merged rows took over the workers' (MergeRobots): with many
+		// The merged rows took over the workers' (findings.Merge): with many
 		// robot names, the workers' rows held as long as the workers would
 		// double what the report needs. So do the merged networks: on a
 		// botnet's log, a row for each of 230,000 /24s (18 MB) would be

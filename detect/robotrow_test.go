@@ -2,18 +2,15 @@ package detect
 
 import (
 	"fmt"
-	"math"
-	"slices"
 	"testing"
 	"time"
 
-	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 
 // TestRobotRowBytesAndVerifier: a robots row says the bytes its clients
 // were sent and how they were verified, whether one detector or a Pool's
-// workers (whose rows MergeRobots adds up) judged them: two Googlebots
+// workers (whose rows findings.Merge adds up) judged them: two Googlebots
 // from Google's ranges make one verified row of both their bytes, an
 // impostor's bytes stay in its own row.
 func TestRobotRowBytesAndVerifier(t *testing.T) {
@@ -45,46 +42,5 @@ func TestRobotRowBytesAndVerifier(t *testing.T) {
 				t.Errorf("%d workers: row %s: %q, want %q", workers, name, got[name], w)
 			}
 		}
-	}
-}
-
-// TestJoinIdentity: a row is verified only when all its clients are, and
-// then says every way they were.
-func TestJoinIdentity(t *testing.T) {
-	tests := []struct {
-		a, byA, b, byB string
-		want, wantBy   string
-	}{
-		{"verified", "ip-range", "verified", "ip-range", "verified", "ip-range"},
-		{"verified", "ip-range", "verified", "dns", "verified", "dns,ip-range"},
-		{"verified", "dns,ip-range", "verified", "signature", "verified", "dns,ip-range,signature"},
-		{"verified", "dns", "verified", "dns,ip-range", "verified", "dns,ip-range"},
-		{"verified", "ip-range", "unverified", "", "unverified", ""},
-		{"unverified", "", "verified", "dns", "unverified", ""},
-		{"impostor", "", "impostor", "", "impostor", ""},
-		{"", "", "", "", "", ""},
-	}
-	for _, tt := range tests {
-		id, by := findings.JoinIdentities(tt.a, tt.byA, tt.b, tt.byB)
-		if id != tt.want || by != tt.wantBy {
-			t.Errorf("JoinIdentities(%q, %q, %q, %q) = %q, %q; want %q, %q", tt.a, tt.byA, tt.b, tt.byB, id, by, tt.want, tt.wantBy)
-		}
-	}
-}
-
-// TestMergeRobotsBytesAndVerifier: merged reports (robowatch merge, shards)
-// add up a row's bytes, saturating at the int64 bound as every byte total
-// does, and name each way its clients were verified.
-func TestMergeRobotsBytesAndVerifier(t *testing.T) {
-	parts := [][]findings.RobotSummary{
-		{{Name: "bingbot", Identity: "verified", VerifiedBy: "ip-range", Bytes: 100, Requests: 1}, {Name: "x", Bytes: math.MaxInt64 - 5, Requests: 1}},
-		{{Name: "bingbot", Identity: "verified", VerifiedBy: "dns", Bytes: 50, Requests: 1}, {Name: "x", Bytes: 10, Requests: 1}},
-	}
-	got := findings.MergeRobots(parts, false)
-	want := []findings.RobotSummary{{Name: "bingbot", Identity: "verified", VerifiedBy: "dns,ip-range", Bytes: 150}, {Name: "x", Bytes: math.MaxInt64}}
-	if !slices.EqualFunc(got, want, func(a, b findings.RobotSummary) bool {
-		return a.Name == b.Name && a.Identity == b.Identity && a.VerifiedBy == b.VerifiedBy && a.Bytes == b.Bytes
-	}) {
-		t.Errorf("merged %+v, want %+v", got, want)
 	}
 }

@@ -19,7 +19,7 @@ type Overlap struct {
 // reports hold differently, are the caller's, and so is rank: a client's
 // place in the merged clients list, which orders violations and
 // incidents. With overlap nil the parts' clients are disjoint. The merged
-// rows take over the parts' (MergeRobots): the parts are not to be used
+// rows take over the parts' (mergeRobots): the parts are not to be used
 // after.
 func Merge(out *Result, parts []*Result, rank func(ip, ua string) int, overlap *Overlap) {
 	var (
@@ -54,7 +54,7 @@ func Merge(out *Result, parts []*Result, rank func(ip, ua string) int, overlap *
 		operators = append(operators, r.Operators)
 		edges = append(edges, r.Edges)
 	}
-	out.Robots = MergeRobots(robots, out.ViolationsChecked)
+	out.Robots = mergeRobots(robots, out.ViolationsChecked)
 	if overlap != nil {
 		moveRobotRequests(out.Robots, overlap.Parts, overlap.Merged)
 	}

@@ -70,8 +70,8 @@ func (f *FoldedNetworks) Union(g *FoldedNetworks) {
 	}
 }
 
-// Has reports whether a client of the network of a was folded.
-func (f *FoldedNetworks) Has(a netip.Addr) bool {
+// has reports whether a client of the network of a was folded.
+func (f *FoldedNetworks) has(a netip.Addr) bool {
 	if f.all {
 		return true
 	}

@@ -33,7 +33,7 @@ func TestFoldedNetworks(t *testing.T) {
 	}
 	check := func(f *FoldedNetworks, tag string) {
 		for _, tt := range tests {
-			if got := f.Has(netip.MustParseAddr(tt.addr)); got != tt.has {
+			if got := f.has(netip.MustParseAddr(tt.addr)); got != tt.has {
 				t.Errorf("%s: has(%s) = %v, want %v", tag, tt.addr, got, tt.has)
 			}
 		}
@@ -52,7 +52,7 @@ func TestFoldedNetworks(t *testing.T) {
 			full.Add(fmt.Sprintf("2001:db8:%x::1", i-1<<16))
 		}
 	}
-	if !full.all || full.nets != nil || !full.Has(netip.MustParseAddr("203.0.113.1")) {
+	if !full.all || full.nets != nil || !full.has(netip.MustParseAddr("203.0.113.1")) {
 		t.Errorf("past %d networks: all %v, %d held", maxFoldedNetworks, full.all, len(full.nets))
 	}
 	u.Union(&full)

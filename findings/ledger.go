@@ -20,6 +20,6 @@ func SumConduct(parts []Conduct) Conduct {
 // JoinIdentity is the identity of a row whose parts say a and b: one of
 // them when they agree, unverified when they do not.
 func JoinIdentity(a, b string) string {
-	id, _ := JoinIdentities(a, "", b, "")
+	id, _ := joinIdentities(a, "", b, "")
 	return id
 }

@@ -82,7 +82,7 @@ func mergeVerdict(a, b *Verdict) {
 	a.Cached += b.Cached
 	a.PreferenceConflicts += b.PreferenceConflicts
 	if b.PreferenceRule != "" && (a.PreferenceRule == "" || b.PreferenceRule < a.PreferenceRule) {
-		a.PreferenceRule = b.PreferenceRule // in byte order, as MergeRobots keeps it
+		a.PreferenceRule = b.PreferenceRule // in byte order, as mergeRobots keeps it
 	}
 	if b.Discovery != nil {
 		if a.Discovery == nil {
@@ -191,14 +191,14 @@ func mergeIncidents(parts [][]Incident, rank func(ip, ua string) int) []Incident
 	return out
 }
 
-// MergeRobots combines robots lists by name, their top paths within the
-// bounds MergePaths keeps, their prefixes from the whole lists
+// mergeRobots combines robots lists by name, their top paths within the
+// bounds mergePaths keeps, their prefixes from the whole lists
 // (AllPrefixes) where a part cut Prefixes at its top ones; checked is
 // whether violations were checked (for the findings). The
 // merged rows take over the parts' Reasons maps: the parts are not to be
 // used after (a log of many robot names would otherwise hold every map
 // twice).
-func MergeRobots(parts [][]RobotSummary, checked bool) []RobotSummary {
+func mergeRobots(parts [][]RobotSummary, checked bool) []RobotSummary {
 	// The names first, so that the rows are allocated once at their number.
 	rows := robotRows{at: map[string]int{}, prefixes: map[string]map[string]int64{}}
 	for _, p := range parts {
@@ -247,12 +247,12 @@ func MergeRobots(parts [][]RobotSummary, checked bool) []RobotSummary {
 		}
 	}
 	for i := range rows.list {
-		rows.list[i].SetTopPaths(MergePaths(paths[i], pathsOther[i]))
+		rows.list[i].SetTopPaths(mergePaths(paths[i], pathsOther[i]))
 	}
 	return rows.finish(checked)
 }
 
-// mergePanels adds up the panels of parts, their paths as MergePaths does.
+// mergePanels adds up the panels of parts, their paths as mergePaths does.
 func mergePanels(parts []Panels) Panels {
 	var out Panels
 	lists, other := make([][]PathCount, 0, len(parts)), make([]int64, 0, len(parts))
@@ -269,7 +269,7 @@ func mergePanels(parts []Panels) Panels {
 			other = append(other, p.RobotPathsOtherMax)
 		}
 	}
-	out.SetRobotPaths(MergePaths(lists, other))
+	out.SetRobotPaths(mergePaths(lists, other))
 	return out
 }
 

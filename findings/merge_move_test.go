@@ -18,7 +18,7 @@ func TestMoveRobotRequests(t *testing.T) {
 	tests := []struct {
 		name  string
 		parts [][]Verdict
-		rows  []RobotSummary // the parts' rows summed, as MergeRobots gives them
+		rows  []RobotSummary // the parts' rows summed, as mergeRobots gives them
 		want  []RobotSummary
 	}{
 		{"a person on Monday, a robot on Tuesday",

@@ -47,11 +47,11 @@ func NetworkOf(ip string) (netip.Prefix, bool) {
 	return p, err == nil
 }
 
-// NetworkTally sums verdicts by network, most requests first. A high-churn log
+// networkTally sums verdicts by network, most requests first. A high-churn log
 // has about as many networks as clients, so the sums are not kept in a map
 // of summaries, each with its own set of User-agents: every client leaves a
 // row of numbers, and list sorts the rows by network and adds up each run.
-type NetworkTally struct {
+type networkTally struct {
 	rows []networkRow
 	ops  []string // the operators rows name (networkRow.op)
 }
@@ -64,13 +64,13 @@ type networkRow struct {
 	violations int64
 	incidents  int32
 	order      int32  // the client's place in the verdicts' order: the first verified one names the network's operator
-	op         uint16 // 1 + index in NetworkTally.ops of a verified client's operator; 0 for none
+	op         uint16 // 1 + index in networkTally.ops of a verified client's operator; 0 for none
 	bits       uint8
 	robot      bool
 }
 
 // Add counts a client.
-func (n *NetworkTally) Add(v *Verdict) {
+func (n *networkTally) Add(v *Verdict) {
 	p, ok := NetworkOf(v.IP)
 	if !ok {
 		return
@@ -98,7 +98,7 @@ func (n *NetworkTally) Add(v *Verdict) {
 }
 
 // List is the networks, most requests first.
-func (n *NetworkTally) List() []NetworkSummary {
+func (n *networkTally) List() []NetworkSummary {
 	rows := n.rows
 	slices.SortFunc(rows, func(a, b networkRow) int {
 		return cmp.Or(cmp.Compare(a.hi, b.hi), cmp.Compare(a.lo, b.lo), cmp.Compare(a.ua, b.ua))
@@ -144,7 +144,7 @@ func (n *NetworkTally) List() []NetworkSummary {
 	return out
 }
 
-// NewNetworkTally is a tally with room for the given number of clients.
-func NewNetworkTally(clients int) *NetworkTally {
-	return &NetworkTally{rows: make([]networkRow, 0, clients)}
+// newNetworkTally is a tally with room for the given number of clients.
+func newNetworkTally(clients int) *networkTally {
+	return &networkTally{rows: make([]networkRow, 0, clients)}
 }

@@ -328,7 +328,7 @@ func (r *Result) BlockList(opt BlockOptions) BlockList {
 			if r.Folded == nil {
 				return r.Other.Requests > 0 || r.Other.Clients > 0
 			}
-			return r.Folded.Has(net.Addr())
+			return r.Folded.has(net.Addr())
 		}
 		for net, addrs := range members {
 			if len(addrs) < opt.Aggregate {

@@ -79,12 +79,12 @@ func topPaths(all []PathCount, base int64) ([]PathCount, int64) {
 	return all[:topPathsKept:topPathsKept], base
 }
 
-// MergePaths adds up lists of paths: a path a part did not list counts
+// mergePaths adds up lists of paths: a path a part did not list counts
 // there as 0 at least and base[i] at most. It returns the merged list,
 // sorted, and the most a path no part listed may have had. Given whole
 // lists of disjoint sets of clients (the workers of a run, the shards of
 // a log) it returns what one tally of all of them does.
-func MergePaths(parts [][]PathCount, base []int64) ([]PathCount, int64) {
+func mergePaths(parts [][]PathCount, base []int64) ([]PathCount, int64) {
 	type sum struct{ low, high int64 }
 	by := map[string]*sum{}
 	var allBase int64

@@ -98,11 +98,11 @@ type PrefixCount struct {
 // maxPrefixes is how many path prefixes a RobotSummary lists.
 const maxPrefixes = 10
 
-// JoinIdentities is the identity of a robots row that has identity a (by
+// joinIdentities is the identity of a robots row that has identity a (by
 // byA) when a client of identity b (by byB) joins it. Some verified, some
 // not: the row is as good as its weakest, and says no way it was verified.
 // All verified: the row names every way its clients were.
-func JoinIdentities(a, byA, b, byB string) (identity, verifiedBy string) {
+func joinIdentities(a, byA, b, byB string) (identity, verifiedBy string) {
 	if a != b {
 		return agents.IdentityUnverified, ""
 	}
@@ -162,26 +162,26 @@ func findingOf(s *RobotSummary) (words, compliance string) {
 	}
 }
 
-// Latest is the later of *cur (nil: none) and t.
-func Latest(cur *time.Time, t time.Time) *time.Time {
+// latest is the later of *cur (nil: none) and t.
+func latest(cur *time.Time, t time.Time) *time.Time {
 	if cur == nil || t.After(*cur) {
 		return &t
 	}
 	return cur
 }
 
-// Earliest is the earlier of *cur (nil: none) and t.
-func Earliest(cur *time.Time, t time.Time) *time.Time {
+// earliest is the earlier of *cur (nil: none) and t.
+func earliest(cur *time.Time, t time.Time) *time.Time {
 	if cur == nil || t.Before(*cur) {
 		return &t
 	}
 	return cur
 }
 
-// AddAI adds a client's or a part's preference conflicts and discovery
+// addAI adds a client's or a part's preference conflicts and discovery
 // fetches to s. The rule kept is the first in byte order, so that workers
 // and merges in any order agree.
-func (s *RobotSummary) AddAI(conflicts int64, rule string, d *Discovery) {
+func (s *RobotSummary) addAI(conflicts int64, rule string, d *Discovery) {
 	s.PreferenceConflicts += conflicts
 	if rule != "" && (s.PreferenceRule == "" || rule < s.PreferenceRule) {
 		s.PreferenceRule = rule
@@ -220,10 +220,10 @@ const (
 	ComplianceUnreachable = "unreachable"
 )
 
-// SetCompliance sets s's Compliance and Finding from its counts; checked:
+// setCompliance sets s's Compliance and Finding from its counts; checked:
 // some request of it was checked against a robots.txt, else it is
 // unchecked.
-func (s *RobotSummary) SetCompliance(checked bool) {
+func (s *RobotSummary) setCompliance(checked bool) {
 	s.Compliance, s.Finding = ComplianceUnchecked, FindingNotComputed
 	if checked {
 		s.Finding, s.Compliance = findingOf(s)

@@ -3,7 +3,7 @@ package findings
 import "slices"
 
 // robotRows are robots rows by name as a pass (Summary) and a merge
-// (MergeRobots) build them: a row is added to by add, whether what joins it
+// (mergeRobots) build them: a row is added to by add, whether what joins it
 // is one client or a part's row, and finished by finish.
 //
 // A row per name is found by its index: on a log of many robot names (a
@@ -55,7 +55,7 @@ func (t *robotRows) addPrefixes(name string, pre []PrefixCount) {
 func (t *robotRows) finish(checked bool) []RobotSummary {
 	for i := range t.list {
 		s := &t.list[i]
-		s.SetCompliance(checked && s.checked)
+		s.setCompliance(checked && s.checked)
 		s.Conduct.Finish()
 		s.Prefixes, s.AllPrefixes = nil, nil
 		for p, n := range t.prefixes[s.Name] {
@@ -71,7 +71,7 @@ func (t *robotRows) finish(checked bool) []RobotSummary {
 // every count but its Reasons, prefixes and paths, which come in other
 // forms from a pass and from a part.
 func (s *RobotSummary) add(r *RobotSummary) {
-	s.Identity, s.VerifiedBy = JoinIdentities(s.Identity, s.VerifiedBy, r.Identity, r.VerifiedBy)
+	s.Identity, s.VerifiedBy = joinIdentities(s.Identity, s.VerifiedBy, r.Identity, r.VerifiedBy)
 	s.checked = s.checked || r.checked
 	s.CrawlDelayFast = s.CrawlDelayFast || r.CrawlDelayFast
 	s.Clients += r.Clients
@@ -79,7 +79,7 @@ func (s *RobotSummary) add(r *RobotSummary) {
 	s.Bytes = AddBytes(s.Bytes, max(r.Bytes, 0))
 	s.Violations += r.Violations
 	s.Cached += r.Cached
-	s.AddAI(r.PreferenceConflicts, r.PreferenceRule, r.Discovery)
+	s.addAI(r.PreferenceConflicts, r.PreferenceRule, r.Discovery)
 	s.Incidents += r.Incidents
 	s.Status.Add(r.Status)
 	s.FetchedRobotsTxt = s.FetchedRobotsTxt || r.FetchedRobotsTxt
@@ -87,12 +87,12 @@ func (s *RobotSummary) add(r *RobotSummary) {
 	s.RobotsTxtServed.Add(&r.RobotsTxtServed)
 	s.Conduct.Add(&r.Conduct)
 	if r.FirstFetch != nil {
-		s.FirstFetch = Earliest(s.FirstFetch, *r.FirstFetch)
+		s.FirstFetch = earliest(s.FirstFetch, *r.FirstFetch)
 	}
 	if r.FirstViolation != nil {
-		s.FirstViolation = Earliest(s.FirstViolation, *r.FirstViolation)
+		s.FirstViolation = earliest(s.FirstViolation, *r.FirstViolation)
 	}
 	if r.LastViolation != nil {
-		s.LastViolation = Latest(s.LastViolation, *r.LastViolation)
+		s.LastViolation = latest(s.LastViolation, *r.LastViolation)
 	}
 }

@@ -12,13 +12,13 @@ import (
 // client at a time, so that a pass can let go of each client once added:
 // the robots rows, the networks and operators, the incidents, and the
 // counts of the clients by verdict. A merge adds rows of parts with the
-// same code (MergeRobots).
+// same code (mergeRobots).
 type Summary struct {
 	totals         Totals // the counts by verdict; the pass's own (records, Other's) are the caller's
 	firstScanner   string
 	bytesSaturated bool
 	rows           robotRows
-	nets           *NetworkTally
+	nets           *networkTally
 	ops            operatorTally
 	incidents      []Incident
 	junk           map[string]bool // the addresses of junk clients
@@ -44,7 +44,7 @@ type ClientFacts struct {
 
 // NewSummary returns a Summary with room for the given number of clients.
 func NewSummary(clients int) *Summary {
-	return &Summary{nets: NewNetworkTally(clients), ops: operatorTally{}, rows: newRobotRows(0), junk: map[string]bool{}}
+	return &Summary{nets: newNetworkTally(clients), ops: operatorTally{}, rows: newRobotRows(0), junk: map[string]bool{}}
 }
 
 // Add adds a client of verdict v, and what the pass knows of it, and

@@ -61,14 +61,14 @@ func summarize(clients []summaryClient) *Result {
 }
 
 // TestSummaryAndMergeRobotsAgree: the robots rows of a pass over all the
-// clients are those of passes over parts of them merged (MergeRobots),
+// clients are those of passes over parts of them merged (mergeRobots),
 // since both add rows with one code (RobotSummary.add).
 func TestSummaryAndMergeRobotsAgree(t *testing.T) {
 	all := summaryClients()
 	whole := summarize(all)
 	for cut := range len(all) + 1 {
 		a, b := summarize(all[:cut]), summarize(all[cut:])
-		merged := MergeRobots([][]RobotSummary{a.Robots, b.Robots}, true)
+		merged := mergeRobots([][]RobotSummary{a.Robots, b.Robots}, true)
 		got, _ := json.Marshal(merged)
 		want, _ := json.Marshal(whole.Robots)
 		if string(got) != string(want) {

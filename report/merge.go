@@ -148,7 +148,7 @@ type jsonOperatorSets struct {
 }
 
 // jsonPaths is a whole list of paths and the most requests a path not in
-// it had (findings.MergePaths).
+// it had (summed as findings.Merge sums paths).
 type jsonPaths struct {
 	Base  int64                `json:"base"`
 	Paths []findings.PathCount `json:"paths"`

@@ -1,0 +1,61 @@
+package findings
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// TestNetworksList: the networks view sums clients by /24 and /48, counts
+// distinct User-agents, names the operator of its first verified client in
+// the verdicts' order, and lists the most requests first, then by network.
+func TestNetworksList(t *testing.T) {
+	verified := func(v Verdict, op string) Verdict {
+		v.Identity, v.Operator = IdentityVerified, op
+		return v
+	}
+	tests := []struct {
+		name     string
+		verdicts []Verdict
+		want     []string // network operator clients/robots/requests/agents/violations/incidents
+	}{
+		{"empty", nil, nil},
+		{"host names have no network", []Verdict{{IP: "crawl.example.net", UserAgent: "a", Requests: 5}}, nil},
+		{"one /24, repeated and distinct agents", []Verdict{
+			{IP: "192.0.2.1", UserAgent: "a", Requests: 3, Robot: true, Violations: 2},
+			{IP: "192.0.2.200", UserAgent: "a", Requests: 1, Incidents: 1},
+			{IP: "192.0.2.9", UserAgent: "b", Requests: 1},
+		}, []string{"192.0.2.0/24 - 3/1/5/2/2/1"}},
+		{"operator of the first verified client in order", []Verdict{
+			{IP: "66.249.66.1", UserAgent: "x", Requests: 9},
+			verified(Verdict{IP: "66.249.66.2", UserAgent: "g", Requests: 8}, "Google"),
+			verified(Verdict{IP: "66.249.66.3", UserAgent: "h", Requests: 7}, "Other"),
+		}, []string{"66.249.66.0/24 Google 3/0/24/3/0/0"}},
+		{"most requests first, then by network text; IPv6 by /48; mapped IPv4 is IPv4", []Verdict{
+			{IP: "2001:db8:1:2::5", UserAgent: "a", Requests: 2},
+			{IP: "2001:db8:1:ffff::9", UserAgent: "a", Requests: 2},
+			{IP: "::ffff:10.0.0.7", UserAgent: "a", Requests: 2},
+			{IP: "9.0.0.1", UserAgent: "a", Requests: 2},
+			{IP: "10.0.0.8", UserAgent: "c", Requests: 2},
+		}, []string{"10.0.0.0/24 - 2/0/4/2/0/0", "2001:db8:1::/48 - 2/0/4/1/0/0", "9.0.0.0/24 - 1/0/2/1/0/0"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var n networkTally
+			for i := range tt.verdicts {
+				n.Add(&tt.verdicts[i])
+			}
+			var got []string
+			for _, s := range n.List() {
+				op := s.Operator
+				if op == "" {
+					op = "-"
+				}
+				got = append(got, fmt.Sprintf("%s %s %d/%d/%d/%d/%d/%d", s.Network, op, s.Clients, s.Robots, s.Requests, s.UserAgents, s.Violations, s.Incidents))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
