@@ -17,6 +17,8 @@ type pass struct {
 	det      *detection
 	progress *report.Progress // nil: none
 
+	out        *Outcome // what the pass read and found so far (account)
+	total      int      // how many inputs the pass reads in all
 	digests    []string // fingerprints of the inputs read so far (inputs)
 	digestsCut bool     // an input was not read to its end
 	unread     int      // inputs whose error came before any record

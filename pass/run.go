@@ -29,6 +29,7 @@ func Run(ctx context.Context, opt Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.out, p.total = o, len(names)
 	p.progress = startProgress(opt.Progress, files)
 	defer p.progress.Stop()
 	o.Files = files.Names
@@ -36,7 +37,7 @@ func Run(ctx context.Context, opt Options) (*Outcome, error) {
 	defer p.det.Close()
 
 	batch, live := split(names, opt.Follow, opt.Out != nil)
-	if o.Stopped = p.readBatch(ctx, readCtx, files, batch, o, len(names)); o.Stopped {
+	if o.Stopped = p.readBatch(ctx, readCtx, files, batch); o.Stopped {
 		return o, nil
 	}
 	if len(live) > 0 && readCtx.Err() == nil {
@@ -44,7 +45,7 @@ func Run(ctx context.Context, opt Options) (*Outcome, error) {
 		// No file is followed after an interrupt: names are kept pipes.
 		stats, errs := p.follow(readCtx, files, live)
 		for i, name := range live {
-			if o.Stopped = p.account(ctx, o, name, stats[i], errs[i], len(names)); o.Stopped {
+			if o.Stopped = p.account(ctx, name, stats[i], errs[i]); o.Stopped {
 				return o, nil
 			}
 		}
@@ -103,9 +104,8 @@ func startProgress(w io.Writer, files *input.Files) *report.Progress {
 }
 
 // readBatch reads names, the inputs read to their end, one after the
-// other, and reports whether an input's error stopped the pass. of is how
-// many inputs the pass has in all.
-func (p *pass) readBatch(ctx, readCtx context.Context, files *input.Files, names []string, o *Outcome, of int) (stop bool) {
+// other, and reports whether an input's error stopped the pass.
+func (p *pass) readBatch(ctx, readCtx context.Context, files *input.Files, names []string) (stop bool) {
 	for i, name := range names {
 		if readCtx.Err() != nil {
 			break
@@ -118,23 +118,23 @@ func (p *pass) readBatch(ctx, readCtx context.Context, files *input.Files, names
 		if n := p.det.Steps(); n > steps {
 			p.opt.Notes.StepBack(name, i > 0)
 		}
-		if p.account(ctx, o, name, stats, err, of) {
+		if p.account(ctx, name, stats, err) {
 			return true
 		}
 	}
 	return false
 }
 
-// account adds what reading one input gave to o and tells Notes; stop:
-// no report (--strict, or none of the of inputs could be read).
-func (p *pass) account(ctx context.Context, o *Outcome, name string, stats logparse.Stats, err error, of int) (stop bool) {
+// account adds what reading one input gave to the Outcome and tells Notes;
+// stop: no report (--strict, or none of the inputs could be read).
+func (p *pass) account(ctx context.Context, name string, stats logparse.Stats, err error) (stop bool) {
 	if err == nil && ctx.Err() == nil {
 		if err = stats.NothingRead(name, p.opt.Format == nil); err != nil {
 			stats.Format = "" // no format fitted it: none to name
 		}
 	}
-	o.Stats.Merge(stats)
-	o.FileFormats = append(o.FileFormats, report.FileFormat{File: name, Format: stats.Format})
+	p.out.Stats.Merge(stats)
+	p.out.FileFormats = append(p.out.FileFormats, report.FileFormat{File: name, Format: stats.Format})
 	p.opt.Notes.Input(name, stats, err)
 	if err == nil {
 		return false
@@ -142,6 +142,6 @@ func (p *pass) account(ctx context.Context, o *Outcome, name string, stats logpa
 	if stats.Records == 0 {
 		p.unread++
 	}
-	o.Errors = append(o.Errors, err.Error())
-	return p.opt.Strict || p.unread == of
+	p.out.Errors = append(p.out.Errors, err.Error())
+	return p.opt.Strict || p.unread == p.total
 }
