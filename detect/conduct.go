@@ -30,8 +30,15 @@ type sessionState struct {
 type sessionFlags struct {
 	flags uint8
 	first uint8 // the flags of the first session, once it ended
-	head  uint8 // EdgeOpensRobots: the first request fetched robots.txt
+	head  uint8 // EdgeOpensRobots: the first request fetched robots.txt; headDelayHeld
 }
+
+// headDelayHeld, a bit of sessionFlags.head beside EdgeOpensRobots: the
+// first request was under its matcher's Crawl-delay, and the client still
+// holds that matcher. Most clients of a site whose robots.txt gives a
+// Crawl-delay for every robot keep no clientRare then; the delay moves to
+// clientRare.headDelayMs only when the matcher changes (matcherFor).
+const headDelayHeld uint8 = 1 << 7
 
 // The flags of the current session, and of the last request.
 const (
@@ -164,7 +171,7 @@ func (d *Detector) conduct(c *client, r *logparse.Record, sec, prev int64, futur
 	}
 	if delay, ok := c.matcher.CrawlDelay(); ok && delay > 0 {
 		if c.requests == 1 {
-			c.keepRare().headDelayMs = delay.Milliseconds()
+			f.head |= headDelayHeld
 		}
 		if f.flags&sessDelayed == 0 {
 			f.flags |= sessDelayed

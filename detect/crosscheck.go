@@ -346,6 +346,10 @@ func (d *Detector) judge(c *client, h *history, sec int64, path string) (bool, c
 // judged by one version for hours.
 func (c *client) matcherFor(rb *robots.Robots) *robots.Matcher {
 	if c.matcher == nil || c.robots != rb {
+		if c.sf.head&headDelayHeld != 0 { // the first request's delay goes with this matcher
+			c.keepRare().headDelayMs = c.headDelayMs()
+			c.sf.head &^= headDelayHeld
+		}
 		c.robots, c.matcher = rb, rb.Agent(c.ua.ua)
 	}
 	return c.matcher

@@ -185,7 +185,7 @@ type clientRare struct {
 	prefConflicts int64
 	prefLine      string
 	discovery     findings.Discovery // its fetches of AI discovery files (prefs.go)
-	headDelayMs   int64              // the Crawl-delay over its first request, for its edge (edges.go)
+	headDelayMs   int64              // the Crawl-delay over its first request once its matcher changed (headDelayHeld)
 	seedRecent    [][2]int64         // its requests of the last minute of the day before (Config.Seed)
 }
 

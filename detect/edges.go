@@ -50,7 +50,7 @@ func edgeOf(c *client, recent [][2]int64) (findings.ClientEdge, bool) {
 		e.Head = e.Tail | f.head&findings.EdgeOpensRobots
 	}
 	x := c.rare()
-	e.HeadDelayMs = x.headDelayMs
+	e.HeadDelayMs = c.headDelayMs()
 	if f := x.fetches; f != nil {
 		if !f.first.IsZero() {
 			first, last := f.first.Unix(), f.latest
@@ -75,6 +75,16 @@ func edgeOf(c *client, recent [][2]int64) (findings.ClientEdge, bool) {
 		}
 	}
 	return e, true
+}
+
+// headDelayMs is the Crawl-delay over c's first request, in milliseconds;
+// 0 if there was none.
+func (c *client) headDelayMs() int64 {
+	if c.sf.head&headDelayHeld == 0 {
+		return c.rare().headDelayMs
+	}
+	delay, _ := c.matcher.CrawlDelay()
+	return delay.Milliseconds()
 }
 
 // edgeBits are a session's flags as the Edge bits.
