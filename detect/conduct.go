@@ -30,7 +30,7 @@ type sessionState struct {
 type sessionFlags struct {
 	flags uint8
 	first uint8 // the flags of the first session, once it ended
-	head  uint8 // EdgeOpensRobots: the first request fetched robots.txt; headDelayHeld
+	head  uint8 // EdgeOpensRobots: the first request fetched robots.txt; headDelayHeld; headJunk
 }
 
 // headDelayHeld, a bit of sessionFlags.head beside EdgeOpensRobots: the
@@ -39,6 +39,12 @@ type sessionFlags struct {
 // Crawl-delay for every robot keep no clientRare then; the delay moves to
 // clientRare.headDelayMs only when the matcher changes (matcherFor).
 const headDelayHeld uint8 = 1 << 7
+
+// headJunk, a bit of sessionFlags.head: every request of the client so far
+// was junk (no request line: junkOnly), so its junk and other-method
+// counts are its requests, kept in clientRare only once it sends an HTTP
+// request (spillJunk). A log holds many such one-line clients.
+const headJunk uint8 = 1 << 6
 
 // The flags of the current session, and of the last request.
 const (
@@ -197,7 +203,9 @@ func (d *Detector) conduct(c *client, r *logparse.Record, sec, prev int64, futur
 	switch r.Method {
 	case "GET", "HEAD", "POST":
 	default:
-		inc32(&c.keepRare().otherMethods)
+		if c.sf.head&headJunk == 0 {
+			inc32(&c.keepRare().otherMethods)
+		}
 	}
 	if !timed {
 		return
@@ -254,7 +262,8 @@ func (x *clientRare) seededIn(from, to int64) int64 {
 func conductOf(c *client, checked bool) findings.Conduct {
 	s := &c.sess
 	x := c.rare()
-	get := c.requests - int64(c.head) - int64(c.posts) - int64(x.otherMethods)
+	other := c.otherMethods()
+	get := c.requests - int64(c.head) - int64(c.posts) - other
 	k := findings.Conduct{
 		Sessions:           int64(s.n),
 		RobotsTxtFetches:   int64(c.robotsTxt),
@@ -268,7 +277,7 @@ func conductOf(c *client, checked bool) findings.Conduct {
 	if checked {
 		k.MarkChecked()
 	}
-	for m, n := range map[string]int64{"GET": get, "HEAD": int64(c.head), "POST": int64(c.posts), "other": int64(x.otherMethods)} {
+	for m, n := range map[string]int64{"GET": get, "HEAD": int64(c.head), "POST": int64(c.posts), "other": other} {
 		if n > 0 {
 			k.Methods[m] = n
 		}

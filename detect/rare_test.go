@@ -51,3 +51,26 @@ func TestHeadDelayOutlivesItsMatcher(t *testing.T) {
 		t.Errorf("edge's head delay %d ms (edge %v), want 2000", ms, ok)
 	}
 }
+
+// A connection without a request line (a TLS handshake, a 408) keeps no
+// clientRare; once the client sends a request, its junk is counted there.
+func TestJunkKeepsNoRareUntilARequest(t *testing.T) {
+	d := New(Config{})
+	t0 := time.Date(2024, 3, 10, 12, 0, 0, 0, time.UTC)
+	junk := logparse.Record{Client: "192.0.2.9", UserAgent: "-", Time: t0, Status: 408}
+	for range 3 {
+		d.Add(&junk)
+	}
+	c := d.clients.get("192.0.2.9", "-")
+	if c == nil || c.x != nil || !c.junkOnly() || c.otherMethods() != 3 {
+		t.Fatalf("client %v: want junk only, 3 other methods, no clientRare", c)
+	}
+	d.Add(&logparse.Record{Client: "192.0.2.9", UserAgent: "-", Time: t0.Add(time.Second), Method: "GET", Target: "/", Status: 200})
+	d.Add(&junk)
+	if c.junkOnly() || c.rare().probes.junk != 4 || c.otherMethods() != 4 {
+		t.Errorf("junk only %v, junk %d, other methods %d: want false, 4, 4", c.junkOnly(), c.rare().probes.junk, c.otherMethods())
+	}
+	if k := conductOf(c, false); k.Methods["GET"] != 1 || k.Methods["other"] != 4 {
+		t.Errorf("methods %v: want GET 1, other 4", k.Methods)
+	}
+}

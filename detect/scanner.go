@@ -323,12 +323,19 @@ func (c *client) addProbe(bit uint8, method, target, path, vhost, protocol, refe
 	} else if bit == 0 {
 		c.fp.only = false
 	}
+	if c.sf.head&headJunk != 0 && (method != "" || target != "") {
+		c.spillJunk()
+	}
 	switch {
 	case method == "" && target == "":
 		// No request line, or bytes that are none: a TLS handshake, a
 		// port scanner's probe, a connection closed before a request
 		// (nginx's "-" with 400 or 408).
-		c.keepRare().probes.junk++
+		if first {
+			c.sf.head |= headJunk
+		} else if c.sf.head&headJunk == 0 {
+			c.keepRare().probes.junk++
+		}
 		return
 	case tunnelled(method, status):
 		// A tunnel the server opened: a probe that found an open proxy,
@@ -446,7 +453,29 @@ func (c *client) ownServer() bool {
 }
 
 // junkOnly reports whether none of c's requests was an HTTP request.
-func (c *client) junkOnly() bool { return int64(c.rare().probes.junk) == c.requests }
+func (c *client) junkOnly() bool {
+	return c.sf.head&headJunk != 0 || int64(c.rare().probes.junk) == c.requests
+}
+
+// spillJunk keeps in clientRare the junk requests before c's first HTTP
+// request, which is its last: all but that one were junk, and counted as
+// other methods.
+func (c *client) spillJunk() {
+	c.sf.head &^= headJunk
+	n := c.requests - 1
+	x := c.keepRare()
+	x.probes.junk = uint32(n)
+	x.otherMethods = uint32(min(n, math.MaxUint32))
+}
+
+// otherMethods is the count of c's requests with a method other than GET,
+// HEAD and POST (or none).
+func (c *client) otherMethods() int64 {
+	if c.sf.head&headJunk != 0 {
+		return min(c.requests, math.MaxUint32)
+	}
+	return int64(c.rare().otherMethods)
+}
 
 // tunnelled reports a CONNECT the server answered with a tunnel (2xx).
 func tunnelled(method string, status int) bool {
