@@ -80,3 +80,72 @@ func TestEvidenceStaysWithItsViolation(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgedTableFullAtItsIndex checks the table at the width of a stored
+// violation's index: the 65,536th distinct judgement is the last taken, the
+// next is refused rather than wrapped onto index 0, and every judgement
+// taken keeps its index.
+func TestJudgedTableFullAtItsIndex(t *testing.T) {
+	m := robots.ParseBytes([]byte("User-agent: *\nDisallow: /\n")).Agent("x")
+	judgement := func(i int) violationJudgement {
+		j := violationJudgement{checkResult{m: m}, time.UTC}
+		j.rule = &robots.Rule{Line: i}
+		return j
+	}
+	const full = 1 << 16
+	all := make([]violationJudgement, full)
+	var tab judgedTable
+	for i := range all {
+		all[i] = judgement(i)
+		if k, ok := tab.index(all[i]); !ok || int(k) != i {
+			t.Fatalf("judgement %d: index %d, %v", i, k, ok)
+		}
+	}
+	if k, ok := tab.index(judgement(full)); ok {
+		t.Fatalf("judgement %d taken at index %d: the table is full", full, k)
+	}
+	for _, i := range []int{0, 1, judgedScan, full / 2, full - 1} {
+		if k, ok := tab.index(all[i]); !ok || int(k) != i {
+			t.Errorf("judgement %d after the refusal: index %d, %v", i, k, ok)
+		}
+	}
+}
+
+// TestStoredTimeKeepsTheLogsZone checks that a stored violation's time
+// reads back as the log wrote it, offset, zone name and nanoseconds, for
+// the offsets logs carry (half hours, west of UTC, the date line) and for
+// a time before 1970.
+func TestStoredTimeKeepsTheLogsZone(t *testing.T) {
+	m := robots.ParseBytes([]byte("User-agent: *\nDisallow: /\n")).Agent("x")
+	for _, tc := range []struct {
+		name string
+		at   time.Time
+	}{
+		{"UTC", time.Date(2024, 3, 10, 0, 0, 0, 0, time.UTC)},
+		{"+0530", time.Date(2024, 3, 10, 5, 30, 0, 0, time.FixedZone("", 5*3600+1800))},
+		{"-0800 named", time.Date(2024, 3, 9, 16, 0, 0, 999999999, time.FixedZone("PST", -8*3600))},
+		{"+1400", time.Date(2024, 3, 10, 14, 0, 0, 1, time.FixedZone("", 14*3600))},
+		{"-1200", time.Date(2024, 3, 9, 12, 0, 0, 0, time.FixedZone("", -12*3600))},
+		{"local", time.Date(2024, 3, 10, 1, 2, 3, 4, time.Local)},
+		{"before 1970", time.Date(1969, 12, 31, 23, 59, 59, 500, time.FixedZone("", -3600))},
+		{"zero", time.Time{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var v clientViolations
+			// Between two others in other zones: the index, not the last
+			// zone, gives each its own.
+			for _, at := range []time.Time{tc.at.In(time.FixedZone("", 3600)), tc.at, tc.at.UTC()} {
+				if !v.store(at, checkResult{m: m}, nil, "GET", "/a", 200) {
+					t.Fatal("store refused")
+				}
+			}
+			got := v.list[1].time(&v.judged)
+			if want := tc.at.Format(time.RFC3339Nano + " MST"); got.Format(time.RFC3339Nano+" MST") != want {
+				t.Errorf("stored %s, read back %s", want, got.Format(time.RFC3339Nano+" MST"))
+			}
+			if got.IsZero() != tc.at.IsZero() || !got.Equal(tc.at) {
+				t.Errorf("stored %v, read back %v", tc.at, got)
+			}
+		})
+	}
+}

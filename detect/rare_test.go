@@ -74,3 +74,71 @@ func TestJunkKeepsNoRareUntilARequest(t *testing.T) {
 		t.Errorf("methods %v: want GET 1, other 4", k.Methods)
 	}
 }
+
+// TestJunkCountsAsCountedOneByOne checks the counts a client of junk keeps
+// in its record against counting each request as it comes (as clientRare
+// did for every request): its junk, its other methods, its methods in
+// conduct and whether it is junk only, for junk before, between and after
+// real requests, and requests with a method and no target or the reverse.
+func TestJunkCountsAsCountedOneByOne(t *testing.T) {
+	type req struct{ method, target string }
+	junk := req{}
+	get, head, post := req{"GET", "/"}, req{"HEAD", "/"}, req{"POST", "/form"}
+	for _, tc := range []struct {
+		name string
+		reqs []req
+	}{
+		{"junk once", []req{junk}},
+		{"junk only", []req{junk, junk, junk}},
+		{"junk then GET", []req{junk, junk, get}},
+		{"junk then robots.txt", []req{junk, {"GET", "/robots.txt"}, get}},
+		{"junk then OPTIONS", []req{junk, {"OPTIONS", "*"}, get}},
+		{"junk then PROPFIND", []req{junk, junk, {"PROPFIND", "/"}}},
+		{"junk then HEAD and POST", []req{junk, head, post, junk}},
+		{"junk then method without target", []req{junk, {"GET", ""}, junk}},
+		{"junk then target without method", []req{junk, {"", "/x"}, junk}},
+		{"junk then CONNECT", []req{junk, {"CONNECT", "example.com:443"}, junk}},
+		{"GET then junk", []req{get, junk, junk}},
+		{"junk around GET", []req{junk, get, junk, get, junk}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := New(Config{})
+			t0 := time.Date(2024, 3, 10, 12, 0, 0, 0, time.FixedZone("", 5*3600+1800))
+			var nJunk, nOther, nHead, nPost int64
+			for i, q := range tc.reqs {
+				d.Add(&logparse.Record{Client: "192.0.2.7", UserAgent: "-", Time: t0.Add(time.Duration(i) * time.Second),
+					Method: q.method, Target: q.target, Protocol: "HTTP/1.1", Status: 400})
+				if q == junk {
+					nJunk++
+				}
+				switch q.method {
+				case "GET":
+				case "HEAD":
+					nHead++
+				case "POST":
+					nPost++
+				default:
+					nOther++
+				}
+			}
+			c := d.clients.get("192.0.2.7", "-")
+			n := int64(len(tc.reqs))
+			if got, want := c.junkOnly(), nJunk == n; got != want {
+				t.Errorf("junk only %v, want %v", got, want)
+			}
+			if !c.junkOnly() && int64(c.rare().probes.junk) != nJunk {
+				t.Errorf("junk %d, want %d", c.rare().probes.junk, nJunk)
+			}
+			if got := c.otherMethods(); got != nOther {
+				t.Errorf("other methods %d, want %d", got, nOther)
+			}
+			want := map[string]int64{"GET": n - nHead - nPost - nOther, "HEAD": nHead, "POST": nPost, "other": nOther}
+			k := conductOf(c, false)
+			for m, w := range want {
+				if k.Methods[m] != w {
+					t.Errorf("methods %v: want %s %d", k.Methods, m, w)
+				}
+			}
+		})
+	}
+}
