@@ -1,7 +1,10 @@
 package detect
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -81,5 +84,85 @@ func TestClientKeepsTheFleetsCopy(t *testing.T) {
 		if unsafe.StringData(c.ip) != unsafe.StringData(d.fleets.text.view(e.addr)) {
 			t.Errorf("%s: the client holds a copy of its address", c.ip)
 		}
+	}
+}
+
+// TestResultUnderCollisionsAndReuse runs the sample log through a Detector
+// and a Pool of two workers, with and without a cap on clients (clients
+// folded and coming back), each twice: as records of their own with the
+// tables' real hashes, and with every hash one value while the records'
+// memory is overwritten once Add (or the Pool's release) is done with it,
+// in batches of changing size (the Pool's kept slices reused longer and
+// shorter). The reports must be the same: a table must never confuse two
+// keys, and no client may keep a view of a record or of a batch.
+func TestResultUnderCollisionsAndReuse(t *testing.T) {
+	recs := readSample(t)
+	rb := readRobots(t, "../testdata/sample.robots.txt")
+	sizes := []int{500, 37, 1200, 1, 256}
+	run := func(cfg Config, workers int, scribble bool) []byte {
+		t.Helper()
+		var res any
+		if workers == 0 {
+			d := New(cfg)
+			buf := make([]byte, 0, 1<<20)
+			for i := range recs {
+				r := recs[i]
+				if scribble {
+					r = viewOf(&recs[i], &buf)
+				}
+				d.Add(&r)
+				for j := range buf {
+					buf[j] = 'X'
+				}
+			}
+			res = d.Result()
+		} else {
+			p := NewPool(cfg, workers)
+			for lo, k := 0, 0; lo < len(recs); k++ {
+				hi := min(lo+sizes[k%len(sizes)], len(recs))
+				batch := slices.Clone(recs[lo:hi])
+				var release func()
+				if scribble {
+					bufs := make([][]byte, len(batch)) // viewOf refills one buffer a record
+					for i := range batch {
+						batch[i] = viewOf(&recs[lo+i], &bufs[i])
+					}
+					release = func() {
+						for _, buf := range bufs {
+							for j := range buf {
+								buf[j] = 'X'
+							}
+						}
+					}
+				}
+				p.Add(batch, nil, nil, release)
+				lo = hi
+			}
+			res = p.Result()
+		}
+		out, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name    string
+		cfg     Config
+		workers int
+	}{
+		{"detector", Config{Robots: rb}, 0},
+		{"detector, 20 clients", Config{Robots: rb, MaxClients: 20}, 0},
+		{"detector, 5 clients", Config{Robots: rb, MaxClients: 5}, 0},
+		{"pool of 2", Config{Robots: rb}, 2},
+		{"pool of 2, 20 clients", Config{Robots: rb, MaxClients: 20}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := run(tc.cfg, tc.workers, false)
+			collideHashes(t)
+			if got := run(tc.cfg, tc.workers, true); !bytes.Equal(got, want) {
+				t.Error("the result changed with every hash one value and the records overwritten")
+			}
+		})
 	}
 }
