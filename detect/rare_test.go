@@ -142,3 +142,62 @@ func TestJunkCountsAsCountedOneByOne(t *testing.T) {
 		})
 	}
 }
+
+// TestHeadDelayAcrossMatchers checks the Crawl-delay over a client's first
+// request, and its conduct under delays, when its later requests are
+// judged by other robots.txt files: other hosts' and later versions'.
+// The figures are those ed3a802 gives, before the delay stayed in the
+// matcher (a fetch of robots.txt is judged by no matcher, so a first
+// request that fetches it is under no delay).
+func TestHeadDelayAcrossMatchers(t *testing.T) {
+	parse := func(s string) *robots.Robots { return robots.ParseBytes([]byte(s)) }
+	slow, slower, none := parse("User-agent: *\nCrawl-delay: 2\n"), parse("User-agent: *\nCrawl-delay: 7\n"), parse("User-agent: *\nDisallow: /x\n")
+	t0 := time.Date(2024, 3, 10, 12, 0, 0, 0, time.FixedZone("", -8*3600))
+	versions := func(first, then *robots.Robots) map[string][]robots.Version {
+		return map[string][]robots.Version{"": {{Robots: first, Size: -1}, {From: t0.Add(time.Minute), Robots: then, Size: -1}}}
+	}
+	type req struct {
+		host, target string
+		at           time.Duration
+	}
+	for _, tc := range []struct {
+		name    string
+		cfg     Config
+		reqs    []req
+		delayMs int64
+		delayed int64
+		fast    int64
+	}{
+		{"hosts: delay then another", Config{Robots: slow, RobotsByHost: map[string]*robots.Robots{"shop": slower}},
+			[]req{{"www", "/", 0}, {"shop", "/", 20 * time.Second}, {"shop", "/a", 21 * time.Second}}, 2000, 1, 1},
+		{"hosts: none then a delay", Config{Robots: none, RobotsByHost: map[string]*robots.Robots{"shop": slower}},
+			[]req{{"www", "/", 0}, {"shop", "/", time.Second}, {"www", "/", 2 * time.Second}}, 0, 1, 1},
+		{"hosts: back to the first", Config{Robots: slower, RobotsByHost: map[string]*robots.Robots{"shop": slow}},
+			[]req{{"www", "/", 0}, {"shop", "/", time.Second}, {"www", "/b", 2 * time.Second}}, 7000, 1, 1},
+		{"hosts: robots.txt first", Config{Robots: slow, RobotsByHost: map[string]*robots.Robots{"shop": slower}},
+			[]req{{"www", "/robots.txt", 0}, {"shop", "/", time.Second}}, 0, 1, 0}, // no matcher over a fetch of robots.txt
+		{"versions: delay then longer", Config{RobotsVersions: versions(slow, slower)},
+			[]req{{"", "/", 0}, {"", "/a", 90 * time.Second}, {"", "/b", 92 * time.Second}}, 2000, 1, 1},
+		{"versions: none then a delay", Config{RobotsVersions: versions(none, slow)},
+			[]req{{"", "/", 0}, {"", "/a", 90 * time.Second}, {"", "/b", 90 * time.Second}}, 0, 1, 1},
+		{"versions: robots.txt first", Config{RobotsVersions: versions(slower, slow)},
+			[]req{{"", "/robots.txt", 0}, {"", "/a", 90 * time.Second}, {"", "/b", 91 * time.Second}}, 0, 1, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := New(tc.cfg)
+			for _, q := range tc.reqs {
+				d.Add(&logparse.Record{Client: "192.0.2.1", UserAgent: "BadBot/1.0", VHost: q.host, Time: t0.Add(q.at),
+					Method: "GET", Target: q.target, Status: 200})
+			}
+			c := d.clients.get("192.0.2.1", "BadBot/1.0")
+			ms, ok := edgeFor(d, "192.0.2.1", "BadBot/1.0")
+			k := conductOf(c, true)
+			if !ok || ms != tc.delayMs {
+				t.Errorf("edge's head delay %d ms (edge %v), want %d", ms, ok, tc.delayMs)
+			}
+			if k.CrawlDelaySessions != tc.delayed || k.FastSessions != tc.fast {
+				t.Errorf("sessions delayed %d, fast %d; want %d, %d", k.CrawlDelaySessions, k.FastSessions, tc.delayed, tc.fast)
+			}
+		})
+	}
+}
