@@ -80,16 +80,7 @@ func mergeVerdict(a, b *Verdict) {
 	a.RobotsTxtFetches += b.RobotsTxtFetches
 	a.Violations += b.Violations
 	a.Cached += b.Cached
-	a.PreferenceConflicts += b.PreferenceConflicts
-	if b.PreferenceRule != "" && (a.PreferenceRule == "" || b.PreferenceRule < a.PreferenceRule) {
-		a.PreferenceRule = b.PreferenceRule // in byte order, as mergeRobots keeps it
-	}
-	if b.Discovery != nil {
-		if a.Discovery == nil {
-			a.Discovery = &Discovery{}
-		}
-		a.Discovery.Add(b.Discovery)
-	}
+	addAI(&a.PreferenceConflicts, &a.PreferenceRule, &a.Discovery, b.PreferenceConflicts, b.PreferenceRule, b.Discovery)
 	a.Incidents += b.Incidents
 	a.First, a.Last = minTime(a.First, b.First), maxTime(a.Last, b.Last)
 	a.CrawlDelay = max(a.CrawlDelay, b.CrawlDelay)

@@ -179,18 +179,24 @@ func earliest(cur *time.Time, t time.Time) *time.Time {
 }
 
 // addAI adds a client's or a part's preference conflicts and discovery
-// fetches to s. The rule kept is the first in byte order, so that workers
-// and merges in any order agree.
+// fetches to s.
 func (s *RobotSummary) addAI(conflicts int64, rule string, d *Discovery) {
-	s.PreferenceConflicts += conflicts
-	if rule != "" && (s.PreferenceRule == "" || rule < s.PreferenceRule) {
-		s.PreferenceRule = rule
+	addAI(&s.PreferenceConflicts, &s.PreferenceRule, &s.Discovery, conflicts, rule, d)
+}
+
+// addAI adds conflicts, rule and d to a row's or a verdict's own. The rule
+// kept is the first in byte order, so that workers and merges in any order
+// agree.
+func addAI(conflicts *int64, rule *string, disc **Discovery, c int64, r string, d *Discovery) {
+	*conflicts += c
+	if r != "" && (*rule == "" || r < *rule) {
+		*rule = r
 	}
 	if d != nil {
-		if s.Discovery == nil {
-			s.Discovery = &Discovery{}
+		if *disc == nil {
+			*disc = &Discovery{}
 		}
-		s.Discovery.Add(d)
+		(*disc).Add(d)
 	}
 }
 
