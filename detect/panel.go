@@ -2,7 +2,6 @@ package detect
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/robowatch/robowatch/findings"
 )
@@ -54,8 +53,7 @@ type clientPanel struct {
 
 // panels is the pass's interned paths and the room left for panels.
 type panels struct {
-	ids   map[string]uint32
-	names []string
+	paths pathTable
 	units int
 	// firsts: the shared panels of clients of one request, by oneKey. On
 	// a log of one request a client (a botnet, a CDN edge) most clients
@@ -182,23 +180,17 @@ func (p *panels) count(cp *clientPanel, path string, status int) {
 
 // id interns a path, false when the table is full.
 func (p *panels) id(path string) (uint32, bool) {
-	if id, ok := p.ids[path]; ok {
+	if id, ok := p.paths.get(path); ok {
 		return id, true
 	}
-	if len(p.names) >= maxPanelPaths {
+	if p.paths.len() >= maxPanelPaths {
 		return 0, false
 	}
-	if p.ids == nil {
-		p.ids = map[string]uint32{}
-	}
-	path = strings.Clone(capText(path, MaxStoredPath)) // the record's memory is reused after Add
-	if id, ok := p.ids[path]; ok {
+	path = capText(path, MaxStoredPath)
+	if id, ok := p.paths.get(path); ok {
 		return id, true
 	}
-	id := uint32(len(p.names))
-	p.ids[path] = id
-	p.names = append(p.names, path)
-	return id, true
+	return p.paths.add(path), true
 }
 
 // release gives a forgotten client's panel back.
@@ -270,10 +262,10 @@ func (t *pathTally) addPaths(cp *clientPanel) {
 
 // list is the tally's paths, most first, with the most a path it does not
 // list may have had (the sum of its full sketches' least counts).
-func (t *pathTally) list(names []string) ([]findings.PathCount, int64) {
+func (t *pathTally) list(names *pathTable) ([]findings.PathCount, int64) {
 	out := make([]findings.PathCount, 0, len(t.paths))
 	for id, s := range t.paths {
-		out = append(out, findings.PathCount{Path: names[id], Requests: s[0], Error: s[1] + t.base - s[0]})
+		out = append(out, findings.PathCount{Path: names.name(id), Requests: s[0], Error: s[1] + t.base - s[0]})
 	}
 	findings.SortPaths(out)
 	return out, t.base

@@ -3,6 +3,7 @@ package detect
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -180,7 +181,7 @@ func TestBotnetOfOneRequestEachSharesPanels(t *testing.T) {
 			if tally.status != status || tally.uncounted != 0 {
 				t.Errorf("status %+v (uncounted %d), want %+v", tally.status, tally.uncounted, status)
 			}
-			list, _ := tally.list(d.pan.names)
+			list, _ := tally.list(&d.pan.paths)
 			got := map[string]int64{}
 			for _, p := range list {
 				if p.Error != 0 {
@@ -230,5 +231,35 @@ func addStatus(c *findings.StatusCounts, s int, n int64) {
 		c.S5xx += n
 	default:
 		c.Other += n
+	}
+}
+
+// TestPathTableUnderCollisions: paths whose hashes are all one keep ids of
+// their own, a path past MaxStoredPath is interned cut and found again
+// whole, and the names outlive records whose memory is reused.
+func TestPathTableUnderCollisions(t *testing.T) {
+	for _, collide := range []bool{false, true} {
+		if collide {
+			h := hashPath
+			hashPath = func(string) uint64 { return 7 }
+			t.Cleanup(func() { hashPath = h })
+		}
+		var p panels
+		long := "/" + strings.Repeat("a", 2*MaxStoredPath)
+		paths := []string{"/a", "/b", "/c", long, "/a?q=1"}
+		want := []uint32{0, 1, 2, 3, 0}
+		for round := range 2 {
+			for i, path := range paths {
+				buf := []byte(path)
+				id, ok := p.id(pathOnly(unsafe.String(&buf[0], len(buf))))
+				clear(buf)
+				if !ok || id != want[i] {
+					t.Errorf("collide %v, round %d: %.20s: id %d %v, want %d", collide, round, path, id, ok, want[i])
+				}
+			}
+		}
+		if p.paths.len() != 4 || p.paths.name(3) != capText(long, MaxStoredPath) || p.paths.name(1) != "/b" {
+			t.Errorf("collide %v: %d paths, names %q %.20q", collide, p.paths.len(), p.paths.name(1), p.paths.name(3))
+		}
 	}
 }
