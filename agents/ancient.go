@@ -68,13 +68,13 @@ var (
 // stock browser writes Version/4.0 whatever its age, and Opera 10 to 12
 // wrote Version/ too; browsers built on Safari add their own token
 // (CriOS, FxiOS, Chrome) and carry no Version/.
-func safari(lower string) bool {
-	if !strings.Contains(lower, "version/") || !strings.Contains(lower, "safari/") ||
-		strings.Contains(lower, "android") || strings.Contains(lower, "opera") || strings.Contains(lower, "chrome/") {
+func safari(t *uaText) bool {
+	if !t.contains("version/") || !t.contains("safari/") ||
+		t.contains("android") || t.contains("opera") || t.contains("chrome/") {
 		return false
 	}
 	for _, p := range [...]string{"(macintosh", "(iphone", "(ipad", "(ipod"} {
-		if strings.Contains(lower, p) {
+		if t.contains(p) {
 			return true
 		}
 	}
@@ -85,27 +85,27 @@ func safari(lower string) bool {
 // and when the next version came out (superseding it); ok is false for
 // anything else.
 func browserRelease(ua string) (name string, superseded time.Time, ok bool) {
-	return browserReleaseLower(strings.ToLower(ua))
+	return browserReleaseText(textOf(strings.ToLower(ua)))
 }
 
-// browserReleaseLower is browserRelease of a lower-cased User-agent.
-func browserReleaseLower(lower string) (name string, superseded time.Time, ok bool) {
+// browserReleaseText is browserRelease of a User-agent's text.
+func browserReleaseText(t *uaText) (name string, superseded time.Time, ok bool) {
 	var table []release
 	var v int
 	switch {
-	case strings.Contains(lower, "trident/7.0"):
+	case t.contains("trident/7.0"):
 		name, table, v, ok = "Internet Explorer", msieReleases, 11, true
-	case strings.Contains(lower, "msie "):
-		v, ok = versionAfter(lower, "msie ")
+	case t.contains("msie "):
+		v, ok = t.versionAfter("msie ")
 		name, table = "Internet Explorer", msieReleases
-	case strings.Contains(lower, "firefox/"):
-		v, ok = versionAfter(lower, "firefox/")
+	case t.contains("firefox/"):
+		v, ok = t.versionAfter("firefox/")
 		name, table = "Firefox", firefoxReleases
-	case strings.Contains(lower, "chrome/"):
-		v, ok = versionAfter(lower, "chrome/")
+	case t.contains("chrome/"):
+		v, ok = t.versionAfter("chrome/")
 		name, table = "Chrome", chromeReleases
-	case safari(lower):
-		v, ok = versionAfter(lower, "version/")
+	case safari(t):
+		v, ok = t.versionAfter("version/")
 		name, table = "Safari", safariReleases
 	}
 	if !ok || v < table[0].major {

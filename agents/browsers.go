@@ -62,9 +62,10 @@ func browserFamily(lower string) (string, bool) {
 // "Spider". A string neither knows is still a browser or an app when it has
 // the shape of one: a Mozilla/ prefix with a layout engine, or a platform it
 // runs on ("Android", "Windows", "AmigaOS"). Scripts and tools name neither.
-func (c *Classifier) browserAgent(ua, lower string) Agent {
+func (c *Classifier) browserAgent(t *uaText) Agent {
+	ua, lower := t.ua, t.lower
 	mozilla := strings.HasPrefix(lower, "mozilla/") || strings.HasPrefix(lower, "opera/")
-	engine := mozilla && hasEngine(lower)
+	engine := mozilla && hasEngine(t)
 	if engine {
 		if family, ok := browserFamily(lower); ok {
 			return Agent{Name: family, Kind: Browser}
@@ -73,12 +74,12 @@ func (c *Classifier) browserAgent(ua, lower string) Agent {
 		// family table leaves; uap-go would give them the same names from
 		// the same tokens at a fraction of a millisecond each, which a log
 		// of 100,000 distinct app strings cannot afford.
-		if name, ok := tokenFamily(ua, lower); ok {
+		if name, ok := tokenFamily(t); ok {
 			return Agent{Name: name, Kind: Browser}
 		}
 	}
 	in := ua[:min(len(ua), maxParserInput)]
-	plausible := looksReal(lower)
+	plausible := looksReal(t)
 	p, ok := c.parser(len(in), plausible)
 	if ok {
 		if family := p.family(in); family != "Other" && family != "" {
@@ -88,10 +89,10 @@ func (c *Classifier) browserAgent(ua, lower string) Agent {
 			}
 			return Agent{Name: name, Kind: Browser}
 		}
-		if name, ok := tokenFamily(ua, lower); ok {
+		if name, ok := tokenFamily(t); ok {
 			return Agent{Name: name, Kind: Browser} // a browser uap-go does not know (w3m)
 		}
-	} else if name, ok := clientFamily(ua, lower, engine); ok {
+	} else if name, ok := clientFamily(t, engine); ok {
 		// The budget is spent: the browsers and apps that only uap-go
 		// would name are known by their tokens (see fallback.go).
 		return Agent{Name: name, Kind: Browser}
@@ -99,7 +100,7 @@ func (c *Classifier) browserAgent(ua, lower string) Agent {
 	// A product with a version is what a script's string lacks; MediaTek's
 	// feature-phone browsers send none ("MAXX_MAUI WAP Browser", "Maui
 	// Browser"), their platform's name standing for both.
-	if engine || (mozilla || strings.IndexByte(lower, '/') > 0 || featurePhone(lower)) && hasPlatform(lower) {
+	if engine || (mozilla || strings.IndexByte(lower, '/') > 0 || featurePhone(t)) && hasPlatform(t) {
 		if mozilla && !engine && bareMozilla(lower) {
 			// "Mozilla/5.0 (Windows NT 10.0; Win64; x64)": every browser since
 			// 1998 names its engine; this is a script's idea of a browser.
@@ -153,10 +154,11 @@ const MaxReserveBytes = 256 << 10
 // looksReal reports whether a lower-cased User-agent has what real clients'
 // have and random junk has not: a product token with a version ("lynx/2.8",
 // "cfnetwork/1410"), a platform or a browser engine.
-func looksReal(lower string) bool {
-	if hasPlatform(lower) || hasEngine(lower) {
+func looksReal(t *uaText) bool {
+	if hasPlatform(t) || hasEngine(t) {
 		return true
 	}
+	lower := t.lower
 	for i := 1; i+1 < len(lower); i++ {
 		if lower[i] == '/' && uaDigit(lower[i+1]) && uaLetter(lower[i-1]) {
 			return true
@@ -178,8 +180,8 @@ var platforms = [...]string{
 
 // featurePhone reports whether lower names MediaTek's feature-phone
 // platform (MAUI) or its WAP browser, the last two platforms.
-func featurePhone(lower string) bool {
-	return hasWordStart(lower, "maui") || hasWordStart(lower, "wap browser")
+func featurePhone(t *uaText) bool {
+	return t.mayHold("maui") && hasWordStart(t.lower, "maui") || t.mayHold("wap browser") && hasWordStart(t.lower, "wap browser")
 }
 
 // bareMozilla reports whether lower is only "mozilla/x (comment)", without
@@ -189,9 +191,9 @@ func bareMozilla(lower string) bool {
 	return (i < 0 || j > i && strings.TrimSpace(lower[j+1:]) == "") && !strings.Contains(lower, "compatible")
 }
 
-func hasPlatform(lower string) bool {
+func hasPlatform(t *uaText) bool {
 	for _, p := range platforms {
-		if hasWordStart(lower, p) {
+		if t.mayHold(p) && hasWordStart(t.lower, p) {
 			return true
 		}
 	}
@@ -215,9 +217,9 @@ func hasWordStart(lower, w string) bool {
 
 // hasEngine reports whether lower names a browser layout engine, as every
 // browser since Netscape does.
-func hasEngine(lower string) bool {
+func hasEngine(t *uaText) bool {
 	for _, e := range [...]string{"applewebkit", "gecko", "trident/", "msie ", "presto/", "khtml"} {
-		if strings.Contains(lower, e) {
+		if t.contains(e) {
 			return true
 		}
 	}

@@ -100,6 +100,11 @@ type Classifier struct {
 	parserBytes  int      // bytes handed to uap-go so far, bounded by MaxParserBytes
 	reserveBytes int      // bytes handed past MaxParserBytes for real-looking strings, bounded by MaxReserveBytes
 	scratch      []byte   // the lower-cased User-agent being classified: reused, never kept (see detach)
+	text         uaText   // the User-agent being classified (read)
+	// unfiltered turns the pair filters off (every literal may be there,
+	// every byte may start a word): the rules as they read, for the tests
+	// that hold the filtered classifier to them.
+	unfiltered bool
 }
 
 // Classify returns what ua says about its sender.
@@ -192,58 +197,37 @@ func (c *Classifier) classify(ua string) Agent {
 	// Lower-cased into a reused buffer, not a new string per User-agent,
 	// which a log of distinct strings would pay for in garbage. What the
 	// answer keeps of it is copied out.
-	lower := c.lowerInto(ua)
-	return c.detach(c.classifyLower(ua, lower, long))
+	return c.detach(c.classifyText(c.read(ua), long))
 }
 
-// classifyLower is classify for a User-agent at most MaxLen long (long says
-// it was cut) and its lower-cased form.
-func (c *Classifier) classifyLower(ua, lower string, long bool) Agent {
-	if name := exploitAgent(lower); name != "" {
+// classifyText is classify for a User-agent at most MaxLen long (long says
+// it was cut).
+func (c *Classifier) classifyText(t *uaText, long bool) Agent {
+	if name := exploitAgent(t); name != "" {
 		return Agent{Name: name, Kind: Tool, Reason: "exploit in the User-agent: " + name, Scanner: true}
 	}
-	if appleMessagesPreview(lower) {
+	if appleMessagesPreview(t.lower) {
 		return Agent{Name: appleMessagesName, Kind: Crawler, Reason: "link preview of Apple's Messages, fetched from the sender's device (Safari with facebookexternalhit/1.1 Facebot Twitterbot/1.0)"}
 	}
-	if a, ok := declaredAgent(ua, lower); ok {
+	if a, ok := declaredAgent(t); ok {
 		return a
 	}
-	a := c.browserAgent(ua, lower)
+	a := c.browserAgent(t)
 	if a.Kind != Browser {
 		return a
 	}
-	a.Release, a.Released, _ = browserReleaseLower(lower)
+	a.Release, a.Released, _ = browserReleaseText(t)
 	switch {
 	case long:
 		a.Kind, a.Reason = Suspicious, "User-agent longer than 1 KiB"
-	case uaHasControl(ua):
+	case t.control:
 		a.Kind, a.Reason = Suspicious, "control characters in User-agent"
 	default:
-		if why := impossibleBrowser(lower); why != "" {
+		if why := impossibleBrowser(t); why != "" {
 			a.Kind, a.Reason = Suspicious, why
 		}
 	}
 	return a
-}
-
-// lowerInto returns s lower-cased in ASCII: s itself when it has no upper
-// case, else a string over c.scratch, valid until the next call.
-func (c *Classifier) lowerInto(s string) string {
-	i := 0
-	for i < len(s) && !('A' <= s[i] && s[i] <= 'Z') {
-		i++
-	}
-	if i == len(s) {
-		return s
-	}
-	b := append(c.scratch[:0], s...)
-	for j := i; j < len(b); j++ {
-		if 'A' <= b[j] && b[j] <= 'Z' {
-			b[j] += 'a' - 'A'
-		}
-	}
-	c.scratch = b
-	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // detach gives a's strings storage of their own where they are slices of

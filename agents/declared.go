@@ -29,11 +29,11 @@ func appleMessagesPreview(lower string) bool {
 // lookup "${jndi:ldap://…}". Both carry a command or URL after them, which
 // named the client by what it downloads: "() { :;}; /bin/bash -c 'wget …'"
 // was the tool Wget.
-func exploitAgent(lower string) string {
+func exploitAgent(t *uaText) string {
 	switch {
-	case strings.HasPrefix(strings.TrimLeft(lower, " "), "() {"):
+	case strings.HasPrefix(strings.TrimLeft(t.lower, " "), "() {"):
 		return "Shellshock"
-	case strings.Contains(lower, "${jndi:"), log4jObfuscated(lower):
+	case t.contains("${jndi:"), log4jObfuscated(t):
 		return "Log4Shell"
 	}
 	return ""
@@ -44,9 +44,9 @@ func exploitAgent(lower string) string {
 // "${${::-j}${::-n}${::-d}${::-i}:${::-l}${::-d}${::-a}${::-p}://…}",
 // "${${lower:j}ndi:…}", "${${env:X:-j}ndi…}". Read as a browser string it
 // was "no known browser" named "-j", and no scanner.
-func log4jObfuscated(lower string) bool {
+func log4jObfuscated(t *uaText) bool {
 	for _, s := range [...]string{"${${", "${::-", "${lower:", "${upper:"} {
-		if strings.Contains(lower, s) {
+		if t.contains(s) {
 			return true
 		}
 	}
@@ -59,7 +59,8 @@ func log4jObfuscated(lower string) bool {
 // one). A known token anywhere wins, so "Mozilla/5.0 (…) Chrome/… (compatible;
 // Googlebot/2.1; …)" is Googlebot: a browser string that names a crawler is a
 // crawler claim, whether or not the claim is true.
-func declaredAgent(ua, lower string) (Agent, bool) {
+func declaredAgent(t *uaText) (Agent, bool) {
+	ua, lower := t.ua, t.lower
 	if tok, at := findToken(lower); tok != nil {
 		if name, ok := androidApp(ua, lower, at, tok); ok {
 			return Agent{Name: name, Kind: Browser}, true
@@ -83,7 +84,7 @@ func declaredAgent(ua, lower string) (Agent, bool) {
 		}
 		return Agent{Name: name, Kind: Tool, Reason: "tool token " + name + ` ("` + w.word + `")`}, true
 	}
-	if what := contactAddress(lower); what != "" {
+	if what := contactAddress(t); what != "" {
 		return Agent{Name: robotName(ua, lower), Kind: Crawler, Reason: "contact " + what + " in User-agent"}, true
 	}
 	return Agent{}, false
@@ -113,9 +114,9 @@ func androidApp(ua, lower string, at int, tok *agentToken) (string, bool) {
 
 // contactAddress says whether lower carries a contact URL or e-mail address,
 // and which.
-func contactAddress(lower string) string {
-	if strings.Contains(lower, "http://") || strings.Contains(lower, "https://") ||
-		strings.Contains(lower, "+http") || strings.Contains(lower, "mailto:") {
+func contactAddress(t *uaText) string {
+	lower := t.lower
+	if t.contains("http://") || t.contains("https://") || t.contains("+http") || t.contains("mailto:") {
 		return "URL"
 	}
 	for from := 0; ; {
@@ -130,7 +131,7 @@ func contactAddress(lower string) string {
 			return "URL"
 		}
 	}
-	for from := 0; ; {
+	for from := 0; t.mayHold("www."); {
 		i := strings.Index(lower[from:], "www.")
 		if i < 0 {
 			break

@@ -54,8 +54,9 @@ var clientTokens = []struct {
 // from by its tokens, as uap-go would; ok is false when no token names one.
 // It is the classification past uap-go's budget, so that browsers and apps
 // get the same kind, and mostly the same name, with or without uap-go.
-func clientFamily(ua, lower string, engine bool) (name string, ok bool) {
-	if name, ok := tokenFamily(ua, lower); ok {
+func clientFamily(t *uaText, engine bool) (name string, ok bool) {
+	lower := t.lower
+	if name, ok := tokenFamily(t); ok {
 		return name, true
 	}
 	if !engine {
@@ -63,13 +64,13 @@ func clientFamily(ua, lower string, engine bool) (name string, ok bool) {
 		// with an engine; uap-go finds these tokens anywhere, and so must
 		// its stand-in ("Opera/9.00 (Windows NT 5.1; U; en)" has neither).
 		for _, f := range browserFamilies {
-			if i := strings.Index(lower, f.token); i >= 0 && versionAt(lower, i+len(f.token), f.token) {
+			if i := t.index(f.token); i >= 0 && versionAt(lower, i+len(f.token), f.token) {
 				return f.family, true
 			}
 		}
 	}
-	if engine && !strings.Contains(lower, "safari") && hasWord(lower, "mobile/", false) &&
-		(hasWord(lower, "iphone", false) || hasWord(lower, "ipad", false) || hasWord(lower, "ipod", false)) {
+	if engine && !t.contains("safari") && t.hasWord("mobile/", false) &&
+		(t.hasWord("iphone", false) || t.hasWord("ipad", false) || t.hasWord("ipod", false)) {
 		// WebKit on iOS without Safari's token: an app's web view, which
 		// uap-go names so.
 		return "Mobile Safari UI/WKWebView", true
@@ -78,16 +79,21 @@ func clientFamily(ua, lower string, engine bool) (name string, ok bool) {
 }
 
 // tokenFamily names the browser or app by the first of clientTokens in lower.
-func tokenFamily(ua, lower string) (name string, ok bool) {
-	for _, t := range clientTokens {
-		if hasWord(lower, t.token, t.version) {
-			if t.family == "" {
-				return robotName(ua, lower), true
+func tokenFamily(t *uaText) (name string, ok bool) {
+	for _, c := range clientTokens {
+		if t.hasWord(c.token, c.version) {
+			if c.family == "" {
+				return robotName(t.ua, t.lower), true
 			}
-			return t.family, true
+			return c.family, true
 		}
 	}
 	return "", false
+}
+
+// hasWord is hasWord(t.lower, tok, version).
+func (t *uaText) hasWord(tok string, version bool) bool {
+	return t.mayHold(tok) && hasWord(t.lower, tok, version)
 }
 
 // hasWord reports whether tok occurs in lower at a word start (the byte

@@ -13,9 +13,9 @@ import (
 var misspellings = [...]string{"mozlila/", "mozila/", "mozzila/", "mozlla/", "mozillla/", " bulid/", " moblie safari/"}
 
 // misspelledToken returns the misspelled token of lower, "" if none.
-func misspelledToken(lower string) string {
+func misspelledToken(t *uaText) string {
 	for _, m := range misspellings {
-		if strings.Contains(lower, m) {
+		if t.contains(m) {
 			return strings.Trim(m, " /")
 		}
 	}
@@ -28,8 +28,9 @@ func misspelledToken(lower string) string {
 // rv:2.0). A script that edits one and not the other sent
 // "rv:32.0) Gecko/20100101 Firefox/31.0" asking for /testproxy.php
 // (the nginx log a blog post on AWS ELB health checks quotes).
-func firefoxRevision(lower string) string {
-	i := strings.Index(lower, "gecko/20100101 firefox/")
+func firefoxRevision(t *uaText) string {
+	lower := t.lower
+	i := t.index("gecko/20100101 firefox/")
 	if i < 0 {
 		return ""
 	}
@@ -62,17 +63,18 @@ func firefoxRevision(lower string) string {
 //     values glued together by a script.
 //   - An engine or browser token right after "Mozilla/5.0" ("Mozilla/5.0
 //     Gecko/20100115 Firefox/3.6"): no system named, as no browser sends.
-func impossibleBrowser(lower string) string {
-	if strings.ContainsAny(lower, "'\"<>`") || strings.Contains(lower, "${") {
+func impossibleBrowser(t *uaText) string {
+	lower := t.lower
+	if strings.ContainsAny(lower, "'\"<>`") || t.contains("${") {
 		return "quote, bracket or ${ in a browser string: an injection attempt"
 	}
-	if t := misspelledToken(lower); t != "" {
-		return "misspelled " + t + ": a script's copy of a browser string"
+	if m := misspelledToken(t); m != "" {
+		return "misspelled " + m + ": a script's copy of a browser string"
 	}
-	if why := firefoxRevision(lower); why != "" {
+	if why := firefoxRevision(t); why != "" {
 		return why
 	}
-	if i := strings.Index(lower, "mozilla/"); i > 0 {
+	if i := t.index("mozilla/"); i > 0 {
 		j := i - 1
 		for j > 0 && lower[j] == ' ' {
 			j--
@@ -93,28 +95,28 @@ func impossibleBrowser(lower string) string {
 			}
 		}
 	}
-	if why := chromeForgery(lower); why != "" {
+	if why := chromeForgery(t); why != "" {
 		return why
 	}
-	nt, ntOK := windowsNT(lower)
+	nt, ntOK := windowsNT(t)
 	if ntOK && !validNT[nt] {
 		return "Windows NT " + nt + " does not exist"
 	}
-	if v, ok := versionAfter(lower, "msie "); ok {
+	if v, ok := t.versionAfter("msie "); ok {
 		if v > 11 {
 			return "MSIE " + strconv.Itoa(v) + " does not exist"
 		}
-		if strings.Contains(lower, "android") && !strings.Contains(lower, "windows phone") {
+		if t.contains("android") && !t.contains("windows phone") {
 			return "MSIE on Android"
 		}
 	}
 	// The system-support limits are those of Google's Chrome and Mozilla's
 	// Firefox; forks (which add their own product token) sometimes kept
 	// old systems alive longer, so only the unmodified strings are judged.
-	chrome, isChrome := versionAfter(lower, "chrome/")
-	isChrome = isChrome && pureChrome(lower)
-	firefox, isFirefox := versionAfter(lower, "firefox/")
-	isFirefox = isFirefox && pureFirefox(lower)
+	chrome, isChrome := t.versionAfter("chrome/")
+	isChrome = isChrome && pureChrome(t)
+	firefox, isFirefox := t.versionAfter("firefox/")
+	isFirefox = isFirefox && pureFirefox(t)
 	if ntOK {
 		switch nt {
 		case "5.0", "5.01", "5.1", "5.2", "6.0":
@@ -133,7 +135,7 @@ func impossibleBrowser(lower string) string {
 			}
 		}
 	}
-	if mac, ok := macOSMinor(lower); ok {
+	if mac, ok := macOSMinor(t); ok {
 		lastChrome, lastFirefox := 0, 0
 		switch {
 		case mac >= 6 && mac <= 8:
@@ -166,11 +168,12 @@ func impossibleBrowser(lower string) string {
 // script's. The rv: rule is held to Windows and macOS, where the strings
 // of Chrome and Firefox are known; a fringe system's browser (AmigaOS)
 // may mix tokens.
-func chromeForgery(lower string) string {
-	if _, ok := versionAfter(lower, "chrome/"); !ok {
+func chromeForgery(t *uaText) string {
+	lower := t.lower
+	if _, ok := t.versionAfter("chrome/"); !ok {
 		return ""
 	}
-	if !strings.Contains(lower, "applewebkit/") {
+	if !t.contains("applewebkit/") {
 		return "Chrome/ without AppleWebKit/, which every Chrome writes"
 	}
 	i, j := strings.IndexByte(lower, '('), strings.IndexByte(lower, ')')
@@ -187,9 +190,10 @@ func chromeForgery(lower string) string {
 
 // pureChrome reports whether lower is Google Chrome's own form, ending
 // "(KHTML, like Gecko) Chrome/v [Mobile ]Safari/v" with no fork's token.
-func pureChrome(lower string) bool {
+func pureChrome(t *uaText) bool {
 	const key = "like gecko) chrome/"
-	i := strings.Index(lower, key)
+	lower := t.lower
+	i := t.index(key)
 	if i < 0 {
 		return false
 	}
@@ -204,9 +208,10 @@ func pureChrome(lower string) bool {
 
 // pureFirefox reports whether lower is Mozilla Firefox's own desktop form,
 // ending "Gecko/20100101 Firefox/v".
-func pureFirefox(lower string) bool {
+func pureFirefox(t *uaText) bool {
 	const key = "gecko/20100101 firefox/"
-	i := strings.Index(lower, key)
+	lower := t.lower
+	i := t.index(key)
 	if i < 0 {
 		return false
 	}
@@ -223,12 +228,12 @@ var validNT = map[string]bool{
 
 // windowsNT returns the "major.minor" after "windows nt " (a build number
 // after a second dot, as in "10.0.18362", is dropped).
-func windowsNT(lower string) (string, bool) {
-	i := strings.Index(lower, "windows nt ")
+func windowsNT(t *uaText) (string, bool) {
+	i := t.index("windows nt ")
 	if i < 0 {
 		return "", false
 	}
-	s := lower[i+len("windows nt "):]
+	s := t.lower[i+len("windows nt "):]
 	n := 0
 	for n < len(s) && uaDigit(s[n]) {
 		n++
@@ -250,12 +255,12 @@ func windowsNT(lower string) (string, bool) {
 }
 
 // macOSMinor returns the minor version after "mac os x 10_" or "mac os x 10.".
-func macOSMinor(lower string) (int, bool) {
-	i := strings.Index(lower, "mac os x 10")
+func macOSMinor(t *uaText) (int, bool) {
+	i := t.index("mac os x 10")
 	if i < 0 {
 		return 0, false
 	}
-	s := lower[i+len("mac os x 10"):]
+	s := t.lower[i+len("mac os x 10"):]
 	if s == "" || s[0] != '_' && s[0] != '.' {
 		return 0, false
 	}
