@@ -24,30 +24,13 @@ var browserFamilies = []struct{ token, family string }{
 	{"safari/", "Safari"},
 }
 
-// familiesByFirstByte indexes browserFamilies by their tokens' first byte,
-// and familyPairs holds the tokens' first two bytes.
-var familiesByFirstByte, familyPairs = func() (*[256][]int, *pairSet) {
-	idx, pairs := new([256][]int), new(pairSet)
-	for j, f := range browserFamilies {
-		idx[f.token[0]] = append(idx[f.token[0]], j)
-		pairs.add(f.token)
-	}
-	return idx, pairs
-}()
-
 // browserFamily returns the family of the first of browserFamilies, in
-// table order, whose token lower contains. It reads lower once: a token
-// searched for at a time read a Chrome string some seventeen times.
-func browserFamily(lower string) (string, bool) {
+// table order, whose token t holds (t.matches).
+func browserFamily(t *uaText) (string, bool) {
 	best := len(browserFamilies)
-	for i := 0; i < len(lower); i++ {
-		if !familyPairs.mayStart(lower, i) {
-			continue
-		}
-		for _, j := range familiesByFirstByte[lower[i]] {
-			if j < best && strings.HasPrefix(lower[i:], browserFamilies[j].token) {
-				best = j
-			}
+	for _, m := range t.matches {
+		if m.table == tableFamilies && int(m.entry) < best {
+			best = int(m.entry)
 		}
 	}
 	if best == len(browserFamilies) {
@@ -67,7 +50,7 @@ func (c *Classifier) browserAgent(t *uaText) Agent {
 	mozilla := strings.HasPrefix(lower, "mozilla/") || strings.HasPrefix(lower, "opera/")
 	engine := mozilla && hasEngine(t)
 	if engine {
-		if family, ok := browserFamily(lower); ok {
+		if family, ok := browserFamily(t); ok {
 			return Agent{Name: family, Kind: Browser}
 		}
 		// In-app browsers (Facebook's, Instagram's …) are most of what the

@@ -121,33 +121,20 @@ func asciiLower(dst []byte, s string) []byte {
 // say nothing of a robot, so they name one only through the other signals.
 var genericNames = []string{"cursor", "operator", "openai", "spider", "useai", "devin"}
 
-// catalogueTokens indexes the catalogue's names by first byte, lower-case,
-// for catalogued: the names of five bytes or more that are no ordinary
-// word, longest first, so that "meta-externalagent" wins over a shorter
-// name it starts with.
-var catalogueTokens = sync.OnceValue(func() *[256][]string {
-	idx := new([256][]string)
+// catalogueNames are the catalogue's names that catalogued looks for,
+// lower-case: those of five bytes or more that are no ordinary word,
+// longest first, so that "meta-externalagent" wins over a shorter name it
+// starts with.
+var catalogueNames = sync.OnceValue(func() []string {
+	var names []string
 	for name := range catalogue() {
 		if len(name) < 5 || slices.Contains(genericNames, name) {
 			continue
 		}
-		idx[name[0]] = append(idx[name[0]], name)
+		names = append(names, name)
 	}
-	for i := range idx {
-		slices.SortFunc(idx[i], func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
-	}
-	return idx // a pointer: the table by value was a 6 KiB copy per User-agent classified
-})
-
-// cataloguePairs are the first two bytes of catalogueTokens' names.
-var cataloguePairs = sync.OnceValue(func() *pairSet {
-	s := new(pairSet)
-	for _, names := range catalogueTokens() {
-		for _, name := range names {
-			s.add(name)
-		}
-	}
-	return s
+	slices.SortFunc(names, func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
+	return names
 })
 
 // catalogued finds a catalogued robot's name as a product in lower (a
@@ -167,17 +154,16 @@ func byteSet(s string) (t [256]bool) {
 	return t
 }
 
-func catalogued(lower string) (CatalogueEntry, bool) {
-	idx, pairs := catalogueTokens(), cataloguePairs()
-	for i := 0; i < len(lower); i++ {
-		if i > 0 && !nameStart[lower[i-1]] || !pairs.mayStart(lower, i) {
+func catalogued(t *uaText) (CatalogueEntry, bool) {
+	lower := t.lower
+	for _, m := range t.matches {
+		if m.table != tableCatalogue {
 			continue
 		}
-		for _, name := range idx[lower[i]] {
-			end := i + len(name)
-			if strings.HasPrefix(lower[i:], name) && (end == len(lower) || nameEnd[lower[end]]) {
-				return catalogue()[name], true
-			}
+		i := int(m.at)
+		name := catalogueNames()[m.entry]
+		if end := i + len(name); (i == 0 || nameStart[lower[i-1]]) && (end == len(lower) || nameEnd[lower[end]]) {
+			return catalogue()[name], true
 		}
 	}
 	return CatalogueEntry{}, false

@@ -140,3 +140,36 @@ func FuzzFiltersSkipNothing(f *testing.F) {
 		}
 	})
 }
+
+// TestOnePassFindsWhatTheScansFound holds the four table lookups that read
+// the one pass's matches (findToken, catalogued, roleWord, browserFamily)
+// to the scans they replace (oracle_test.go), on every probe, lower-cased
+// as the classifier reads it.
+func TestOnePassFindsWhatTheScansFound(t *testing.T) {
+	var c Classifier
+	probes := pairFilterProbes(t)
+	for _, ua := range probes {
+		if len(ua) > MaxLen {
+			ua = ua[:MaxLen]
+		}
+		x := c.read(ua)
+		lower := x.lower
+		tok, at := findToken(x)
+		if wantTok, wantAt := oldFindToken(lower); tok != wantTok || at != wantAt {
+			t.Errorf("%q: findToken %v at %d, the scan %v at %d", ua, tok, at, wantTok, wantAt)
+		}
+		e, ok := catalogued(x)
+		if wantE, wantOK := oldCatalogued(lower); e != wantE || ok != wantOK {
+			t.Errorf("%q: catalogued %+v %v, the scan %+v %v", ua, e, ok, wantE, wantOK)
+		}
+		k, at, name := roleWord(x)
+		if wantK, wantAt, wantName := oldRoleWord(ua, lower); k != wantK || at != wantAt || name != wantName {
+			t.Errorf("%q: roleWord %d %d %q, the scan %d %d %q", ua, k, at, name, wantK, wantAt, wantName)
+		}
+		f, ok := browserFamily(x)
+		if wantF, wantOK := oldBrowserFamily(lower); f != wantF || ok != wantOK {
+			t.Errorf("%q: browserFamily %q %v, the scan %q %v", ua, f, ok, wantF, wantOK)
+		}
+	}
+	t.Logf("%d User-agents", len(probes))
+}

@@ -61,7 +61,7 @@ func log4jObfuscated(t *uaText) bool {
 // crawler claim, whether or not the claim is true.
 func declaredAgent(t *uaText) (Agent, bool) {
 	ua, lower := t.ua, t.lower
-	if tok, at := findToken(lower); tok != nil {
+	if tok, at := findToken(t); tok != nil {
 		if name, ok := androidApp(ua, lower, at, tok); ok {
 			return Agent{Name: name, Kind: Browser}, true
 		}
@@ -71,13 +71,13 @@ func declaredAgent(t *uaText) (Agent, bool) {
 		}
 		return Agent{Name: name, Kind: Tool, Reason: tok.what + " " + name, Scanner: tok.what == "scanner"}, true
 	}
-	if e, ok := catalogued(lower); ok {
+	if e, ok := catalogued(t); ok {
 		if e.Purpose == "library" {
 			return Agent{Name: e.Name, Kind: Tool, Reason: "catalogued tool " + e.Name}, true
 		}
 		return Agent{Name: e.Name, Kind: Crawler, Reason: "catalogued robot " + e.Name + " (" + e.Purpose + ")"}, true
 	}
-	if k, _, name := roleWord(ua, lower); k >= 0 {
+	if k, _, name := roleWord(t); k >= 0 {
 		w := &agentRoleWords[k]
 		if w.kind == Crawler {
 			return Agent{Name: name, Kind: Crawler, Reason: "declared crawler token " + name + ` ("` + w.word + `")`}, true

@@ -46,7 +46,7 @@ func TestScansSkipNothing(t *testing.T) {
 				break
 			}
 		}
-		if got, ok := browserFamily(lower); got != wantFamily || ok != wantOK {
+		if got, ok := browserFamily(textOf(lower)); got != wantFamily || ok != wantOK {
 			t.Errorf("browserFamily(%q) = %q, %v; want %q, %v", lower, got, ok, wantFamily, wantOK)
 		}
 		var want *agentToken
@@ -63,7 +63,7 @@ func TestScansSkipNothing(t *testing.T) {
 				}
 			}
 		}
-		if got, _ := findToken(lower); want != nil && got != want {
+		if got, _ := findToken(textOf(lower)); want != nil && got != want {
 			t.Errorf("findToken(%q) = %v, want %v", lower, got, want)
 		}
 	}

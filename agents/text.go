@@ -16,6 +16,9 @@ import (
 type uaText struct {
 	ua, lower string
 	control   bool // a control byte other than tab (see uaHasControl)
+	// matches are the words of the tables that lower holds (findWords),
+	// by position.
+	matches []wordMatch
 	// pairs holds every pair of adjacent bytes of lower, hashed
 	// (pairHash): a literal with a pair not in it is not in lower, nor in
 	// any part of it.
@@ -35,30 +38,50 @@ func pairHash(a, b byte) uint {
 // lower-cased into c.scratch, which the next User-agent overwrites.
 func (c *Classifier) read(ua string) *uaText {
 	t := &c.text
-	t.ua, t.lower = ua, c.lowerInto(ua)
+	if cap(c.scratch) < len(ua) {
+		c.scratch = make([]byte, 0, max(len(ua), 256))
+	}
+	b := c.scratch[:len(ua)]
+	c.scratch = b
+	var control uint8
+	for i := 0; i < len(ua); i++ {
+		x := lowerByte[ua[i]]
+		control |= controlByte[x]
+		b[i] = x
+	}
+	t.ua, t.lower, t.control = ua, unsafe.String(unsafe.SliceData(b), len(b)), control != 0
+	t.matches = t.matches[:0]
 	if c.unfiltered {
-		t.control = uaHasControl(ua)
 		for i := range t.pairs {
 			t.pairs[i] = ^uint64(0)
 		}
+		t.findWordsEverywhere()
 		return t
 	}
 	t.pairs = [pairBloomWords]uint64{}
-	control := false
 	l := t.lower
-	for i := 0; i+1 < len(l); i++ {
-		b := l[i]
-		control = control || b < 0x20 && b != '\t' || b == 0x7f
-		h := pairHash(b, l[i+1])
+	for i := 1; i < len(l); i++ {
+		h := pairHash(l[i-1], l[i])
 		t.pairs[h>>6] |= 1 << (h & 63)
 	}
-	if n := len(l); n > 0 {
-		b := l[n-1]
-		control = control || b < 0x20 && b != '\t' || b == 0x7f
-	}
-	t.control = control
+	t.findWords(tableWordIndex())
 	return t
 }
+
+// lowerByte lower-cases ASCII; controlByte is 1 for a control byte other
+// than tab (uaHasControl).
+var lowerByte, controlByte = func() (lower, control [256]uint8) {
+	for i := range 256 {
+		lower[i] = uint8(i)
+		if 'A' <= i && i <= 'Z' {
+			lower[i] += 'a' - 'A'
+		}
+		if i < 0x20 && i != '\t' || i == 0x7f {
+			control[i] = 1
+		}
+	}
+	return lower, control
+}()
 
 // textOf is the text of ua for the callers outside the classifier, which
 // have no scratch to reuse.
@@ -98,24 +121,4 @@ func (t *uaText) versionAfter(key string) (int, bool) {
 		return 0, false
 	}
 	return versionAfter(t.lower, key)
-}
-
-// lowerInto returns s lower-cased in ASCII: s itself when it has no upper
-// case, else a string over c.scratch, valid until the next call.
-func (c *Classifier) lowerInto(s string) string {
-	i := 0
-	for i < len(s) && !('A' <= s[i] && s[i] <= 'Z') {
-		i++
-	}
-	if i == len(s) {
-		return s
-	}
-	b := append(c.scratch[:0], s...)
-	for j := i; j < len(b); j++ {
-		if 'A' <= b[j] && b[j] <= 'Z' {
-			b[j] += 'a' - 'A'
-		}
-	}
-	c.scratch = b
-	return unsafe.String(unsafe.SliceData(b), len(b))
 }

@@ -1,9 +1,6 @@
 package agents
 
-import (
-	"strings"
-	"sync"
-)
+import "strings"
 
 // agentToken is one entry of the User-agent knowledge table: a lower-case
 // byte string that, found at the start of a word in a User-agent, names a
@@ -297,86 +294,42 @@ var agentRoleWords = []struct {
 	{"http client", Tool, false, false},
 }
 
-// tokensByFirstByte indexes agentTokens by their first byte, so that
-// findToken looks at a handful of candidates per word instead of searching
-// the whole User-agent for every token.
-var tokensByFirstByte = func() (idx [256][]*agentToken) {
-	for i := range agentTokens {
-		t := &agentTokens[i]
-		idx[t.token[0]] = append(idx[t.token[0]], t)
-	}
-	return idx
-}()
-
-// tokenPairs are the first two bytes of agentTokens.
-var tokenPairs = func() (s *pairSet) {
-	s = new(pairSet)
-	for i := range agentTokens {
-		s.add(agentTokens[i].token)
-	}
-	return s
-}()
-
 // roleWord finds the first of agentRoleWords (in table order) that lower
 // holds as a word that names the product, and its first such place; k is
-// -1 when none does. One pass over lower, with the words indexed by their
-// first byte: searching for each word in turn would cost a new User-agent
-// a pass per word.
-func roleWord(ua, lower string) (k, at int, name string) {
+// -1 when none does. It reads the role words t.matches found in one pass:
+// searching for each word in turn would cost a new User-agent a pass per
+// word.
+func roleWord(t *uaText) (k, at int, name string) {
+	ua, lower := t.ua, t.lower
 	k = -1
-	idx := roleWordsByFirstByte()
-	pairs := roleWordPairs()
-	for i := 0; i < len(lower); i++ {
-		if !pairs.mayStart(lower, i) {
+	for _, m := range t.matches {
+		i, j := int(m.at), int(m.entry)
+		if m.table != tableRoles || k >= 0 && j >= k {
+			continue // an earlier word in the table already matched
+		}
+		w := &agentRoleWords[j]
+		end := i + len(w.word)
+		if w.atWordStart && i > 0 && uaLetter(lower[i-1]) ||
+			w.atWordEnd && end < len(lower) && (uaLetter(lower[end]) || uaDigit(lower[end])) ||
+			w.word == "bot" && i >= 2 && lower[i-2:i] == "cu" || // CUBOT, a phone maker
+			inAddress(lower, i) || compared(lower, i) {
 			continue
 		}
-		for _, j := range idx[lower[i]] {
-			if k >= 0 && j >= k {
-				continue // an earlier word in the table already matched
-			}
-			w := &agentRoleWords[j]
-			end := i + len(w.word)
-			if !strings.HasPrefix(lower[i:], w.word) ||
-				w.atWordStart && i > 0 && uaLetter(lower[i-1]) ||
-				w.atWordEnd && end < len(lower) && (uaLetter(lower[end]) || uaDigit(lower[end])) ||
-				w.word == "bot" && i >= 2 && lower[i-2:i] == "cu" || // CUBOT, a phone maker
-				inAddress(lower, i) || compared(lower, i) {
-				continue
-			}
-			n := productName(ua, i, end)
-			if w.word == "http" && (strings.EqualFold(n, "http") || strings.EqualFold(n, "https")) {
-				continue // "(HTTPS)" in a phone browser's comment, not a product
-			}
-			if strings.HasPrefix(strings.ToLower(n), w.word) {
-				// "Superfeedr bot/2.0", "(compatible; Yahoo Ad monitoring; …)": the
-				// role word is not the name; the product before it is.
-				if r := robotName(ua, lower); r != "(unknown)" && r != "Mozilla" {
-					n = r
-				}
-			}
-			k, at, name = j, i, n
+		n := productName(ua, i, end)
+		if w.word == "http" && (strings.EqualFold(n, "http") || strings.EqualFold(n, "https")) {
+			continue // "(HTTPS)" in a phone browser's comment, not a product
 		}
+		if strings.HasPrefix(strings.ToLower(n), w.word) {
+			// "Superfeedr bot/2.0", "(compatible; Yahoo Ad monitoring; …)": the
+			// role word is not the name; the product before it is.
+			if r := robotName(ua, lower); r != "(unknown)" && r != "Mozilla" {
+				n = r
+			}
+		}
+		k, at, name = j, i, n
 	}
 	return k, at, name
 }
-
-// roleWordsByFirstByte indexes agentRoleWords by their first byte.
-var roleWordsByFirstByte = sync.OnceValue(func() *[256][]int {
-	idx := new([256][]int)
-	for j, w := range agentRoleWords {
-		idx[w.word[0]] = append(idx[w.word[0]], j)
-	}
-	return idx // a pointer: the table by value was a 6 KiB copy per User-agent classified
-})
-
-// roleWordPairs are the first two bytes of agentRoleWords.
-var roleWordPairs = sync.OnceValue(func() *pairSet {
-	s := new(pairSet)
-	for _, w := range agentRoleWords {
-		s.add(w.word)
-	}
-	return s
-})
 
 // compared reports whether the product around lower[i] follows "like " or
 // "not ": "like FeedFetcher-Google" (Feedly, Inoreader), "not Googlebot"
@@ -390,22 +343,24 @@ func compared(lower string, i int) bool {
 
 // findToken returns the table token found earliest in lower at a word start,
 // the longest one when several start at the same byte; a language runtime's
-// token only when nothing else matches.
-func findToken(lower string) (*agentToken, int) {
+// token only when nothing else matches. It reads the tokens t.matches found.
+func findToken(t *uaText) (*agentToken, int) {
+	lower, ms := t.lower, t.matches
 	var runtime *agentToken
 	runtimeAt := 0
-	for i := 0; i < len(lower); i++ {
-		if i > 0 && uaLetter(lower[i-1]) || !tokenPairs.mayStart(lower, i) {
-			continue
-		}
+	for k := 0; k < len(ms); {
+		i := int(ms[k].at)
 		var best *agentToken
-		for _, t := range tokensByFirstByte[lower[i]] {
-			if strings.HasPrefix(lower[i:], t.token) && (best == nil || len(t.token) > len(best.token)) {
-				best = t
+		for ; k < len(ms) && int(ms[k].at) == i; k++ {
+			if ms[k].table != tableTokens {
+				continue
+			}
+			if tok := &agentTokens[ms[k].entry]; best == nil || len(tok.token) > len(best.token) {
+				best = tok
 			}
 		}
 		switch {
-		case best == nil:
+		case best == nil, i > 0 && uaLetter(lower[i-1]):
 		case compared(lower, i):
 		case best.what != runtimeClient:
 			return best, i
