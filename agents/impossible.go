@@ -65,7 +65,7 @@ func firefoxRevision(t *uaText) string {
 //     Gecko/20100115 Firefox/3.6"): no system named, as no browser sends.
 func impossibleBrowser(t *uaText) string {
 	lower := t.lower
-	if strings.ContainsAny(lower, "'\"<>`") || t.contains("${") {
+	if t.quote || t.contains("${") { // quoteBytes
 		return "quote, bracket or ${ in a browser string: an injection attempt"
 	}
 	if m := misspelledToken(t); m != "" {

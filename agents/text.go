@@ -16,6 +16,7 @@ import (
 type uaText struct {
 	ua, lower string
 	control   bool // a control byte other than tab (see uaHasControl)
+	quote     bool // one of quoteBytes
 	// matches are the words of the tables that lower holds (findWords),
 	// by position.
 	matches []wordMatch
@@ -43,15 +44,13 @@ func (c *Classifier) read(ua string) *uaText {
 	}
 	b := c.scratch[:len(ua)]
 	c.scratch = b
-	var control uint8
-	for i := 0; i < len(ua); i++ {
-		x := lowerByte[ua[i]]
-		control |= controlByte[x]
-		b[i] = x
-	}
-	t.ua, t.lower, t.control = ua, unsafe.String(unsafe.SliceData(b), len(b)), control != 0
 	t.matches = t.matches[:0]
 	if c.unfiltered {
+		for i := 0; i < len(ua); i++ {
+			b[i] = lowerByte[ua[i]]
+		}
+		t.ua, t.lower = ua, unsafe.String(unsafe.SliceData(b), len(b))
+		t.control, t.quote = uaHasControl(ua), strings.ContainsAny(t.lower, quoteBytes)
 		for i := range t.pairs {
 			t.pairs[i] = ^uint64(0)
 		}
@@ -59,29 +58,47 @@ func (c *Classifier) read(ua string) *uaText {
 		return t
 	}
 	t.pairs = [pairBloomWords]uint64{}
-	l := t.lower
-	for i := 1; i < len(l); i++ {
-		h := pairHash(l[i-1], l[i])
-		t.pairs[h>>6] |= 1 << (h & 63)
+	var class, prev uint8
+	for i := 0; i < len(ua); i++ {
+		x := lowerByte[ua[i]]
+		class |= byteClass[x]
+		b[i] = x
+		// The first byte sets the pair (0, x) too, which no literal has.
+		h := pairHash(prev, x)
+		t.pairs[h>>6&(pairBloomWords-1)] |= 1 << (h & 63)
+		prev = x
 	}
+	t.ua, t.lower, t.control, t.quote = ua, unsafe.String(unsafe.SliceData(b), len(b)), class&classControl != 0, class&classQuote != 0
 	t.findWords(tableWordIndex())
 	return t
 }
 
-// lowerByte lower-cases ASCII; controlByte is 1 for a control byte other
-// than tab (uaHasControl).
-var lowerByte, controlByte = func() (lower, control [256]uint8) {
+// lowerByte lower-cases ASCII; byteClass says which bytes the rules look
+// for anywhere in a User-agent.
+var lowerByte, byteClass = func() (lower, class [256]uint8) {
 	for i := range 256 {
 		lower[i] = uint8(i)
 		if 'A' <= i && i <= 'Z' {
 			lower[i] += 'a' - 'A'
 		}
 		if i < 0x20 && i != '\t' || i == 0x7f {
-			control[i] = 1
+			class[i] |= classControl
 		}
 	}
-	return lower, control
+	for _, q := range []byte(quoteBytes) {
+		class[q] |= classQuote
+	}
+	return lower, class
 }()
+
+// The classes of byteClass.
+const (
+	classControl = 1 << iota // a control byte other than tab (uaHasControl)
+	classQuote               // one of quoteBytes
+)
+
+// quoteBytes are the quotes and brackets no browser sends (impossibleBrowser).
+const quoteBytes = "'\"<>`"
 
 // textOf is the text of ua for the callers outside the classifier, which
 // have no scratch to reuse.
@@ -91,15 +108,21 @@ func textOf(ua string) *uaText {
 }
 
 // mayHold reports whether lower, or any part of it, may contain lit: false
-// only when it cannot.
+// only when it cannot. Every pair of lit is tested: misspellings of what
+// browsers write ("mozlila/") differ from it in one pair.
 func (t *uaText) mayHold(lit string) bool {
 	for i := 0; i+1 < len(lit); i++ {
-		h := pairHash(lit[i], lit[i+1])
-		if t.pairs[h>>6]&(1<<(h&63)) == 0 {
+		if !t.hasPair(lit[i], lit[i+1]) {
 			return false
 		}
 	}
 	return true
+}
+
+// hasPair reports whether lower may have the pair a, b.
+func (t *uaText) hasPair(a, b byte) bool {
+	h := pairHash(a, b)
+	return t.pairs[h>>6&(pairBloomWords-1)]&(1<<(h&63)) != 0
 }
 
 // contains is strings.Contains(t.lower, lit).
