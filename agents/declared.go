@@ -33,7 +33,7 @@ func exploitAgent(t *uaText) string {
 	switch {
 	case strings.HasPrefix(strings.TrimLeft(t.lower, " "), "() {"):
 		return "Shellshock"
-	case t.contains("${jndi:"), log4jObfuscated(t):
+	case t.dollar && (t.contains("${jndi:") || log4jObfuscated(t)):
 		return "Log4Shell"
 	}
 	return ""

@@ -17,13 +17,16 @@ type uaText struct {
 	ua, lower string
 	control   bool // a control byte other than tab (see uaHasControl)
 	quote     bool // one of quoteBytes
+	dollar    bool // a '$', which every Log4j lookup starts with
 	// matches are the words of the tables that lower holds (findWords),
 	// by position.
 	matches []wordMatch
 	// pairs holds every pair of adjacent bytes of lower, hashed
 	// (pairHash): a literal with a pair not in it is not in lower, nor in
-	// any part of it.
-	pairs [pairBloomWords]uint64
+	// any part of it. It is filled on the first question (paired): a
+	// declared robot is known by its words alone, and never asks one.
+	pairs  [pairBloomWords]uint64
+	paired bool
 }
 
 // pairBloomWords is the size of uaText.pairs in words: 4,096 bits, of
@@ -51,26 +54,36 @@ func (c *Classifier) read(ua string) *uaText {
 		}
 		t.ua, t.lower = ua, unsafe.String(unsafe.SliceData(b), len(b))
 		t.control, t.quote = uaHasControl(ua), strings.ContainsAny(t.lower, quoteBytes)
+		t.dollar = strings.IndexByte(t.lower, '$') >= 0
 		for i := range t.pairs {
 			t.pairs[i] = ^uint64(0)
 		}
+		t.paired = true
 		t.findWordsEverywhere()
 		return t
 	}
-	t.pairs = [pairBloomWords]uint64{}
-	var class, prev uint8
+	var class uint8
 	for i := 0; i < len(ua); i++ {
 		x := lowerByte[ua[i]]
 		class |= byteClass[x]
 		b[i] = x
-		// The first byte sets the pair (0, x) too, which no literal has.
-		h := pairHash(prev, x)
-		t.pairs[h>>6&(pairBloomWords-1)] |= 1 << (h & 63)
-		prev = x
 	}
-	t.ua, t.lower, t.control, t.quote = ua, unsafe.String(unsafe.SliceData(b), len(b)), class&classControl != 0, class&classQuote != 0
+	t.ua, t.lower = ua, unsafe.String(unsafe.SliceData(b), len(b))
+	t.control, t.quote, t.dollar = class&classControl != 0, class&classQuote != 0, class&classDollar != 0
+	t.paired = false
 	t.findWords(tableWordIndex())
 	return t
+}
+
+// pair fills t.pairs.
+func (t *uaText) pair() {
+	t.pairs = [pairBloomWords]uint64{}
+	l := t.lower
+	for i := 1; i < len(l); i++ {
+		h := pairHash(l[i-1], l[i])
+		t.pairs[h>>6&(pairBloomWords-1)] |= 1 << (h & 63)
+	}
+	t.paired = true
 }
 
 // lowerByte lower-cases ASCII; byteClass says which bytes the rules look
@@ -88,6 +101,7 @@ var lowerByte, byteClass = func() (lower, class [256]uint8) {
 	for _, q := range []byte(quoteBytes) {
 		class[q] |= classQuote
 	}
+	class['$'] |= classDollar
 	return lower, class
 }()
 
@@ -95,6 +109,7 @@ var lowerByte, byteClass = func() (lower, class [256]uint8) {
 const (
 	classControl = 1 << iota // a control byte other than tab (uaHasControl)
 	classQuote               // one of quoteBytes
+	classDollar              // '$'
 )
 
 // quoteBytes are the quotes and brackets no browser sends (impossibleBrowser).
@@ -111,6 +126,9 @@ func textOf(ua string) *uaText {
 // only when it cannot. Every pair of lit is tested: misspellings of what
 // browsers write ("mozlila/") differ from it in one pair.
 func (t *uaText) mayHold(lit string) bool {
+	if !t.paired {
+		t.pair()
+	}
 	for i := 0; i+1 < len(lit); i++ {
 		if !t.hasPair(lit[i], lit[i+1]) {
 			return false
@@ -120,6 +138,7 @@ func (t *uaText) mayHold(lit string) bool {
 }
 
 // hasPair reports whether lower may have the pair a, b.
+// t.pairs must be filled.
 func (t *uaText) hasPair(a, b byte) bool {
 	h := pairHash(a, b)
 	return t.pairs[h>>6&(pairBloomWords-1)]&(1<<(h&63)) != 0
