@@ -124,7 +124,7 @@ func textOf(ua string) *uaText {
 
 // mayHold reports whether lower, or any part of it, may contain lit: false
 // only when it cannot. Every pair of lit is tested: misspellings of what
-// browsers write ("mozlila/") differ from it in one pair.
+// browsers write ("mozlila/") differ from it in a pair or two.
 func (t *uaText) mayHold(lit string) bool {
 	if !t.paired {
 		t.pair()
@@ -137,8 +137,8 @@ func (t *uaText) mayHold(lit string) bool {
 	return true
 }
 
-// hasPair reports whether lower may have the pair a, b.
-// t.pairs must be filled.
+// hasPair reports whether lower may have the pair a, b; t.pairs must be
+// filled.
 func (t *uaText) hasPair(a, b byte) bool {
 	h := pairHash(a, b)
 	return t.pairs[h>>6&(pairBloomWords-1)]&(1<<(h&63)) != 0
