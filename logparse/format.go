@@ -81,6 +81,7 @@ type Format struct {
 	// (Combined for Common): a line with a quoted field after this
 	// format's last one is parsed with it when it fits.
 	richer *Format
+	clf    clfLayout    // Common or Combined: parseCLF reads the plain lines
 	json   *jsonLayout  // a JSON log: key paths instead of fields
 	w3c    *w3cLayout   // a W3C extended log: its default fields, until a #Fields line says otherwise
 	tok    *tokenLayout // a load balancer's, S3's, HAProxy's or Squid's fixed layout (cloud.go)
@@ -156,8 +157,8 @@ func withKind(f *Format, name string, k fieldKind) *Format {
 // Combined does not fall back to Common the other way: a line that stops
 // after the size is reported malformed, since cut lines look like that.
 var (
-	Common        = mustBuiltin("common", CommonSpec, Combined)
-	Combined      = mustBuiltin("combined", CombinedSpec, nil)
+	Common        = withCLF(mustBuiltin("common", CommonSpec, Combined), clfCommon)
+	Combined      = withCLF(mustBuiltin("combined", CombinedSpec, nil), clfCombined)
 	VHostCombined = mustBuiltin("vhost_combined", VHostCombinedSpec, nil)
 	// VHostCommon hands a line with Referer and User-agent after its
 	// fields (Fastly's "combined with virtual host") to the same layout
@@ -173,6 +174,12 @@ var (
 // field --trust-proxy needs; lighttpd before combined: the same layout, whose
 // second field is a host name rather than "-".
 var builtins = []*Format{VHostCombined, CombinedXFF, Lighttpd, Combined, Common, VHostCommon, IstioFormat, EnvoyFormat}
+
+// withCLF marks f as the layout l, which parseCLF reads.
+func withCLF(f *Format, l clfLayout) *Format {
+	f.clf = l
+	return f
+}
 
 func mustBuiltin(name, spec string, richer *Format) *Format {
 	f, err := ParseApacheFormat(spec)

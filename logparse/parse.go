@@ -2,8 +2,10 @@ package logparse
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 	"time"
@@ -167,6 +169,8 @@ func (f *Format) parseOwn(line []byte, rec *Record, alias bool) error {
 		return f.parseSyslog(line, rec, alias)
 	case f.container != nil:
 		return f.parseContainer(line, rec, alias)
+	case f.clf != clfNone && f.parseCLF(line, rec, alias):
+		return nil
 	}
 	return f.parseFields(line, rec, alias)
 }
@@ -192,16 +196,21 @@ func (f *Format) parseFields(line []byte, rec *Record, alias bool) error {
 	}
 	hasEsc := bytes.IndexByte(line, '\\') >= 0
 	pos := len(f.prefix)
-	var tp timeParts
-	// Each field's extent is found inline, not by a call per field: this
-	// loop is every line's cost.
-	for i := range f.fields {
-		fd := &f.fields[i]
+	var tp *timeParts // the parts of a strftime time: zeroing them is a cost every line would pay
+	if f.strf {
+		tp = new(timeParts)
+	}
+	fields := f.fields
+	// Each field's extent is found inline, not by a call per field, and
+	// the errors are made out of line (fieldError): this loop is every
+	// line's cost, and with them inline it spilled most of its registers.
+	for i := range fields {
+		fd := &fields[i]
 		start, end := pos, pos
 		switch {
 		case fd.quoted:
 			if pos >= len(line) || line[pos] != '"' {
-				return newParseError(line, pos+1, fmt.Errorf("%w: expected '\"' before %s", ErrMismatch, fd.name))
+				return fd.fieldError(line, pos, failOpenQuote)
 			}
 			start = pos + 1
 			end = closingQuote(line, start, fd.after, fd.last, hasEsc)
@@ -209,13 +218,13 @@ func (f *Format) parseFields(line []byte, rec *Record, alias bool) error {
 				end = fd.rawQuoteEnd(line, end, hasEsc)
 			}
 			if end < 0 {
-				return newParseError(line, pos+1, fmt.Errorf("%w in %s", ErrQuote, fd.name))
+				return fd.fieldError(line, pos, failQuote)
 			}
 			pos = end + 1
 		case fd.strf != nil:
-			n, ok := fd.strf.scan(line[pos:], &tp)
+			n, ok := fd.strf.scan(line[pos:], tp)
 			if !ok {
-				return newParseError(line, pos+1, fmt.Errorf("%w in %s", ErrTime, fd.name))
+				return fd.fieldError(line, pos, failTime)
 			}
 			end = pos + n
 			pos = end
@@ -225,30 +234,43 @@ func (f *Format) parseFields(line []byte, rec *Record, alias bool) error {
 			}
 			pos = end
 		default:
-			j := bytes.IndexByte(line[pos:], fd.term)
-			if j < 0 {
-				return newParseError(line, pos+1, fmt.Errorf("%w: line ends in %s", ErrMismatch, fd.name))
+			if end = indexByteFrom(line, pos, fd.term); end < 0 {
+				return fd.fieldError(line, pos, failLineEnds)
 			}
-			end = pos + j
 			if fd.list && fd.term == ' ' && end > pos && line[end-1] == ',' {
 				end = listEnd(line, pos, end)
 			}
 			pos = end
 		}
-		if !bytes.HasPrefix(line[pos:], fd.after) {
-			return newParseError(line, pos+1, fmt.Errorf("%w: expected %+q after %s", ErrMismatch, fd.after, fd.name))
+		if a := fd.after; len(a) > 0 {
+			if pos >= len(line) || line[pos] != a[0] || len(a) > 1 && !hasAt(line, pos+1, a[1:]) {
+				return fd.fieldError(line, pos, failAfter)
+			}
+			pos += len(a)
 		}
-		pos += len(fd.after)
-		if fd.strf != nil {
+		switch {
+		case fd.kind == kindSkip:
+		case textKind[fd.kind]:
+			v := s[start:end]
+			if hasEsc && strings.IndexByte(v, '\\') >= 0 {
+				v = Unescape(v)
+			}
+			if len(v) == 1 && v[0] == '-' {
+				v = ""
+			}
+			if err := fd.storeText(v, rec); err != nil {
+				return newParseError(line, start+1, err)
+			}
+		case fd.strf != nil:
 			if fd.quoted {
-				if n, ok := fd.strf.scan(line[start:end], &tp); !ok || n != end-start {
-					return newParseError(line, start+1, fmt.Errorf("%w in %s", ErrTime, fd.name))
+				if n, ok := fd.strf.scan(line[start:end], tp); !ok || n != end-start {
+					return fd.fieldError(line, start, failTime)
 				}
 			}
-			continue
-		}
-		if err := fd.store(s, line, start, end, hasEsc, rec); err != nil {
-			return newParseError(line, start+1, err)
+		default:
+			if err := fd.store(line[start:end], rec); err != nil {
+				return newParseError(line, start+1, err)
+			}
 		}
 	}
 	// Servers append fields to standard formats (combined plus
@@ -257,7 +279,73 @@ func (f *Format) parseFields(line []byte, rec *Record, alias bool) error {
 	if pos < len(line) && line[pos] != ' ' && line[pos] != '\t' {
 		return newParseError(line, pos+1, fmt.Errorf("%w: unexpected text after the last field", ErrMismatch))
 	}
-	return f.finish(line, pos, &tp, rec, alias)
+	return f.finish(line, pos, tp, rec, alias)
+}
+
+// indexByteFrom returns the index of the first c in line at or after i,
+// or -1. Most bare values are a few bytes ("-", a status, a size, an IPv4
+// address): eight bytes at a time, a word finds their end sooner than a
+// call to IndexByte, which it makes past 32 bytes.
+func indexByteFrom(line []byte, i int, c byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	pat := ones * uint64(c)
+	for k := 0; k < 4 && i+8 <= len(line); k++ {
+		x := binary.LittleEndian.Uint64(line[i:]) ^ pat // a zero byte where c is
+		// Nonzero if some byte of x is zero; its lowest bit is at the
+		// first such byte (a borrow only marks bytes above a zero).
+		if m := (x - ones) &^ x & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+		i += 8
+	}
+	j := bytes.IndexByte(line[i:], c)
+	if j < 0 {
+		return -1
+	}
+	return i + j
+}
+
+// hasAt reports whether line has lit at i: a field's literal, a byte or
+// two, which a loop compares sooner than a call to memequal.
+func hasAt(line []byte, i int, lit []byte) bool {
+	if len(line)-i < len(lit) {
+		return false
+	}
+	for k, c := range lit {
+		if line[i+k] != c {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldFailure is why a line's field did not read, for fieldError.
+type fieldFailure uint8
+
+const (
+	failOpenQuote fieldFailure = iota // no '"' where a quoted field opens
+	failQuote                         // no closing quote
+	failTime                          // a strftime time that does not read
+	failLineEnds                      // the line ends before the byte that ends a bare field
+	failAfter                         // the literal after the field is not there
+)
+
+// fieldError is the ParseError of fd's failure at pos (0-based) in line.
+func (fd *field) fieldError(line []byte, pos int, why fieldFailure) error {
+	var err error
+	switch why {
+	case failOpenQuote:
+		err = fmt.Errorf("%w: expected '\"' before %s", ErrMismatch, fd.name)
+	case failQuote:
+		err = fmt.Errorf("%w in %s", ErrQuote, fd.name)
+	case failTime:
+		err = fmt.Errorf("%w in %s", ErrTime, fd.name)
+	case failLineEnds:
+		err = fmt.Errorf("%w: line ends in %s", ErrMismatch, fd.name)
+	default:
+		err = fmt.Errorf("%w: expected %+q after %s", ErrMismatch, fd.after, fd.name)
+	}
+	return newParseError(line, pos+1, err)
 }
 
 // rawQuoteEnd returns the closing quote of a quoted value followed by a
@@ -376,15 +464,14 @@ func closingQuote(line []byte, start int, after []byte, last, hasEsc bool) int {
 				continue
 			}
 		}
-		rest := line[q+1:]
 		switch {
 		case len(after) > 0:
-			if bytes.HasPrefix(rest, after) {
+			if hasAt(line, q+1, after) {
 				return q
 			}
 		case !last:
 			return q
-		case len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t':
+		case q+1 == len(line) || line[q+1] == ' ' || line[q+1] == '\t':
 			return q
 		}
 	}
@@ -407,9 +494,17 @@ const (
 )
 
 func timeInRange(t time.Time) bool {
-	y := t.UTC().Year()
-	return minYear <= y && y <= maxYear
+	// As t.UTC().Year() in range, without the calendar: every line's time
+	// comes here.
+	sec := t.Unix()
+	return minYearUnix <= sec && sec < afterMaxYearUnix
 }
+
+// The first second of minYear and the first after maxYear, in UTC.
+var (
+	minYearUnix      = time.Date(minYear, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+	afterMaxYearUnix = time.Date(maxYear+1, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+)
 
 func errYearRange(t time.Time) error {
 	return fmt.Errorf("%w: year %d is outside %d-%d", ErrTime, t.UTC().Year(), minYear, maxYear)
@@ -424,67 +519,72 @@ func (fd *field) setTime(rec *Record, t time.Time) error {
 	return nil
 }
 
-// store converts the value line[start:end] (s is line as a string) into the
-// Record field fd fills.
-func (fd *field) store(s string, line []byte, start, end int, hasEsc bool, rec *Record) error {
+// textKind tells the kinds whose value is text (storeText's) from those
+// parsed from their bytes (store's).
+var textKind = func() (t [256]bool) {
+	for _, k := range []fieldKind{kindClient, kindIdent, kindUser, kindRequest, kindMethod, kindTarget,
+		kindProtocol, kindReferer, kindUserAgent, kindVHost, kindForwarded, kindClientPort, kindClientList,
+		kindSignature, kindSignatureInput, kindSignatureAgent, kindContentUsage} {
+		t[k] = true
+	}
+	return t
+}()
+
+// store converts the value b, of a kind textKind says is no text, into
+// the Record field fd fills.
+func (fd *field) store(b []byte, rec *Record) error {
 	switch fd.kind {
-	case kindSkip:
-		return nil
 	case kindPort:
 		// Checked, so that vhost_combined's "%v:%p %h" does not read a
 		// line whose client is an X-Forwarded-For list opening with an
 		// IPv6 address ("2001:db8::7, 10.0.0.5 - - [...") as the virtual
 		// host "2001" on port "db8::7," with the proxy for its client.
-		if _, ok := parseUint(line[start:end], 5); !ok {
+		if _, ok := parseUint(b, 5); !ok {
 			return fmt.Errorf("%w in %s: want a port number", ErrMismatch, fd.name)
 		}
-		return nil
 	case kindTimeCLF:
-		t, ok := parseCLFTime(line[start:end])
+		t, ok := parseCLFTime(b)
 		if !ok {
-			t, ok = parseBracketTime(line[start:end])
+			t, ok = parseBracketTime(b)
 		}
 		if !ok {
 			return fmt.Errorf("%w in %s: want dd/Mon/yyyy:hh:mm:ss +zzzz", ErrTime, fd.name)
 		}
 		return fd.setTime(rec, t)
 	case kindTimeISO:
-		t, ok := parseISOTime(line[start:end])
+		t, ok := parseISOTime(b)
 		if !ok {
 			return fmt.Errorf("%w in %s: want yyyy-mm-ddThh:mm:ss+zz:zz", ErrTime, fd.name)
 		}
 		return fd.setTime(rec, t)
 	case kindTimeEpoch:
-		t, ok := parseEpochTime(line[start:end], fd.unit)
+		t, ok := parseEpochTime(b, fd.unit)
 		if !ok {
 			return fmt.Errorf("%w in %s: want seconds since 1970", ErrTime, fd.name)
 		}
 		return fd.setTime(rec, t)
 	case kindStatus:
-		n, ok := parseUint(line[start:end], 9)
+		n, ok := parseUint(b, 9)
 		if !ok {
 			return fmt.Errorf("%w in %s", ErrStatus, fd.name)
 		}
 		rec.Status = int(max(n, 0)) // "-": no status
-		return nil
 	case kindBytes:
 		if rec.Bytes >= 0 {
 			return nil // the first size field in the format wins
 		}
-		n, ok := parseUint(line[start:end], 18)
+		n, ok := parseUint(b, 18)
 		if !ok {
 			return fmt.Errorf("%w in %s", ErrBytes, fd.name)
 		}
 		rec.Bytes = n
-		return nil
 	}
-	v := s[start:end]
-	if hasEsc && strings.IndexByte(v, '\\') >= 0 {
-		v = Unescape(v)
-	}
-	if v == "-" {
-		v = ""
-	}
+	return nil
+}
+
+// storeText stores v, a text value unescaped and "" for "-", in the
+// Record field fd fills.
+func (fd *field) storeText(v string, rec *Record) error {
 	switch fd.kind {
 	case kindClient:
 		if fd.list && strings.IndexByte(v, ',') >= 0 {

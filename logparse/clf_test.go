@@ -1,0 +1,99 @@
+package logparse
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// fieldsOnly returns copies of Common and Combined that parseFields alone
+// reads, Common's richer layout among them: what parseCLF must agree with.
+func fieldsOnly() (common, combined *Format) {
+	comb, comm := *Combined, *Common
+	comb.clf, comm.clf = clfNone, clfNone
+	comm.richer = &comb
+	return &comm, &comb
+}
+
+// clfCorpus is every line of the real logs in testdata, the edge and
+// bench lines, and each of some of them changed at every byte into one
+// of the bytes that end or escape a field, and cut there.
+func clfCorpus(t testing.TB) [][]byte {
+	var lines [][]byte
+	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "logs", "*.log"))
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, bytes.SplitAfter(data, []byte("\n"))...)
+	}
+	for _, l := range edgeSeedLines {
+		lines = append(lines, []byte(l))
+	}
+	lines = append(lines, benchLines(500)...)
+	lines = append(lines,
+		[]byte(`192.0.2.1 - - [10/Mar/2024:08:00:00 +0100] "GET / HTTP/1.1" 200 -`),
+		[]byte(`192.0.2.1 - - [10/Mar/2024:08:00:00 +0100] "GET / HTTP/1.1" 200 - "-" "x" 12 "router@docker" "http://10.0.0.5:80" 3ms`),
+		[]byte(`192.0.2.1 - - [10/Mar/2024:08:00:00 +0100] "GET / HTTP/1.1" 200 1 "-" "" 12 "router@docker" "-" 3ms`),
+		[]byte(`192.0.2.1 - - [10/Mar/0999:08:00:00 +0100] "GET / HTTP/1.1" 200 1 "-" "x"`),
+		[]byte(`192.0.2.1 - - [01/Jan/1000:00:30:00 +0100] "GET / HTTP/1.1" 200 1 "-" "x"`),
+		[]byte(`192.0.2.1 - - [10/Mar/2024:08:00:00.123 +0100] "GET / HTTP/1.1" 200 1 "-" "x"`),
+		[]byte(`192.0.2.1, 10.0.0.1 - - [10/Mar/2024:08:00:00 +0100] "GET / HTTP/1.1" 200 1 "-" "x"`),
+		[]byte(`192.0.2.1 - - [10/Mar/2024:08:00:00 +0100] "GET /"a" HTTP/1.1" 200 1 "r"x" "u"a" b"`),
+		[]byte(`192.0.2.1 - - [10/Mar/2024:08:00:00 +0100] "GET /a" b HTTP/1.1" 200 1 "r" x" "u" a"`),
+		[]byte(`192.0.2.1 - - [10/Mar/2024:08:00:00 +0100] "GET /a" - HTTP/1.1" 200 1 "r" "x" "u"`),
+		[]byte(`192.0.2.1 - - [10/Mar/2024:08:00:00 +0100] "" 400 0 "-" "-"`+"\t7"),
+		[]byte(`- - - [10/Mar/2024:08:00:00 -0330] "-" - - "-" "-"`),
+		[]byte(`::ffff:192.0.2.1 ident user [10/Mar/2024:08:00:00 +0000] "GET  /x  HTTP/1.0" 200 12 "-" "ua"`+"\r\n"),
+	)
+	var changed [][]byte
+	every := 31
+	if testing.Short() {
+		every = 97
+	}
+	for i, l := range lines {
+		if i%every != 0 || len(l) > 400 {
+			continue
+		}
+		for at := range len(l) {
+			changed = append(changed, l[:at])
+			for _, c := range []byte{'"', ' ', '\t', '\\', ',', '-', ']', '[', '0', 'x'} {
+				m := bytes.Clone(l)
+				m[at] = c
+				changed = append(changed, m)
+			}
+		}
+	}
+	return append(lines, changed...)
+}
+
+// TestParseCLFAgrees holds parseCLF to parseFields: for Common and
+// Combined, every line of the corpus parses to the same record or the
+// same error with the fast path as without it, with a copy of the line
+// and with views of it (ReuseRecord).
+func TestParseCLFAgrees(t *testing.T) {
+	common, combined := fieldsOnly()
+	fast := 0
+	for _, line := range clfCorpus(t) {
+		for _, pair := range [][2]*Format{{Common, common}, {Combined, combined}} {
+			for _, alias := range []bool{false, true} {
+				var got, want Record
+				gotErr := pair[0].parse(line, &got, alias)
+				wantErr := pair[1].parse(line, &want, alias)
+				if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() || got != want {
+					t.Fatalf("%s %q:\n got %+v, %v\nwant %+v, %v", pair[0].name, line, got, gotErr, want, wantErr)
+				}
+			}
+			var rec Record
+			if pair[0].parseCLF(line, &rec, false) {
+				fast++
+			}
+		}
+	}
+	t.Logf("parseCLF read %d of the lines", fast)
+	if fast < 1000 {
+		t.Errorf("parseCLF read %d lines of the corpus, want most of its plain ones", fast)
+	}
+}
