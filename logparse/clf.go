@@ -23,7 +23,9 @@ const (
 // where it closes the field, a time in the usual form; on any other line
 // it returns false, and parseFields reads it (TestParseCLFAgrees holds
 // the two to the same records).
-func (f *Format) parseCLF(line []byte, rec *Record, alias bool) bool {
+//
+// dates is the date the goroutine's last line had (nil: none).
+func (f *Format) parseCLF(line []byte, rec *Record, alias bool, dates *clfDate) bool {
 	file, lineNo := rec.File, rec.Line
 	*rec = Record{Bytes: -1, File: file, Line: lineNo}
 	line = TrimEOL(line)
@@ -37,14 +39,8 @@ func (f *Format) parseCLF(line []byte, rec *Record, alias bool) bool {
 		s = string(line)
 	}
 	// %h: up to the first space; a comma would make it a list.
-	i := 0
-	for i < len(line) && line[i] != ' ' {
-		if line[i] == ',' {
-			return false
-		}
-		i++
-	}
-	if i == len(line) {
+	i := indexByteFrom(line, 0, ' ')
+	if i < 0 || bytes.IndexByte(line[:i], ',') >= 0 {
 		return false
 	}
 	rec.Client = dash(s[:i])
@@ -65,7 +61,10 @@ func (f *Format) parseCLF(line []byte, rec *Record, alias bool) bool {
 	if p+29 > len(line) || line[p+26] != ']' || line[p+27] != ' ' || line[p+28] != '"' {
 		return false
 	}
-	t, ok := parseCLFTime(line[p : p+26])
+	if dates == nil {
+		dates = new(clfDate)
+	}
+	t, ok := dates.parse(line[p : p+26])
 	if !ok || !timeInRange(t) {
 		return false
 	}
@@ -123,6 +122,16 @@ func (f *Format) parseCLF(line []byte, rec *Record, alias bool) bool {
 		e = q + 1
 	}
 	return f.finish(line, e, nil, rec, alias) == nil
+}
+
+// parseCached is parse for a goroutine that parses line after line, with
+// the date of its last (dates, its own).
+func (f *Format) parseCached(line []byte, rec *Record, alias bool, dates *clfDate) error {
+	if f.clf != clfNone && f.parseCLF(line, rec, alias, dates) {
+		rec.Client = canonicalClient(rec.Client)
+		return nil
+	}
+	return f.parse(line, rec, alias)
 }
 
 var spaceAfter = []byte{' '}

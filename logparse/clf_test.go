@@ -76,18 +76,25 @@ func clfCorpus(t testing.TB) [][]byte {
 func TestParseCLFAgrees(t *testing.T) {
 	common, combined := fieldsOnly()
 	fast := 0
+	var dates [2]clfDate // a parser's, kept from line to line
 	for _, line := range clfCorpus(t) {
-		for _, pair := range [][2]*Format{{Common, common}, {Combined, combined}} {
+		for k, pair := range [][2]*Format{{Common, common}, {Combined, combined}} {
 			for _, alias := range []bool{false, true} {
-				var got, want Record
+				var got, cached, want Record
 				gotErr := pair[0].parse(line, &got, alias)
+				cachedErr := pair[0].parseCached(line, &cached, alias, &dates[k])
 				wantErr := pair[1].parse(line, &want, alias)
-				if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() || got != want {
-					t.Fatalf("%s %q:\n got %+v, %v\nwant %+v, %v", pair[0].name, line, got, gotErr, want, wantErr)
+				for _, g := range []struct {
+					rec Record
+					err error
+				}{{got, gotErr}, {cached, cachedErr}} {
+					if (g.err == nil) != (wantErr == nil) || g.err != nil && g.err.Error() != wantErr.Error() || g.rec != want {
+						t.Fatalf("%s %q:\n got %+v, %v\nwant %+v, %v", pair[0].name, line, g.rec, g.err, want, wantErr)
+					}
 				}
 			}
 			var rec Record
-			if pair[0].parseCLF(line, &rec, false) {
+			if pair[0].parseCLF(line, &rec, false, nil) {
 				fast++
 			}
 		}
@@ -95,5 +102,28 @@ func TestParseCLFAgrees(t *testing.T) {
 	t.Logf("parseCLF read %d of the lines", fast)
 	if fast < 1000 {
 		t.Errorf("parseCLF read %d lines of the corpus, want most of its plain ones", fast)
+	}
+}
+
+// TestCLFDateKept: a time read with the date of the line before it is the
+// time read afresh, whatever came between.
+func TestCLFDateKept(t *testing.T) {
+	times := []string{
+		"10/Mar/2024:08:00:00 +0100", "10/Mar/2024:23:59:60 -1159", "10/Mar/2024:24:00:00 +0000",
+		"10/Mar/2024:08:60:00 +0000", "10/Mar/2024:08:00:00 +2400", "10/Mar/2024:08:00:0x +0000",
+		"29/Feb/2023:08:00:00 +0000", "10/Mar/2024:08:00:00 +0000", "29/Feb/2024:00:00:00 -0000",
+		"29/Feb/2023:08:00:00 +0000", "10/mar/2024:08:00:00 +0000", "10/Mar/2024 08:00:00 +0000",
+		"00/Mar/2024:08:00:00 +0000", "31/Apr/2024:08:00:00 +0000", "30/Apr/2024:08:00:00 +0000",
+		"10/Mar/2024:08:00:00 +0000x", "10/Mar/0000:00:00:00 +0000", "10/Mar/2024:07:00:00 +0000",
+	}
+	var d clfDate
+	for range 2 {
+		for _, s := range times {
+			got, gotOK := d.parse([]byte(s))
+			want, wantOK := parseCLFTime([]byte(s))
+			if gotOK != wantOK || !got.Equal(want) || got.Location() != want.Location() {
+				t.Errorf("%q after the date %x: %v %v, want %v %v", s, d.lo, got, gotOK, want, wantOK)
+			}
+		}
 	}
 }

@@ -389,8 +389,9 @@ func fill(src io.Reader, buf *[]byte) error {
 // parseBlocks parses the batches from work until it is closed.
 func (r *ParallelReader) parseBlocks(work <-chan *batch) {
 	name, f, max, alias := r.seq.name, r.seq.format, r.seq.maxLine(), r.ReuseRecord
+	var dates clfDate // this goroutine's: the blocks it parses are mostly of one day
 	for b := range work {
-		b.parse(name, f, max, alias)
+		b.parse(name, f, max, alias, &dates)
 		b.ready <- struct{}{}
 	}
 }
@@ -398,7 +399,7 @@ func (r *ParallelReader) parseBlocks(work <-chan *batch) {
 // parse parses the lines of b as Reader.Read would; with alias, the
 // records' strings are views of b.data, which is not refilled before Read
 // has moved past them (see release).
-func (b *batch) parse(name string, f *Format, max int, alias bool) {
+func (b *batch) parse(name string, f *Format, max int, alias bool, dates *clfDate) {
 	b.recs = b.recs[:0]
 	no := b.first
 	if b.tooLong {
@@ -426,7 +427,7 @@ func (b *batch) parse(name string, f *Format, max int, alias bool) {
 		b.recs = slices.Grow(b.recs, 1)
 		rec := &b.recs[:len(b.recs)+1][len(b.recs)]
 		rec.File, rec.Line = name, no
-		if err := f.parse(line, rec, alias); err != nil {
+		if err := f.parseCached(line, rec, alias, dates); err != nil {
 			pe := err.(*ParseError)
 			pe.File, pe.Line = name, no
 			b.errs = append(b.errs, pe)

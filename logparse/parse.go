@@ -169,7 +169,7 @@ func (f *Format) parseOwn(line []byte, rec *Record, alias bool) error {
 		return f.parseSyslog(line, rec, alias)
 	case f.container != nil:
 		return f.parseContainer(line, rec, alias)
-	case f.clf != clfNone && f.parseCLF(line, rec, alias):
+	case f.clf != clfNone && f.parseCLF(line, rec, alias, nil):
 		return nil
 	}
 	return f.parseFields(line, rec, alias)
