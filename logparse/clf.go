@@ -45,12 +45,12 @@ func (f *Format) parseCLF(line []byte, rec *Record, alias bool, dates *clfDate) 
 	}
 	rec.Client = dash(s[:i])
 	// %l and %u, then " [".
-	j := indexByteFrom(line, i+1, ' ')
+	j := dashEnd(line, i+1)
 	if j < 0 {
 		return false
 	}
 	rec.Ident = dash(s[i+1 : j])
-	k := indexByteFrom(line, j+1, ' ')
+	k := dashEnd(line, j+1)
 	if k < 0 || k+1 >= len(line) || line[k+1] != '[' {
 		return false
 	}
@@ -69,27 +69,32 @@ func (f *Format) parseCLF(line []byte, rec *Record, alias bool, dates *clfDate) 
 		return false
 	}
 	rec.Time = t
-	// "%r", closed by the first quote followed by a space and a number.
+	// "%r", closed by its first quote if a space and a number follow it
+	// (closingQuote's choice then; if not, parseFields looks further).
 	p += 29
-	q := closingQuote(line, p, spaceAfter, false, false)
-	if q < 0 || !numberAt(line, q+2) {
+	q := quoteFrom(line, p)
+	if q < 0 || q+2 >= len(line) || line[q+1] != ' ' || !numberAt(line, q+2) {
 		return false
 	}
 	if req := dash(s[p:q]); req != "" {
 		rec.Request = req
 		splitRequest(req, rec)
 	}
-	// %>s and %b.
+	// %>s, nearly always three digits, and %b.
 	p = q + 2
-	e := indexByteFrom(line, p, ' ')
-	if e < 0 {
-		return false
+	e := p + 3
+	if e < len(line) && line[e] == ' ' && isDigit(line[p]) && isDigit(line[p+1]) && isDigit(line[p+2]) {
+		rec.Status = int(line[p]-'0')*100 + int(line[p+1]-'0')*10 + int(line[p+2]-'0')
+	} else {
+		if e = indexByteFrom(line, p, ' '); e < 0 {
+			return false
+		}
+		n, ok := parseUint(line[p:e], 9)
+		if !ok {
+			return false
+		}
+		rec.Status = int(max(n, 0))
 	}
-	n, ok := parseUint(line[p:e], 9)
-	if !ok {
-		return false
-	}
-	rec.Status = int(max(n, 0))
 	p = e + 1
 	if f.clf == clfCommon {
 		e = p
@@ -108,14 +113,14 @@ func (f *Format) parseCLF(line []byte, rec *Record, alias bool, dates *clfDate) 
 		if p >= len(line) || line[p] != '"' {
 			return false
 		}
-		q = closingQuote(line, p+1, spaceAfter, false, false)
-		if q < 0 || q+2 >= len(line) || line[q+2] != '"' {
+		q = quoteFrom(line, p+1)
+		if q < 0 || q+2 >= len(line) || line[q+1] != ' ' || line[q+2] != '"' {
 			return false
 		}
 		rec.Referer = dash(s[p+1 : q])
 		p = q + 3
-		q = closingQuote(line, p, nil, true, false)
-		if q < 0 {
+		q = quoteFrom(line, p)
+		if q < 0 || q+1 < len(line) && line[q+1] != ' ' && line[q+1] != '\t' {
 			return false
 		}
 		rec.UserAgent = dash(s[p:q])
@@ -134,7 +139,25 @@ func (f *Format) parseCached(line []byte, rec *Record, alias bool, dates *clfDat
 	return f.parse(line, rec, alias)
 }
 
-var spaceAfter = []byte{' '}
+// quoteFrom is the index of the first '"' in line from i, or -1.
+func quoteFrom(line []byte, i int) int {
+	j := bytes.IndexByte(line[i:], '"')
+	if j < 0 {
+		return -1
+	}
+	return i + j
+}
+
+// dashEnd is the index of the first space in line from i, found at once
+// for "-", as %l and %u mostly are; -1 if there is none.
+func dashEnd(line []byte, i int) int {
+	if i+1 < len(line) && line[i] == '-' && line[i+1] == ' ' {
+		return i + 1
+	}
+	return indexByteFrom(line, i, ' ')
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // dash is v, or "" for "-": an absent field.
 func dash(v string) string {

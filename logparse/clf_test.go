@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -124,6 +125,54 @@ func TestCLFDateKept(t *testing.T) {
 			if gotOK != wantOK || !got.Equal(want) || got.Location() != want.Location() {
 				t.Errorf("%q after the date %x: %v %v, want %v %v", s, d.lo, got, gotOK, want, wantOK)
 			}
+		}
+	}
+}
+
+// splitRequestBefore is splitRequest as it was written with the strings
+// package, for TestSplitRequestAgrees.
+func splitRequestBefore(req string, rec *Record) {
+	sp := strings.IndexByte(req, ' ')
+	if sp <= 0 || !isToken(req[:sp]) || req[:sp] == "-" {
+		return
+	}
+	rest := strings.TrimLeft(req[sp+1:], " ")
+	if rest == "" {
+		return
+	}
+	target, proto := rest, ""
+	if j := strings.LastIndexByte(rest, ' '); j >= 0 && strings.HasPrefix(rest[j+1:], "HTTP/") {
+		target, proto = strings.TrimRight(rest[:j], " "), rest[j+1:]
+	}
+	rec.Method, rec.Target, rec.Protocol = req[:sp], target, proto
+}
+
+// TestSplitRequestAgrees holds splitRequest to what it was, on requests
+// made of the pieces that decide a split.
+func TestSplitRequestAgrees(t *testing.T) {
+	pieces := []string{"", " ", "  ", "GET", "-", "G\x16", "/a", "/a b", "HTTP/", " HTTP/", "HTTP/1.1", " HTTP/1.0", "HTTP", "x", "\t"}
+	var reqs []string
+	for _, a := range pieces {
+		for _, b := range pieces {
+			for _, c := range pieces {
+				for _, d := range pieces {
+					reqs = append(reqs, a+b+c+d)
+				}
+			}
+		}
+	}
+	for _, l := range benchLines(200) {
+		var rec Record
+		if err := Combined.Parse(l, &rec); err == nil {
+			reqs = append(reqs, rec.Request)
+		}
+	}
+	for _, req := range reqs {
+		var got, want Record
+		splitRequest(req, &got)
+		splitRequestBefore(req, &want)
+		if got != want {
+			t.Fatalf("%q: got %q %q %q, want %q %q %q", req, got.Method, got.Target, got.Protocol, want.Method, want.Target, want.Protocol)
 		}
 	}
 }

@@ -690,19 +690,36 @@ func parseUint(b []byte, maxDigits int) (int64, bool) {
 // port, other garbage, "-", "") leaves them empty: the record stays, with
 // the raw Request, since the server did receive and log it.
 func splitRequest(req string, rec *Record) {
-	sp := strings.IndexByte(req, ' ')
-	if sp <= 0 || !isToken(req[:sp]) || req[:sp] == "-" {
+	// By hand, not with IndexByte, TrimLeft and TrimRight: every line's
+	// request comes here, and its parts are a few bytes each.
+	sp := 0
+	for sp < len(req) && tokenChar[req[sp]] {
+		sp++
+	}
+	if sp == 0 || sp == len(req) || req[sp] != ' ' || req[:sp] == "-" {
 		// "- - - " is how AWS's load balancers write a TCP connection or a
 		// request they could not read: no method, no request.
 		return
 	}
-	rest := strings.TrimLeft(req[sp+1:], " ")
+	i := sp + 1
+	for i < len(req) && req[i] == ' ' {
+		i++
+	}
+	rest := req[i:]
 	if rest == "" {
 		return
 	}
 	target, proto := rest, ""
-	if j := strings.LastIndexByte(rest, ' '); j >= 0 && strings.HasPrefix(rest[j+1:], "HTTP/") {
-		target, proto = strings.TrimRight(rest[:j], " "), rest[j+1:]
+	j := len(rest) - 1
+	for j >= 0 && rest[j] != ' ' {
+		j--
+	}
+	if j >= 0 && len(rest)-j > 5 && rest[j+1:j+6] == "HTTP/" {
+		k := j
+		for k > 0 && rest[k-1] == ' ' {
+			k--
+		}
+		target, proto = rest[:k], rest[j+1:]
 	}
 	rec.Method, rec.Target, rec.Protocol = req[:sp], target, proto
 }

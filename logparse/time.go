@@ -160,10 +160,17 @@ func (d *clfDate) parse(b []byte) (time.Time, bool) {
 	hour, ok3 := digits2(b[12:])
 	min, ok4 := digits2(b[15:])
 	sec, ok5 := digits2(b[18:])
-	off, ok6 := parseOffset(b[21:], false)
-	// As makeTime checks them; parseOffset keeps the zone within a day.
-	if !(ok3 && ok4 && ok5 && ok6) || hour > 23 || min > 59 || sec > 60 {
+	// The zone as parseOffset reads it, which keeps it within a day.
+	offH, ok6 := digits2(b[22:])
+	offM, ok7 := digits2(b[24:])
+	// The clock as makeTime checks it.
+	if !(ok3 && ok4 && ok5 && ok6 && ok7) || hour > 23 || min > 59 || sec > 60 ||
+		b[21] != '+' && b[21] != '-' || offH > 23 || offM > 59 {
 		return time.Time{}, false
+	}
+	off := offH*60 + offM
+	if b[21] == '-' {
+		off = -off
 	}
 	unix := d.days*86400 + int64(hour*3600+min*60+sec) - int64(off)*60
 	return time.Unix(unix, 0).In(zone(off)), true
