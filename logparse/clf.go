@@ -45,13 +45,22 @@ func (f *Format) parseCLF(line []byte, rec *Record, alias bool, dates *clfDate) 
 	}
 	rec.Client = dash(s[:i])
 	// %l and %u, then " [".
-	j := dashEnd(line, i+1)
-	if j < 0 {
-		return false
+	// Mostly "-": its end is known without a search (inline: a call to
+	// a function that searched otherwise cost as much as the search).
+	j := i + 2
+	if j >= len(line) || line[i+1] != '-' || line[j] != ' ' {
+		if j = indexByteFrom(line, i+1, ' '); j < 0 {
+			return false
+		}
 	}
 	rec.Ident = dash(s[i+1 : j])
-	k := dashEnd(line, j+1)
-	if k < 0 || k+1 >= len(line) || line[k+1] != '[' {
+	k := j + 2
+	if k >= len(line) || line[j+1] != '-' || line[k] != ' ' {
+		if k = indexByteFrom(line, j+1, ' '); k < 0 {
+			return false
+		}
+	}
+	if k+1 >= len(line) || line[k+1] != '[' {
 		return false
 	}
 	rec.User = dash(s[j+1 : k])
@@ -146,15 +155,6 @@ func quoteFrom(line []byte, i int) int {
 		return -1
 	}
 	return i + j
-}
-
-// dashEnd is the index of the first space in line from i, found at once
-// for "-", as %l and %u mostly are; -1 if there is none.
-func dashEnd(line []byte, i int) int {
-	if i+1 < len(line) && line[i] == '-' && line[i+1] == ' ' {
-		return i + 1
-	}
-	return indexByteFrom(line, i, ' ')
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }

@@ -710,9 +710,11 @@ func splitRequest(req string, rec *Record) {
 		return
 	}
 	target, proto := rest, ""
-	j := len(rest) - 1
-	for j >= 0 && rest[j] != ' ' {
-		j--
+	j := len(rest) - 9 // the last space, most often before "HTTP/1.1"
+	if j < 0 || rest[j] != ' ' || rest[j+1:j+6] != "HTTP/" || rest[j+6] == ' ' || rest[j+7] == ' ' || rest[j+8] == ' ' {
+		for j = len(rest) - 1; j >= 0 && rest[j] != ' '; {
+			j--
+		}
 	}
 	if j >= 0 && len(rest)-j > 5 && rest[j+1:j+6] == "HTTP/" {
 		k := j

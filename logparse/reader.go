@@ -147,9 +147,15 @@ func article(name string) string {
 
 // AddRecord counts rec as a parsed line.
 func (s *Stats) AddRecord(rec *Record) {
+	s.addTime(rec.Time)
+	s.addRecordUntimed(rec)
+}
+
+// addRecordUntimed is AddRecord without rec's time, for a caller that
+// saw the time already.
+func (s *Stats) addRecordUntimed(rec *Record) {
 	s.Lines++
 	s.Records++
-	s.addTime(rec.Time)
 	if rec.Client == "" {
 		s.NoClient++
 	}
