@@ -74,17 +74,31 @@ type parallelCase struct {
 	block, workers int
 	chunk          func(io.Reader) io.Reader
 	reuse          bool // ReuseRecord: each record is compared before the next Read
+	next           bool // read with Next, which returns records in place
+}
+
+// nextReader reads a ParallelReader with Next.
+type nextReader struct{ *ParallelReader }
+
+func (r nextReader) Read(rec *Record) error {
+	got, err := r.Next()
+	if err == nil {
+		*rec = *got
+	}
+	return err
 }
 
 var parallelCases = []parallelCase{
-	{0, 0, nil, false},
-	{0, 1, iotest.HalfReader, false},
-	{1, 2, nil, false},
-	{7, 3, iotest.OneByteReader, true},
-	{100, 2, iotest.DataErrReader, false},
-	{4096, 4, nil, false},
-	{0, 2, nil, true},
-	{4096, 3, iotest.HalfReader, true},
+	{0, 0, nil, false, false},
+	{0, 1, iotest.HalfReader, false, false},
+	{1, 2, nil, false, false},
+	{7, 3, iotest.OneByteReader, true, false},
+	{100, 2, iotest.DataErrReader, false, false},
+	{4096, 4, nil, false, false},
+	{0, 2, nil, true, false},
+	{4096, 3, iotest.HalfReader, true, false},
+	{0, 2, nil, true, true},
+	{5, 1, iotest.OneByteReader, true, true},
 }
 
 // compareReaders reads data with a Reader and with ParallelReaders cut in
@@ -113,7 +127,11 @@ func compareReaders(t *testing.T, name string, data []byte, f *Format, maxLine i
 		}
 		par := NewParallelReader(in, name, f)
 		par.MaxLineBytes, par.Workers, par.block, par.ReuseRecord = maxLine, c.workers, c.block, c.reuse
-		got := readTranscript(t, par, statsEvery)
+		var rd lineReader = par
+		if c.next {
+			rd = nextReader{par}
+		}
+		got := readTranscript(t, rd, statsEvery)
 		par.Close()
 		if got.format != want.format || fmt.Sprint(got.stats) != fmt.Sprint(want.stats) {
 			t.Fatalf("%s (block %d, workers %d): format %q stats %+v; Reader: %q %+v",

@@ -55,7 +55,6 @@ func strict(err error) error { return fmt.Errorf("--strict: %w", err) }
 func (p *pass) readRecords(ctx context.Context, rd *logparse.ParallelReader) (logparse.Stats, error) {
 	det, out := p.det.Detector, p.opt.Out
 	var (
-		rec       logparse.Record
 		read      int64
 		elsewhere int64                // records of other shards (--shard)
 		pe        *logparse.ParseError // out of the loop: errors.As makes it escape
@@ -73,18 +72,20 @@ func (p *pass) readRecords(ctx context.Context, rd *logparse.ParallelReader) (lo
 				told = time.Now()
 			}
 		}
-		switch err := rd.Read(&rec); {
+		// In place, not copied out: the record is the reader's until the
+		// next call, and the Detector copies what it keeps.
+		switch rec, err := rd.Next(); {
 		case err == nil:
 			read++
-			mine, in := p.admit(&rec)
+			mine, in := p.admit(rec)
 			switch {
 			case !mine:
 				elsewhere++
 				if in {
-					det.Pass(&rec)
+					det.Pass(rec)
 				}
 			case in:
-				det.Add(&rec)
+				det.Add(rec)
 			}
 		case err == io.EOF || ctx.Err() != nil:
 			return p.shardStats(rd.Stats(), elsewhere), nil
