@@ -208,3 +208,14 @@ func BenchmarkParseStrftime(b *testing.B) {
 	b.Run("envoy", func(b *testing.B) { benchmarkParse(b, EnvoyFormat, envoy) })
 	b.Run("names", func(b *testing.B) { benchmarkParse(b, names, named) })
 }
+
+// BenchmarkParseCombinedXFF: the records of BenchmarkParseCombined with
+// nginx's "main" X-Forwarded-For after them, a layout parseFields reads
+// field by field (Common and Combined have a path of their own).
+func BenchmarkParseCombinedXFF(b *testing.B) {
+	lines := benchAs(b, 4096, func(r *Record) []byte {
+		return fmt.Appendf(nil, "%s - - [%s] %q %d %d %q %q \"203.0.113.9, 10.0.0.1\"\n",
+			r.Client, r.Time.Format("02/Jan/2006:15:04:05 -0700"), r.Request, r.Status, max(r.Bytes, 0), r.Referer, r.UserAgent)
+	})
+	benchmarkParse(b, CombinedXFF, lines)
+}
