@@ -34,6 +34,8 @@ func (f *Format) parseCLF(line []byte, rec *Record, alias bool, dates *clfDate) 
 	}
 	var s string
 	if alias {
+		// As parseFields: the caller keeps line unchanged while the
+		// record is in use (ParallelReader.ReuseRecord).
 		s = unsafe.String(unsafe.SliceData(line), len(line))
 	} else {
 		s = string(line)
@@ -44,9 +46,9 @@ func (f *Format) parseCLF(line []byte, rec *Record, alias bool, dates *clfDate) 
 		return false
 	}
 	rec.Client = dash(s[:i])
-	// %l and %u, then " [".
-	// Mostly "-": its end is known without a search (inline: a call to
-	// a function that searched otherwise cost as much as the search).
+	// %l and %u, then " [". Mostly "-", whose end is known without a
+	// search (inline: a call to a function that searched otherwise cost
+	// as much as the search).
 	j := i + 2
 	if j >= len(line) || line[i+1] != '-' || line[j] != ' ' {
 		if j = indexByteFrom(line, i+1, ' '); j < 0 {
@@ -138,8 +140,8 @@ func (f *Format) parseCLF(line []byte, rec *Record, alias bool, dates *clfDate) 
 	return f.finish(line, e, nil, rec, alias) == nil
 }
 
-// parseCached is parse for a goroutine that parses line after line, with
-// the date of its last (dates, its own).
+// parseCached is parse for a goroutine that parses line after line:
+// dates, its own, is the date of its last line.
 func (f *Format) parseCached(line []byte, rec *Record, alias bool, dates *clfDate) error {
 	if f.clf != clfNone && f.parseCLF(line, rec, alias, dates) {
 		rec.Client = canonicalClient(rec.Client)

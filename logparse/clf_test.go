@@ -176,3 +176,26 @@ func TestSplitRequestAgrees(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseCLF: whatever the line, Common and Combined read it as
+// parseFields alone does, with a parser's date kept from line to line.
+func FuzzParseCLF(f *testing.F) {
+	for _, l := range edgeSeedLines {
+		f.Add([]byte(l))
+	}
+	for _, l := range benchLines(20) {
+		f.Add(l)
+	}
+	common, combined := fieldsOnly()
+	var dates clfDate
+	f.Fuzz(func(t *testing.T, line []byte) {
+		for _, pair := range [][2]*Format{{Common, common}, {Combined, combined}} {
+			var got, want Record
+			gotErr := pair[0].parseCached(line, &got, true, &dates)
+			wantErr := pair[1].parse(line, &want, true)
+			if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() || got != want {
+				t.Fatalf("%s %q:\n got %+v, %v\nwant %+v, %v", pair[0].name, line, got, gotErr, want, wantErr)
+			}
+		}
+	})
+}
