@@ -13,16 +13,17 @@ import (
 // on. It lives on Add's stack, so that Add allocates nothing.
 type request struct {
 	r      *logparse.Record
-	path   string   // r's origin-form path
-	res    resource // what it asks for; part of a page view becomes resourceSubrequest
-	page   bool     // a page by its path (classify), whatever res becomes
-	sec    int64    // r's Unix second
-	prev   int64    // the second of its client's previous request
-	timed  bool     // r has a time (some log formats have none)
-	future bool     // dated in the future (see ahead)
-	ph     uint64   // pathHash of path
-	ph32   uint32   // pathHash32 of path
-	hits   uint32   // rate hits: this request's, and one for a page found late
+	path   string     // r's origin-form path
+	facts  *pathFacts // what path says alone (pathmemo.go)
+	res    resource   // what it asks for; part of a page view becomes resourceSubrequest
+	page   bool       // a page by its path (classify), whatever res becomes
+	sec    int64      // r's Unix second
+	prev   int64      // the second of its client's previous request
+	timed  bool       // r has a time (some log formats have none)
+	future bool       // dated in the future (see ahead)
+	ph     uint64     // pathHash of path
+	ph32   uint32     // pathHash32 of path
+	hits   uint32     // rate hits: this request's, and one for a page found late
 
 	// Its place in the client's page views (pageview.go).
 	vh       uint32 // viewHash32 of a page's path
@@ -39,17 +40,18 @@ func (d *Detector) Add(r *logparse.Record) {
 	}
 	d.records++
 	q := request{r: r, path: r.Path(), sec: r.Time.Unix(), timed: !r.Time.IsZero()}
-	q.res = classify(q.path)
+	q.facts = d.paths.of(q.path)
+	q.res = q.facts.res
 	q.page = q.res == resourcePage
 	q.future = q.timed && d.ahead(q.sec)
-	d.countLog(r, q.path, q.res)
+	d.countLog(r, &q)
 	d.moveClock(&q)
 
 	c := d.clientOf(r)
 	q.prev = c.countRequest(r)
 	d.touched(c)
-	q.ph = pathHash(q.path)
-	q.ph32 = uint32(q.ph ^ q.ph>>32) // pathHash32
+	q.ph = q.facts.ph
+	q.ph32 = q.facts.ph32()
 	c.placeInView(&q)
 	c.followMonitor(r.Method, q.ph32, q.prev, q.sec)
 	c.redirected(r.Status)
@@ -85,12 +87,12 @@ func (d *Detector) Add(r *logparse.Record) {
 	}
 }
 
-// countLog counts r, whose path is path and class res, for the log's
-// traits and fleets (a Pool's worker leaves the fleets to the Pool).
-func (d *Detector) countLog(r *logparse.Record, path string, res resource) {
-	d.counts.count(r, path, res)
+// countLog counts q for the log's traits and fleets (a Pool's worker
+// leaves the fleets to the Pool).
+func (d *Detector) countLog(r *logparse.Record, q *request) {
+	d.counts.count(r, q.path, q.res)
 	if !d.driven {
-		d.kept = d.fleets.count(r, path, res)
+		d.kept = d.fleets.count(r, q.path, q.facts, q.res)
 	}
 }
 
@@ -215,9 +217,9 @@ func (c *client) countError(q *request) {
 // /robots.txt.
 func (d *Detector) countResource(c *client, q *request) {
 	r := q.r
-	fp := fingerprintOf(q.path)
-	c.addProbe(fp, r.Method, r.Target, q.path, r.VHost, r.Protocol, r.Referer, r.Status, c.requests == 1)
-	d.pan.add(c, q.path, r.Status)
+	fp := q.facts.fp
+	c.addProbe(q.facts, r.Method, r.Target, q.path, r.VHost, r.Protocol, r.Referer, r.Status, c.requests == 1)
+	d.pan.add(c, q.facts, q.path, r.Status)
 	d.countReferral(c, q)
 	switch q.res {
 	case resourcePage:

@@ -60,6 +60,7 @@ type Detector struct {
 	watchMinutes int         // per-minute counts all drill-downs may still add (maxWatchMinutesAll)
 	counts       logCounts   // of every record of the log, for its traits
 	fleets       *fleetTally // of every record too (a Pool's worker: the Pool's, at Result)
+	paths        pathMemo    // what recent paths say alone
 	started      bool
 	maxSec       int64          // latest second seen
 	ticked       bool           // other shards' records moved the clock before the first of ours (Pass)
@@ -392,9 +393,10 @@ func (d *Detector) Pass(r *logparse.Record) {
 	if d.result != nil {
 		return
 	}
-	path := r.Path()
-	res := classify(path)
-	d.countLog(r, path, res)
+	q := request{r: r, path: r.Path()}
+	q.facts = d.paths.of(q.path)
+	q.res = q.facts.res
+	d.countLog(r, &q)
 	if sec := r.Time.Unix(); !r.Time.IsZero() && !d.ahead(sec) {
 		d.setZone(r.Time)
 		d.watchStep(sec)

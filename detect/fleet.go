@@ -83,9 +83,9 @@ type keptText struct {
 	ua, ip string
 }
 
-// count adds r, whose origin-form path is path and resource class res,
-// and returns its copies of r's User-agent and address.
-func (f *fleetTally) count(r *logparse.Record, path string, res resource) (kept keptText) {
+// count adds r, whose origin-form path is path with facts pf and resource
+// class res, and returns its copies of r's User-agent and address.
+func (f *fleetTally) count(r *logparse.Record, path string, pf *pathFacts, res resource) (kept keptText) {
 	ua := r.UserAgent
 	if len(ua) > MaxStoredAgent {
 		ua = capText(ua, MaxStoredAgent) // as the client keeps it
@@ -106,10 +106,10 @@ func (f *fleetTally) count(r *logparse.Record, path string, res resource) (kept 
 	e := &f.entries[f.last-1]
 	kept.ua = f.text.view(e.ua)
 	e.requests++
-	if res != resourceAsset && accountPage(path) {
+	if res != resourceAsset && pf.account(path) {
 		e.account++
 	}
-	if res == resourceAsset && !e.asset && fingerprintOf(path) != fpFavicon {
+	if res == resourceAsset && !e.asset && pf.fp != fpFavicon {
 		e.asset = true
 	}
 	if e.asset || e.n >= fleetMinAddresses {

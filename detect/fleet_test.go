@@ -265,7 +265,8 @@ func TestFleetKeepsAddressesBounded(t *testing.T) {
 		for i := range fleetMinAddresses {
 			host := fmt.Sprintf("%d-%s.example", i, strings.Repeat("a", n))
 			r := &logparse.Record{Client: host, UserAgent: fmt.Sprintf("Scanner/%d", n), Method: "GET", Target: "/"}
-			f.count(r, r.Path(), resourcePage)
+			pf := newPathFacts(r.Path())
+			f.count(r, r.Path(), &pf, resourcePage)
 		}
 	}
 	for i := range f.entries {

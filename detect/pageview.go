@@ -50,7 +50,7 @@ func (c *client) placeInView(q *request) {
 	// page for the directory: the view of /shop/index.php is the one a
 	// Referer of /shop/ names.
 	if q.page {
-		q.vh = viewHash32(q.path)
+		q.vh = q.facts.viewHash(q.path)
 	}
 	q.reviewed = q.page && q.vh == c.page.viewHash && c.page.viewing(q.sec, q.timed) && getOrHead
 	if q.reviewed {

@@ -81,15 +81,15 @@ func statusIndex(status int) int {
 	return 4
 }
 
-// add counts a request of c to path with status.
-func (p *panels) add(c *client, path string, status int) {
+// add counts a request of c to path, whose facts are f, with status.
+func (p *panels) add(c *client, f *pathFacts, path string, status int) {
 	cp := c.pan
 	if cp == nil {
 		if p.units+4 > maxPanelUnits {
 			return
 		}
 		p.units += 4
-		p.first(c, path, status)
+		p.first(c, f, path, status)
 		return
 	}
 	if cp.shared {
@@ -99,13 +99,13 @@ func (p *panels) add(c *client, path string, status int) {
 		cp = &own
 		c.pan = cp
 	}
-	p.count(cp, path, status)
+	p.count(cp, f, path, status)
 }
 
 // first gives c, whose panel has just been counted in p.units, the panel
 // of its first request: a shared one when there is one or room for one.
-func (p *panels) first(c *client, path string, status int) {
-	id, ok := p.id(pathOnly(path))
+func (p *panels) first(c *client, f *pathFacts, path string, status int) {
+	id, ok := p.idOf(f, path)
 	// The units the path's entry takes, as count would take them.
 	entry := ok && p.units+1 <= maxPanelUnits
 	key := uint32(statusIndex(status)) << 17
@@ -125,7 +125,7 @@ func (p *panels) first(c *client, path string, status int) {
 		return
 	}
 	cp := new(clientPanel)
-	p.count(cp, path, status)
+	p.count(cp, f, path, status)
 	c.pan = cp
 	if len(p.firsts) < maxSharedPanels {
 		if p.firsts == nil {
@@ -136,13 +136,14 @@ func (p *panels) first(c *client, path string, status int) {
 	}
 }
 
-// count counts a request to path with status in cp, c's own panel.
-func (p *panels) count(cp *clientPanel, path string, status int) {
+// count counts a request to path, whose facts are f, with status in cp,
+// c's own panel.
+func (p *panels) count(cp *clientPanel, f *pathFacts, path string, status int) {
 	inc32(&cp.status[statusIndex(status)])
 	if status == 404 {
 		inc32(&cp.status[5])
 	}
-	id, ok := p.id(pathOnly(path))
+	id, ok := p.idOf(f, path)
 	if !ok {
 		inc32(&cp.unlisted)
 		return
@@ -176,6 +177,19 @@ func (p *panels) count(cp *clientPanel, path string, status int) {
 	}
 	cp.full = true
 	cp.paths[m] = panelEntry{id, cp.paths[m].n + 1, cp.paths[m].n}
+}
+
+// idOf is id of path's query-less path, whose facts f keep it once
+// interned: an id is never taken back.
+func (p *panels) idOf(f *pathFacts, path string) (uint32, bool) {
+	if f.panel != 0 {
+		return f.panel - 1, true
+	}
+	id, ok := p.id(pathOnly(path))
+	if ok {
+		f.panel = id + 1
+	}
+	return id, ok
 }
 
 // id interns a path, false when the table is full.

@@ -41,6 +41,7 @@ type Pool struct {
 	close  sync.Once
 	res    *findings.Result
 	fleets fleetTally // over every record handed over: the workers' at Result
+	paths  pathMemo   // what recent paths say alone, for the fleets and log counts
 	// kept holds the batches' kept slices once every worker is done with
 	// them, for the next batches: one each would be 32 bytes a record of
 	// garbage.
@@ -223,9 +224,10 @@ func (p *Pool) Add(recs []logparse.Record, keep, mine []bool, release func()) {
 			if o := b.owner[i]; o != ownerNone {
 				r := &b.recs[i]
 				path := r.Path()
-				res := classify(path)
+				pf := p.paths.of(path)
+				res := pf.res
 				b.counts.count(r, path, res)
-				b.kept[i] = p.fleets.count(r, path, res)
+				b.kept[i] = p.fleets.count(r, path, pf, res)
 				if o < ownerPass {
 					p.handed[o]++
 				}

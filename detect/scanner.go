@@ -312,8 +312,9 @@ type fingerprint struct {
 }
 
 // addProbe counts one request of c. target is as sent, path its origin
-// form, and bit its fingerprintOf.
-func (c *client) addProbe(bit uint8, method, target, path, vhost, protocol, referer string, status int, first bool) {
+// form, and pf path's facts.
+func (c *client) addProbe(pf *pathFacts, method, target, path, vhost, protocol, referer string, status int, first bool) {
+	bit := pf.fp
 	c.fp.mask |= bit
 	if referer != "" {
 		c.fp.mask |= fpReferred
@@ -369,7 +370,7 @@ func (c *client) addProbe(bit uint8, method, target, path, vhost, protocol, refe
 		s.note(method + " " + target)
 		return
 	}
-	switch probeOf(path) {
+	switch pf.probe(path) {
 	case probeStrong:
 		s := &c.keepRare().probes
 		s.strong++

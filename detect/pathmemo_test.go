@@ -1,0 +1,120 @@
+package detect
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// memoPaths are the request targets of the repository's logs and corpus,
+// and paths made to be odd: what the memo must answer as the functions do.
+func memoPaths(t *testing.T) []string {
+	t.Helper()
+	paths := []string{"", "/", "//", "/robots.txt", "//robots.txt", "/favicon.ico", "/.env", "/%2eenv",
+		"/cgi-bin/.%2e/.%2e/bin/sh", "/index.php?page=../../../../etc/passwd", "/shop/index.php?x=1",
+		"/Default.aspx", "/login", "/user/sign-up/", "/admin/users", "/private/press-kit.html", "/search?q=x",
+		"/api/v1/a.json", "/a#frag", "/x?${jndi:ldap://e/a}", strings.Repeat("/a", pathMemoText/2),
+		strings.Repeat("/b", pathMemoText/2+1), "/" + strings.Repeat("é", 30), "/wp-login.php", "/blog/xmlrpc.php"}
+	logs, _ := filepath.Glob("../testdata/corpus/*/access.log*")
+	more, _ := filepath.Glob("../testdata/logs/*.log")
+	for _, name := range append(logs, more...) {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			// The target of a quoted request line: "GET /path HTTP/1.1".
+			_, req, ok := strings.Cut(sc.Text(), "\"")
+			if !ok {
+				continue
+			}
+			if f := strings.Fields(req); len(f) >= 2 {
+				paths = append(paths, f[1])
+			}
+		}
+		f.Close()
+	}
+	// Enough that paths take each other's slots.
+	for i := range 2 * pathMemoSlots {
+		paths = append(paths, fmt.Sprintf("/p/%d%s", i, [...]string{"", ".css", "/", "?q=1", ".php"}[i%5]))
+	}
+	return paths
+}
+
+// TestPathMemoAnswersAsTheFunctions asks a memo about every path of the
+// corpus three times over, and its
+// answers about each path in a different order each time: they must be
+// the functions' whether the path's slot was its own, another's, or new.
+func TestPathMemoAnswersAsTheFunctions(t *testing.T) {
+	paths := memoPaths(t)
+	var m pathMemo
+	hits := 0
+	for round := range 3 {
+		order := slices.Clone(paths)
+		if round == 1 {
+			slices.Reverse(order)
+		}
+		for i, p := range order {
+			f := m.of(p)
+			if f.known != 0 {
+				hits++
+			}
+			if f.res != classify(p) || f.fp != fingerprintOf(p) || f.ph != pathHash(p) || f.ph32() != pathHash32(p) {
+				t.Fatalf("%q: memo res %d fp %d ph %x, want %d %d %x", p, f.res, f.fp, f.ph, classify(p), fingerprintOf(p), pathHash(p))
+			}
+			asks := []func(){
+				func() {
+					if got, want := f.probe(p), probeOf(p); got != want {
+						t.Errorf("%q: probe %d, want %d", p, got, want)
+					}
+				},
+				func() {
+					if got, want := f.viewHash(p), viewHash32(p); got != want {
+						t.Errorf("%q: view hash %x, want %x", p, got, want)
+					}
+				},
+				func() {
+					if got, want := f.account(p), accountPage(p); got != want {
+						t.Errorf("%q: account %v, want %v", p, got, want)
+					}
+				},
+			}
+			for k := range asks {
+				asks[(k+i+round)%len(asks)]()
+			}
+		}
+	}
+	if hits == 0 {
+		t.Error("the memo never kept a path")
+	}
+	t.Logf("%d paths, %d answers found kept", len(paths), hits)
+}
+
+// TestPanelIDFromMemo: a panel id kept in the memo is the one the panels
+// give the path, and a path the full table left out is asked again.
+func TestPanelIDFromMemo(t *testing.T) {
+	var m pathMemo
+	var p panels
+	for i, path := range []string{"/a?x", "/b", "/a?y", "/b#c"} {
+		f := m.of(path)
+		id, ok := p.idOf(f, path)
+		want, wantOK := p.id(pathOnly(path))
+		if id != want || ok != wantOK {
+			t.Errorf("%d %q: id %d %v, want %d %v", i, path, id, ok, want, wantOK)
+		}
+	}
+	if len(p.names) != 2 {
+		t.Errorf("interned %q, want /a and /b", p.names)
+	}
+	p.names = append(p.names, make([]string, maxPanelPaths)...)
+	f := m.of("/new")
+	if _, ok := p.idOf(f, "/new"); ok || f.panel != 0 {
+		t.Errorf("a full table gave /new an id (memo %d)", f.panel)
+	}
+}
