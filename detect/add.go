@@ -377,7 +377,7 @@ func (d *Detector) checkRobotsTxt(c *client, q *request) (violated, unreachable 
 	if f := c.rare().fetches; f != nil {
 		before = f.unreachable
 	}
-	violated, j = d.check(c, q.r, q.path, q.res)
+	violated, j = d.check(c, q.r, q.path, q.facts, q.res)
 	unreachable = c.rare().fetches != nil && c.rare().fetches.unreachable > before
 	return violated, unreachable, j
 }

@@ -223,7 +223,7 @@ const (
 // check checks one request of c against robots.txt; it reports whether
 // the request was disallowed, and by what (a nil rule: everything is, as
 // for a robots.txt that could not be fetched).
-func (d *Detector) check(c *client, r *logparse.Record, path string, res resource) (bool, checkResult) {
+func (d *Detector) check(c *client, r *logparse.Record, path string, pf *pathFacts, res resource) (bool, checkResult) {
 	h := d.checker.robotsFor(r.VHost)
 	if res == resourceRobotsTxt {
 		// Never a violation; but a robot that only read the file had one
@@ -261,7 +261,7 @@ func (d *Detector) check(c *client, r *logparse.Record, path string, res resourc
 	var j checkResult
 	if len(h.vers) == 1 {
 		m := c.matcherFor(h.vers[0].rb)
-		ok, rule := m.Allowed(path)
+		ok, rule := pf.allowedBy(m, path)
 		if ok {
 			// The matcher, for the preferences its groups state.
 			return false, checkResult{m: m}

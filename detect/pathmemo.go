@@ -1,6 +1,10 @@
 package detect
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+
+	"github.com/robowatch/robowatch/robots"
+)
 
 // Add works out a dozen things from a request's path alone: its kind
 // (classify), its hash (pathHash), its fingerprint bit, its probe, its
@@ -24,6 +28,13 @@ const (
 // pathFacts are the answers about one path. res, fp and ph are filled in
 // when the facts are made; the others when first asked for (known).
 type pathFacts struct {
+	// The last answer of a robots.txt matcher: m.Allowed(path) was
+	// (allowed, rule). Most clients of a site share one matcher (the "*"
+	// group), and Allowed is a fifth of Add's work when it runs for each.
+	m       *robots.Matcher
+	rule    *robots.Rule
+	allowed bool
+
 	ph    uint64 // pathHash
 	vh    uint32 // viewHash32
 	panel uint32 // its panels.id + 1; 0: not interned yet (the table was full, or no panel asked)
@@ -110,4 +121,15 @@ func (f *pathFacts) account(path string) bool {
 		}
 	}
 	return f.known&isAccount != 0
+}
+
+// allowedBy is m.Allowed(path), f being path's facts. A matcher
+// never changes once made, and f keeps it from being freed and its
+// address taken by another.
+func (f *pathFacts) allowedBy(m *robots.Matcher, path string) (bool, *robots.Rule) {
+	if f.m != m || m == nil {
+		f.allowed, f.rule = m.Allowed(path)
+		f.m = m
+	}
+	return f.allowed, f.rule
 }

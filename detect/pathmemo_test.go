@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/robowatch/robowatch/robots"
 )
 
 // memoPaths are the request targets of the repository's logs and corpus,
@@ -48,11 +50,13 @@ func memoPaths(t *testing.T) []string {
 }
 
 // TestPathMemoAnswersAsTheFunctions asks a memo about every path of the
-// corpus three times over, and its
+// corpus three times over, in turn with two robots.txt matchers, and its
 // answers about each path in a different order each time: they must be
 // the functions' whether the path's slot was its own, another's, or new.
 func TestPathMemoAnswersAsTheFunctions(t *testing.T) {
 	paths := memoPaths(t)
+	rb := robots.ParseBytes([]byte(siteRobots))
+	matchers := []*robots.Matcher{rb.Agent(chromeUA), rb.Agent(googleUA), nil}
 	var m pathMemo
 	hits := 0
 	for round := range 3 {
@@ -82,6 +86,14 @@ func TestPathMemoAnswersAsTheFunctions(t *testing.T) {
 				func() {
 					if got, want := f.account(p), accountPage(p); got != want {
 						t.Errorf("%q: account %v, want %v", p, got, want)
+					}
+				},
+				func() {
+					mt := matchers[(i+round)%len(matchers)]
+					ok, rule := f.allowedBy(mt, p)
+					wantOK, wantRule := mt.Allowed(p)
+					if ok != wantOK || rule != wantRule {
+						t.Errorf("%q, matcher %q: allowed %v %v, want %v %v", p, mt.Group(), ok, rule, wantOK, wantRule)
 					}
 				},
 			}
