@@ -16,13 +16,17 @@ import (
 // a path), so a memo that missed every time would change nothing but the
 // time.
 //
-// It is direct-mapped: a path has one slot, by a hash of it, and takes it
-// from whatever path held it. A miss costs the answers it would have cost
-// anyway plus a copy of the path into the slot: nothing is allocated.
+// It is two-way set-associative: a path has a set of two slots, by a hash
+// of it, and takes the one its set used less recently from whatever path
+// held it. On the generated log 95% of requests find their path, against
+// 89% in as many slots direct-mapped and 83% in half as many; a churn
+// log's 60% are its few common paths whatever the size. A miss costs the
+// answers it would have cost anyway plus a copy of the path into the
+// slot: nothing is allocated.
 
 const (
-	pathMemoSlots = 1 << 11 // slots: the generated log's common paths fit, a churn log's long tail costs 200 kB at most
-	pathMemoText  = 55      // the longest path kept; longer ones (query strings, mostly) are worked out each time
+	pathMemoSets = 1 << 10 // sets of two slots: 192 kB
+	pathMemoText = 55     // the longest path kept; longer ones (query strings, mostly) are worked out each time
 )
 
 // pathFacts are the answers about one path. res, fp and ph are filled in
@@ -31,17 +35,17 @@ type pathFacts struct {
 	// The last answer of a robots.txt matcher: m.Allowed(path) was
 	// (allowed, rule). Most clients of a site share one matcher (the "*"
 	// group), and Allowed is a fifth of Add's work when it runs for each.
-	m       *robots.Matcher
-	rule    *robots.Rule
-	allowed bool
+	m    *robots.Matcher
+	rule *robots.Rule
 
-	ph    uint64 // pathHash
-	vh    uint32 // viewHash32
-	panel uint32 // its panels.id + 1; 0: not interned yet (the table was full, or no panel asked)
-	res   resource
-	fp    uint8 // fingerprintOf
-	pr    probe // probeOf
-	known uint8 // knowVH, knowProbe, knowAccount, account
+	ph      uint64 // pathHash
+	vh      uint32 // viewHash32
+	panel   uint32 // its panels.id + 1; 0: not interned yet (the table was full, or no panel asked)
+	res     resource
+	fp      uint8 // fingerprintOf
+	pr      probe // probeOf
+	known   uint8 // knowVH, knowProbe, knowAccount, isAccount
+	allowed bool
 }
 
 const (
@@ -59,10 +63,16 @@ type pathSlot struct {
 	facts pathFacts
 }
 
+// pathSet is the two slots a path may take.
+type pathSet struct {
+	ways [2]pathSlot
+	last uint8 // the way found or filled last
+}
+
 // pathMemo is a Detector's (or a Pool's) memo of pathFacts.
 type pathMemo struct {
-	seed  maphash.Seed
-	slots []pathSlot
+	seed maphash.Seed
+	sets []pathSet
 	// spare holds the facts of a path too long for a slot, afresh for
 	// each: its answers are worked out each time.
 	spare pathFacts
@@ -75,14 +85,22 @@ func (m *pathMemo) of(path string) *pathFacts {
 		m.spare = newPathFacts(path)
 		return &m.spare
 	}
-	if m.slots == nil {
+	if m.sets == nil {
 		m.seed = maphash.MakeSeed()
-		m.slots = make([]pathSlot, pathMemoSlots)
+		m.sets = make([]pathSet, pathMemoSets)
 	}
-	s := &m.slots[maphash.String(m.seed, path)&(pathMemoSlots-1)]
-	if int(s.n) == len(path) && string(s.text[:len(path)]) == path {
-		return &s.facts
+	set := &m.sets[maphash.String(m.seed, path)&(pathMemoSets-1)]
+	w := set.last
+	for range 2 {
+		if s := &set.ways[w]; int(s.n) == len(path) && string(s.text[:len(path)]) == path {
+			set.last = w
+			return &s.facts
+		}
+		w ^= 1
 	}
+	w = set.last ^ 1
+	s := &set.ways[w]
+	set.last = w
 	s.n = uint8(copy(s.text[:], path))
 	s.facts = newPathFacts(path)
 	return &s.facts
