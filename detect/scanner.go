@@ -490,6 +490,11 @@ func tunnelled(method string, status int) bool {
 // absolute URL: every browser's request on a site that speaks HTTP/2 was
 // a probe for an open proxy.
 func absoluteTarget(target, vhost, protocol string) bool {
+	// Asked twice of every record: nearly all are origin-form, and one
+	// byte tells.
+	if len(target) < len("http://") || target[0] != 'h' {
+		return false
+	}
 	if vhost != "" || strings.HasPrefix(protocol, "HTTP/2") || strings.HasPrefix(protocol, "HTTP/3") {
 		return false
 	}

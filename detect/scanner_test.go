@@ -3,6 +3,7 @@ package detect
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -642,5 +643,22 @@ func TestOwnAbsoluteURLs(t *testing.T) {
 				t.Errorf("robot %v, kind %q, reasons %v, details %q; want robot %v, no scanner", v.Robot, v.Kind, v.Reasons, v.Details, tt.robot)
 			}
 		})
+	}
+}
+
+// TestAbsoluteTargetFirstByte: the first-byte test agrees with the
+// prefixes it stands before.
+func TestAbsoluteTargetFirstByte(t *testing.T) {
+	for _, target := range []string{"", "/", "h", "http:/", "http://", "https://", "http://a/b", "https://a",
+		"HTTP://a/", "hxxp://a", "/http://a", "ftp://a", "*", "example.com:443"} {
+		for _, vhost := range []string{"", "example.com"} {
+			for _, protocol := range []string{"", "HTTP/1.1", "HTTP/2.0", "HTTP/3"} {
+				want := vhost == "" && !strings.HasPrefix(protocol, "HTTP/2") && !strings.HasPrefix(protocol, "HTTP/3") &&
+					(strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://"))
+				if got := absoluteTarget(target, vhost, protocol); got != want {
+					t.Errorf("absoluteTarget(%q, %q, %q) = %v, want %v", target, vhost, protocol, got, want)
+				}
+			}
+		}
 	}
 }
