@@ -260,7 +260,7 @@ func (d *Detector) check(c *client, r *logparse.Record, path string, pf *pathFac
 	c.flags |= flagChecked
 	var j checkResult
 	if len(h.vers) == 1 {
-		m := c.matcherFor(h.vers[0].rb)
+		m := c.matcherFrom(h.vers[0].rb, &d.matchers)
 		ok, rule := pf.allowedBy(m, path)
 		if ok {
 			// The matcher, for the preferences its groups state.
@@ -344,13 +344,16 @@ func (d *Detector) judge(c *client, h *history, sec int64, path string) (bool, c
 
 // matcherFor returns c's groups of rb, kept as its matcher: a robot is
 // judged by one version for hours.
-func (c *client) matcherFor(rb *robots.Robots) *robots.Matcher {
+func (c *client) matcherFor(rb *robots.Robots) *robots.Matcher { return c.matcherFrom(rb, nil) }
+
+// matcherFrom is matcherFor with a new client's matcher found in ms.
+func (c *client) matcherFrom(rb *robots.Robots, ms *matcherMemo) *robots.Matcher {
 	if c.matcher == nil || c.robots != rb {
 		if c.sf.head&headDelayHeld != 0 { // the first request's delay goes with this matcher
 			c.keepRare().headDelayMs = c.headDelayMs()
 			c.sf.head &^= headDelayHeld
 		}
-		c.robots, c.matcher = rb, rb.Agent(c.ua.ua)
+		c.robots, c.matcher = rb, ms.of(rb, c.ua.ua)
 	}
 	return c.matcher
 }

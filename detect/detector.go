@@ -61,6 +61,7 @@ type Detector struct {
 	counts       logCounts   // of every record of the log, for its traits
 	fleets       *fleetTally // of every record too (a Pool's worker: the Pool's, at Result)
 	paths        pathMemo    // what recent paths say alone
+	matchers     matcherMemo // the robots.txt matchers of recent User-agents
 	started      bool
 	maxSec       int64          // latest second seen
 	ticked       bool           // other shards' records moved the clock before the first of ours (Pass)

@@ -26,7 +26,7 @@ import (
 
 const (
 	pathMemoSets = 1 << 10 // sets of two slots: 192 kB
-	pathMemoText = 55     // the longest path kept; longer ones (query strings, mostly) are worked out each time
+	pathMemoText = 55      // the longest path kept; longer ones (query strings, mostly) are worked out each time
 )
 
 // pathFacts are the answers about one path. res, fp and ph are filled in

@@ -1,0 +1,32 @@
+package detect
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/robowatch/robowatch/robots"
+)
+
+// TestMatcherMemoAnswersAsAgent asks a memo for the matchers of many
+// User-agents (more than it has slots) of two robots.txt files in turn,
+// three rounds: each must be the one robots.Robots.Agent gives.
+func TestMatcherMemoAnswersAsAgent(t *testing.T) {
+	uas := append([]string{"", chromeUA, firefoxUA, curlUA, googleUA}, benchUAs...)
+	for i := range 3 * matcherMemoSlots {
+		uas = append(uas, fmt.Sprintf("Bot%d/1.0 (+https://example.com/bot)", i), fmt.Sprintf("Googlebot-News%d", i))
+	}
+	files := []*robots.Robots{robots.ParseBytes([]byte(siteRobots)), robots.ParseBytes([]byte("User-agent: Bot7\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n"))}
+	var ms matcherMemo
+	for round := range 3 {
+		for i, ua := range uas {
+			rb := files[(i+round)%len(files)]
+			if got, want := ms.of(rb, ua), rb.Agent(ua); got != want {
+				t.Fatalf("round %d, %q: matcher %q, want %q", round, ua, got.Group(), want.Group())
+			}
+		}
+	}
+	var none *matcherMemo
+	if got, want := none.of(files[0], googleUA), files[0].Agent(googleUA); got != want {
+		t.Errorf("a nil memo gave %q, want %q", got.Group(), want.Group())
+	}
+}
