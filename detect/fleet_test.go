@@ -282,3 +282,33 @@ func TestFleetKeepsAddressesBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestFleetRecentTellsStringsApart: strings alike where glanceHash looks
+// (length, first, middle and last eight bytes) share a place in recent;
+// taking turns, each is counted under its own entry, as find alone counts.
+func TestFleetRecentTellsStringsApart(t *testing.T) {
+	uas := []string{"Mozilla/5.0 (A) xxxxxxxxxxxx Gecko/1", "Mozilla/5.0 (B) xxxxxxxxxxxx Gecko/1",
+		"Mozilla/5.0 (C) xxxxxxxxxxxx Gecko/1", "short", "shorT", ""}
+	if glanceHash(uas[0]) != glanceHash(uas[1]) || glanceHash(uas[1]) != glanceHash(uas[2]) {
+		t.Fatal("the strings were meant to look alike to glanceHash")
+	}
+	var f fleetTally
+	want := map[string]int64{}
+	for i := range 50 {
+		ua := uas[(i*7)%len(uas)]
+		r := &logparse.Record{Client: fmt.Sprintf("10.0.%d.1", i), UserAgent: ua, Method: "GET", Target: "/"}
+		pf := newPathFacts(r.Path())
+		f.count(r, r.Path(), &pf, resourcePage)
+		if ua != "" {
+			want[ua]++
+		}
+	}
+	for ua, n := range want {
+		if e := f.entry(ua); e == nil || e.requests != n {
+			t.Errorf("%q: entry %+v, want %d requests", ua, e, n)
+		}
+	}
+	if len(f.entries) != len(want) {
+		t.Errorf("%d entries, want %d", len(f.entries), len(want))
+	}
+}
