@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"math"
 	"slices"
 
 	"github.com/robowatch/robowatch/findings"
@@ -48,7 +49,13 @@ type clientPanel struct {
 	// only request so far went to the same path with an answer of the
 	// same class (panels.first); copied before it is written.
 	shared bool
-	paths  []panelEntry
+	// low: the place + 1 of the least counted entry of a full sketch (the
+	// first of them), 0 when not known. A sketch full of paths asked for
+	// once (a crawler's, a gallery visitor's) replaces its least at most
+	// requests, and looking for it each time was 250 instructions a
+	// request on the generated log. Kept in the padding after shared.
+	low   uint8
+	paths []panelEntry
 }
 
 // panels is the pass's interned paths and the room left for panels.
@@ -150,6 +157,9 @@ func (p *panels) count(cp *clientPanel, f *pathFacts, path string, status int) {
 	}
 	for i := range cp.paths {
 		if cp.paths[i].id == id {
+			if i+1 == int(cp.low) {
+				cp.low = 0 // now counted more: the least may be another
+			}
 			inc32(&cp.paths[i].n)
 			return
 		}
@@ -169,14 +179,27 @@ func (p *panels) count(cp *clientPanel, f *pathFacts, path string, status int) {
 	}
 	// Space-saving: the new path takes the place of the least counted,
 	// inheriting its count as its error.
-	m := 0
-	for i := range cp.paths {
-		if cp.paths[i].n < cp.paths[m].n {
-			m = i
+	m := int(cp.low) - 1
+	if m < 0 {
+		m = 0
+		for i := range cp.paths {
+			if cp.paths[i].n < cp.paths[m].n {
+				m = i
+			}
 		}
 	}
+	least := cp.paths[m].n
 	cp.full = true
-	cp.paths[m] = panelEntry{id, cp.paths[m].n + 1, cp.paths[m].n}
+	cp.paths[m] = panelEntry{id, least + 1, least}
+	// The least now: the first entry after m as little counted, as none
+	// before m is; without one, the next replacement looks at them all.
+	cp.low = 0
+	for i := m + 1; i < len(cp.paths) && least < math.MaxUint32; i++ {
+		if cp.paths[i].n == least {
+			cp.low = uint8(i + 1)
+			break
+		}
+	}
 }
 
 // idOf is id of path's query-less path, whose facts f keep it once

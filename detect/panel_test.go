@@ -3,6 +3,7 @@ package detect
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -260,6 +261,68 @@ func TestPathTableUnderCollisions(t *testing.T) {
 		}
 		if p.paths.len() != 4 || p.paths.name(3) != capText(long, MaxStoredPath) || p.paths.name(1) != "/b" {
 			t.Errorf("collide %v: %d paths, names %q %.20q", collide, p.paths.len(), p.paths.name(1), p.paths.name(3))
+		}
+	}
+}
+
+// refSketch is the space-saving sketch as count keeps it, without the
+// place of the least: the first least counted entry is looked for at every
+// replacement.
+func refSketch(paths []panelEntry, id uint32) ([]panelEntry, bool) {
+	for i := range paths {
+		if paths[i].id == id {
+			inc32(&paths[i].n)
+			return paths, false
+		}
+	}
+	if len(paths) < panelSketch {
+		return append(paths, panelEntry{id, 1, 0}), false
+	}
+	m := 0
+	for i := range paths {
+		if paths[i].n < paths[m].n {
+			m = i
+		}
+	}
+	paths[m] = panelEntry{id, paths[m].n + 1, paths[m].n}
+	return paths, true
+}
+
+// TestPanelSketchKeepsTheLeast: a sketch that keeps the place of its least
+// counted entry holds, after every request, what one that looks for it
+// holds, on streams of paths asked once, a few often, and in bursts; and
+// the place costs the panel no room.
+func TestPanelSketchKeepsTheLeast(t *testing.T) {
+	if size := unsafe.Sizeof(clientPanel{}); size > 56 {
+		t.Errorf("a panel takes %d bytes, want at most 56 (the 64-byte size class)", size)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	streams := map[string]func(i int) int{
+		"once":   func(i int) int { return i },
+		"few":    func(int) int { return rng.IntN(40) },
+		"skewed": func(int) int { return int(rng.ExpFloat64() * 20) },
+		"bursts": func(i int) int { return (i / 7) % 90 },
+		"mixed": func(i int) int {
+			if rng.IntN(3) == 0 {
+				return rng.IntN(5)
+			}
+			return 1000 + i
+		},
+	}
+	for name, next := range streams {
+		var p panels
+		var m pathMemo
+		cp := new(clientPanel)
+		var ref []panelEntry
+		for i := range 5000 {
+			path := fmt.Sprintf("/p/%d", next(i))
+			p.count(cp, m.of(path), path, 200)
+			id, _ := p.id(path)
+			var full bool
+			ref, full = refSketch(ref, id)
+			if full && !cp.full || !slices.Equal(cp.paths, ref) {
+				t.Fatalf("%s, request %d (%s): sketch %v, want %v", name, i, path, cp.paths, ref)
+			}
 		}
 	}
 }

@@ -121,10 +121,10 @@ func TestPanelIDFromMemo(t *testing.T) {
 			t.Errorf("%d %q: id %d %v, want %d %v", i, path, id, ok, want, wantOK)
 		}
 	}
-	if len(p.names) != 2 {
-		t.Errorf("interned %q, want /a and /b", p.names)
+	if p.paths.len() != 2 || p.paths.name(0) != "/a" || p.paths.name(1) != "/b" {
+		t.Errorf("interned %d paths, want /a and /b", p.paths.len())
 	}
-	p.names = append(p.names, make([]string, maxPanelPaths)...)
+	p.paths.refs = append(p.paths.refs, make([]textRef, maxPanelPaths)...)
 	f := m.of("/new")
 	if _, ok := p.idOf(f, "/new"); ok || f.panel != 0 {
 		t.Errorf("a full table gave /new an id (memo %d)", f.panel)
