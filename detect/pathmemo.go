@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"cmp"
 	"hash/maphash"
 
 	"github.com/robowatch/robowatch/robots"
@@ -25,8 +26,8 @@ import (
 // slot: nothing is allocated.
 
 const (
-	pathMemoSets = 1 << 10 // sets of two slots: 192 kB
-	pathMemoText = 55      // the longest path kept; longer ones (query strings, mostly) are worked out each time
+	pathMemoBits = 10 // a Detector's memo: 1,024 sets of two slots, 192 kB
+	pathMemoText = 55 // the longest path kept; longer ones (query strings, mostly) are worked out each time
 )
 
 // pathFacts are the answers about one path. res, fp and ph are filled in
@@ -71,6 +72,7 @@ type pathSet struct {
 
 // pathMemo is a Detector's (or a Pool's) memo of pathFacts.
 type pathMemo struct {
+	bits uint8 // 1<<bits sets; 0: pathMemoBits
 	seed maphash.Seed
 	sets []pathSet
 	// spare holds the facts of a path too long for a slot, afresh for
@@ -87,9 +89,9 @@ func (m *pathMemo) of(path string) *pathFacts {
 	}
 	if m.sets == nil {
 		m.seed = maphash.MakeSeed()
-		m.sets = make([]pathSet, pathMemoSets)
+		m.sets = make([]pathSet, 1<<cmp.Or(m.bits, pathMemoBits))
 	}
-	set := &m.sets[maphash.String(m.seed, path)&(pathMemoSets-1)]
+	set := &m.sets[maphash.String(m.seed, path)&uint64(len(m.sets)-1)]
 	w := set.last
 	for range 2 {
 		if s := &set.ways[w]; int(s.n) == len(path) && string(s.text[:len(path)]) == path {

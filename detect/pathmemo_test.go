@@ -43,7 +43,7 @@ func memoPaths(t *testing.T) []string {
 		f.Close()
 	}
 	// Enough that paths take each other's slots.
-	for i := range 4 * pathMemoSets {
+	for i := range 4 << pathMemoBits {
 		paths = append(paths, fmt.Sprintf("/p/%d%s", i, [...]string{"", ".css", "/", "?q=1", ".php"}[i%5]))
 	}
 	return paths

@@ -93,6 +93,11 @@ func NewPool(cfg Config, workers int) *Pool {
 	}
 	agents.WarmUp()
 	p := &Pool{clock: math.MinInt64}
+	// The Pool asks only a path's kind, fingerprint and sign-up words of
+	// its memo, which cost less to work out again than a Detector's
+	// answers: a quarter of the room (48 kB); every kB the pass holds is
+	// two of peak RSS.
+	p.paths.bits = pathMemoBits - 2
 	per := cfg
 	if cfg.MaxClients > 0 && workers > 1 {
 		// The workers fold a client only once they together come near the
