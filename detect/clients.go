@@ -127,7 +127,11 @@ func (e *verdictEnv) verdict(c *client) findings.Verdict {
 	signed(&v, c)
 	v.Purpose = agents.Purpose(v.Name)
 	if p, ok := findings.NetworkOf(c.ip); ok {
-		v.Network = p.String()
+		// One allocation where String makes three, twice for every client
+		// (summarize, then the report). AppendTo writes a valid prefix as
+		// String does.
+		var buf [64]byte
+		v.Network = string(p.AppendTo(buf[:0]))
 	}
 	return v
 }

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/robowatch/robowatch/findings"
+	"github.com/robowatch/robowatch/logparse"
 )
 
 // TestClientList reads the sample log and checks what the report relies
@@ -74,5 +76,29 @@ func TestClientRecordSize(t *testing.T) {
 	}
 	if got, want := unsafe.Sizeof(agentInfo{}), uintptr(32); got != want {
 		t.Errorf("agentInfo of %d bytes, want %d", got, want)
+	}
+}
+
+// TestVerdictNetworkAsString: a verdict's network is written with
+// Prefix.AppendTo; it must be what Prefix.String says, for IPv4, IPv6 and
+// mapped IPv4 addresses, and empty for a host name.
+func TestVerdictNetworkAsString(t *testing.T) {
+	d := New(Config{})
+	ips := []string{"192.0.2.7", "::1", "2001:db8:ffff:1::9", "::ffff:198.51.100.4", "fe80::1", "crawl.example.net"}
+	for i, ip := range ips {
+		d.Add(&logparse.Record{Client: ip, UserAgent: "curl/8.0", Method: "GET", Target: "/", Status: 200, Time: t0.Add(time.Duration(i) * time.Second)})
+	}
+	res := d.Result()
+	if res.Clients.Len() != len(ips) {
+		t.Fatalf("%d clients, want %d", res.Clients.Len(), len(ips))
+	}
+	for v := range res.Clients.All() {
+		want := ""
+		if p, ok := findings.NetworkOf(v.IP); ok {
+			want = p.String()
+		}
+		if v.Network != want {
+			t.Errorf("%s: network %q, want %q", v.IP, v.Network, want)
+		}
 	}
 }

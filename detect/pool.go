@@ -438,7 +438,7 @@ func mergeResults(rs []*findings.Result) *findings.Result {
 	out := &findings.Result{Folded: new(findings.FoldedNetworks)}
 	env := &verdictEnv{addrs: map[string]addressStats{}}
 	var (
-		clients    []*client
+		clients    int
 		lists      [][]*client
 		sources    []violationSource
 		violations int
@@ -457,15 +457,14 @@ func mergeResults(rs []*findings.Result) *findings.Result {
 		out.AssetsElsewhere, out.LogPages, out.LogAssets = r.AssetsElsewhere, r.LogPages, r.LogAssets
 		pc := clientsOf(r.Clients)
 		env.join(pc.env)
-		clients = append(clients, pc.clients...)
+		clients += len(pc.clients)
 		lists = append(lists, pc.clients)
 		if sv, ok := r.Violations.Lazy().(*storedViolations); ok {
 			sources = append(sources, sv.sources...)
 			violations += sv.n
 		}
 	}
-	clients = mergeSorted(lists, len(clients))
-	merged := &passClients{clients: clients, env: env}
+	merged := &passClients{clients: mergeSorted(lists, clients), env: env}
 	out.Clients = findings.NewClientList(merged)
 	rank := rankOf(rs, merged)
 	if c := merged.firstScanner; c != nil {

@@ -59,3 +59,33 @@ func TestNetworksList(t *testing.T) {
 		})
 	}
 }
+
+// TestNetworkNamesAsString: List writes the networks' names into one text
+// with Prefix.AppendTo; each must be what NetworkOf(ip).String() says, for
+// IPv4, IPv6 (short and long forms) and mapped IPv4.
+func TestNetworkNamesAsString(t *testing.T) {
+	ips := []string{"0.0.0.1", "255.255.255.255", "1.2.3.4", "::1", "::", "2001:db8::1", "::ffff:192.0.2.1",
+		"fe80::1", "2001:db8:ffff:ffff:ffff:ffff:ffff:ffff", "1:2:3:4:5:6:7:8", "64:ff9b::10.0.0.1"}
+	for i := range 300 {
+		ips = append(ips, fmt.Sprintf("%d.%d.%d.%d", i*7%256, i*13%256, i%256, i/2), fmt.Sprintf("2001:%x:%x::%x", i*31, i*17, i))
+	}
+	var n networkTally
+	want := map[string]bool{}
+	for _, ip := range ips {
+		n.Add(&Verdict{IP: ip, UserAgent: "a", Requests: 1})
+		p, ok := NetworkOf(ip)
+		if !ok {
+			t.Fatalf("%s: no network", ip)
+		}
+		want[p.String()] = true
+	}
+	got := n.List()
+	if len(got) != len(want) {
+		t.Fatalf("%d networks, want %d", len(got), len(want))
+	}
+	for _, s := range got {
+		if !want[s.Network] {
+			t.Errorf("network %q is no Prefix.String of the addresses", s.Network)
+		}
+	}
+}
