@@ -84,6 +84,19 @@ func (w *rowWriter) strings(key string, v []string) {
 	w.b = append(w.b, ']')
 }
 
+// spaces holds the indents of the rows' members.
+const spaces = "                                "
+
+// deeper is indent and one more level (two spaces). An indent is spaces:
+// it is cut from a constant, as concatenating it was two allocations for
+// every clients row (4 MB on the churn log's report).
+func deeper(indent string) string {
+	if n := len(indent) + 2; n <= len(spaces) && indent == spaces[:len(indent)] {
+		return spaces[:n]
+	}
+	return indent + "  "
+}
+
 // exactTime reports whether t is written as encoding/json writes it
 // (time.Time.MarshalJSON refuses years outside 0-9999).
 func exactTime(t time.Time) bool {
@@ -108,7 +121,7 @@ func appendVerdict(b []byte, v *findings.Verdict, prefix string) ([]byte, bool) 
 		v.PreferenceConflicts != 0 || v.PreferenceRule != "" || v.Discovery != nil {
 		return b, false
 	}
-	w := rowWriter{b: append(b, '{'), indent: prefix + "  "}
+	w := rowWriter{b: append(b, '{'), indent: deeper(prefix)}
 	w.str("ip", v.IP)
 	w.str("user_agent", v.UserAgent)
 	w.bool("robot", v.Robot)
@@ -131,7 +144,7 @@ func appendVerdict(b []byte, v *findings.Verdict, prefix string) ([]byte, bool) 
 	w.time("first", v.First)
 	w.time("last", v.Last)
 	w.open("peak")
-	pw := rowWriter{b: append(w.b, '{'), indent: w.indent + "  "}
+	pw := rowWriter{b: append(w.b, '{'), indent: deeper(w.indent)}
 	pw.int("per_1s", int64(p.Per1s))
 	pw.int("per_10s", int64(p.Per10s))
 	pw.int("per_60s", int64(p.Per60s))
@@ -173,7 +186,7 @@ func appendViolation(b []byte, v *findings.Violation, prefix string) ([]byte, bo
 		v.LastFetch != nil && !exactTime(*v.LastFetch) {
 		return b, false
 	}
-	w := rowWriter{b: append(b, '{'), indent: prefix + "  "}
+	w := rowWriter{b: append(b, '{'), indent: deeper(prefix)}
 	w.str("ip", v.IP)
 	w.str("user_agent", v.UserAgent)
 	w.str("name", v.Name)
@@ -204,7 +217,7 @@ func appendViolation(b []byte, v *findings.Violation, prefix string) ([]byte, bo
 
 // appendNetwork appends n as a networks row at prefix.
 func appendNetwork(b []byte, n *findings.NetworkSummary, prefix string) ([]byte, bool) {
-	w := rowWriter{b: append(b, '{'), indent: prefix + "  "}
+	w := rowWriter{b: append(b, '{'), indent: deeper(prefix)}
 	w.str("network", n.Network)
 	if n.Operator != "" {
 		w.str("operator", n.Operator)

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -107,4 +108,14 @@ func randomText(r *rand.Rand) string {
 		}
 	}
 	return string(b)
+}
+
+// TestDeeper: a row's indent is its prefix and two spaces, cut from a
+// constant when it can be, made when it cannot.
+func TestDeeper(t *testing.T) {
+	for _, in := range []string{"", "  ", "    ", "      ", strings.Repeat(" ", 30), strings.Repeat(" ", 31), strings.Repeat(" ", 40), "\t", " x"} {
+		if got, want := deeper(in), in+"  "; got != want {
+			t.Errorf("deeper(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
