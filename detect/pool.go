@@ -439,7 +439,7 @@ func mergeResults(rs []*findings.Result) *findings.Result {
 	env := &verdictEnv{addrs: map[string]addressStats{}}
 	var (
 		clients    int
-		lists      [][]*client
+		lists      []*passClients
 		sources    []violationSource
 		violations int
 	)
@@ -458,13 +458,14 @@ func mergeResults(rs []*findings.Result) *findings.Result {
 		pc := clientsOf(r.Clients)
 		env.join(pc.env)
 		clients += len(pc.clients)
-		lists = append(lists, pc.clients)
+		lists = append(lists, pc)
 		if sv, ok := r.Violations.Lazy().(*storedViolations); ok {
 			sources = append(sources, sv.sources...)
 			violations += sv.n
 		}
 	}
-	merged := &passClients{clients: mergeSorted(lists, clients), env: env}
+	merged := mergeSorted(lists, clients)
+	merged.env = env
 	out.Clients = findings.NewClientList(merged)
 	rank := rankOf(rs, merged)
 	if c := merged.firstScanner; c != nil {
@@ -577,18 +578,22 @@ func clientBefore(a, b *client) bool {
 	return cmp.Or(strings.Compare(a.ip, b.ip), strings.Compare(a.ua.ua, b.ua.ua)) < 0
 }
 
-// mergeSorted merges lists, each in the clients' order, into one of n.
-func mergeSorted(lists [][]*client, n int) []*client {
-	out := make([]*client, 0, n)
+// mergeSorted merges lists, each in the clients' order, into one of n,
+// with the places of their plain clients.
+func mergeSorted(lists []*passClients, n int) *passClients {
+	out := &passClients{clients: make([]*client, 0, n), plain: newClientBits(n)}
 	at := make([]int, len(lists))
-	for len(out) < n {
+	for len(out.clients) < n {
 		best := -1
 		for k, l := range lists {
-			if at[k] < len(l) && (best < 0 || clientBefore(l[at[k]], lists[best][at[best]])) {
+			if at[k] < len(l.clients) && (best < 0 || clientBefore(l.clients[at[k]], lists[best].clients[at[best]])) {
 				best = k
 			}
 		}
-		out = append(out, lists[best][at[best]])
+		if lists[best].plain.has(at[best]) {
+			out.plain.set(len(out.clients))
+		}
+		out.clients = append(out.clients, lists[best].clients[at[best]])
 		at[best]++
 	}
 	return out

@@ -29,12 +29,12 @@ func (d *Detector) Result() *findings.Result {
 	// verdicts are built, not after, so the two are never held together.
 	d.uas, d.agents, d.agentSet, d.agentPurpose = agentTable{}, agents.Classifier{}, nil, nil
 	res.DNSChecked = d.dns.checked
-	pc := &passClients{clients: sorted, env: env}
+	pc := &passClients{clients: sorted, env: env, plain: newClientBits(len(sorted))}
 	res.Clients = findings.NewClientList(pc)
 	b := &summarizing{sum: findings.NewSummary(len(sorted)), env: env, pc: pc, checked: res.ViolationsChecked,
 		viols: &storedViolations{index: new(findings.Index)}, folded: d.other.Requests > 0}
-	for _, c := range sorted {
-		d.summarize(c, b)
+	for i, c := range sorted {
+		d.summarize(i, c, b)
 	}
 	d.clients, d.uas, d.recent, d.heap, d.th.pool = clientTable{}, agentTable{}, nil, nil, nil
 	res.Violations = findings.NewViolationList(b.viols)

@@ -24,16 +24,20 @@ type summarizing struct {
 	robotsSeen distinctCount
 }
 
-// summarize judges c for the summary and lets go of what only the pass
-// needed of it.
-func (d *Detector) summarize(c *client, b *summarizing) {
+// summarize judges c, the i-th of the clients list, for the summary and
+// lets go of what only the pass needed of it.
+func (d *Detector) summarize(i int, c *client, b *summarizing) {
 	d.advance(c, maxSecond)
 	recent := c.recent() // for its edge, before its window goes
 	c.rate.release(d.th.pool)
 	if c.x != nil {
 		c.x.watch = nil
 	}
-	v := b.env.verdict(c)
+	j := b.env.judge(c)
+	if j.plain() {
+		b.pc.plain.set(i)
+	}
+	v := b.env.verdictOf(c, &j)
 	var f findings.ClientFacts
 	if v.Kind != findings.KindServer && v.Kind != findings.KindJunk {
 		f.Incidents, f.IncidentsUnlisted = d.incidentsOf(c, v.Name)
@@ -70,13 +74,13 @@ func (d *Detector) summarize(c *client, b *summarizing) {
 		b.edges = append(b.edges, e)
 	}
 	robotFacts(c, &f, b.checked)
-	i := b.sum.Add(&v, &f)
-	if i == len(b.tallies) {
+	row := b.sum.Add(&v, &f)
+	if row == len(b.tallies) {
 		b.tallies = append(b.tallies, &pathTally{})
 	}
-	b.tallies[i].add(c)
+	b.tallies[row].add(c)
 	b.all.add(c)
-	b.robotClients = append(b.robotClients, robotBins{b.sum.Row(i).Name, c.bins, c.first, c.last})
+	b.robotClients = append(b.robotClients, robotBins{b.sum.Row(row).Name, c.bins, c.first, c.last})
 	c.bins = clientBins{}
 }
 

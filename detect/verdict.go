@@ -239,6 +239,12 @@ const fewPerPages = 10
 // robot reports whether the evidence makes a robot.
 func (j *judgement) robot() bool { return j.score >= RobotScore }
 
+// plain reports whether j holds nothing against its client: the
+// judgement{} a verdict can be made from without judging again.
+func (j *judgement) plain() bool {
+	return j.score == 0 && j.kind == "" && len(j.reasons) == 0 && len(j.details) == 0
+}
+
 // judge applies the verdict rule to one client. Reasons come in the fixed
 // order scanner, robots-txt, rate, user-agent, behaviour.
 func judge(c *client, lt logTraits, cfg *Config) judgement {
