@@ -409,7 +409,7 @@ func (p *Pool) Result() *findings.Result {
 	for i, d := range p.dets {
 		d.fleets = &p.fleets
 		wg.Add(1)
-		go func() { defer wg.Done(); rs[i] = d.Result() }()
+		go func() { defer wg.Done(); rs[i] = d.resultOf(len(p.dets) > 1) }()
 	}
 	wg.Wait()
 	p.res = mergeResults(rs)

@@ -10,7 +10,11 @@ import (
 
 // Result ends the pass and returns the verdicts. The first call does the
 // work; later calls return the same Result, and Add is ignored after it.
-func (d *Detector) Result() *findings.Result {
+func (d *Detector) Result() *findings.Result { return d.resultOf(false) }
+
+// resultOf is Result; pooled: it is one of a Pool's workers' Results,
+// whose networks mergeResults lists with the other workers'.
+func (d *Detector) resultOf(pooled bool) *findings.Result {
 	if d.result != nil {
 		return d.result
 	}
@@ -33,6 +37,9 @@ func (d *Detector) Result() *findings.Result {
 	res.Clients = findings.NewClientList(pc)
 	b := &summarizing{sum: findings.NewSummary(len(sorted)), env: env, pc: pc, checked: res.ViolationsChecked,
 		viols: &storedViolations{index: new(findings.Index)}, folded: d.other.Requests > 0}
+	if pooled {
+		b.sum.LeaveNetworks()
+	}
 	for i, c := range sorted {
 		d.summarize(i, c, b)
 	}

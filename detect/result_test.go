@@ -99,3 +99,35 @@ func readRecords(t *testing.T, name string) []logparse.Record {
 		}
 	}
 }
+
+// TestPoolNetworksAsOneDetector: a Pool's workers leave their networks
+// to the merge, which lists them together; the list must be one
+// Detector's, row for row, on the sample log and on many small networks
+// (IPv4, IPv6 and mapped IPv4, several clients and User-agents to some).
+func TestPoolNetworksAsOneDetector(t *testing.T) {
+	recs := readSample(t)
+	for i := range 3000 {
+		ip := fmt.Sprintf("10.%d.%d.%d", i%7, i%251, i%13)
+		switch i % 5 {
+		case 3:
+			ip = fmt.Sprintf("2001:db8:%x:%x::%x", i%9, i%17, i)
+		case 4:
+			ip = fmt.Sprintf("::ffff:172.16.%d.%d", i%11, i%200)
+		}
+		recs = append(recs, logparse.Record{Client: ip, UserAgent: benchUAs[i%len(benchUAs)], Method: "GET", Target: "/",
+			Status: 200, Bytes: int64(i), Time: t0.Add(time.Duration(i) * time.Second)})
+	}
+	one := New(Config{})
+	for i := range recs {
+		one.Add(&recs[i])
+	}
+	want := one.Result().Networks
+	for _, workers := range []int{2, 3} {
+		p := NewPool(Config{}, workers)
+		p.Add(recs, nil, nil, nil)
+		got := p.Result().Networks
+		if len(want) < 100 || !reflect.DeepEqual(got, want) {
+			t.Errorf("%d workers: %d networks, want the %d of one Detector", workers, len(got), len(want))
+		}
+	}
+}

@@ -31,6 +31,7 @@ func Merge(out *Result, parts []*Result, rank func(ip, ua string) int, overlap *
 		networks  = make([][]NetworkSummary, 0, len(parts))
 		operators = make([][]OperatorSummary, 0, len(parts))
 		edges     = make([][]ClientEdge, 0, len(parts))
+		tallies   []*networkTally // the parts' unlisted networks (Summary.LeaveNetworks)
 	)
 	for _, r := range parts {
 		if !r.First.IsZero() && (out.First.IsZero() || r.First.Before(out.First)) {
@@ -50,6 +51,10 @@ func Merge(out *Result, parts []*Result, rank func(ip, ua string) int, overlap *
 		timelines = append(timelines, r.Timeline)
 		buckets = append(buckets, r.RobotBuckets)
 		panels = append(panels, r.Panels)
+		if r.unlisted != nil {
+			tallies = append(tallies, r.unlisted)
+			r.unlisted = nil
+		}
 		networks = append(networks, r.Networks)
 		operators = append(operators, r.Operators)
 		edges = append(edges, r.Edges)
@@ -71,6 +76,10 @@ func Merge(out *Result, parts []*Result, rank func(ip, ua string) int, overlap *
 	out.Panels = mergePanels(panels)
 	out.Operators = mergeOperators(operators)
 	clear(operators)
+	if len(tallies) > 0 {
+		// A Pool's workers leave all of their networks to be listed here.
+		networks = append(networks, listNetworks(tallies))
+	}
 	if overlap == nil {
 		out.Networks = mergeDisjointNetworks(networks)
 		out.Edges = slices.Concat(edges...) // a client is in one part
@@ -86,9 +95,19 @@ func Merge(out *Result, parts []*Result, rank func(ip, ua string) int, overlap *
 // share a network (a detect.Pool's workers), each in the list's order
 // (most requests first).
 func mergeDisjointNetworks(parts [][]NetworkSummary) []NetworkSummary {
-	n := 0
+	n, filled := 0, 0
 	for _, p := range parts {
 		n += len(p)
+		if len(p) > 0 {
+			filled++
+		}
+	}
+	if filled == 1 { // the parts' networks were listed together (listNetworks)
+		for _, p := range parts {
+			if len(p) > 0 {
+				return p
+			}
+		}
 	}
 	out := make([]NetworkSummary, 0, n)
 	at := make([]int, len(parts))

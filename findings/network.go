@@ -53,8 +53,9 @@ func NetworkOf(ip string) (netip.Prefix, bool) {
 // of summaries, each with its own set of User-agents: every client leaves a
 // row of numbers, and list sorts the rows by network and adds up each run.
 type networkTally struct {
-	rows []networkRow
-	ops  []string // the operators rows name (networkRow.op)
+	rows   []networkRow
+	ops    []string // the operators rows name (networkRow.op)
+	sorted bool     // rows are in sortRows's order
 }
 
 // networkRow is one client's part of its network's summary.
@@ -99,15 +100,20 @@ func (n *networkTally) Add(v *Verdict) {
 }
 
 // List is the networks, most requests first.
-func (n *networkTally) List() []NetworkSummary {
-	rows := n.rows
-	slices.SortFunc(rows, func(a, b networkRow) int {
-		return cmp.Or(cmp.Compare(a.hi, b.hi), cmp.Compare(a.lo, b.lo), cmp.Compare(a.ua, b.ua))
-	})
+func (n *networkTally) List() []NetworkSummary { return listNetworks([]*networkTally{n}) }
+
+// listNetworks is the networks of tallies that share no network (a
+// detect.Pool's workers'), most requests first, in one list: listing each
+// tally and merging the lists held each network twice. Each tally's rows
+// are let go of.
+func listNetworks(tallies []*networkTally) []NetworkSummary {
 	count := 0
-	for i := range rows {
-		if i == 0 || rows[i].hi != rows[i-1].hi || rows[i].lo != rows[i-1].lo {
-			count++
+	for _, n := range tallies {
+		n.sortRows()
+		for i, r := range n.rows {
+			if i == 0 || r.hi != n.rows[i-1].hi || r.lo != n.rows[i-1].lo {
+				count++
+			}
 		}
 	}
 	out := make([]NetworkSummary, 0, count)
@@ -117,45 +123,67 @@ func (n *networkTally) List() []NetworkSummary {
 	var text strings.Builder
 	text.Grow(count * len("255.255.255.0/24"))
 	ends := make([]int, 0, count)
-	for i := 0; i < len(rows); {
-		r := rows[i]
-		var a [16]byte
-		binary.BigEndian.PutUint64(a[:8], r.hi)
-		binary.BigEndian.PutUint64(a[8:], r.lo)
-		var buf [64]byte // AppendTo writes a valid prefix as String does
-		text.Write(netip.PrefixFrom(netip.AddrFrom16(a).Unmap(), int(r.bits)).AppendTo(buf[:0]))
-		ends = append(ends, text.Len())
-		var s NetworkSummary
-		opAt := int32(math.MaxInt32)
-		j := i
-		for ; j < len(rows) && rows[j].hi == r.hi && rows[j].lo == r.lo; j++ {
-			x := &rows[j]
-			s.Clients++
-			s.Requests += x.requests
-			s.Violations += x.violations
-			s.Incidents += int(x.incidents)
-			if x.robot {
-				s.Robots++
-			}
-			if x.op > 0 && x.order < opAt {
-				s.Operator, opAt = n.ops[x.op-1], x.order
-			}
-			if (j == i || x.ua != rows[j-1].ua) && s.UserAgents < maxNetworkAgents {
-				s.UserAgents++
-			}
+	for _, n := range tallies {
+		for i := 0; i < len(n.rows); {
+			var s NetworkSummary
+			i = n.sum(i, &s)
+			out = append(out, s)
+			r := &n.rows[i-1]
+			var a [16]byte
+			binary.BigEndian.PutUint64(a[:8], r.hi)
+			binary.BigEndian.PutUint64(a[8:], r.lo)
+			var buf [64]byte // AppendTo writes a valid prefix as String does
+			text.Write(netip.PrefixFrom(netip.AddrFrom16(a).Unmap(), int(r.bits)).AppendTo(buf[:0]))
+			ends = append(ends, text.Len())
 		}
-		out = append(out, s)
-		i = j
+		n.rows = nil
 	}
 	names, start := text.String(), 0
 	for k, end := range ends {
 		out[k].Network, start = names[start:end], end
 	}
-	n.rows = nil
 	slices.SortFunc(out, func(a, b NetworkSummary) int {
-		return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Network, b.Network))
+		if a.Requests != b.Requests {
+			return cmp.Compare(b.Requests, a.Requests)
+		}
+		return strings.Compare(a.Network, b.Network)
 	})
 	return out
+}
+
+// sortRows puts the rows in order of network and User-agent, once.
+func (n *networkTally) sortRows() {
+	if !n.sorted {
+		slices.SortFunc(n.rows, func(a, b networkRow) int {
+			return cmp.Or(cmp.Compare(a.hi, b.hi), cmp.Compare(a.lo, b.lo), cmp.Compare(a.ua, b.ua))
+		})
+		n.sorted = true
+	}
+}
+
+// sum adds up into s the rows of the network whose first row is at i, in
+// rows sorted by network, and returns where the next network starts.
+func (n *networkTally) sum(i int, s *NetworkSummary) int {
+	rows, first := n.rows, n.rows[i]
+	opAt := int32(math.MaxInt32)
+	j := i
+	for ; j < len(rows) && rows[j].hi == first.hi && rows[j].lo == first.lo; j++ {
+		x := &rows[j]
+		s.Clients++
+		s.Requests += x.requests
+		s.Violations += x.violations
+		s.Incidents += int(x.incidents)
+		if x.robot {
+			s.Robots++
+		}
+		if x.op > 0 && x.order < opAt {
+			s.Operator, opAt = n.ops[x.op-1], x.order
+		}
+		if (j == i || x.ua != rows[j-1].ua) && s.UserAgents < maxNetworkAgents {
+			s.UserAgents++
+		}
+	}
+	return j
 }
 
 // newNetworkTally is a tally with room for the given number of clients.
