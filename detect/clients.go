@@ -83,6 +83,27 @@ func (e *verdictEnv) judge(c *client) judgement {
 
 // verdictOf is the verdict on c, judged j (e.judge).
 func (e *verdictEnv) verdictOf(c *client, j *judgement) findings.Verdict {
+	v := e.verdictApart(c, j)
+	v.Network = networkName(c.ip)
+	return v
+}
+
+// networkName is the network of a client address, as NetworkOf's String
+// writes it; "" for a host name.
+func networkName(ip string) string {
+	p, ok := findings.NetworkOf(ip)
+	if !ok {
+		return ""
+	}
+	// One allocation where String makes three, for every client twice
+	// (summarize, then the report). AppendTo writes a valid prefix as
+	// String does.
+	var buf [64]byte
+	return string(p.AppendTo(buf[:0]))
+}
+
+// verdictApart is verdictOf without the network.
+func (e *verdictEnv) verdictApart(c *client, j *judgement) findings.Verdict {
 	var delay time.Duration
 	var tooFast bool
 	if j.robot() {
@@ -161,12 +182,5 @@ func (e *verdictEnv) verdictOf(c *client, j *judgement) findings.Verdict {
 	}
 	signed(&v, c)
 	v.Purpose = agents.Purpose(v.Name)
-	if p, ok := findings.NetworkOf(c.ip); ok {
-		// One allocation where String makes three, twice for every client
-		// (summarize, then the report). AppendTo writes a valid prefix as
-		// String does.
-		var buf [64]byte
-		v.Network = string(p.AppendTo(buf[:0]))
-	}
 	return v
 }

@@ -1,6 +1,9 @@
 package detect
 
-import "github.com/robowatch/robowatch/findings"
+import (
+	"github.com/robowatch/robowatch/agents"
+	"github.com/robowatch/robowatch/findings"
+)
 
 // summarizing is what Result keeps beside the findings.Summary while it
 // judges each client once: what only detect can sum (the clients' answers
@@ -37,7 +40,14 @@ func (d *Detector) summarize(i int, c *client, b *summarizing) {
 	if j.plain() {
 		b.pc.plain.set(i)
 	}
-	v := b.env.verdictOf(c, &j)
+	v := b.env.verdictApart(c, &j)
+	if v.Identity == agents.IdentityVerified && v.Operator != "" {
+		// The summary reads a verdict's network only for the operators'
+		// lists of networks; working it out for every client was an
+		// address parsed and a string made for nothing (4 MB on the
+		// churn log).
+		v.Network = networkName(c.ip)
+	}
 	var f findings.ClientFacts
 	if v.Kind != findings.KindServer && v.Kind != findings.KindJunk {
 		f.Incidents, f.IncidentsUnlisted = d.incidentsOf(c, v.Name)
