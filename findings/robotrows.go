@@ -12,12 +12,20 @@ import "slices"
 // the end.
 type robotRows struct {
 	at       map[string]int
-	list     []RobotSummary
+	list     []RobotSummary              // the rows, when made at their number (mergeRobots) or finished
+	blocks   [][]RobotSummary            // the rows push made, rowBlock to a block
 	prefixes map[string]map[string]int64 // violations by prefix, of the names with some
 }
 
-func newRobotRows(names int) robotRows {
-	return robotRows{at: make(map[string]int, names), list: make([]RobotSummary, 0, names), prefixes: map[string]map[string]int64{}}
+// rowBlock is how many rows push keeps in a block. A list grown by
+// append allocated five times itself in rows of 624 bytes (25 MB of the
+// 155 MB allocated at the end of a churn pass, 4,700 names a worker), a
+// list grown by doubling two to four times; blocks hold each row once,
+// and finish's list once more.
+const rowBlock = 256
+
+func newRobotRows() robotRows {
+	return robotRows{at: map[string]int{}, prefixes: map[string]map[string]int64{}}
 }
 
 // index is the index of name's row; false when it has none yet.
@@ -28,19 +36,30 @@ func (t *robotRows) index(name string) (int, bool) {
 
 // push makes r the row of its name and returns its index.
 func (t *robotRows) push(r RobotSummary) int {
-	i := len(t.list)
-	if i == cap(t.list) {
-		// append grows a long list by a quarter at a time: with rows of 624
-		// bytes, the 4,700 names of each worker on the churn log allocated
-		// five times their list (25 MB of the 155 MB allocated at the end
-		// of the pass). Doubling allocates twice.
-		grown := make([]RobotSummary, i, max(2*i, 8))
-		copy(grown, t.list)
-		t.list = grown
+	k := len(t.blocks)
+	if k == 0 || len(t.blocks[k-1]) == rowBlock {
+		size := rowBlock
+		if k == 0 {
+			size = 8 // grown by append: most logs have a few robot names
+		}
+		t.blocks = append(t.blocks, make([]RobotSummary, 0, size))
+		k++
 	}
+	i := t.len()
+	t.blocks[k-1] = append(t.blocks[k-1], r)
 	t.at[r.Name] = i
-	t.list = append(t.list, r)
 	return i
+}
+
+// row is the row at index i (push).
+func (t *robotRows) row(i int) *RobotSummary { return &t.blocks[i/rowBlock][i%rowBlock] }
+
+// len is how many rows push made.
+func (t *robotRows) len() int {
+	if len(t.blocks) == 0 {
+		return 0
+	}
+	return (len(t.blocks)-1)*rowBlock + len(t.blocks[len(t.blocks)-1])
 }
 
 // addPrefixes adds violations by prefix to name's.
@@ -62,6 +81,17 @@ func (t *robotRows) addPrefixes(name string, pre []PrefixCount) {
 // checked at all), conduct shares and top prefixes, and returns the rows
 // in the robots list's order.
 func (t *robotRows) finish(checked bool) []RobotSummary {
+	switch len(t.blocks) {
+	case 0:
+	case 1:
+		t.list = t.blocks[0]
+	default:
+		t.list = make([]RobotSummary, 0, t.len())
+		for _, b := range t.blocks {
+			t.list = append(t.list, b...)
+		}
+	}
+	t.blocks = nil
 	for i := range t.list {
 		s := &t.list[i]
 		s.setCompliance(checked && s.checked)

@@ -45,7 +45,7 @@ type ClientFacts struct {
 
 // NewSummary returns a Summary with room for the given number of clients.
 func NewSummary(clients int) *Summary {
-	return &Summary{nets: newNetworkTally(clients), ops: operatorTally{}, rows: newRobotRows(0), junk: map[string]bool{}}
+	return &Summary{nets: newNetworkTally(clients), ops: operatorTally{}, rows: newRobotRows(), junk: map[string]bool{}}
 }
 
 // Add adds a client of verdict v, and what the pass knows of it, and
@@ -114,7 +114,7 @@ func (s *Summary) addRobot(v *Verdict, f *ClientFacts) int {
 	one.PreferenceConflicts, one.PreferenceRule, one.Discovery = v.PreferenceConflicts, v.PreferenceRule, v.Discovery
 	one.Incidents, one.CrawlDelayFast, one.Identity, one.VerifiedBy = v.Incidents, v.CrawlDelayFast, v.Identity, v.VerifiedBy
 	one.FetchedRobotsTxt, one.checked = one.FirstFetch != nil, f.Checked
-	row := &s.rows.list[i]
+	row := s.rows.row(i)
 	row.add(&one)
 	for _, r := range v.Reasons {
 		row.Reasons[r]++
@@ -136,7 +136,7 @@ func (s *Summary) Refer(op string, views int64) { s.ops.Refer(op, views) }
 
 // Row is robots row i, as Add returned it, for what the caller sums
 // itself (its clients' answers and paths); only until Finish.
-func (s *Summary) Row(i int) *RobotSummary { return &s.rows.list[i] }
+func (s *Summary) Row(i int) *RobotSummary { return s.rows.row(i) }
 
 // Finish sets the rows on res, in their lists' orders, and adds the counts
 // of the clients to its totals; res.ViolationsChecked says whether the

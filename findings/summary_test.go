@@ -2,6 +2,7 @@ package findings
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -52,7 +53,7 @@ func summarize(clients []summaryClient) *Result {
 	for i := range clients {
 		s.Add(&clients[i].v, &clients[i].f)
 	}
-	for i := range s.rows.list {
+	for i := range s.rows.len() {
 		s.Row(i).SetTopPaths([]PathCount{}, 0) // the pass's paths, which it sums itself
 	}
 	res := &Result{ViolationsChecked: true}
@@ -101,5 +102,33 @@ func TestSummaryRows(t *testing.T) {
 	}
 	if len(res.Networks) != 5 || len(res.Operators) != 1 || res.Operators[0].Robots != 2 {
 		t.Errorf("networks %+v, operators %+v", res.Networks, res.Operators)
+	}
+}
+
+// TestSummaryManyRobotRows: rows past the first blocks (robotRows keeps
+// them rowBlock to a block) are found again by the index Add gave, and
+// each name keeps its own row to the end.
+func TestSummaryManyRobotRows(t *testing.T) {
+	const names = 3*rowBlock + 17
+	s := NewSummary(names)
+	for i := range names {
+		v := Verdict{IP: fmt.Sprintf("10.0.%d.%d", i/250, i%250), Name: fmt.Sprintf("bot%d", i), Robot: true, Requests: int64(1000 + i)}
+		row := s.Add(&v, &ClientFacts{})
+		s.Row(row).SetTopPaths([]PathCount{{Path: v.Name, Requests: 1}}, 0)
+		if again := s.Add(&v, &ClientFacts{}); again != row {
+			t.Fatalf("%s: row %d, then %d", v.Name, row, again)
+		}
+	}
+	res := &Result{}
+	s.Finish(res)
+	if len(res.Robots) != names {
+		t.Fatalf("%d rows, want %d", len(res.Robots), names)
+	}
+	for _, r := range res.Robots {
+		var i int
+		if _, err := fmt.Sscanf(r.Name, "bot%d", &i); err != nil || r.Requests != 2*int64(1000+i) || r.Clients != 2 ||
+			len(r.TopPaths) != 1 || r.TopPaths[0].Path != r.Name {
+			t.Errorf("row %+v", r)
+		}
 	}
 }
