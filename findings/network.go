@@ -54,21 +54,39 @@ func NetworkOf(ip string) (netip.Prefix, bool) {
 // row of numbers, and list sorts the rows by network and adds up each run.
 type networkTally struct {
 	rows   []networkRow
-	ops    []string // the operators rows name (networkRow.op)
-	sorted bool     // rows are in sortRows's order
+	extras []networkExtra // what few rows have (networkRow.extra)
+	ops    []string       // the operators rows name (networkExtra.op)
+	sorted bool           // rows are in sortRows's order
 }
 
-// networkRow is one client's part of its network's summary.
+// networkRow is one client's part of its network's summary: 32 bytes, a
+// row for every client of a churn log (250,000 at 56 bytes were 14 MB of
+// what Result allocated).
 type networkRow struct {
-	hi, lo     uint64 // the network's address bits, masked: the sort key
-	ua         uint64 // hash of the User-agent
-	requests   int64
+	net      uint64 // the network (networkKey): the sort key
+	ua       uint64 // hash of the User-agent
+	requests int64
+	extra    int32 // 1 + index in networkTally.extras; 0: no violations, incidents nor operator
+	robot    bool
+}
+
+// networkExtra is the rest of a row, of the few clients with violations,
+// incidents or a verified operator.
+type networkExtra struct {
 	violations int64
 	incidents  int32
 	order      int32  // the client's place in the verdicts' order: the first verified one names the network's operator
 	op         uint16 // 1 + index in networkTally.ops of a verified client's operator; 0 for none
-	bits       uint8
-	robot      bool
+}
+
+// networkOfKey is the /24 or /48 whose address networkKey made k of.
+func networkOfKey(k uint64) netip.Prefix {
+	if k&(1<<63) != 0 {
+		return netip.PrefixFrom(netip.AddrFrom4([4]byte{byte(k >> 16), byte(k >> 8), byte(k)}), 24)
+	}
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:8], k<<16)
+	return netip.PrefixFrom(netip.AddrFrom16(b), 48)
 }
 
 // Add counts a client.
@@ -77,24 +95,18 @@ func (n *networkTally) Add(v *Verdict) {
 	if !ok {
 		return
 	}
-	a := p.Addr().As16()
-	r := networkRow{
-		hi:         binary.BigEndian.Uint64(a[:8]),
-		lo:         binary.BigEndian.Uint64(a[8:]),
-		ua:         maphash.String(seedAgents, v.UserAgent),
-		requests:   v.Requests,
-		violations: v.Violations,
-		incidents:  int32(min(v.Incidents, math.MaxInt32)),
-		order:      int32(min(len(n.rows), math.MaxInt32)),
-		bits:       uint8(p.Bits()),
-		robot:      v.Robot,
-	}
+	r := networkRow{net: networkKey(p.Addr()), ua: maphash.String(seedAgents, v.UserAgent), requests: v.Requests, robot: v.Robot}
+	e := networkExtra{violations: v.Violations, incidents: int32(min(v.Incidents, math.MaxInt32)), order: int32(min(len(n.rows), math.MaxInt32))}
 	if v.Identity == agents.IdentityVerified && v.Operator != "" {
 		k := slices.Index(n.ops, v.Operator)
 		if k < 0 && len(n.ops) < math.MaxUint16 {
 			k, n.ops = len(n.ops), append(n.ops, v.Operator)
 		}
-		r.op = uint16(k + 1)
+		e.op = uint16(k + 1)
+	}
+	if e.violations != 0 || e.incidents != 0 || e.op != 0 {
+		n.extras = append(n.extras, e)
+		r.extra = int32(len(n.extras))
 	}
 	n.rows = append(n.rows, r)
 }
@@ -111,7 +123,7 @@ func listNetworks(tallies []*networkTally) []NetworkSummary {
 	for _, n := range tallies {
 		n.sortRows()
 		for i, r := range n.rows {
-			if i == 0 || r.hi != n.rows[i-1].hi || r.lo != n.rows[i-1].lo {
+			if i == 0 || r.net != n.rows[i-1].net {
 				count++
 			}
 		}
@@ -128,15 +140,11 @@ func listNetworks(tallies []*networkTally) []NetworkSummary {
 			var s NetworkSummary
 			i = n.sum(i, &s)
 			out = append(out, s)
-			r := &n.rows[i-1]
-			var a [16]byte
-			binary.BigEndian.PutUint64(a[:8], r.hi)
-			binary.BigEndian.PutUint64(a[8:], r.lo)
 			var buf [64]byte // AppendTo writes a valid prefix as String does
-			text.Write(netip.PrefixFrom(netip.AddrFrom16(a).Unmap(), int(r.bits)).AppendTo(buf[:0]))
+			text.Write(networkOfKey(n.rows[i-1].net).AppendTo(buf[:0]))
 			ends = append(ends, text.Len())
 		}
-		n.rows = nil
+		n.rows, n.extras = nil, nil
 	}
 	names, start := text.String(), 0
 	for k, end := range ends {
@@ -155,7 +163,7 @@ func listNetworks(tallies []*networkTally) []NetworkSummary {
 func (n *networkTally) sortRows() {
 	if !n.sorted {
 		slices.SortFunc(n.rows, func(a, b networkRow) int {
-			return cmp.Or(cmp.Compare(a.hi, b.hi), cmp.Compare(a.lo, b.lo), cmp.Compare(a.ua, b.ua))
+			return cmp.Or(cmp.Compare(a.net, b.net), cmp.Compare(a.ua, b.ua))
 		})
 		n.sorted = true
 	}
@@ -167,17 +175,20 @@ func (n *networkTally) sum(i int, s *NetworkSummary) int {
 	rows, first := n.rows, n.rows[i]
 	opAt := int32(math.MaxInt32)
 	j := i
-	for ; j < len(rows) && rows[j].hi == first.hi && rows[j].lo == first.lo; j++ {
+	for ; j < len(rows) && rows[j].net == first.net; j++ {
 		x := &rows[j]
 		s.Clients++
 		s.Requests += x.requests
-		s.Violations += x.violations
-		s.Incidents += int(x.incidents)
 		if x.robot {
 			s.Robots++
 		}
-		if x.op > 0 && x.order < opAt {
-			s.Operator, opAt = n.ops[x.op-1], x.order
+		if x.extra > 0 {
+			e := &n.extras[x.extra-1]
+			s.Violations += e.violations
+			s.Incidents += int(e.incidents)
+			if e.op > 0 && e.order < opAt {
+				s.Operator, opAt = n.ops[e.op-1], e.order
+			}
 		}
 		if (j == i || x.ua != rows[j-1].ua) && s.UserAgents < maxNetworkAgents {
 			s.UserAgents++
