@@ -14,5 +14,6 @@ func main() {
 	ctx, stop := cli.InterruptContext()
 	defer stop()
 	cli.LimitMemory()
+	cli.StopAllocSampling()
 	os.Exit(cli.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"strings"
 
 	"github.com/spf13/pflag"
 )
@@ -20,8 +21,31 @@ type Profiles struct {
 	cpu *os.File
 }
 
-// Start starts the CPU profile, if one was asked for.
+// Go samples an allocation in every 512 KiB for heap profiles, which only
+// --memprofile reads: the samples' stacks go into a hash table of 1.4 MB,
+// most of its pages touched by a long run, and walking them touches more
+// of the binary. Without them the million-line log peaked 0.6-1.5 MB lower
+// (GODEBUG=memprofilerate=0, alternated runs).
+const heapSampleRate = 512 << 10
+
+// sampling is whether StopAllocSampling left the rate as it was.
+var sampling = true
+
+// StopAllocSampling turns off the sampling of allocations for heap
+// profiles, unless GODEBUG sets its rate; a --memprofile run turns it back
+// on (Start), from then on.
+func StopAllocSampling() {
+	if !strings.Contains(os.Getenv("GODEBUG"), "memprofilerate=") {
+		runtime.MemProfileRate, sampling = 0, false
+	}
+}
+
+// Start starts the CPU profile, if one was asked for, and the sampling of
+// allocations for the heap profile.
 func (p *Profiles) Start() error {
+	if p.Heap != "" && !sampling {
+		runtime.MemProfileRate, sampling = heapSampleRate, true
+	}
 	if p.CPU == "" {
 		return nil
 	}
