@@ -6,13 +6,25 @@ import (
 	"net/netip"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mattn/go-runewidth"
 	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 )
+
+// tablewriter makes its cache of text widths at init, a map sized for
+// widthCacheSize entries: 640 kB live through every run, in the heap the
+// collector's headroom is counted on, though most runs write no table.
+// It is dropped at init and made again by the first table drawn.
+const widthCacheSize = 8192 // tablewriter's own size (twwidth)
+
+var widthCache sync.Once
+
+func init() { twwidth.SetCacheCapacity(0) }
 
 // DefaultWidth is the width terminal tables are fitted to when none is
 // known (Options.Width 0: the output is no terminal, $COLUMNS is not set
@@ -80,6 +92,7 @@ func (ts *tableStyle) render(w io.Writer, s *section, opt Options) error {
 		return err
 	}
 	if len(s.rows) > 0 {
+		widthCache.Do(func() { twwidth.SetCacheCapacity(widthCacheSize) })
 		if width < wideTimes {
 			shortenTimes(s)
 		}

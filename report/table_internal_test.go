@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mattn/go-runewidth"
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
 
 	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
@@ -146,5 +147,21 @@ func TestNotesCountExactly(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestWidthCacheMadeByFirstTable: tablewriter's width cache, dropped at
+// init, is there again once a table is drawn, at tablewriter's own size.
+func TestWidthCacheMadeByFirstTable(t *testing.T) {
+	s := &section{title: "T", header: []string{"Key", "Value"}, rows: [][]string{{"a", "b"}}}
+	var out bytes.Buffer
+	if err := new(tableStyle).render(&out, s, Options{Width: 80}); err != nil {
+		t.Fatal(err)
+	}
+	if _, capacity, _ := twwidth.GetCacheStats(); capacity != widthCacheSize {
+		t.Errorf("width cache of %d entries after a table, want %d", capacity, widthCacheSize)
+	}
+	if !strings.Contains(out.String(), "│ a ") {
+		t.Errorf("table:\n%s", out.String())
 	}
 }
