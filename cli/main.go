@@ -81,7 +81,7 @@ func analyse(ctx context.Context, opt *Analyse, stdin io.Reader, stdout, stderr 
 func (opt *Analyse) passOptions(cfg detect.Config, stdin io.Reader, stderr io.Writer, out pass.LiveOutput, notes pass.Notes) pass.Options {
 	po := pass.Options{Names: opt.Files, Stdin: stdin, Format: opt.Format, Strict: opt.Strict, Since: opt.Since, Until: opt.Until,
 		Proxies: opt.Proxies, Shard: opt.Shard, Detect: cfg, DNS: opt.DNS, Workers: opt.Workers, Follow: opt.Follow, Interval: opt.Interval,
-		Out: out, Notes: notes, AfterRead: func() { opt.Profiles.WriteHeap(stderr) }}
+		Out: out, Notes: notes, AfterRead: func() { opt.Profiles.WriteHeap(stderr); PassEnded() }}
 	if opt.Progress {
 		po.Progress = stderr
 	}
