@@ -2,6 +2,7 @@ package cli
 
 import (
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 )
@@ -51,5 +52,23 @@ func TestAfterEachGC(t *testing.T) {
 				t.Fatalf("no call within 30 s of collections after call %d", i)
 			}
 		}
+	}
+}
+
+// TestPassEnded: the end of the pass lowers GOGC for the report under
+// robowatch's policy only; without it (GOGC or GOMEMLIMIT in the
+// environment, or a test's process) the collector is left as it is.
+func TestPassEnded(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer func(was bool) { limiting = was }(limiting)
+	limiting = false
+	PassEnded()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("without the policy, GOGC after the pass = %d, want 100", got)
+	}
+	limiting = true
+	PassEnded()
+	if got := debug.SetGCPercent(100); got != reportGCPercent {
+		t.Errorf("GOGC after the pass = %d, want %d", got, reportGCPercent)
 	}
 }
