@@ -72,3 +72,23 @@ func TestPassEnded(t *testing.T) {
 		t.Errorf("GOGC after the pass = %d, want %d", got, reportGCPercent)
 	}
 }
+
+// TestPassGCPercent: GOGC 50 while the live heap is small, then at most
+// passHeadroom of headroom, never below passMinGCPercent.
+func TestPassGCPercent(t *testing.T) {
+	for _, tc := range []struct {
+		live uint64
+		want int
+	}{
+		{0, gcPercent},
+		{1 << 20, gcPercent},
+		{12 << 20, gcPercent},
+		{15 << 20, 40},
+		{17 << 20, passMinGCPercent},
+		{1 << 30, passMinGCPercent},
+	} {
+		if got := passGCPercent(tc.live); got != tc.want {
+			t.Errorf("passGCPercent(%d MiB) = %d, want %d", tc.live>>20, got, tc.want)
+		}
+	}
+}
