@@ -24,10 +24,10 @@ import (
 // environment turn this off.
 const memoryFloor = 128 << 20
 
-// gcPercent is the GOGC robowatch starts with (see passGCPercent). On the generated million-line
-// log (20 MB live at the end of the pass) it took the peak from 61-64 MB
-// to 51-55 MB for 1-3% more CPU; with 25 the peak was 47 MB for a third
-// more CPU.
+// gcPercent is the GOGC robowatch starts with (see passGCPercent). On the
+// generated million-line log (20 MB live at the end of the pass) it took
+// the peak from 61-64 MB to 51-55 MB for 1-3% more CPU; with 25 the peak
+// was 47 MB for a third more CPU.
 const gcPercent = 50
 
 // reportGCPercent is the GOGC from the end of the pass on. The pass's
@@ -96,10 +96,10 @@ func LimitMemory() {
 // live heap of 12 MiB), down to passMinGCPercent. The peak is where the
 // heap is largest, at the end of the pass, and only the collections of
 // the larger heaps run more often. On the million-line log (17 MB live at
-// the end: GOGC 35 there) the peak RSS went 38.3-39.6 -> 37.7-38.9 MB (8
-// runs alternated), its instructions 14.74-14.78G -> 14.79G (cachegrind;
-// two runs of one binary differ by up to 0.8%). Below passMinGCPercent the
-// memory limit takes over on large heaps anyway.
+// the end: GOGC 35 there) the peak RSS went 38.1-40.0 -> 37.4-39.0 MB (8
+// runs alternated), its instructions 14.74-14.78G -> 14.79-14.85G
+// (cachegrind; two runs of one binary differ by up to 0.8%). Below
+// passMinGCPercent the memory limit takes over on large heaps anyway.
 const (
 	passHeadroom     = 6 << 20
 	passMinGCPercent = 35
