@@ -65,6 +65,7 @@ const (
 type poolBatch struct {
 	recs  []logparse.Record
 	owner []uint8
+	picks [][]int32 // picks[k]: the records of worker k (Routes.picks)
 	// clock[i] is the latest second of the records before record i that
 	// move the log's clock (none: math.MinInt64), so that a worker sees
 	// the clock a single pass would without going through the other
@@ -125,9 +126,9 @@ func (p *Pool) work(k int, d *Detector, in <-chan *poolBatch) {
 		before := d.counts // Add counts this worker's own records; the batch counts all
 		d.setZone(b.zone)
 		d.limitClients(b.limits, k)
-		for i, o := range b.owner {
-			if o != me {
-				continue
+		for _, i := range b.picks[k] {
+			if b.owner[i] != me {
+				continue // left out after it was routed (LeaveOut)
 			}
 			e := b.epoch0
 			if b.epoch != nil {
@@ -173,72 +174,85 @@ func (p *Pool) Workers() int { return len(p.dets) }
 // called once every worker is done with the records; until then they must
 // not change.
 func (p *Pool) Add(recs []logparse.Record, keep, mine []bool, release func()) {
+	rt := new(Routes)
+	p.route(recs, findings.Shard{}, mine, rt)
+	for i := range keep {
+		if !keep[i] {
+			rt.LeaveOut(i)
+		}
+	}
+	p.AddRoutes(recs, rt, release)
+}
+
+// AddRoutes is Add of recs routed by Route into rt, which must not change
+// until release is called (nil: not called).
+func (p *Pool) AddRoutes(recs []logparse.Record, rt *Routes, release func()) {
 	if len(recs) == 0 {
 		if release != nil {
 			release()
 		}
 		return
 	}
-	owner, clock := make([]uint8, len(recs)), make([]int64, len(recs))
+	n := len(recs)
+	owner := rt.owner[:n]
+	rt.clock = slices.Grow(rt.clock[:0], n)[:n]
+	clock := rt.clock
 	var epoch []uint16 // made at the first step back
 	epoch0 := p.epoch
-	w := uint32(len(p.dets))
-	horizon := p.dets[0].horizon
 	tol := int64(p.dets[0].cfg.ReorderTolerance / time.Second)
-	for i := range recs {
-		r := &recs[i]
+	for i, sec := range rt.sec[:n] {
 		clock[i] = p.clock
 		if epoch != nil {
 			epoch[i] = p.epoch
 		}
-		switch {
-		case keep != nil && !keep[i]:
-			owner[i] = ownerNone
+		if owner[i] == ownerNone || sec == noClock {
 			continue
-		case mine != nil && !mine[i]:
-			owner[i] = ownerPass
-		default:
-			owner[i] = uint8(routeOf(r.Client) % w)
 		}
-		if sec := r.Time.Unix(); !r.Time.IsZero() && sec <= horizon {
-			if p.first.IsZero() {
-				p.first = r.Time
-			}
-			if to, ok := p.steps.see(sec, p.clock, tol); ok {
-				p.clock = to
-				p.epoch++
-				if epoch == nil {
-					epoch = make([]uint16, len(recs))
-					for k := range i {
-						epoch[k] = epoch0
-					}
+		if p.first.IsZero() {
+			p.first = recs[i].Time
+		}
+		if to, ok := p.steps.see(sec, p.clock, tol); ok {
+			p.clock = to
+			p.epoch++
+			if epoch == nil {
+				epoch = make([]uint16, n)
+				for k := range i {
+					epoch[k] = epoch0
 				}
-				clock[i], epoch[i] = p.clock, p.epoch
 			}
-			p.clock = max(p.clock, sec)
+			clock[i], epoch[i] = p.clock, p.epoch
 		}
+		p.clock = max(p.clock, sec)
 	}
-	for lo := 0; lo < len(recs); {
+	// Route's counts and picks are the whole batch's, every record handed.
+	whole := !rt.left && n == len(rt.owner)
+	for lo := 0; lo < n; {
 		hi, limits := p.cut(owner, lo)
 		b := &poolBatch{recs: recs[lo:hi], owner: owner[lo:hi], clock: clock[lo:hi], epoch0: epoch0, zone: p.first, limits: limits}
 		if epoch != nil {
 			b.epoch = epoch[lo:hi]
 		}
+		routed := whole && lo == 0 && hi == n
+		if routed {
+			b.picks, b.counts = rt.picks, rt.counts
+		} else {
+			b.picks = picksOf(b.owner, len(p.dets))
+		}
 		b.kept = p.keptFor(len(b.recs))
 		for i := range b.recs {
 			if o := b.owner[i]; o != ownerNone {
 				r := &b.recs[i]
-				path := r.Path()
-				pf := p.paths.of(path)
-				res := pf.res
-				b.counts.count(r, path, res)
-				b.kept[i] = p.fleets.count(r, path, pf, res)
+				path, res := r.Path(), rt.res[lo+i]
+				if !routed {
+					b.counts.count(r, path, res)
+				}
+				b.kept[i] = p.fleets.count(r, path, p.paths.of(path), res)
 				if o < ownerPass {
 					p.handed[o]++
 				}
 			}
 		}
-		if hi == len(recs) {
+		if hi == n {
 			b.release = release
 		}
 		b.left.Store(int32(len(p.dets)))
@@ -248,6 +262,17 @@ func (p *Pool) Add(recs []logparse.Record, keep, mine []bool, release func()) {
 		}
 		lo = hi
 	}
+}
+
+// picksOf is Routes.picks of the records of owner, for w workers.
+func picksOf(owner []uint8, w int) [][]int32 {
+	picks := make([][]int32, w)
+	for i, o := range owner {
+		if o < ownerPass {
+			picks[o] = append(picks[o], int32(i))
+		}
+	}
+	return picks
 }
 
 // keptFor returns a kept slice of n records for a batch.

@@ -13,6 +13,7 @@ import (
 type Batch struct {
 	Records []Record
 	Errors  []*ParseError // the malformed lines among the records, by line
+	Note    any           // what ParallelReader.Prepare made of the records
 	b       *batch        // the reader's block, returned by Release; nil for lines read one by one
 }
 
@@ -59,7 +60,7 @@ func (r *ParallelReader) ReadBatch() (*Batch, error) {
 	}
 	<-b.ready
 	r.stats.Merge(b.stats)
-	return &Batch{Records: b.recs, Errors: b.errs, b: b}, nil
+	return &Batch{Records: b.recs, Errors: b.errs, Note: b.note, b: b}, nil
 }
 
 // seqBatch reads lines one by one into a Batch: the pending lines of
@@ -80,7 +81,7 @@ func (r *ParallelReader) seqBatch() (*Batch, error) {
 			continue
 		}
 		if len(out.Records) > 0 || len(out.Errors) > 0 {
-			return out, nil // the error again on the next call
+			return r.prepared(out), nil // the error again on the next call
 		}
 		if err != io.EOF {
 			return nil, err
@@ -91,7 +92,15 @@ func (r *ParallelReader) seqBatch() (*Batch, error) {
 	if len(out.Records) == 0 && len(out.Errors) == 0 {
 		return r.ReadBatch() // nothing was pending: on to the blocks
 	}
-	return out, nil
+	return r.prepared(out), nil
+}
+
+// prepared is b after Prepare, for the lines read one by one.
+func (r *ParallelReader) prepared(b *Batch) *Batch {
+	if r.Prepare != nil {
+		r.Prepare(b)
+	}
+	return b
 }
 
 // Release gives b's memory back to the reader; b's records must not be

@@ -140,3 +140,55 @@ func TestCloseLetsTheBlocksGo(t *testing.T) {
 		t.Errorf("the closed reader keeps %d blocks for reuse", n)
 	}
 }
+
+// TestPrepareEveryBatch: Prepare sees every Batch ReadBatch returns, the
+// lines read one by one too, with its records as ReadBatch returns them,
+// and its Note comes back with the Batch and with the block's next use.
+func TestPrepareEveryBatch(t *testing.T) {
+	var log strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&log, "192.0.2.%d - - [10/Mar/2024:00:%02d:%02d +0000] \"GET /p%d HTTP/1.1\" 200 %d \"-\" \"UA\"\n", i%250, i/60%60, i%60, i, i)
+	}
+	type note struct{ lines, uses int }
+	r := NewParallelReader(strings.NewReader(log.String()), "x.log", nil)
+	r.ReuseRecord, r.block, r.Workers = true, 4096, 3
+	r.Prepare = func(b *Batch) {
+		n, _ := b.Note.(*note)
+		if n == nil {
+			n = new(note)
+			b.Note = n
+		}
+		n.uses++
+		n.lines = 0
+		for _, rec := range b.Records {
+			n.lines += len(rec.Target) // a sum of what the records say, checked against them below
+		}
+	}
+	defer r.Close()
+	reused, records := false, 0
+	for {
+		b, err := r.ReadBatch()
+		if err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		n, ok := b.Note.(*note)
+		if !ok {
+			t.Fatalf("a Batch of %d records without Prepare's Note", len(b.Records))
+		}
+		sum := 0
+		for _, rec := range b.Records {
+			sum += len(rec.Target)
+		}
+		if n.lines != sum {
+			t.Fatalf("Prepare saw targets of %d bytes, the Batch has %d", n.lines, sum)
+		}
+		reused = reused || n.uses > 1
+		records += len(b.Records)
+		r.Release(b)
+	}
+	if records != 20000 || !reused {
+		t.Errorf("%d records, a block's Note reused: %v; want 20000, true", records, reused)
+	}
+}

@@ -45,6 +45,14 @@ type ParallelReader struct {
 	// line otherwise costs, and the garbage collection that follows it (as
 	// encoding/csv's Reader.ReuseRecord). Set it before the first Read.
 	ReuseRecord bool
+	// Prepare, if not nil, is called with each Batch before ReadBatch
+	// returns it, on the goroutine that parsed it: what is worked out of
+	// each record alone (robowatch: the detector that judges it) is so
+	// worked out on every core, not on the one goroutine that reads the
+	// batches in log order. What it keeps in Batch.Note stays with the
+	// reader's block for the next Batch of that block. Set it before the
+	// first ReadBatch; Read does not call it.
+	Prepare func(*Batch)
 
 	seq     *Reader // reads the lines format detection looks at, then the rest is cut into blocks
 	started bool
@@ -78,6 +86,7 @@ type batch struct {
 	recs    []Record
 	errs    []*ParseError // malformed lines, in order
 	stats   Stats
+	note    any           // Batch.Note: Prepare's, kept with the block
 	ready   chan struct{} // receives once the batch is parsed
 }
 
@@ -257,7 +266,7 @@ func (r *ParallelReader) release(b *batch) {
 	b.errs = b.errs[:0]
 	b.stats = Stats{}
 	if r.retired.Load() {
-		b.data, b.recs, b.errs = nil, nil, nil
+		b.data, b.recs, b.errs, b.note = nil, nil, nil, nil
 		return
 	}
 	r.free <- b // never blocks: free has room for every batch
@@ -411,6 +420,11 @@ func (r *ParallelReader) parseBlocks(work <-chan *batch) {
 	var dates clfDate // this goroutine's: the blocks it parses are mostly of one day
 	for b := range work {
 		b.parse(name, f, max, alias, &dates)
+		if r.Prepare != nil {
+			pb := Batch{Records: b.recs, Errors: b.errs, Note: b.note}
+			r.Prepare(&pb)
+			b.note = pb.Note
+		}
 		b.ready <- struct{}{}
 	}
 }

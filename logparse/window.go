@@ -172,6 +172,10 @@ func (c *Clip) Keep(rec *Record) bool {
 	return false
 }
 
+// Open reports whether the window is resolved to keep every record, as
+// most runs': Keep and In need not be asked.
+func (c *Clip) Open() bool { return c.open }
+
 // In reports whether rec is inside the window, without counting it: a
 // record another shard counts (--shard).
 func (c *Clip) In(rec *Record) bool {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/robowatch/robowatch/detect"
 	"github.com/robowatch/robowatch/input"
 	"github.com/robowatch/robowatch/logparse"
 )
@@ -41,10 +42,17 @@ func (p *pass) read(ctx context.Context, files *input.Files, name string) (logpa
 // shard's record in the window only moves the clock.
 func (p *pass) admit(rec *logparse.Record) (mine, in bool) {
 	p.opt.Proxies.Resolve(rec)
-	if !p.opt.Shard.Owns(rec.Client) {
-		return false, p.clip.In(rec)
+	mine = p.opt.Shard.Owns(rec.Client)
+	return mine, p.inWindow(rec, mine)
+}
+
+// inWindow tells whether rec is in the window, counting this shard's
+// records left out.
+func (p *pass) inWindow(rec *logparse.Record, mine bool) bool {
+	if !mine {
+		return p.clip.In(rec)
 	}
-	return true, p.clip.Keep(rec)
+	return p.clip.Keep(rec)
 }
 
 // strict is the error --strict makes of a malformed line.
@@ -100,9 +108,12 @@ func (p *pass) readRecords(ctx context.Context, rd *logparse.ParallelReader) (lo
 }
 
 // readBlocks is read for a Pool: the reader's blocks go to the workers
-// whole, each record marked as in the window and this shard's or not, and
-// come back to the reader when every worker is done with them.
+// whole, and come back to the reader when every worker is done with them.
+// Each block's records are routed to the workers on the goroutine that
+// parsed it (route); this one follows the window, in log order.
 func (p *pass) readBlocks(ctx context.Context, rd *logparse.ParallelReader) (logparse.Stats, error) {
+	pool := p.det.pool
+	rd.Prepare = p.route
 	var elsewhere int64
 	for ctx.Err() == nil {
 		b, err := rd.ReadBatch()
@@ -112,7 +123,7 @@ func (p *pass) readBlocks(ctx context.Context, rd *logparse.ParallelReader) (log
 		case err != nil:
 			return p.shardStats(rd.Stats(), elsewhere), err
 		}
-		recs := b.Records
+		recs, rt := b.Records, b.Note.(*detect.Routes)
 		var strictErr error
 		if p.opt.Strict && len(b.Errors) > 0 {
 			// The records before the first malformed line count.
@@ -120,27 +131,36 @@ func (p *pass) readBlocks(ctx context.Context, rd *logparse.ParallelReader) (log
 			recs = recs[:countBefore(recs, pe.Line)]
 			strictErr = strict(pe)
 		}
-		keep, mine := make([]bool, len(recs)), []bool(nil)
-		if p.opt.Shard.N > 1 {
-			mine = make([]bool, len(recs))
-		}
-		for i := range recs {
-			m, in := p.admit(&recs[i])
-			keep[i] = in
-			if !m {
-				elsewhere++
-			}
-			if mine != nil {
-				mine[i] = m
+		elsewhere += int64(rt.Elsewhere(len(recs)))
+		if !p.clip.Open() {
+			for i := range recs {
+				if !p.inWindow(&recs[i], rt.Mine(i)) {
+					rt.LeaveOut(i)
+				}
 			}
 		}
 		p.progress.AddRecords(int64(len(recs)))
-		p.det.pool.Add(recs, keep, mine, func() { rd.Release(b) })
+		pool.AddRoutes(recs, rt, func() { rd.Release(b) })
 		if strictErr != nil {
 			return p.shardStats(rd.Stats(), elsewhere), strictErr
 		}
 	}
 	return p.shardStats(rd.Stats(), elsewhere), nil
+}
+
+// route resolves the clients of b's records behind the trusted proxies and
+// routes them to the Pool's workers (ParallelReader.Prepare: on the
+// goroutine that parsed them).
+func (p *pass) route(b *logparse.Batch) {
+	rt, _ := b.Note.(*detect.Routes)
+	if rt == nil {
+		rt = new(detect.Routes)
+		b.Note = rt
+	}
+	for i := range b.Records {
+		p.opt.Proxies.Resolve(&b.Records[i])
+	}
+	p.det.pool.Route(b.Records, p.opt.Shard, rt)
 }
 
 // countBefore is how many of recs (in line order) come before line.
