@@ -60,7 +60,7 @@ func (d *Detector) Add(r *logparse.Record) {
 	if w := c.rare().watch; w != nil {
 		w.add(r, q.path, q.res == resourceRobotsTxt, &d.watchMinutes)
 	}
-	if r.SignatureInput != "" && d.cfg.Keys != nil {
+	if h := r.Headers; h != nil && h.SignatureInput != "" && d.cfg.Keys != nil {
 		d.checkSignature(c, r)
 	}
 	if r.Method == "POST" {

@@ -35,7 +35,11 @@ func (d *Detector) preference(c *client, r *logparse.Record, path string, m *rob
 		u, lines = m.Preferences(path)
 	}
 	var header robots.Usage
-	if h := r.ContentUsage; h != "" && len(h) <= maxContentUsage {
+	var h string // the Content-Usage header
+	if r.Headers != nil {
+		h = r.Headers.ContentUsage
+	}
+	if h != "" && len(h) <= maxContentUsage {
 		header = robots.ParseUsage(h)
 	}
 	if !u.Combine(header).Declines(purpose) {
@@ -48,7 +52,7 @@ func (d *Detector) preference(c *client, r *logparse.Record, path string, m *rob
 	}
 	switch {
 	case header.Declines(purpose):
-		x.prefLine = "Content-Usage: " + capText(r.ContentUsage, MaxStoredPath) + " (response header)"
+		x.prefLine = "Content-Usage: " + capText(h, MaxStoredPath) + " (response header)"
 	case lines.For(purpose, u) != nil:
 		line := lines.For(purpose, u)
 		x.prefLine = capText(line.Text, MaxStoredPath) + " (robots.txt line " + strconv.Itoa(line.Line) + ")"

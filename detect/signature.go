@@ -29,6 +29,7 @@ const maxSignatureChecks = 16
 // checkSignature verifies the Web Bot Auth signature r carries, for c,
 // against Config.Keys, judging its validity by the record's time (an old
 // log's signatures were valid when they came).
+// r has Headers: Add asks only with a Signature-Input.
 func (d *Detector) checkSignature(c *client, r *logparse.Record) {
 	x := c.keepRare()
 	if x.sig == nil {
@@ -41,7 +42,7 @@ func (d *Detector) checkSignature(c *client, r *logparse.Record) {
 	}
 	s.checked++
 	got, err := d.cfg.Keys.Verify(botauth.Request{Authority: r.VHost, Method: r.Method, Target: r.Target, Time: r.Time,
-		Signature: r.Signature, SignatureInput: r.SignatureInput, SignatureAgent: r.SignatureAgent})
+		Signature: r.Headers.Signature, SignatureInput: r.Headers.SignatureInput, SignatureAgent: r.Headers.SignatureAgent})
 	if err != nil {
 		if s.failed == nil {
 			s.failed = err

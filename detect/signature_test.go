@@ -29,9 +29,9 @@ func TestSignatureChecksBounded(t *testing.T) {
 		params := fmt.Sprintf(`("@authority" "signature-agent";key="s");created=%d;expires=%d;keyid="%s";tag="web-bot-auth"`,
 			at.Add(-time.Minute).Unix(), expires.Unix(), botauth.Thumbprint(pub))
 		base := "\"@authority\": www.example.org\n\"signature-agent\";key=\"s\": \"https://agent.example\"\n\"@signature-params\": " + params
-		return &logparse.Record{Method: "GET", Target: "/", Status: 200, Time: at, VHost: "www.example.org",
+		return &logparse.Record{Method: "GET", Target: "/", Status: 200, Time: at, VHost: "www.example.org", Headers: &logparse.Headers{
 			Signature:      "s=:" + base64.StdEncoding.EncodeToString(ed25519.Sign(priv, []byte(base))) + ":",
-			SignatureInput: "s=" + params, SignatureAgent: `s="https://agent.example"`}
+			SignatureInput: "s=" + params, SignatureAgent: `s="https://agent.example"`}}
 	}
 	d := New(Config{Keys: keys, Now: func() time.Time { return t0.Add(time.Hour) }})
 	for i := range 40 { // expired every time

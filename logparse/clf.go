@@ -27,7 +27,7 @@ const (
 // dates is the date the goroutine's last line had (nil: none).
 func (f *Format) parseCLF(line []byte, rec *Record, alias bool, dates *clfDate) bool {
 	file, lineNo := rec.File, rec.Line
-	*rec = Record{Bytes: -1, File: file, Line: lineNo}
+	rec.reset(file, lineNo)
 	line = TrimEOL(line)
 	if len(line) == 0 || bytes.IndexByte(line, '\\') >= 0 {
 		return false

@@ -127,7 +127,7 @@ type tokenLayout struct {
 
 func (l *tokenLayout) parse(line []byte, rec *Record, alias bool) error {
 	file, lineNo := rec.File, rec.Line
-	*rec = Record{Bytes: -1, File: file, Line: lineNo}
+	rec.reset(file, lineNo)
 	line = TrimEOL(line)
 	if len(line) == 0 {
 		return newParseError(line, 0, ErrEmptyLine)

@@ -40,8 +40,12 @@ func TestContentUsageHeader(t *testing.T) {
 			if err := tt.f.Parse([]byte(tt.line), &rec); err != nil {
 				t.Fatal(err)
 			}
-			if rec.ContentUsage != want {
-				t.Errorf("ContentUsage = %q, want %q", rec.ContentUsage, want)
+			var got string
+			if rec.Headers != nil {
+				got = rec.Headers.ContentUsage
+			}
+			if got != want {
+				t.Errorf("ContentUsage = %q, want %q", got, want)
 			}
 		})
 	}

@@ -399,7 +399,7 @@ func TestJSONFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs, _ = readText(t, `{"peer":"10.0.0.1","fwd":"203.0.113.7","time":"2024-05-06T09:00:00Z","request":"GET / HTTP/1.1","status":200}`+"\n", f)
-	if len(recs) != 1 || recs[0].Forwarded != "203.0.113.7" {
+	if len(recs) != 1 || recs[0].Forwarded() != "203.0.113.7" {
 		t.Errorf("xff=fwd: records %+v", recs)
 	}
 }
@@ -592,7 +592,7 @@ func TestProxies(t *testing.T) {
 		{"10.0.0.5", "203.0.113.9:4431, 10.0.0.7:80", "203.0.113.9"}, // ports, as some proxies append them
 	}
 	for _, tt := range tests {
-		rec := Record{Client: tt.client, Forwarded: tt.xff}
+		rec := Record{Client: tt.client, Headers: &Headers{Forwarded: tt.xff}}
 		p.Resolve(&rec)
 		if rec.Client != tt.want {
 			t.Errorf("client %s, X-Forwarded-For %q: %s, want %s", tt.client, tt.xff, rec.Client, tt.want)
@@ -619,11 +619,11 @@ func TestProxies(t *testing.T) {
 	// IIS writes the header's spaces as '+', as in any free-text field.
 	iis := "#Fields: date time c-ip cs-method cs-uri-stem sc-status x-forwarded-for\n2024-05-06 07:00:01 10.0.0.1 GET / 200 198.51.100.9,+10.0.0.5\n"
 	recs, _ := readText(t, iis, nil)
-	if len(recs) != 1 || recs[0].Forwarded != "198.51.100.9, 10.0.0.5" {
+	if len(recs) != 1 || recs[0].Forwarded() != "198.51.100.9, 10.0.0.5" {
 		t.Fatalf("IIS x-forwarded-for: %+v", recs)
 	}
 	if p.Resolve(&recs[0]); recs[0].Client != "198.51.100.9" {
-		t.Errorf("IIS x-forwarded-for %q behind 10.0.0.0/8: client %s, want 198.51.100.9", recs[0].Forwarded, recs[0].Client)
+		t.Errorf("IIS x-forwarded-for %q behind 10.0.0.0/8: client %s, want 198.51.100.9", recs[0].Forwarded(), recs[0].Client)
 	}
 	// Text formats carry the header too: nginx's "main" (detected as
 	// combined_xff), an nginx log_format and an Apache LogFormat naming it.
@@ -631,7 +631,7 @@ func TestProxies(t *testing.T) {
 	for _, f := range []*Format{nil, CombinedXFF, mustFormat(`$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" "$http_x_forwarded_for"`),
 		mustFormat(`%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i" "%{X-Forwarded-For}i"`)} {
 		recs, st := readText(t, line+"\n", f)
-		if len(recs) != 1 || recs[0].Forwarded != "203.0.113.9, 10.0.0.7" {
+		if len(recs) != 1 || recs[0].Forwarded() != "203.0.113.9, 10.0.0.7" {
 			t.Fatalf("format %v (%s): %+v", f, st.Format, recs)
 		}
 		if f == nil && st.Format != "combined_xff" {
@@ -642,7 +642,7 @@ func TestProxies(t *testing.T) {
 		}
 	}
 	var none Proxies
-	rec := Record{Client: "10.0.0.5", Forwarded: "1.2.3.4"}
+	rec := Record{Client: "10.0.0.5", Headers: &Headers{Forwarded: "1.2.3.4"}}
 	if none.Resolve(&rec); rec.Client != "10.0.0.5" {
 		t.Errorf("no --trust-proxy: %s", rec.Client)
 	}
@@ -667,7 +667,7 @@ func TestEnvoyIsNoBalancer(t *testing.T) {
 		t.Errorf("envoy record %+v", r)
 	}
 	chain := `[2024-03-10T08:00:00.000Z] "GET / HTTP/1.1" 200 - 0 5 1 1 "203.0.113.9, 198.51.100.7" "curl/8.5.0" "id" "www.example.com" "10.0.3.7:8080"`
-	if recs, _ := readText(t, chain+"\n", EnvoyFormat); len(recs) != 1 || recs[0].Client != "198.51.100.7" || recs[0].Forwarded != "203.0.113.9, 198.51.100.7" {
+	if recs, _ := readText(t, chain+"\n", EnvoyFormat); len(recs) != 1 || recs[0].Client != "198.51.100.7" || recs[0].Forwarded() != "203.0.113.9, 198.51.100.7" {
 		t.Errorf("envoy with an X-Forwarded-For chain: %+v", recs)
 	}
 	for _, xff := range []string{"-", "unknown", "evil;deny", ", , ,"} {

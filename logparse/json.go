@@ -237,7 +237,7 @@ var (
 // parseJSON parses one JSON object into rec.
 func (l *jsonLayout) parse(line []byte, rec *Record, alias bool) error {
 	file, lineNo := rec.File, rec.Line
-	*rec = Record{Bytes: -1, File: file, Line: lineNo}
+	rec.reset(file, lineNo)
 	line = TrimEOL(line)
 	if len(line) == 0 {
 		return newParseError(line, 0, ErrEmptyLine)
@@ -583,13 +583,11 @@ func (sc *jsonScan) store(start, end int, esc bool) error {
 		}
 		rec.VHost = dashEmpty(v)
 	case kindForwarded:
-		rec.Forwarded = dashEmpty(v)
+		rec.setForwarded(dashEmpty(v))
 	case kindQuery:
 		sc.query = dashEmpty(v)
 	default:
-		if h := rec.header(k.kind); h != nil {
-			*h = dashEmpty(v)
-		}
+		rec.setHeader(k.kind, dashEmpty(v))
 	}
 	sc.ranks[slot] = k.rank + 1
 	return nil

@@ -151,6 +151,11 @@ func (r *ParallelReader) Read(rec *Record) error {
 	got, err := r.next(rec)
 	if err == nil && got != rec {
 		*rec = *got
+		if h := got.Headers; h != nil {
+			// The block's, reused for its next lines (Record.reset).
+			own := *h
+			rec.Headers = &own
+		}
 	}
 	return err
 }
@@ -182,12 +187,12 @@ func (r *ParallelReader) next(into *Record) (*Record, error) {
 		// The lines read for format detection come first, from the
 		// sequential Reader; so does a read error among them.
 		if len(r.seq.pending) > 0 || r.seq.err != nil {
-			return into, r.seq.Read(into)
+			return into, r.seqRead(into)
 		}
 		if f := r.seq.format; f != nil && f.w3c != nil {
 			// A #Fields line changes how the lines after it read: W3C
 			// logs are read in order, by the sequential Reader.
-			return into, r.seq.Read(into)
+			return into, r.seqRead(into)
 		}
 		r.startBlocks()
 	}
@@ -223,6 +228,15 @@ func (r *ParallelReader) next(into *Record) (*Record, error) {
 		<-b.ready
 		r.cur, r.ri, r.ei = b, 0, 0
 	}
+}
+
+// seqRead reads the next line with the sequential Reader into into,
+// keeping the Headers of r.one, which is the reader's alone.
+func (r *ParallelReader) seqRead(into *Record) error {
+	if into == &r.one {
+		return r.seq.readInto(into)
+	}
+	return r.seq.Read(into)
 }
 
 // startBlocks starts the goroutines on the input past the lines format

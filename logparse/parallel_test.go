@@ -38,7 +38,7 @@ func readTranscript(t *testing.T, rd lineReader, statsEvery int) transcript {
 		var step string
 		switch {
 		case err == nil:
-			step = fmt.Sprintf("record %+v", rec)
+			step = "record " + recordText(rec)
 		case isParse(err):
 			pe := err.(*ParseError)
 			step = fmt.Sprintf("malformed %s:%d:%d %v (too long %t) %q", pe.File, pe.Line, pe.Column, pe.Err, errors.Is(err, ErrLineTooLong), pe.Text)

@@ -135,6 +135,7 @@ func TrimEOL(line []byte) []byte {
 // be invalid UTF-8 or control characters: escaping them for display is the
 // output's job.
 func (f *Format) Parse(line []byte, rec *Record) error {
+	rec.Headers = nil // the caller's: see reset
 	return f.parse(line, rec, false)
 }
 
@@ -179,7 +180,7 @@ func (f *Format) parseOwn(line []byte, rec *Record, alias bool) error {
 // and the literal that follows it.
 func (f *Format) parseFields(line []byte, rec *Record, alias bool) error {
 	file, lineNo := rec.File, rec.Line
-	*rec = Record{Bytes: -1, File: file, Line: lineNo}
+	rec.reset(file, lineNo)
 	line = TrimEOL(line)
 	if len(line) == 0 {
 		return newParseError(line, 0, ErrEmptyLine)
@@ -593,8 +594,8 @@ func (fd *field) storeText(v string, rec *Record) error {
 			if !ok {
 				return fmt.Errorf("%w: no client address in \"%s\"", ErrMismatch, EscapeText([]byte(v), MaxTextBytes))
 			}
-			if rec.Forwarded == "" {
-				rec.Forwarded = v
+			if rec.Forwarded() == "" {
+				rec.setForwarded(v)
 			}
 			v = client
 		}
@@ -621,11 +622,11 @@ func (fd *field) storeText(v string, rec *Record) error {
 	case kindVHost:
 		setFirst(&rec.VHost, v)
 	case kindForwarded:
-		rec.Forwarded = v
+		rec.setForwarded(v)
 	case kindClientPort:
 		setFirst(&rec.Client, hostOfHostPort(v))
 	case kindClientList:
-		rec.Forwarded = v
+		rec.setForwarded(v)
 		client, ok := publicHop(v)
 		if !ok {
 			// Empty, "unknown", or text a client wrote: no address to
@@ -634,28 +635,28 @@ func (fd *field) storeText(v string, rec *Record) error {
 		}
 		setFirst(&rec.Client, client)
 	default:
-		if h := rec.header(fd.kind); h != nil {
-			*h = v
-		}
+		rec.setHeader(fd.kind, v)
 	}
 	return nil
 }
 
-// header is the Record field of a header logged for another package to
-// read (Web Bot Auth's, Content-Usage), kept as logged, so that every
-// format stores them alike; nil for the other kinds.
-func (rec *Record) header(k fieldKind) *string {
+// setHeader stores v, a header logged for another package to read (Web
+// Bot Auth's, Content-Usage) as logged, in rec's Headers field of kind k,
+// so that every format stores them alike; other kinds are left alone.
+func (rec *Record) setHeader(k fieldKind, v string) {
+	if v == "" && rec.Headers == nil {
+		return // as stored: no Headers is every header ""
+	}
 	switch k {
 	case kindSignature:
-		return &rec.Signature
+		rec.headers().Signature = v
 	case kindSignatureInput:
-		return &rec.SignatureInput
+		rec.headers().SignatureInput = v
 	case kindSignatureAgent:
-		return &rec.SignatureAgent
+		rec.headers().SignatureAgent = v
 	case kindContentUsage:
-		return &rec.ContentUsage
+		rec.headers().ContentUsage = v
 	}
-	return nil
 }
 
 // setFirst keeps the first non-empty value when a format has two fields for

@@ -34,10 +34,10 @@ func (p Proxies) Trusts(addr string) bool {
 // the connection came from a trusted proxy. A record from anyone else keeps
 // its address: its header is the client's own word.
 func (p Proxies) Resolve(rec *Record) {
-	if len(p) == 0 || rec.Forwarded == "" || !p.Trusts(rec.Client) {
+	if len(p) == 0 || rec.Forwarded() == "" || !p.Trusts(rec.Client) {
 		return
 	}
-	for addr := range hops(rec.Forwarded) {
+	for addr := range hops(rec.Forwarded()) {
 		rec.Client = addr
 		if !p.Trusts(addr) {
 			return

@@ -43,8 +43,8 @@ func TestForwardedListAsClient(t *testing.T) {
 			t.Errorf("%s: %v", tt.name, err)
 			continue
 		}
-		if rec.Client != tt.client || rec.Forwarded != tt.forwarded || rec.Target != "/" || rec.UserAgent != "curl/8.0" {
-			t.Errorf("%s: client %q forwarded %q target %q ua %q; want client %q forwarded %q", tt.name, rec.Client, rec.Forwarded, rec.Target, rec.UserAgent, tt.client, tt.forwarded)
+		if rec.Client != tt.client || rec.Forwarded() != tt.forwarded || rec.Target != "/" || rec.UserAgent != "curl/8.0" {
+			t.Errorf("%s: client %q forwarded %q target %q ua %q; want client %q forwarded %q", tt.name, rec.Client, rec.Forwarded(), rec.Target, rec.UserAgent, tt.client, tt.forwarded)
 		}
 	}
 	var rec Record

@@ -298,6 +298,13 @@ func (r *Reader) maxLine() int {
 // Read parses the next line into rec, overwriting all of it. Strings in rec
 // are new for each line: rec may be reused, and the strings kept.
 func (r *Reader) Read(rec *Record) error {
+	rec.Headers = nil // the caller's: see Record.reset
+	return r.readInto(rec)
+}
+
+// readInto is Read into a Record the Reader's owner holds alone, whose
+// Headers it may reuse (Record.reset).
+func (r *Reader) readInto(rec *Record) error {
 	if !r.started {
 		r.started = true
 		if r.format == nil {
@@ -574,7 +581,7 @@ func detectBuiltin(lines [][]byte) (*Format, int) {
 // whose entries are addresses, in nine lines of ten.
 func forwardedLists(lines [][]byte) bool {
 	return nineInTen(lines, CombinedXFF, func(rec *Record) bool {
-		return rec.Forwarded == "" || isAddressList(rec.Forwarded)
+		return rec.Forwarded() == "" || isAddressList(rec.Forwarded())
 	})
 }
 

@@ -45,8 +45,8 @@ func TestSignatureHeaders(t *testing.T) {
 			if err := tt.f.Parse([]byte(tt.line), &rec); err != nil {
 				t.Fatal(err)
 			}
-			if rec.Signature != sig || rec.SignatureInput != input || rec.SignatureAgent != agent {
-				t.Errorf("Signature %q\nSignature-Input %q\nSignature-Agent %q\nwant %q, %q, %q", rec.Signature, rec.SignatureInput, rec.SignatureAgent, sig, input, agent)
+			if rec.Headers.Signature != sig || rec.Headers.SignatureInput != input || rec.Headers.SignatureAgent != agent {
+				t.Errorf("Signature %q\nSignature-Input %q\nSignature-Agent %q\nwant %q, %q, %q", rec.Headers.Signature, rec.Headers.SignatureInput, rec.Headers.SignatureAgent, sig, input, agent)
 			}
 		})
 	}

@@ -120,7 +120,8 @@ func directiveFields(line []byte) (string, bool) {
 // parse reads one W3C record into rec.
 func (l *w3cLayout) parse(line []byte, rec *Record, alias bool) error {
 	file, lineNo := rec.File, rec.Line
-	*rec = Record{Bytes: -1, File: file, Line: lineNo, NoRefererField: l.noReferer}
+	rec.reset(file, lineNo)
+	rec.NoRefererField = l.noReferer
 	line = TrimEOL(line)
 	if len(line) == 0 {
 		return newParseError(line, 0, ErrEmptyLine)
@@ -204,7 +205,7 @@ func (l *w3cLayout) parse(line []byte, rec *Record, alias bool) error {
 		case w3cVersion:
 			rec.Protocol = v
 		case w3cForwarded:
-			rec.Forwarded = l.text(v, 1) // IIS: "198.51.100.9,+10.0.0.5"
+			rec.setForwarded(l.text(v, 1)) // IIS: "198.51.100.9,+10.0.0.5"
 		}
 		n++
 		pos = end + 1
