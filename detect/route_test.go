@@ -76,6 +76,26 @@ func TestPoolRoutesAsAdd(t *testing.T) {
 			if g, w := requestsOf(got), requestsOf(want); !maps.Equal(g, w) {
 				t.Errorf("max %d, %d workers: routed clients %v, Add's %v", cfg.MaxClients, workers, g, w)
 			}
+			if cfg.MaxClients == 0 {
+				// And as one Detector: the workers take their records'
+				// class from Routes, not from classify.
+				one := New(cfg)
+				for i := range recs {
+					switch {
+					case !keep[i]:
+					case !mine[i]:
+						one.Pass(&recs[i])
+					default:
+						one.Add(&recs[i])
+					}
+				}
+				r1 := one.Result()
+				if got.LogPages != r1.LogPages || got.LogAssets != r1.LogAssets || !maps.Equal(requestsOf(got), requestsOf(r1)) ||
+					fmt.Sprint(robotsOf(got)) != fmt.Sprint(robotsOf(r1)) {
+					t.Errorf("%d workers: pages %d assets %d robots %v; one Detector: %d, %d, %v", workers,
+						got.LogPages, got.LogAssets, robotsOf(got), r1.LogPages, r1.LogAssets, robotsOf(r1))
+				}
+			}
 		}
 	}
 }
@@ -85,6 +105,15 @@ func requestsOf(res *findings.Result) map[string]int64 {
 	m := map[string]int64{}
 	for v := range res.Clients.All() {
 		m[v.IP+" "+v.UserAgent] = v.Requests
+	}
+	return m
+}
+
+// robotsOf is the verdict of each client of res.
+func robotsOf(res *findings.Result) map[string]string {
+	m := map[string]string{}
+	for v := range res.Clients.All() {
+		m[v.IP+" "+v.UserAgent] = fmt.Sprint(v.Kind, v.Reasons)
 	}
 	return m
 }
