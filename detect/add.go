@@ -140,13 +140,13 @@ func (d *Detector) clientOf(r *logparse.Record) *client {
 	if c := d.recent; c != nil && c.ip == ip && c.ua.ua == ua {
 		return c
 	}
-	c := d.clients.get(ip, ua)
+	c, h := d.clients.find(ip, ua)
 	if c == nil {
 		var floor int64
 		if d.capped() {
 			floor = d.evictLightest()
 		}
-		c = d.newClient(r, ip, ua, kept)
+		c = d.newClient(r, ip, ua, kept, h)
 		d.admit(c, floor)
 		if d.cfg.MaxClients > 0 {
 			// Only a cap can fold a client and bring it back: without

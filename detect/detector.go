@@ -547,8 +547,8 @@ const maxInternedAgents = 1 << 14
 
 // newClient makes the client of r, whose address and User-agent, capped
 // (capText), are ip and ua: views of r, cloned here unless kept has
-// copies of them that outlive r.
-func (d *Detector) newClient(r *logparse.Record, ip, ua string, kept keptText) *client {
+// copies of them that outlive r; h is the pair's hash (clientTable.find).
+func (d *Detector) newClient(r *logparse.Record, ip, ua string, kept keptText, h uint64) *client {
 	ai := d.uas.get(ua)
 	if ai == nil {
 		if kept.ua == ua {
@@ -572,7 +572,8 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua string, kept keptText) *
 	} else {
 		ip = strings.Clone(ip)
 	}
-	c := &client{ip: ip, ua: ai, rate: newRate(), evict: evictSlot{active: -1}, epoch: d.epoch}
+	c, at := d.clients.fresh()
+	*c = client{ip: ip, ua: ai, rate: newRate(), evict: evictSlot{active: -1}, epoch: d.epoch}
 	if len(d.cfg.Seed) > 0 {
 		d.seed(c)
 	}
@@ -586,7 +587,7 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua string, kept keptText) *
 			d.watchDropped++
 		}
 	}
-	d.clients.put(c)
+	d.clients.put(at, h)
 	return c
 }
 

@@ -109,8 +109,9 @@ func (d *Detector) evictLightest() int64 {
 		d.siftDown(0)
 	}
 	c.evict.at = -1
+	w := c.weight()
 	d.foldClient(c)
-	return c.weight()
+	return w
 }
 
 // foldReferred keeps the referred views of c, a person folded into Other,
@@ -124,7 +125,8 @@ func (d *Detector) foldReferred(c *client) {
 	}
 }
 
-// foldClient moves everything counted for c into Other and forgets c.
+// foldClient moves everything counted for c into Other and forgets c, whose
+// record goes to the next new client: c must not be read after.
 func (d *Detector) foldClient(c *client) {
 	d.other.Requests += c.requests
 	d.other.Bytes = findings.AddBytes(d.other.Bytes, c.bytes)
@@ -187,13 +189,13 @@ func (d *Detector) foldClient(c *client) {
 	c.rate.release(d.th.pool)
 	c.rate.inc = nil
 
-	d.clients.remove(c)
 	if d.recent == c {
 		d.recent = nil
 	}
 	if c.ua.refs--; c.ua.refs <= 0 {
 		d.uas.remove(c.ua)
 	}
+	d.clients.remove(c) // zeroes c for the next new client: last
 }
 
 // leaveActive takes c out of the active clients (order does not matter

@@ -3,6 +3,7 @@ package detect
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 	"weak"
@@ -107,9 +108,10 @@ func TestFoldFreesTheViolationStore(t *testing.T) {
 }
 
 // TestFoldLetsGoAtOnce: a client folded into "other" is let go of at once,
-// not at the next sweep of the active clients: nothing refers to it any
-// more (the collector takes it), and what it held (violations, robots.txt
-// fetches, rate window, incidents) is released even while something did.
+// not at the next sweep of the active clients: what it held (violations,
+// robots.txt fetches, rate window, incidents) is released and nothing
+// refers to it any more (the collector takes it), and its record is the
+// next new client's, holding none of it.
 func TestFoldLetsGoAtOnce(t *testing.T) {
 	rob := robots.ParseBytes([]byte("User-agent: *\nDisallow: /private/\n"))
 	d := New(Config{Robots: rob, MaxClients: 1})
@@ -122,19 +124,25 @@ func TestFoldLetsGoAtOnce(t *testing.T) {
 	if c == nil || c.rare().viol == nil || c.rare().fetches == nil || c.rate.window == nil || d.sinceSweep == 0 {
 		t.Fatal("the fixture holds no state to let go of, or was swept")
 	}
+	rare, win := weak.Make(c.x), c.rate.window
 	d.Add(&logparse.Record{Client: "192.0.2.2", UserAgent: firefoxUA, Time: t0.Add(5 * time.Second), Method: "GET", Target: "/", Status: 200})
 	if d.clients.get("192.0.2.1", "BadBot/1.0") != nil {
 		t.Fatal("the fixture should fold the robot")
 	}
-	if c.x != nil || c.rate.window != nil || c.rate.inc != nil || c.bins != (clientBins{}) {
-		t.Errorf("folded client still holds: violations %v, fetches %v, window %v, incidents %v, bins %d",
-			c.rare().viol != nil, c.rare().fetches != nil, c.rate.window != nil, c.rate.inc != nil, len(c.bins.list()))
+	if n := d.clients.get("192.0.2.2", firefoxUA); n != c {
+		t.Error("the new client did not take the folded client's record")
 	}
-	folded := weak.Make(c)
+	if c.x != nil || c.rate.inc != nil || c.requests != 1 || len(c.bins.list()) != 1 {
+		t.Errorf("the new client holds the folded one's state: rare %v, incidents %v, %d requests, bins %d",
+			c.x != nil, c.rate.inc != nil, c.requests, len(c.bins.list()))
+	}
+	if len(d.active) != 1 || c.rate.window != win && !slices.Contains(d.th.pool.free, win) {
+		t.Errorf("%d active clients; the folded client's window neither pooled nor reused", len(d.active))
+	}
 	c = nil
 	runtime.GC()
-	if folded.Value() != nil {
-		t.Error("the folded client is still referenced (until the next sweep)")
+	if rare.Value() != nil {
+		t.Error("the folded client's violations and fetches are still referenced (until the next sweep)")
 	}
 	if res := d.Result(); res.Other.Incidents != 1 || res.Other.Violations != 40 {
 		t.Errorf("other %+v: want its incident and 40 violations counted", res.Other)

@@ -5,18 +5,28 @@ import (
 	"iter"
 )
 
-// clientTable finds a client by its address and User-agent. A map keyed by
-// the pair held two strings a slot; this one is keyed by a 64-bit hash of
-// it, checked against the client found, so a slot is a number and a
-// pointer: on a log where every line is a new client the table is a tenth
-// of the live heap and the collector reads every slot of it at each cycle.
-// Two pairs with one hash (one in 2^64 a pair, or crafted: the table's
-// seed is random) are not confused: the later ones go to a map keyed by
-// the pair.
+// clientTable holds the clients and finds one by its address and
+// User-agent. On a log where every line is a new client it is most of the
+// live heap, which the collector reads at every cycle, so it keeps neither
+// a map of pointers nor an object a client: the records sit in chunks,
+// found by their place, and the index is open addressing (linear probing)
+// over a 64-bit hash of the pair and that place, with no pointer for the
+// collector to follow. A folded client's record is zeroed and given to the
+// next new client.
+// Pairs of one hash (one in 2^64 a pair, or crafted: the seed is random)
+// stay apart: a probe compares the pair of every record its hash matches.
 type clientTable struct {
-	byHash  map[uint64]*client
-	collide map[clientKey]*client
+	chunks [][]client // records, tableChunk a chunk; a zero record (ua nil) is free
+	used   uint32     // records handed out of the chunks
+	free   []uint32   // places of zeroed records, for the next new clients
+	hs     []uint64   // a slot's hash; len a power of two
+	at     []uint32   // its record's place + 1 (0: an empty slot)
+	n      int        // clients held
 }
+
+// tableChunk is the records in a chunk: 36 KiB, one allocation for 128
+// clients, and no chunk's records ever move (clients are held by pointer).
+const tableChunk = 128
 
 // seedClients seeds clientTable's hashes: a new seed each run, so that no
 // log can be written to make its clients collide.
@@ -29,58 +39,122 @@ var hashPair = func(ip, ua string) uint64 {
 	return maphash.Comparable(seedClients, clientKey{ip, ua})
 }
 
-func newClientTable() clientTable {
-	return clientTable{byHash: make(map[uint64]*client)}
+func newClientTable() clientTable { return clientTable{} }
+
+// record returns the record at place i.
+func (t *clientTable) record(i uint32) *client {
+	return &t.chunks[i/tableChunk][i%tableChunk]
 }
 
 // get returns the client with address ip and User-agent ua, or nil.
 func (t *clientTable) get(ip, ua string) *client {
-	if c := t.byHash[tableHash(ip, ua)]; c != nil && c.ip == ip && c.ua.ua == ua {
-		return c
-	}
-	if len(t.collide) > 0 {
-		return t.collide[clientKey{ip, ua}]
-	}
-	return nil
+	c, _ := t.find(ip, ua)
+	return c
 }
 
-// put adds c, which get does not find yet.
-func (t *clientTable) put(c *client) {
-	h := tableHash(c.ip, c.ua.ua)
-	if _, taken := t.byHash[h]; !taken {
-		t.byHash[h] = c
-		return
+// find returns the client with address ip and User-agent ua, or nil, and
+// the pair's hash, for put.
+func (t *clientTable) find(ip, ua string) (*client, uint64) {
+	h := tableHash(ip, ua)
+	if t.n == 0 {
+		return nil, h
 	}
-	if t.collide == nil {
-		t.collide = make(map[clientKey]*client)
+	mask := uint64(len(t.at) - 1)
+	for i := h & mask; t.at[i] != 0; i = (i + 1) & mask {
+		if t.hs[i] == h {
+			if c := t.record(t.at[i] - 1); c.ip == ip && c.ua.ua == ua {
+				return c, h
+			}
+		}
 	}
-	t.collide[clientKey{c.ip, c.ua.ua}] = c
+	return nil, h
 }
 
-// remove takes c out of the table.
+// fresh returns a zeroed record for a new client, which put then adds
+// with its hash: a folded client's if one was given back.
+func (t *clientTable) fresh() (*client, uint32) {
+	if n := len(t.free); n > 0 {
+		i := t.free[n-1]
+		t.free = t.free[:n-1]
+		return t.record(i), i
+	}
+	if t.used%tableChunk == 0 {
+		t.chunks = append(t.chunks, make([]client, tableChunk))
+	}
+	i := t.used
+	t.used++
+	return t.record(i), i
+}
+
+// put adds the client at place i (from fresh), of hash h, which find does
+// not find yet.
+func (t *clientTable) put(i uint32, h uint64) {
+	if (t.n+1)*2 > len(t.at) {
+		t.grow()
+	}
+	t.place(h, i+1)
+	t.n++
+}
+
+// place puts at in the first empty slot from h's.
+func (t *clientTable) place(h uint64, at uint32) {
+	mask := uint64(len(t.at) - 1)
+	i := h & mask
+	for t.at[i] != 0 {
+		i = (i + 1) & mask
+	}
+	t.hs[i], t.at[i] = h, at
+}
+
+// grow doubles the slots (at most half are taken: a miss probes about
+// two).
+func (t *clientTable) grow() {
+	hs, at := t.hs, t.at
+	n := max(2*len(at), 1024)
+	t.hs, t.at = make([]uint64, n), make([]uint32, n)
+	for i, a := range at {
+		if a != 0 {
+			t.place(hs[i], a)
+		}
+	}
+}
+
+// remove takes c out of the table and zeroes its record for a new client:
+// c must not be read after.
 func (t *clientTable) remove(c *client) {
 	h := tableHash(c.ip, c.ua.ua)
-	if t.byHash[h] == c {
-		delete(t.byHash, h)
-		return
+	mask := uint64(len(t.at) - 1)
+	i := h & mask
+	for t.at[i] == 0 || t.record(t.at[i]-1) != c {
+		if t.at[i] == 0 {
+			panic("detect: clientTable.remove: a client not in the table")
+		}
+		i = (i + 1) & mask
 	}
-	delete(t.collide, clientKey{c.ip, c.ua.ua})
+	t.free = append(t.free, t.at[i]-1)
+	*c = client{}
+	t.n--
+	// Move back the slots after i that a probe from their hash's slot
+	// would no longer reach over the hole (Knuth's algorithm R).
+	for j := (i + 1) & mask; t.at[j] != 0; j = (j + 1) & mask {
+		home := t.hs[j] & mask
+		if i <= j && (home <= i || home > j) || i > j && home <= i && home > j {
+			t.hs[i], t.at[i] = t.hs[j], t.at[j]
+			i = j
+		}
+	}
+	t.hs[i], t.at[i] = 0, 0
 }
 
 // len is the number of clients in the table.
-func (t *clientTable) len() int { return len(t.byHash) + len(t.collide) }
+func (t *clientTable) len() int { return t.n }
 
 // all yields every client, in no order; the loop may remove the client
 // it is given.
 func (t *clientTable) all() iter.Seq[*client] {
 	return func(yield func(*client) bool) {
-		for _, c := range t.byHash {
-			if !yield(c) {
-				return
-			}
-		}
-		for _, c := range t.collide {
-			if !yield(c) {
+		for i := range t.used {
+			if c := t.record(i); c.ua != nil && !yield(c) {
 				return
 			}
 		}

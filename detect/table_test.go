@@ -166,3 +166,53 @@ func TestResultUnderCollisionsAndReuse(t *testing.T) {
 		})
 	}
 }
+
+// TestClientTableAgainstAMap adds and removes clients at random, with
+// hashes spread and with hashes crowded into a few slots (long runs that
+// removal must close up), and checks find, len and all against a map.
+func TestClientTableAgainstAMap(t *testing.T) {
+	for _, crowd := range []bool{false, true} {
+		if crowd {
+			pair := hashPair
+			hashPair = func(ip, ua string) uint64 { return pair(ip, ua) % 7 }
+			t.Cleanup(func() { hashPair = pair })
+		}
+		var tb clientTable
+		ai := map[string]*agentInfo{}
+		want := map[clientKey]*client{}
+		rnd := uint64(1)
+		for step := range 20000 {
+			rnd = rnd*6364136223846793005 + 1442695040888963407
+			k := clientKey{fmt.Sprintf("192.0.2.%d", rnd>>40%300), fmt.Sprintf("agent/%d", rnd>>50%3)}
+			c, h := tb.find(k.ip, k.ua)
+			if c != want[k] {
+				t.Fatalf("crowd %v, step %d: find %v: %p, want %p", crowd, step, k, c, want[k])
+			}
+			if c != nil {
+				tb.remove(c)
+				delete(want, k)
+				continue
+			}
+			if ai[k.ua] == nil {
+				ai[k.ua] = &agentInfo{ua: k.ua}
+			}
+			c, at := tb.fresh()
+			*c = client{ip: k.ip, ua: ai[k.ua], requests: int64(step)}
+			tb.put(at, h)
+			want[k] = c
+		}
+		if tb.len() != len(want) {
+			t.Errorf("crowd %v: len %d, want %d", crowd, tb.len(), len(want))
+		}
+		n := 0
+		for c := range tb.all() {
+			n++
+			if want[clientKey{c.ip, c.ua.ua}] != c {
+				t.Errorf("crowd %v: all yields %s %s, not held", crowd, c.ip, c.ua.ua)
+			}
+		}
+		if n != len(want) {
+			t.Errorf("crowd %v: all yields %d clients, want %d", crowd, n, len(want))
+		}
+	}
+}
