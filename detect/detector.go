@@ -549,7 +549,7 @@ const maxInternedAgents = 1 << 14
 // (capText), are ip and ua: views of r, cloned here unless kept has
 // copies of them that outlive r; h is the pair's hash (clientTable.find).
 func (d *Detector) newClient(r *logparse.Record, ip, ua string, kept keptText, h uint64) *client {
-	ai := d.uas.get(ua)
+	ai, uh := d.uas.find(ua)
 	if ai == nil {
 		if kept.ua == ua {
 			ua = kept.ua
@@ -562,9 +562,8 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua string, kept keptText, h
 			// value, a copy (its answer holds views of what it is given).
 			whole = strings.Clone(r.UserAgent[:min(len(r.UserAgent), agents.MaxLen+1)])
 		}
-		ai = &agentInfo{ua: ua, agent: d.intern(d.agents.ClassifyUncached(whole))}
-		ai.purpose = d.purposeOf(ai.agent)
-		d.uas.put(ai)
+		agent := d.intern(d.agents.ClassifyUncached(whole))
+		ai = d.uas.add(agentInfo{ua: ua, agent: agent, purpose: d.purposeOf(agent)}, uh)
 	}
 	ai.refs = min(ai.refs+1, math.MaxInt32-1)
 	if kept.ip == ip {

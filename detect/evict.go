@@ -192,10 +192,11 @@ func (d *Detector) foldClient(c *client) {
 	if d.recent == c {
 		d.recent = nil
 	}
-	if c.ua.refs--; c.ua.refs <= 0 {
-		d.uas.remove(c.ua)
+	ai := c.ua
+	d.clients.remove(c) // zeroes c for the next new client
+	if ai.refs--; ai.refs <= 0 {
+		d.uas.remove(ai) // zeroes ai for the next new User-agent
 	}
-	d.clients.remove(c) // zeroes c for the next new client: last
 }
 
 // leaveActive takes c out of the active clients (order does not matter

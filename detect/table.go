@@ -9,23 +9,19 @@ import (
 // User-agent. On a log where every line is a new client it is most of the
 // live heap, which the collector reads at every cycle, so it keeps neither
 // a map of pointers nor an object a client: the records sit in chunks,
-// found by their place, and the index is open addressing (linear probing)
-// over a 64-bit hash of the pair and that place, with no pointer for the
+// found by their place through a slotIndex, with no pointer for the
 // collector to follow. A folded client's record is zeroed and given to the
 // next new client.
-// Pairs of one hash (one in 2^64 a pair, or crafted: the seed is random)
-// stay apart: a probe compares the pair of every record its hash matches.
 type clientTable struct {
 	chunks [][]client // records, tableChunk a chunk; a zero record (ua nil) is free
 	used   uint32     // records handed out of the chunks
 	free   []uint32   // places of zeroed records, for the next new clients
-	hs     []uint64   // a slot's hash; len a power of two
-	at     []uint32   // its record's place + 1 (0: an empty slot)
-	n      int        // clients held
+	index  slotIndex
 }
 
-// tableChunk is the records in a chunk: 36 KiB, one allocation for 128
-// clients, and no chunk's records ever move (clients are held by pointer).
+// tableChunk is the records in a chunk of clientTable (36 KiB: one
+// allocation for 128 clients) and of agentTable; no chunk's records ever
+// move (they are held by pointer).
 const tableChunk = 128
 
 // seedClients seeds clientTable's hashes: a new seed each run, so that no
@@ -56,13 +52,14 @@ func (t *clientTable) get(ip, ua string) *client {
 // the pair's hash, for put.
 func (t *clientTable) find(ip, ua string) (*client, uint64) {
 	h := tableHash(ip, ua)
-	if t.n == 0 {
+	x := &t.index
+	if x.n == 0 {
 		return nil, h
 	}
-	mask := uint64(len(t.at) - 1)
-	for i := h & mask; t.at[i] != 0; i = (i + 1) & mask {
-		if t.hs[i] == h {
-			if c := t.record(t.at[i] - 1); c.ip == ip && c.ua.ua == ua {
+	mask := uint64(len(x.at) - 1)
+	for i := h & mask; x.at[i] != 0; i = (i + 1) & mask {
+		if x.hs[i] == h {
+			if c := t.record(x.at[i] - 1); c.ip == ip && c.ua.ua == ua {
 				return c, h
 			}
 		}
@@ -88,66 +85,23 @@ func (t *clientTable) fresh() (*client, uint32) {
 
 // put adds the client at place i (from fresh), of hash h, which find does
 // not find yet.
-func (t *clientTable) put(i uint32, h uint64) {
-	if (t.n+1)*2 > len(t.at) {
-		t.grow()
-	}
-	t.place(h, i+1)
-	t.n++
-}
-
-// place puts at in the first empty slot from h's.
-func (t *clientTable) place(h uint64, at uint32) {
-	mask := uint64(len(t.at) - 1)
-	i := h & mask
-	for t.at[i] != 0 {
-		i = (i + 1) & mask
-	}
-	t.hs[i], t.at[i] = h, at
-}
-
-// grow doubles the slots (at most half are taken: a miss probes about
-// two).
-func (t *clientTable) grow() {
-	hs, at := t.hs, t.at
-	n := max(2*len(at), 1024)
-	t.hs, t.at = make([]uint64, n), make([]uint32, n)
-	for i, a := range at {
-		if a != 0 {
-			t.place(hs[i], a)
-		}
-	}
-}
+func (t *clientTable) put(i uint32, h uint64) { t.index.put(h, i) }
 
 // remove takes c out of the table and zeroes its record for a new client:
 // c must not be read after.
 func (t *clientTable) remove(c *client) {
-	h := tableHash(c.ip, c.ua.ua)
-	mask := uint64(len(t.at) - 1)
-	i := h & mask
-	for t.at[i] == 0 || t.record(t.at[i]-1) != c {
-		if t.at[i] == 0 {
-			panic("detect: clientTable.remove: a client not in the table")
-		}
-		i = (i + 1) & mask
+	x := &t.index
+	s := x.first(tableHash(c.ip, c.ua.ua))
+	for t.record(x.at[s]-1) != c {
+		s = x.next(s)
 	}
-	t.free = append(t.free, t.at[i]-1)
+	t.free = append(t.free, x.at[s]-1)
 	*c = client{}
-	t.n--
-	// Move back the slots after i that a probe from their hash's slot
-	// would no longer reach over the hole (Knuth's algorithm R).
-	for j := (i + 1) & mask; t.at[j] != 0; j = (j + 1) & mask {
-		home := t.hs[j] & mask
-		if i <= j && (home <= i || home > j) || i > j && home <= i && home > j {
-			t.hs[i], t.at[i] = t.hs[j], t.at[j]
-			i = j
-		}
-	}
-	t.hs[i], t.at[i] = 0, 0
+	x.remove(s)
 }
 
 // len is the number of clients in the table.
-func (t *clientTable) len() int { return t.n }
+func (t *clientTable) len() int { return t.index.n }
 
 // all yields every client, in no order; the loop may remove the client
 // it is given.
@@ -161,57 +115,172 @@ func (t *clientTable) all() iter.Seq[*client] {
 	}
 }
 
-// agentTable finds an interned User-agent value by its text. On a log
-// where every client sends a browser string of its own it has an entry a
-// client, so it is keyed by a 64-bit hash of the string, checked against
-// the entry found, as clientTable is: a slot of a number and a pointer,
-// not of a string and a pointer. Strings with one hash go to collide.
+// agentTable holds the interned User-agent values and finds one by its
+// text. On a log where every client sends a browser string of its own it
+// has an entry a client, so it keeps them as clientTable keeps clients: in
+// chunks, found through a slotIndex over a 64-bit hash of the string.
 type agentTable struct {
-	byHash  map[uint64]*agentInfo
-	collide map[string]*agentInfo
+	chunks [][]agentInfo // entries; a zero entry (agent nil) is free
+	used   uint32
+	free   []uint32
+	index  slotIndex
 }
 
 // hashAgent is agentTable's hash (a variable so a test can make strings
 // collide).
 var hashAgent = func(ua string) uint64 { return maphash.String(seedClients, ua) }
 
-func newAgentTable() agentTable {
-	return agentTable{byHash: make(map[uint64]*agentInfo)}
+func newAgentTable() agentTable { return agentTable{} }
+
+// entry returns the entry at place i.
+func (t *agentTable) entry(i uint32) *agentInfo {
+	return &t.chunks[i/tableChunk][i%tableChunk]
 }
 
 // get returns the entry of ua, or nil.
 func (t *agentTable) get(ua string) *agentInfo {
-	if a := t.byHash[hashAgent(ua)]; a != nil && a.ua == ua {
-		return a
-	}
-	if len(t.collide) > 0 {
-		return t.collide[ua]
-	}
-	return nil
+	a, _ := t.find(ua)
+	return a
 }
 
-// put adds a, which get does not find yet.
-func (t *agentTable) put(a *agentInfo) {
-	h := hashAgent(a.ua)
-	if _, taken := t.byHash[h]; !taken {
-		t.byHash[h] = a
-		return
+// find returns the entry of ua, or nil, and ua's hash, for add.
+func (t *agentTable) find(ua string) (*agentInfo, uint64) {
+	h := hashAgent(ua)
+	x := &t.index
+	if x.n == 0 {
+		return nil, h
 	}
-	if t.collide == nil {
-		t.collide = make(map[string]*agentInfo)
+	mask := uint64(len(x.at) - 1)
+	for i := h & mask; x.at[i] != 0; i = (i + 1) & mask {
+		if x.hs[i] == h {
+			if a := t.entry(x.at[i] - 1); a.ua == ua {
+				return a, h
+			}
+		}
 	}
-	t.collide[a.ua] = a
+	return nil, h
 }
 
-// remove forgets a.
+// add adds a copy of a, of hash h, which find does not find yet, and
+// returns the table's.
+func (t *agentTable) add(a agentInfo, h uint64) *agentInfo {
+	var i uint32
+	if n := len(t.free); n > 0 {
+		i = t.free[n-1]
+		t.free = t.free[:n-1]
+	} else {
+		if t.used%tableChunk == 0 {
+			t.chunks = append(t.chunks, make([]agentInfo, tableChunk))
+		}
+		i = t.used
+		t.used++
+	}
+	p := t.entry(i)
+	*p = a
+	t.index.put(h, i)
+	return p
+}
+
+// remove forgets a and zeroes it for a new entry: a must not be read
+// after.
 func (t *agentTable) remove(a *agentInfo) {
-	h := hashAgent(a.ua)
-	if t.byHash[h] == a {
-		delete(t.byHash, h)
-		return
+	x := &t.index
+	s := x.first(hashAgent(a.ua))
+	for t.entry(x.at[s]-1) != a {
+		s = x.next(s)
 	}
-	delete(t.collide, a.ua)
+	t.free = append(t.free, x.at[s]-1)
+	*a = agentInfo{}
+	x.remove(s)
 }
 
 // len is the number of entries.
-func (t *agentTable) len() int { return len(t.byHash) + len(t.collide) }
+func (t *agentTable) len() int { return t.index.n }
+
+// slotIndex finds records by a 64-bit hash: open addressing with linear
+// probing over the hash and the record's place + 1 (0: an empty slot), at
+// most half full, so a miss probes about two slots. It holds no pointer,
+// so the collector never reads it. Records of one hash (one in 2^64 a
+// pair, or crafted: the seeds are random) stay apart: the caller compares
+// the record of every slot its hash matches.
+type slotIndex struct {
+	hs []uint64 // a slot's hash; len a power of two
+	at []uint32 // its record's place + 1
+	n  int      // slots taken
+}
+
+// put adds place i of hash h.
+func (x *slotIndex) put(h uint64, i uint32) {
+	if (x.n+1)*2 > len(x.at) {
+		x.grow()
+	}
+	x.place(h, i+1)
+	x.n++
+}
+
+// place puts at in the first empty slot from h's.
+func (x *slotIndex) place(h uint64, at uint32) {
+	mask := uint64(len(x.at) - 1)
+	i := h & mask
+	for x.at[i] != 0 {
+		i = (i + 1) & mask
+	}
+	x.hs[i], x.at[i] = h, at
+}
+
+// grow doubles the slots.
+func (x *slotIndex) grow() {
+	hs, at := x.hs, x.at
+	n := max(2*len(at), 64)
+	x.hs, x.at = make([]uint64, n), make([]uint32, n)
+	for i, a := range at {
+		if a != 0 {
+			x.place(hs[i], a)
+		}
+	}
+}
+
+// first returns the first taken slot of hash h from h's, which must be
+// there.
+func (x *slotIndex) first(h uint64) uint64 {
+	mask := uint64(len(x.at) - 1)
+	i := h & mask
+	for x.hs[i] != h || x.at[i] == 0 {
+		if x.at[i] == 0 {
+			panic("detect: slotIndex: a record not in the index")
+		}
+		i = (i + 1) & mask
+	}
+	return i
+}
+
+// next returns the next taken slot of slot s's hash after s, which must
+// be there.
+func (x *slotIndex) next(s uint64) uint64 {
+	mask := uint64(len(x.at) - 1)
+	h := x.hs[s]
+	i := (s + 1) & mask
+	for x.hs[i] != h || x.at[i] == 0 {
+		if x.at[i] == 0 {
+			panic("detect: slotIndex: a record not in the index")
+		}
+		i = (i + 1) & mask
+	}
+	return i
+}
+
+// remove empties slot i, moving back the slots after it that a probe from
+// their hash's slot would no longer reach over the hole (Knuth's
+// algorithm R).
+func (x *slotIndex) remove(i uint64) {
+	mask := uint64(len(x.at) - 1)
+	for j := (i + 1) & mask; x.at[j] != 0; j = (j + 1) & mask {
+		home := x.hs[j] & mask
+		if i <= j && (home <= i || home > j) || i > j && home <= i && home > j {
+			x.hs[i], x.at[i] = x.hs[j], x.at[j]
+			i = j
+		}
+	}
+	x.hs[i], x.at[i] = 0, 0
+	x.n--
+}
