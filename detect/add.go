@@ -148,11 +148,6 @@ func (d *Detector) clientOf(r *logparse.Record) *client {
 		}
 		c = d.newClient(r, ip, ua, kept, h)
 		d.admit(c, floor)
-		if d.cfg.MaxClients > 0 {
-			// Only a cap can fold a client and bring it back: without
-			// one, the table's size is the exact count.
-			d.seenClients.add(clientHash(c.ip, c.ua.ua))
-		}
 	}
 	d.recent = c
 	return c

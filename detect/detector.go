@@ -81,8 +81,7 @@ type Detector struct {
 	otherClients distinctCount // the distinct clients folded into other
 	otherRobots  distinctCount // those of them judged robots when folded (a client folded twice is one)
 	folded       findings.FoldedNetworks
-	seenClients  distinctCount // every distinct client admitted, under a cap
-	heap         []*client     // tracked clients by weight, when MaxClients caps them; see evict.go
+	heap         []*client // tracked clients by weight, when MaxClients caps them; see evict.go
 	result       *findings.Result
 	dns          dnsAnswers   // what VerifyDNS found, for the verdicts (dns.go)
 	tl           siteTimeline // requests over time; see timeline.go

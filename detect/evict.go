@@ -274,6 +274,26 @@ func (d *Detector) siftDown(i int) {
 	}
 }
 
+// seenClients estimates the distinct clients admitted under a cap (0
+// without one: then the table's size is the exact count): those folded
+// and those held. A distinct count is a register-wise maximum, so the
+// folded clients' count joined with the held clients' is, register for
+// register, the count of every client as it was admitted; made once at
+// the end, it costs the hashes of the clients held, not of every
+// admission, and nothing on a pass that folds none (the only one that
+// asks).
+func (d *Detector) seenClients() int64 {
+	if d.cfg.MaxClients <= 0 {
+		return 0
+	}
+	var held distinctCount
+	for c := range d.clients.all() {
+		held.add(clientHash(c.ip, c.ua.ua))
+	}
+	u := d.otherClients.union(&held)
+	return u.estimate()
+}
+
 // foldedClients estimates the distinct clients folded into Other.
 func (d *Detector) foldedClients() int64 { return d.otherClients.estimate() }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -257,5 +258,32 @@ func TestMaxClientsWorkersShareTheCap(t *testing.T) {
 		if res.Other.Requests != 0 || res.ClientsEstimated || res.Clients.Len() != 300 {
 			t.Errorf("%d workers: %d clients listed, other %+v, estimated %v; want all 300 exact", workers, res.Clients.Len(), res.Other, res.ClientsEstimated)
 		}
+	}
+}
+
+// TestSeenClientsAtTheEnd: the distinct clients admitted, counted at the
+// end from the folded clients and the held ones, are counted register for
+// register as when every admission added its client, on a pass that folds
+// clients, brings some back and folds them again.
+func TestSeenClientsAtTheEnd(t *testing.T) {
+	d := New(Config{MaxClients: 50})
+	var every distinctCount
+	for i := range 3000 {
+		ip, ua := fmt.Sprintf("192.0.2.%d", i*7%211), fmt.Sprintf("agent/%d", i%13)
+		d.Add(&logparse.Record{Client: ip, UserAgent: ua, Method: "GET", Target: "/", Status: 200, Time: t0.Add(time.Duration(i) * time.Second)})
+		every.add(clientHash(ip, ua))
+	}
+	if d.other.Requests == 0 {
+		t.Fatal("the fixture folds no client")
+	}
+	var held distinctCount
+	for c := range d.clients.all() {
+		held.add(clientHash(c.ip, c.ua.ua))
+	}
+	if u := d.otherClients.union(&held); !slices.Equal(u.reg, every.reg) {
+		t.Error("the folded and held clients' count differs from the count of every admission")
+	}
+	if got, want := d.seenClients(), every.estimate(); got != want {
+		t.Errorf("seenClients %d, want %d", got, want)
 	}
 }

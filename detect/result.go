@@ -74,7 +74,7 @@ func (d *Detector) passTotals() (*findings.Result, logTraits) {
 	// A client folded and seen again is one client, not two.
 	res.DistinctClients = int64(d.clients.len())
 	if d.other.Requests > 0 {
-		res.DistinctClients, res.ClientsEstimated = max(d.seenClients.estimate(), res.DistinctClients), true
+		res.DistinctClients, res.ClientsEstimated = max(d.seenClients(), res.DistinctClients), true
 	}
 	// Folded clients' findings count in the totals (their rows are gone).
 	res.ViolationCount += d.other.Violations
