@@ -41,10 +41,7 @@ const (
 // string. A tally of pointers held four objects an entry (300 bytes, 20 MB
 // of a churn log's 95), which the collector read at every cycle.
 type fleetTally struct {
-	index map[uint64]int32 // maphash of a string -> its entry
-	// collide: strings whose hash an earlier string took (one in 2^64 a
-	// pair, or crafted: the seed is random), by the string.
-	collide map[string]int32
+	index   slotIndex // a string's entry, by the string's maphash
 	entries []fleetAgent
 	more    []fleetAddr // the addresses after an entry's first, chained
 	text    textArena   // the strings and addresses
@@ -109,12 +106,12 @@ func (f *fleetTally) count(r *logparse.Record, path string, pf *pathFacts, res r
 		if j := f.recent[k]; j != 0 && string(f.text.bytes(f.entries[j-1].ua)) == ua {
 			f.last = j
 		} else {
-			i, ok := f.find(ua)
+			i, h, ok := f.find(ua)
 			if !ok {
 				if len(f.entries) >= fleetMaxAgents {
 					return kept
 				}
-				i = f.add(ua)
+				i = f.add(ua, h)
 			}
 			f.last = i + 1
 			f.recent[k] = f.last
@@ -160,31 +157,30 @@ func le64(s string) uint64 {
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
-// find returns the place of ua's entry.
-func (f *fleetTally) find(ua string) (int32, bool) {
-	if i, ok := f.index[hashFleet(ua)]; ok && string(f.text.bytes(f.entries[i].ua)) == ua {
-		return i, true
+// find returns the place of ua's entry, and ua's hash for add.
+func (f *fleetTally) find(ua string) (int32, uint64, bool) {
+	h := hashFleet(ua)
+	x := &f.index
+	if x.n == 0 {
+		return 0, h, false
 	}
-	i, ok := f.collide[ua]
-	return i, ok
+	mask, tag := uint64(len(x.slots)-1), tagOf(h)
+	for i := h & mask; x.slots[i] != 0; i = (i + 1) & mask {
+		if s := x.slots[i]; s&tagMask == tag {
+			if e := int32(uint32(s) - 1); string(f.text.bytes(f.entries[e].ua)) == ua {
+				return e, h, true
+			}
+		}
+	}
+	return 0, h, false
 }
 
-// add makes ua's entry, which find does not find, and returns its place.
-func (f *fleetTally) add(ua string) int32 {
+// add makes ua's entry, of hash h, which find does not find, and returns
+// its place.
+func (f *fleetTally) add(ua string, h uint64) int32 {
 	i := int32(len(f.entries))
 	f.entries = append(f.entries, fleetAgent{ua: f.text.add(ua)})
-	h := hashFleet(ua)
-	if _, taken := f.index[h]; !taken {
-		if f.index == nil {
-			f.index = map[uint64]int32{}
-		}
-		f.index[h] = i
-		return i
-	}
-	if f.collide == nil {
-		f.collide = map[string]int32{}
-	}
-	f.collide[strings.Clone(ua)] = i
+	f.index.put(h, uint32(i))
 	return i
 }
 
@@ -265,7 +261,7 @@ func (f *fleetTally) entry(ua string) *fleetAgent {
 	if f == nil {
 		return nil
 	}
-	if i, ok := f.find(ua); ok {
+	if i, _, ok := f.find(ua); ok {
 		return &f.entries[i]
 	}
 	return nil

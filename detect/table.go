@@ -56,10 +56,10 @@ func (t *clientTable) find(ip, ua string) (*client, uint64) {
 	if x.n == 0 {
 		return nil, h
 	}
-	mask := uint64(len(x.at) - 1)
-	for i := h & mask; x.at[i] != 0; i = (i + 1) & mask {
-		if x.hs[i] == h {
-			if c := t.record(x.at[i] - 1); c.ip == ip && c.ua.ua == ua {
+	mask, tag := uint64(len(x.slots)-1), tagOf(h)
+	for i := h & mask; x.slots[i] != 0; i = (i + 1) & mask {
+		if s := x.slots[i]; s&tagMask == tag {
+			if c := t.record(uint32(s) - 1); c.ip == ip && c.ua.ua == ua {
 				return c, h
 			}
 		}
@@ -92,10 +92,10 @@ func (t *clientTable) put(i uint32, h uint64) { t.index.put(h, i) }
 func (t *clientTable) remove(c *client) {
 	x := &t.index
 	s := x.first(tableHash(c.ip, c.ua.ua))
-	for t.record(x.at[s]-1) != c {
+	for t.record(x.place(s)) != c {
 		s = x.next(s)
 	}
-	t.free = append(t.free, x.at[s]-1)
+	t.free = append(t.free, x.place(s))
 	*c = client{}
 	x.remove(s)
 }
@@ -150,10 +150,10 @@ func (t *agentTable) find(ua string) (*agentInfo, uint64) {
 	if x.n == 0 {
 		return nil, h
 	}
-	mask := uint64(len(x.at) - 1)
-	for i := h & mask; x.at[i] != 0; i = (i + 1) & mask {
-		if x.hs[i] == h {
-			if a := t.entry(x.at[i] - 1); a.ua == ua {
+	mask, tag := uint64(len(x.slots)-1), tagOf(h)
+	for i := h & mask; x.slots[i] != 0; i = (i + 1) & mask {
+		if s := x.slots[i]; s&tagMask == tag {
+			if a := t.entry(uint32(s) - 1); a.ua == ua {
 				return a, h
 			}
 		}
@@ -186,10 +186,10 @@ func (t *agentTable) add(a agentInfo, h uint64) *agentInfo {
 func (t *agentTable) remove(a *agentInfo) {
 	x := &t.index
 	s := x.first(hashAgent(a.ua))
-	for t.entry(x.at[s]-1) != a {
+	for t.entry(x.place(s)) != a {
 		s = x.next(s)
 	}
-	t.free = append(t.free, x.at[s]-1)
+	t.free = append(t.free, x.place(s))
 	*a = agentInfo{}
 	x.remove(s)
 }
@@ -198,70 +198,73 @@ func (t *agentTable) remove(a *agentInfo) {
 func (t *agentTable) len() int { return t.index.n }
 
 // slotIndex finds records by a 64-bit hash: open addressing with linear
-// probing over the hash and the record's place + 1 (0: an empty slot), at
-// most half full, so a miss probes about two slots. It holds no pointer,
-// so the collector never reads it. Records of one hash (one in 2^64 a
+// probing, at most half full (a miss probes about two slots), over slots
+// of one word, so that a probe reads one cache line: the low half of the
+// hash (which also picks the slot a probe starts from) and the record's
+// place + 1 (0: an empty slot). It holds no pointer, so the collector never
+// reads it. Records whose hashes agree in the low half (one in 2^32 a
 // pair, or crafted: the seeds are random) stay apart: the caller compares
-// the record of every slot its hash matches.
+// the record of every slot whose half matches.
 type slotIndex struct {
-	hs []uint64 // a slot's hash; len a power of two
-	at []uint32 // its record's place + 1
-	n  int      // slots taken
+	slots []uint64 // len a power of two
+	n     int      // slots taken
 }
+
+// tagMask keeps a slot's half of the hash.
+const tagMask = 0xFFFFFFFF << 32
+
+// tagOf is the half of h a slot keeps, in its place.
+func tagOf(h uint64) uint64 { return h << 32 }
+
+// place returns the record's place in slot s.
+func (x *slotIndex) place(s uint64) uint32 { return uint32(x.slots[s]) - 1 }
 
 // put adds place i of hash h.
 func (x *slotIndex) put(h uint64, i uint32) {
-	if (x.n+1)*2 > len(x.at) {
+	if (x.n+1)*2 > len(x.slots) {
 		x.grow()
 	}
-	x.place(h, i+1)
+	x.set(h, tagOf(h)|uint64(i+1))
 	x.n++
 }
 
-// place puts at in the first empty slot from h's.
-func (x *slotIndex) place(h uint64, at uint32) {
-	mask := uint64(len(x.at) - 1)
+// set puts slot value v in the first empty slot from h's.
+func (x *slotIndex) set(h, v uint64) {
+	mask := uint64(len(x.slots) - 1)
 	i := h & mask
-	for x.at[i] != 0 {
+	for x.slots[i] != 0 {
 		i = (i + 1) & mask
 	}
-	x.hs[i], x.at[i] = h, at
+	x.slots[i] = v
 }
 
 // grow doubles the slots.
 func (x *slotIndex) grow() {
-	hs, at := x.hs, x.at
-	n := max(2*len(at), 64)
-	x.hs, x.at = make([]uint64, n), make([]uint32, n)
-	for i, a := range at {
-		if a != 0 {
-			x.place(hs[i], a)
+	old := x.slots
+	x.slots = make([]uint64, max(2*len(old), 64))
+	for _, v := range old {
+		if v != 0 {
+			x.set(v>>32, v)
 		}
 	}
 }
 
-// first returns the first taken slot of hash h from h's, which must be
-// there.
+// first returns the first slot of hash h from h's, which must be there.
 func (x *slotIndex) first(h uint64) uint64 {
-	mask := uint64(len(x.at) - 1)
-	i := h & mask
-	for x.hs[i] != h || x.at[i] == 0 {
-		if x.at[i] == 0 {
-			panic("detect: slotIndex: a record not in the index")
-		}
-		i = (i + 1) & mask
-	}
-	return i
+	return x.from(h&uint64(len(x.slots)-1), tagOf(h))
 }
 
-// next returns the next taken slot of slot s's hash after s, which must
-// be there.
+// next returns the next slot of slot s's hash after s, which must be
+// there.
 func (x *slotIndex) next(s uint64) uint64 {
-	mask := uint64(len(x.at) - 1)
-	h := x.hs[s]
-	i := (s + 1) & mask
-	for x.hs[i] != h || x.at[i] == 0 {
-		if x.at[i] == 0 {
+	return x.from((s+1)&uint64(len(x.slots)-1), x.slots[s]&tagMask)
+}
+
+// from returns the first slot from i whose half of the hash is tag.
+func (x *slotIndex) from(i, tag uint64) uint64 {
+	mask := uint64(len(x.slots) - 1)
+	for x.slots[i]&tagMask != tag || x.slots[i] == 0 {
+		if x.slots[i] == 0 {
 			panic("detect: slotIndex: a record not in the index")
 		}
 		i = (i + 1) & mask
@@ -273,14 +276,14 @@ func (x *slotIndex) next(s uint64) uint64 {
 // their hash's slot would no longer reach over the hole (Knuth's
 // algorithm R).
 func (x *slotIndex) remove(i uint64) {
-	mask := uint64(len(x.at) - 1)
-	for j := (i + 1) & mask; x.at[j] != 0; j = (j + 1) & mask {
-		home := x.hs[j] & mask
+	mask := uint64(len(x.slots) - 1)
+	for j := (i + 1) & mask; x.slots[j] != 0; j = (j + 1) & mask {
+		home := x.slots[j] >> 32 & mask
 		if i <= j && (home <= i || home > j) || i > j && home <= i && home > j {
-			x.hs[i], x.at[i] = x.hs[j], x.at[j]
+			x.slots[i] = x.slots[j]
 			i = j
 		}
 	}
-	x.hs[i], x.at[i] = 0, 0
+	x.slots[i] = 0
 	x.n--
 }
