@@ -229,11 +229,10 @@ func plainBrowser(c *client, cfg *Config) bool {
 		c.requests < int64(cfg.MinRequests) && int64(c.pages) < int64(cfg.MinPages)
 }
 
-// less orders the heap: lighter first; among equals the one with fewer
+// lighter orders the heap: lighter first; among equals the one with fewer
 // requests of its own (more of its weight inherited) goes first, as the one
 // whose counts say least.
-func (d *Detector) less(i, j int) bool {
-	a, b := d.heap[i], d.heap[j]
+func lighter(a, b *client) bool {
 	wa, wb := a.weight(), b.weight()
 	return wa < wb || wa == wb && a.evict.floor > b.evict.floor
 }
@@ -244,34 +243,50 @@ func (d *Detector) swap(i, j int) {
 	h[i].evict.at, h[j].evict.at = int32(i), int32(j)
 }
 
+// siftUp and siftDown move the client at i as a run of swaps would, but
+// write each client passed once and the moving one at the end: a new
+// client, of no requests yet, rises to the top and sinks back once
+// counted (two heights of the heap for every line of a churn log), and
+// the collector's write barrier records every pointer written while it
+// marks.
 func (d *Detector) siftUp(i int) {
+	h := d.heap
+	c := h[i]
 	for i > 0 {
 		p := (i - 1) / 2
-		if !d.less(i, p) {
-			return
+		if !lighter(c, h[p]) {
+			break
 		}
-		d.swap(i, p)
+		h[i] = h[p]
+		h[i].evict.at = int32(i)
 		i = p
 	}
+	h[i] = c
+	c.evict.at = int32(i)
 }
 
 func (d *Detector) siftDown(i int) {
-	n := len(d.heap)
+	h := d.heap
+	n := len(h)
+	c := h[i]
 	for {
 		l := 2*i + 1
 		if l >= n {
-			return
+			break
 		}
 		m := l
-		if r := l + 1; r < n && d.less(r, l) {
+		if r := l + 1; r < n && lighter(h[r], h[l]) {
 			m = r
 		}
-		if !d.less(m, i) {
-			return
+		if !lighter(h[m], c) {
+			break
 		}
-		d.swap(i, m)
+		h[i] = h[m]
+		h[i].evict.at = int32(i)
 		i = m
 	}
+	h[i] = c
+	c.evict.at = int32(i)
 }
 
 // seenClients estimates the distinct clients admitted under a cap (0

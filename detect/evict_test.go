@@ -287,3 +287,82 @@ func TestSeenClientsAtTheEnd(t *testing.T) {
 		t.Errorf("seenClients %d, want %d", got, want)
 	}
 }
+
+// TestSiftsAsSwaps: the eviction heap's sifts leave every client where a
+// run of swaps would (the order among equal weights decides what folds),
+// over pushes, requests counted and the lightest taken, with many ties.
+func TestSiftsAsSwaps(t *testing.T) {
+	d := &Detector{}
+	var ref []*client
+	refLess := func(i, j int) bool { return lighter(ref[i], ref[j]) }
+	refSwap := func(i, j int) {
+		ref[i], ref[j] = ref[j], ref[i]
+		ref[i].evict.at, ref[j].evict.at = int32(i), int32(j)
+	}
+	refUp := func(i int) {
+		for i > 0 {
+			p := (i - 1) / 2
+			if !refLess(i, p) {
+				return
+			}
+			refSwap(i, p)
+			i = p
+		}
+	}
+	refDown := func(i int) {
+		for {
+			l, m := 2*i+1, 2*i+1
+			if l >= len(ref) {
+				return
+			}
+			if r := l + 1; r < len(ref) && refLess(r, l) {
+				m = r
+			}
+			if !refLess(m, i) {
+				return
+			}
+			refSwap(i, m)
+			i = m
+		}
+	}
+	rnd := uint64(7)
+	for step := range 20000 {
+		rnd = rnd*6364136223846793005 + 1442695040888963407
+		switch k := rnd >> 33; {
+		case k%5 < 2 || len(ref) == 0: // a new client
+			id := fmt.Sprint(step)
+			floor := uint32(rnd >> 40 % 3)
+			a := &client{ip: id, evict: evictSlot{at: int32(len(ref)), floor: floor}}
+			b := &client{ip: id, evict: evictSlot{at: int32(len(ref)), floor: floor}}
+			d.heap = append(d.heap, a)
+			d.siftUp(len(d.heap) - 1)
+			ref = append(ref, b)
+			refUp(len(ref) - 1)
+		case k%5 < 4: // a request of a client
+			i := int(rnd >> 45 % uint64(len(ref)))
+			d.heap[i].requests++
+			ref[i].requests++
+			d.siftDown(i)
+			refDown(i)
+		default: // the lightest taken
+			last := len(ref) - 1
+			d.heap[0] = d.heap[last]
+			d.heap = d.heap[:last]
+			ref[0] = ref[last]
+			ref = ref[:last]
+			if last > 0 {
+				d.heap[0].evict.at, ref[0].evict.at = 0, 0
+				d.siftDown(0)
+				refDown(0)
+			}
+		}
+		if step%64 != 0 {
+			continue
+		}
+		for i := range ref {
+			if d.heap[i].ip != ref[i].ip || d.heap[i].evict.at != int32(i) {
+				t.Fatalf("step %d: place %d holds %s (at %d), swaps put %s there", step, i, d.heap[i].ip, d.heap[i].evict.at, ref[i].ip)
+			}
+		}
+	}
+}
