@@ -570,8 +570,14 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua string, kept keptText, h
 	} else {
 		ip = strings.Clone(ip)
 	}
+	// The record is zero (clientTable.fresh): what a new client holds
+	// other than zero is set one field at a time, not copied whole, which
+	// while the collector marks costs a barrier over the record's every
+	// pointer word.
 	c, at := d.clients.fresh()
-	*c = client{ip: ip, ua: ai, rate: newRate(), evict: evictSlot{active: -1}, epoch: d.epoch}
+	c.ip, c.ua, c.epoch = ip, ai, d.epoch
+	c.rate.fin = newRate().fin
+	c.evict.active = -1
 	if len(d.cfg.Seed) > 0 {
 		d.seed(c)
 	}

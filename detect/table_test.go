@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -197,6 +198,9 @@ func TestClientTableAgainstAMap(t *testing.T) {
 				ai[k.ua] = &agentInfo{ua: k.ua}
 			}
 			c, at := tb.fresh()
+			if !reflect.ValueOf(*c).IsZero() {
+				t.Fatalf("crowd %v, step %d: a fresh record is not zero: %+v", crowd, step, *c)
+			}
 			*c = client{ip: k.ip, ua: ai[k.ua], requests: int64(step)}
 			tb.put(at, h)
 			want[k] = c
