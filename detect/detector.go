@@ -550,9 +550,19 @@ const maxInternedAgents = 1 << 14
 func (d *Detector) newClient(r *logparse.Record, ip, ua string, kept keptText, h uint64) *client {
 	ai, uh := d.uas.find(ua)
 	if ai == nil {
-		if kept.ua == ua {
+		switch {
+		case kept.ua == ua:
 			ua = kept.ua
-		} else {
+		case kept.ip != ip:
+			// Both copied, in one allocation: on a log where every client
+			// sends its own string, one object a client for the collector
+			// to mark and one allocation, not two. The address keeps the
+			// string alive no longer than the client does, which keeps
+			// its User-agent interned anyway.
+			both := ua + ip
+			ua, ip = both[:len(ua)], both[len(ua):]
+			kept.ip = ip
+		default:
 			ua = strings.Clone(ua)
 		}
 		whole := ua
