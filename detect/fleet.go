@@ -93,7 +93,32 @@ type keptText struct {
 
 // count adds r, whose origin-form path is path with facts pf and resource
 // class res, and returns its copies of r's User-agent and address.
-func (f *fleetTally) count(r *logparse.Record, path string, pf *pathFacts, res resource) (kept keptText) {
+func (f *fleetTally) count(r *logparse.Record, path string, pf *pathFacts, res resource) keptText {
+	return f.countAs(r, res, fleetFlagsOf(path, pf, res))
+}
+
+// Flags of what a record's path says for the fleet tally (fleetFlagsOf).
+const (
+	fleetAccount = 1 << iota // not an asset, and an account page (pathFacts.account)
+	fleetFavicon             // fingerprintOf says fpFavicon
+)
+
+// fleetFlagsOf is what count reads of path, whose facts are pf and
+// resource class res: worked out apart (Pool.Route, on the parsers) it
+// leaves the goroutine that counts in log order no path to look at.
+func fleetFlagsOf(path string, pf *pathFacts, res resource) uint8 {
+	var fl uint8
+	if res != resourceAsset && pf.account(path) {
+		fl |= fleetAccount
+	}
+	if pf.fp == fpFavicon {
+		fl |= fleetFavicon
+	}
+	return fl
+}
+
+// countAs is count with what the path says in flags (fleetFlagsOf).
+func (f *fleetTally) countAs(r *logparse.Record, res resource, flags uint8) (kept keptText) {
 	ua := r.UserAgent
 	if len(ua) > MaxStoredAgent {
 		ua = capText(ua, MaxStoredAgent) // as the client keeps it
@@ -120,10 +145,10 @@ func (f *fleetTally) count(r *logparse.Record, path string, pf *pathFacts, res r
 	e := &f.entries[f.last-1]
 	kept.ua = f.text.view(e.ua)
 	e.requests++
-	if res != resourceAsset && pf.account(path) {
+	if flags&fleetAccount != 0 {
 		e.account++
 	}
-	if res == resourceAsset && !e.asset && pf.fp != fpFavicon {
+	if res == resourceAsset && !e.asset && flags&fleetFavicon == 0 {
 		e.asset = true
 	}
 	if e.asset || e.n >= fleetMinAddresses {

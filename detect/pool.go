@@ -175,7 +175,7 @@ func (p *Pool) Workers() int { return len(p.dets) }
 // not change.
 func (p *Pool) Add(recs []logparse.Record, keep, mine []bool, release func()) {
 	rt := new(Routes)
-	p.route(recs, findings.Shard{}, mine, rt)
+	p.route(recs, findings.Shard{}, mine, rt, &p.paths)
 	for i := range keep {
 		if !keep[i] {
 			rt.LeaveOut(i)
@@ -242,11 +242,11 @@ func (p *Pool) AddRoutes(recs []logparse.Record, rt *Routes, release func()) {
 		for i := range b.recs {
 			if o := b.owner[i]; o != ownerNone {
 				r := &b.recs[i]
-				path, res := r.Path(), rt.res[lo+i]
+				res := rt.res[lo+i]
 				if !routed {
-					b.counts.count(r, path, res)
+					b.counts.count(r, r.Path(), res)
 				}
-				b.kept[i] = p.fleets.count(r, path, p.paths.of(path), res)
+				b.kept[i] = p.fleets.countAs(r, res, rt.fleet[lo+i])
 				if o < ownerPass {
 					p.handed[o]++
 				}

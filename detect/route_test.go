@@ -53,7 +53,7 @@ func TestPoolRoutesAsAdd(t *testing.T) {
 			for k := range routes {
 				routes[k] = new(Routes)
 				wg.Go(func() {
-					q.Route(recs[k*batch:min((k+1)*batch, len(recs))], shard, routes[k])
+					q.Route(recs[k*batch:min((k+1)*batch, len(recs))], shard, routes[k], nil)
 				})
 			}
 			wg.Wait()

@@ -176,6 +176,16 @@ type logCounts struct {
 
 // count adds r, whose origin-form path is path and resource class res.
 func (n *logCounts) count(r *logparse.Record, path string, res resource) {
+	var fp uint8
+	if res == resourceAsset {
+		fp = fingerprintOf(path)
+	}
+	n.countFP(r, res, fp)
+}
+
+// countFP is count with the path's fingerprintOf in fp (read for assets
+// only).
+func (n *logCounts) countFP(r *logparse.Record, res resource, fp uint8) {
 	n.seen++
 	if r.UserAgent != "" {
 		n.withUA++
@@ -189,7 +199,7 @@ func (n *logCounts) count(r *logparse.Record, path string, res resource) {
 	switch res {
 	case resourceAsset:
 		n.assets++
-		if fingerprintOf(path) != fpFavicon {
+		if fp != fpFavicon {
 			n.plainAssets++
 		}
 	case resourcePage:

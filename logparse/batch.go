@@ -14,7 +14,10 @@ type Batch struct {
 	Records []Record
 	Errors  []*ParseError // the malformed lines among the records, by line
 	Note    any           // what ParallelReader.Prepare made of the records
-	b       *batch        // the reader's block, returned by Release; nil for lines read one by one
+	// Local is what Prepare keeps on the goroutine that calls it, for the
+	// next batches it prepares there (never two at once): a parser's memo.
+	Local *any
+	b     *batch // the reader's block, returned by Release; nil for lines read one by one
 }
 
 // seqBatchLines is how many lines a Batch of lines read one by one holds
@@ -98,7 +101,9 @@ func (r *ParallelReader) seqBatch() (*Batch, error) {
 // prepared is b after Prepare, for the lines read one by one.
 func (r *ParallelReader) prepared(b *Batch) *Batch {
 	if r.Prepare != nil {
+		b.Local = &r.seqLocal
 		r.Prepare(b)
+		b.Local = nil
 	}
 	return b
 }

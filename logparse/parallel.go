@@ -53,6 +53,9 @@ type ParallelReader struct {
 	// reader's block for the next Batch of that block. Set it before the
 	// first ReadBatch; Read does not call it.
 	Prepare func(*Batch)
+	// seqLocal is Batch.Local for the lines read one by one, prepared on
+	// ReadBatch's goroutine.
+	seqLocal any
 
 	seq     *Reader // reads the lines format detection looks at, then the rest is cut into blocks
 	started bool
@@ -432,10 +435,11 @@ func fill(src io.Reader, buf *[]byte) error {
 func (r *ParallelReader) parseBlocks(work <-chan *batch) {
 	name, f, max, alias := r.seq.name, r.seq.format, r.seq.maxLine(), r.ReuseRecord
 	var dates clfDate // this goroutine's: the blocks it parses are mostly of one day
+	var local any     // Batch.Local of this goroutine's batches
 	for b := range work {
 		b.parse(name, f, max, alias, &dates)
 		if r.Prepare != nil {
-			pb := Batch{Records: b.recs, Errors: b.errs, Note: b.note}
+			pb := Batch{Records: b.recs, Errors: b.errs, Note: b.note, Local: &local}
 			r.Prepare(&pb)
 			b.note = pb.Note
 		}

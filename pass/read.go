@@ -160,7 +160,15 @@ func (p *pass) route(b *logparse.Batch) {
 	for i := range b.Records {
 		p.opt.Proxies.Resolve(&b.Records[i])
 	}
-	p.det.pool.Route(b.Records, p.opt.Shard, rt)
+	var memo *detect.PathMemo // the parser's, kept for its next batches
+	if b.Local != nil {
+		memo, _ = (*b.Local).(*detect.PathMemo)
+		if memo == nil {
+			memo = detect.NewPathMemo()
+			*b.Local = memo
+		}
+	}
+	p.det.pool.Route(b.Records, p.opt.Shard, rt, memo)
 }
 
 // countBefore is how many of recs (in line order) come before line.
