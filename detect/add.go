@@ -90,7 +90,7 @@ func (d *Detector) Add(r *logparse.Record) {
 // countLog counts q for the log's traits and fleets (a Pool's worker
 // leaves the fleets to the Pool).
 func (d *Detector) countLog(r *logparse.Record, q *request) {
-	d.counts.count(r, q.path, q.res)
+	d.counts.countFP(r, q.res, q.facts.fp)
 	if !d.driven {
 		d.kept = d.fleets.count(r, q.path, q.facts, q.res)
 	}
