@@ -175,7 +175,7 @@ func (d *Detector) conduct(c *client, r *logparse.Record, sec, prev int64, futur
 			c.rare().fetches.unjudged--
 		}
 	}
-	if delay, ok := c.matcher.CrawlDelay(); ok && delay > 0 {
+	if delay, ok := c.matcher().CrawlDelay(); ok && delay > 0 {
 		if c.requests == 1 {
 			f.head |= headDelayHeld
 		}

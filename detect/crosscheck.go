@@ -310,7 +310,7 @@ func (d *Detector) judge(c *client, h *history, sec int64, path string) (bool, c
 	cur := h.at(sec)
 	if f := c.rare().fetches; f != nil && f.okFor == h && f.okAt <= sec && sec-f.okAt <= maxCacheAge {
 		held := &h.vers[f.okVer]
-		m := c.matcherFor(held.rb)
+		m := c.matcherFor(held.rb, &d.matchers)
 		ok, rule := m.Allowed(path)
 		if ok {
 			if held != &h.vers[cur] {
@@ -327,7 +327,7 @@ func (d *Detector) judge(c *client, h *history, sec int64, path string) (bool, c
 		}
 		return false, checkResult{rule: rule, m: m, ver: held, how: how}
 	}
-	m := c.matcherFor(h.vers[cur].rb)
+	m := c.matcherFor(h.vers[cur].rb, &d.matchers)
 	ok, rule := m.Allowed(path)
 	if ok {
 		return true, checkResult{m: m}
@@ -343,19 +343,39 @@ func (d *Detector) judge(c *client, h *history, sec int64, path string) (bool, c
 }
 
 // matcherFor returns c's groups of rb, kept as its matcher: a robot is
-// judged by one version for hours.
-func (c *client) matcherFor(rb *robots.Robots) *robots.Matcher { return c.matcherFrom(rb, nil) }
+// judged by one version for hours. ms holds the pairs c's record points
+// to; rb is asked for the groups, not ms's recent ones.
+func (c *client) matcherFor(rb *robots.Robots, ms *matcherMemo) *robots.Matcher {
+	if c.rules == nil || c.rules.rb != rb {
+		c.holdRules(ms.rules(rb, rb.Agent(c.ua.ua)))
+	}
+	return c.rules.m
+}
 
 // matcherFrom is matcherFor with a new client's matcher found in ms.
 func (c *client) matcherFrom(rb *robots.Robots, ms *matcherMemo) *robots.Matcher {
-	if c.matcher == nil || c.robots != rb {
-		if c.sf.head&headDelayHeld != 0 { // the first request's delay goes with this matcher
-			c.keepRare().headDelayMs = c.headDelayMs()
-			c.sf.head &^= headDelayHeld
-		}
-		c.robots, c.matcher = rb, ms.of(rb, c.ua.ua)
+	if c.rules == nil || c.rules.rb != rb {
+		c.holdRules(ms.of(rb, c.ua.ua))
 	}
-	return c.matcher
+	return c.rules.m
+}
+
+// holdRules makes p c's robots.txt and groups.
+func (c *client) holdRules(p *heldRules) {
+	if c.sf.head&headDelayHeld != 0 { // the first request's delay goes with this matcher
+		c.keepRare().headDelayMs = c.headDelayMs()
+		c.sf.head &^= headDelayHeld
+	}
+	c.rules = p
+}
+
+// matcher is c's groups of the robots.txt of its last request; nil
+// before one was checked.
+func (c *client) matcher() *robots.Matcher {
+	if c.rules == nil {
+		return nil
+	}
+	return c.rules.m
 }
 
 // countPrefix counts one violation under path prefix p (a view of the
@@ -392,10 +412,10 @@ func (v *clientViolations) countPrefix(p string) {
 // minute is one more: a polite crawler reads the file and asks for its
 // first page in the same second, then keeps the delay.
 func crawlDelay(c *client) (delay time.Duration, exceeded bool, detail string) {
-	if c.matcher == nil {
+	if c.rules == nil {
 		return 0, false, ""
 	}
-	delay, ok := c.matcher.CrawlDelay()
+	delay, ok := c.rules.m.CrawlDelay()
 	if !ok || delay <= 0 {
 		return 0, false, ""
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/robowatch/robowatch/agents"
 	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
-	"github.com/robowatch/robowatch/robots"
 )
 
 // Detector follows every client through one pass over a log and judges it
@@ -145,12 +144,11 @@ type client struct {
 	evict evictSlot    // its place among the clients Config.MaxClients caps
 	page  pageView     // where it stands in its page views (pageview.go)
 
-	rate    rate
-	x       *clientRare     // what few clients have; nil until one has some (see rare)
-	robots  *robots.Robots  // the robots.txt of the client's last request
-	matcher *robots.Matcher // its groups for the client's User-agent
-	bins    clientBins      // its requests on the timeline
-	pan     *clientPanel    // its answers and paths (panel.go); nil past the panels' bound
+	rate  rate
+	x     *clientRare  // what few clients have; nil until one has some (see rare)
+	rules *heldRules   // the robots.txt of the client's last request and its groups for it
+	bins  clientBins   // its requests on the timeline
+	pan   *clientPanel // its answers and paths (panel.go); nil past the panels' bound
 }
 
 // clientRare is what a client has only if it fetched robots.txt, broke a

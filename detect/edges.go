@@ -83,7 +83,7 @@ func (c *client) headDelayMs() int64 {
 	if c.sf.head&headDelayHeld == 0 {
 		return c.rare().headDelayMs
 	}
-	delay, _ := c.matcher.CrawlDelay()
+	delay, _ := c.matcher().CrawlDelay()
 	return delay.Milliseconds()
 }
 

@@ -179,7 +179,7 @@ func (d *Detector) foldClient(c *client) {
 	if v := c.rare().viol; v != nil {
 		d.storedViolations -= len(v.list)
 	}
-	c.x, c.matcher, c.robots = nil, nil, nil // never watched: a watched client is not folded
+	c.x, c.rules = nil, nil // never watched: a watched client is not folded
 	for i := range c.rate.incidents() {
 		d.th.curves.release(&c.rate.inc.list[i])
 	}

@@ -16,29 +16,50 @@ import (
 type matcherMemo struct {
 	seed  maphash.Seed
 	slots []matcherSlot // matcherMemoSlots, made at the first call
+	held  map[heldRules]*heldRules
+}
+
+// heldRules is a robots.txt and a client's groups of it, shared by every
+// client that holds the pair: a record keeps one pointer, not two (the
+// file cannot be found from the matcher: every file shares the matcher
+// that allows all), 8 bytes of each of a churn log's 250,000 records.
+type heldRules struct {
+	rb *robots.Robots
+	m  *robots.Matcher
+}
+
+// rules returns the shared pair of rb and m, made on first use. A
+// Detector holds as many pairs as robots.txt versions times groups.
+func (ms *matcherMemo) rules(rb *robots.Robots, m *robots.Matcher) *heldRules {
+	k := heldRules{rb, m}
+	if p := ms.held[k]; p != nil {
+		return p
+	}
+	if ms.held == nil {
+		ms.held = make(map[heldRules]*heldRules)
+	}
+	p := &k
+	ms.held[k] = p
+	return p
 }
 
 // matcherSlot is one User-agent's matcher of one robots.txt.
 type matcherSlot struct {
 	ua string // a client's interned User-agent, which outlives the record
-	rb *robots.Robots
-	m  *robots.Matcher
+	p  *heldRules
 }
 
 const matcherMemoSlots = 1 << 8
 
-// of returns rb.Agent(ua); a nil memo asks rb every time.
-func (ms *matcherMemo) of(rb *robots.Robots, ua string) *robots.Matcher {
-	if ms == nil {
-		return rb.Agent(ua)
-	}
+// of returns the pair of rb and rb.Agent(ua).
+func (ms *matcherMemo) of(rb *robots.Robots, ua string) *heldRules {
 	if ms.slots == nil {
 		ms.seed = maphash.MakeSeed()
 		ms.slots = make([]matcherSlot, matcherMemoSlots)
 	}
 	s := &ms.slots[maphash.String(ms.seed, ua)&(matcherMemoSlots-1)]
-	if s.m == nil || s.rb != rb || s.ua != ua {
-		*s = matcherSlot{ua: ua, rb: rb, m: rb.Agent(ua)}
+	if s.p == nil || s.p.rb != rb || s.ua != ua {
+		*s = matcherSlot{ua: ua, p: ms.rules(rb, rb.Agent(ua))}
 	}
-	return s.m
+	return s.p
 }

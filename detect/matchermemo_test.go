@@ -20,13 +20,13 @@ func TestMatcherMemoAnswersAsAgent(t *testing.T) {
 	for round := range 3 {
 		for i, ua := range uas {
 			rb := files[(i+round)%len(files)]
-			if got, want := ms.of(rb, ua), rb.Agent(ua); got != want {
-				t.Fatalf("round %d, %q: matcher %q, want %q", round, ua, got.Group(), want.Group())
+			got, want := ms.of(rb, ua), rb.Agent(ua)
+			if got.m != want || got.rb != rb {
+				t.Fatalf("round %d, %q: matcher %q, want %q", round, ua, got.m.Group(), want.Group())
+			}
+			if got != ms.rules(rb, want) {
+				t.Fatalf("round %d, %q: the pair is not the one shared", round, ua)
 			}
 		}
-	}
-	var none *matcherMemo
-	if got, want := none.of(files[0], googleUA), files[0].Agent(googleUA); got != want {
-		t.Errorf("a nil memo gave %q, want %q", got.Group(), want.Group())
 	}
 }
