@@ -325,8 +325,8 @@ func (c *client) rateHit(q *request) bool {
 	r := q.r
 	continued := false
 	if r.Status == http.StatusPartialContent {
-		continued = c.rate.part == q.ph32 && c.requests > 1
-		c.rate.part = q.ph32
+		continued = c.rare().part == q.ph32 && c.requests > 1
+		c.keepRare().part = q.ph32
 	}
 	junk := r.Method == "" && r.Target == ""
 	assetOfPage := q.res == resourceAsset && r.Referer != ""

@@ -174,6 +174,10 @@ type clientRare struct {
 	// otherMethods: requests with a method other than GET, HEAD and POST
 	// (or none), for its conduct.
 	otherMethods uint32
+	// part: the path (pathHash32) of its last 206 answer; a range of the
+	// same file after it continues one download (see rateHit). Here, not
+	// in the record: few clients are answered 206.
+	part uint32
 	// referred: its page views that an operator's product sent (a Referer
 	// of Google's, a utm_source=chatgpt.com), by operator; they count as
 	// the operator's referred views if the client is judged human.

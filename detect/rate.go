@@ -55,9 +55,6 @@ type rate struct {
 	fin            int64 // seconds up to fin are final
 	peak1          uint32
 	peak10, peak60 uint32
-	// part: the path (pathHash32) of the client's last 206 answer; a range
-	// of the same file after it continues one download (see rateHit).
-	part       uint32
 	at1        int64          // second of the 1 s peak
 	at10, at60 int64          // first second with traffic of the peak windows
 	inc        *incidentState // nil until the client's first incident: few clients have one
