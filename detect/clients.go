@@ -127,7 +127,7 @@ func (e *verdictEnv) verdictApart(c *client, j *judgement) findings.Verdict {
 		Assets:           int64(c.assets),
 		Errors:           int64(c.errors),
 		RobotsTxtFetches: int64(c.robotsTxt),
-		Incidents:        c.rate.incidentCount(),
+		Incidents:        c.incidentCount(),
 		First:            c.first.time(),
 		Last:             c.last.time(),
 		Peak:             peakOf(c, e.loc),

@@ -178,6 +178,7 @@ type clientRare struct {
 	// same file after it continues one download (see rateHit). Here, not
 	// in the record: few clients are answered 206.
 	part uint32
+	inc  *incidentState // its incidents (rate.go); nil until its first
 	// referred: its page views that an operator's product sent (a Referer
 	// of Google's, a utm_source=chatgpt.com), by operator; they count as
 	// the operator's referred views if the client is judged human.
@@ -468,7 +469,7 @@ func (d *Detector) sweep() {
 	keep := d.active[:0]
 	for _, c := range d.active {
 		d.advance(c, wm)
-		if c.rate.idle() {
+		if c.rateIdle() {
 			c.rate.release(d.th.pool)
 			c.evict.active = -1
 			continue

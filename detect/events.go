@@ -28,7 +28,7 @@ type incidentHook struct {
 	c *client
 }
 
-func (h *incidentHook) opened(r *rate) {
+func (h *incidentHook) opened(o *openIncident) {
 	if h.c.flags&flagEarly != 0 {
 		// Told already, when its requests crossed the threshold.
 		h.c.flags &^= flagEarly
@@ -37,7 +37,7 @@ func (h *incidentHook) opened(r *rate) {
 	d := h.d
 	d.live.incidents++
 	d.live.open++
-	d.cfg.Events.Incident(d.incident(h.c, r.inc.open.incident, eventName(h.c)))
+	d.cfg.Events.Incident(d.incident(h.c, o.incident, eventName(h.c)))
 }
 
 func (h *incidentHook) closed(in *incident) {
@@ -52,7 +52,7 @@ func (d *Detector) advance(c *client, upTo int64) {
 	if d.th.hook != nil {
 		d.th.hook.c = c
 	}
-	c.rate.advance(upTo, d.th)
+	c.advanceRate(upTo, d.th)
 }
 
 // stream tells Events what c's request showed: a first robot verdict, a
@@ -60,7 +60,7 @@ func (d *Detector) advance(c *client, upTo int64) {
 // threshold at sec (untimed: the record has no usable time).
 func (d *Detector) stream(c *client, sec int64, untimed, robotsTxt, violated bool, v *findings.Violation) {
 	opened := false
-	if !untimed && c.flags&flagEarly == 0 && c.rate.openIncident() == nil && c.rate.window != nil {
+	if !untimed && c.flags&flagEarly == 0 && c.openIncident() == nil && c.rate.window != nil {
 		if in, ok := c.rate.crossing(sec, d.th); ok {
 			c.flags |= flagEarly
 			d.live.incidents++
@@ -340,8 +340,8 @@ func (d *Detector) TopRobots(n int) []findings.LiveRobot {
 		if v := c.rare().viol; v != nil {
 			r.Violations += v.n
 		}
-		r.Incidents += c.rate.incidentCount()
-		if c.rate.openIncident() != nil || c.flags&flagEarly != 0 {
+		r.Incidents += c.incidentCount()
+		if c.openIncident() != nil || c.flags&flagEarly != 0 {
 			r.Incidents++
 		}
 	}

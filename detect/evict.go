@@ -156,7 +156,7 @@ func (d *Detector) foldClient(c *client) {
 	// log's traits so far. None of its violations or incidents is listed
 	// any more, so they count as unlisted too (listed + unlisted = counted).
 	d.advance(c, maxSecond)
-	incidents := int64(c.rate.incidentCount())
+	incidents := int64(c.incidentCount())
 	d.other.Incidents += incidents
 	d.unlisted.incidents += incidents
 	if plainBrowser(c, &d.cfg) {
@@ -179,15 +179,15 @@ func (d *Detector) foldClient(c *client) {
 	if v := c.rare().viol; v != nil {
 		d.storedViolations -= len(v.list)
 	}
-	c.x, c.rules = nil, nil // never watched: a watched client is not folded
-	for i := range c.rate.incidents() {
-		d.th.curves.release(&c.rate.inc.list[i])
+	list := c.incidents()
+	for i := range list {
+		d.th.curves.release(&list[i])
 	}
-	if o := c.rate.openIncident(); o != nil {
+	if o := c.openIncident(); o != nil {
 		d.th.curves.release(&o.incident)
 	}
 	c.rate.release(d.th.pool)
-	c.rate.inc = nil
+	c.x, c.rules = nil, nil // never watched: a watched client is not folded
 
 	if d.recent == c {
 		d.recent = nil
@@ -225,7 +225,7 @@ func plainBrowser(c *client, cfg *Config) bool {
 	x := c.rare()
 	return c.ua.agent.Kind == agents.Browser && c.robotsTxt == 0 && x.fastForms == 0 &&
 		x.quickForms == 0 && x.http10 == 0 && !x.selfReferer && x.probes.weakFailed == 0 && (c.head == 0 || c.assets > 0) &&
-		c.rate.incidentCount() == 0 &&
+		c.incidentCount() == 0 &&
 		c.requests < int64(cfg.MinRequests) && int64(c.pages) < int64(cfg.MinPages)
 }
 

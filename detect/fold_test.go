@@ -132,9 +132,9 @@ func TestFoldLetsGoAtOnce(t *testing.T) {
 	if n := d.clients.get("192.0.2.2", firefoxUA); n != c {
 		t.Error("the new client did not take the folded client's record")
 	}
-	if c.x != nil || c.rate.inc != nil || c.requests != 1 || len(c.bins.list()) != 1 {
+	if c.x != nil || c.incidentCount() != 0 || c.requests != 1 || len(c.bins.list()) != 1 {
 		t.Errorf("the new client holds the folded one's state: rare %v, incidents %v, %d requests, bins %d",
-			c.x != nil, c.rate.inc != nil, c.requests, len(c.bins.list()))
+			c.x != nil, c.incidentCount() != 0, c.requests, len(c.bins.list()))
 	}
 	if len(d.active) != 1 || c.rate.window != win && !slices.Contains(d.th.pool.free, win) {
 		t.Errorf("%d active clients; the folded client's window neither pooled nor reused", len(d.active))

@@ -539,7 +539,7 @@ func rankOf(rs []*findings.Result, merged *passClients) func(ip, ua string) int 
 	}
 	rank := map[clientKey]int{}
 	for i, c := range merged.clients {
-		if c.rare().viol != nil || len(c.rate.incidents()) > 0 || scanners[c] {
+		if c.rare().viol != nil || len(c.incidents()) > 0 || scanners[c] {
 			rank[clientKey{c.ip, c.ua.ua}] = i
 		}
 	}

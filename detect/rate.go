@@ -55,13 +55,12 @@ type rate struct {
 	fin            int64 // seconds up to fin are final
 	peak1          uint32
 	peak10, peak60 uint32
-	at1        int64          // second of the 1 s peak
-	at10, at60 int64          // first second with traffic of the peak windows
-	inc        *incidentState // nil until the client's first incident: few clients have one
+	at1            int64 // second of the 1 s peak
+	at10, at60     int64 // first second with traffic of the peak windows
 }
 
 // incidentState is a client's incidents: the one that may still grow and
-// those filed.
+// those filed. It is kept in clientRare: few clients have one.
 type incidentState struct {
 	open    *openIncident
 	list    []incident
@@ -69,28 +68,28 @@ type incidentState struct {
 }
 
 // openIncident returns the incident that may still grow, or nil.
-func (r *rate) openIncident() *openIncident {
-	if r.inc == nil {
+func (c *client) openIncident() *openIncident {
+	if c.x == nil || c.x.inc == nil {
 		return nil
 	}
-	return r.inc.open
+	return c.x.inc.open
 }
 
 // incidents returns the filed incidents.
-func (r *rate) incidents() []incident {
-	if r.inc == nil {
+func (c *client) incidents() []incident {
+	if c.x == nil || c.x.inc == nil {
 		return nil
 	}
-	return r.inc.list
+	return c.x.inc.list
 }
 
 // incidentCount is the client's filed incidents, those past the bound
 // included.
-func (r *rate) incidentCount() int {
-	if r.inc == nil {
+func (c *client) incidentCount() int {
+	if c.x == nil || c.x.inc == nil {
 		return 0
 	}
-	return len(r.inc.list) + int(r.inc.dropped)
+	return len(c.x.inc.list) + int(c.x.inc.dropped)
 }
 
 // window is the part of a client's rate state that only matters while it
@@ -247,29 +246,32 @@ func (r *rate) stampPath(sec int64, path uint64) {
 	r.paths = append(r.paths, pathStamp{sec, path})
 }
 
-// advance makes every second up to upTo final, evaluating the windows that
-// end in them, and closes an incident that can no longer grow.
-func (r *rate) advance(upTo int64, t thresholds) {
+// advanceRate makes every second of c's rate up to upTo final, evaluating
+// the windows that end in them, and closes an incident that can no longer
+// grow.
+func (c *client) advanceRate(upTo int64, t thresholds) {
+	r := &c.rate
 	if r.window != nil {
 		for r.pend < len(r.secs) && r.secs[r.pend].sec <= upTo {
-			r.step(t)
+			c.stepRate(t)
 		}
 	}
 	if upTo > r.fin {
 		r.fin = upTo
 	}
-	if o := r.openIncident(); o != nil && r.before(window60) > o.end {
-		r.closeIncident(t)
+	if o := c.openIncident(); o != nil && r.before(window60) > o.end {
+		c.closeIncident(t)
 	}
 }
 
-// idle reports whether nothing of r's recent traffic can matter any more,
-// so its buffers may be released.
-func (r *rate) idle() bool {
+// rateIdle reports whether nothing of c's recent traffic can matter any
+// more, so its rate's buffers may be released.
+func (c *client) rateIdle() bool {
+	r := &c.rate
 	if r.window == nil {
 		return true
 	}
-	return r.openIncident() == nil && r.pend == len(r.secs) &&
+	return c.openIncident() == nil && r.pend == len(r.secs) &&
 		(len(r.secs) == 0 || r.secs[len(r.secs)-1].sec <= r.before(window60))
 }
 
@@ -289,8 +291,9 @@ func (r *rate) before(d int64) int64 {
 	return r.fin - d
 }
 
-// step makes the first pending second final.
-func (r *rate) step(t thresholds) {
+// stepRate makes the first pending second of c's rate final.
+func (c *client) stepRate(t thresholds) {
+	r := &c.rate
 	e := &r.secs[r.pend]
 	s := e.sec
 	for r.lo10 < r.pend && r.secs[r.lo10].sec <= s-window10 {
@@ -331,30 +334,32 @@ func (r *rate) step(t thresholds) {
 	if r.h60 >= t.sustained {
 		ws = min(ws, r.tail(t.sustained, r.lo60))
 	}
-	open := r.openIncident()
+	open := c.openIncident()
 	if ws == math.MaxInt64 {
 		if open != nil && s-window60 > open.end {
-			r.closeIncident(t)
+			c.closeIncident(t)
 		}
 		return
 	}
 	if open != nil && ws <= open.end+1 {
-		r.grow(open.end+1, s, t)
+		r.grow(open, open.end+1, s, t)
 		return
 	}
 	after := int64(math.MinInt64) // an incident must not reach back into the one before
 	if open != nil {
 		after = open.end
-		r.closeIncident(t)
+		c.closeIncident(t)
 	}
 	ws = r.leadIn(ws, after, t)
-	if r.inc == nil {
-		r.inc = &incidentState{}
+	x := c.keepRare()
+	if x.inc == nil {
+		x.inc = &incidentState{}
 	}
-	r.inc.open = &openIncident{incident: incident{start: ws, end: ws - 1}}
-	r.grow(ws, s, t)
+	open = &openIncident{incident: incident{start: ws, end: ws - 1}}
+	x.inc.open = open
+	r.grow(open, ws, s, t)
 	if t.hook != nil {
-		t.hook.opened(r)
+		t.hook.opened(open)
 	}
 }
 
@@ -389,10 +394,9 @@ func (r *rate) tail(need uint32, lo int) int64 {
 	return r.secs[lo].sec
 }
 
-// grow adds the final seconds from..to to the open incident. They are all
-// within the last 60 s, so at or after lo60.
-func (r *rate) grow(from, to int64, t thresholds) {
-	o := r.inc.open
+// grow adds the final seconds from..to to the open incident o. They are
+// all within the last 60 s, so at or after lo60.
+func (r *rate) grow(o *openIncident, from, to int64, t thresholds) {
 	for i := r.lo60; i < r.pend; i++ {
 		e := &r.secs[i]
 		if e.sec < from || e.sec > to {
@@ -426,18 +430,19 @@ func (r *rate) grow(from, to int64, t thresholds) {
 	o.end = to
 }
 
-// closeIncident files the open incident.
-func (r *rate) closeIncident(t thresholds) {
-	o := r.inc.open
-	r.inc.open = nil
+// closeIncident files c's open incident.
+func (c *client) closeIncident(t thresholds) {
+	inc := c.x.inc
+	o := inc.open
+	inc.open = nil
 	o.paths = len(o.set)
 	if t.hook != nil {
 		t.hook.closed(&o.incident)
 	}
-	if len(r.inc.list) >= t.maxIncidents {
-		r.inc.dropped = min(r.inc.dropped+1, math.MaxInt32)
+	if len(inc.list) >= t.maxIncidents {
+		inc.dropped = min(inc.dropped+1, math.MaxInt32)
 		t.curves.release(&o.incident)
 		return
 	}
-	r.inc.list = append(r.inc.list, o.incident)
+	inc.list = append(inc.list, o.incident)
 }

@@ -110,21 +110,22 @@ func (d *Detector) restart(c *client, wm int64) {
 	if d.th.hook != nil {
 		d.th.hook.c = c
 	}
-	c.rate.restart(wm, d.th)
+	c.restartRate(wm, d.th)
 }
 
-// restart is Detector.restart's part in the rate state.
-func (r *rate) restart(wm int64, t thresholds) {
+// restartRate is Detector.restart's part in c's rate state.
+func (c *client) restartRate(wm int64, t thresholds) {
+	r := &c.rate
 	if w := r.window; w != nil {
 		for r.pend < len(r.secs) {
-			r.step(t)
+			c.stepRate(t)
 		}
 		// Kept, emptied: the client stays on the active list (sweep lets
 		// it go once idle).
 		*w = window{secs: w.secs[:0], paths: w.paths[:0]}
 	}
-	if r.openIncident() != nil {
-		r.closeIncident(t)
+	if c.openIncident() != nil {
+		c.closeIncident(t)
 	}
 	r.fin = wm
 }

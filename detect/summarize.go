@@ -117,8 +117,8 @@ func robotFacts(c *client, f *findings.ClientFacts, checked bool) {
 // incidentsOf is c's listed incidents, with name its verdict's, and how
 // many more it had.
 func (d *Detector) incidentsOf(c *client, name string) ([]findings.Incident, int) {
-	list := c.rate.incidents()
-	unlisted := c.rate.incidentCount() - len(list)
+	list := c.incidents()
+	unlisted := c.incidentCount() - len(list)
 	if len(list) == 0 {
 		return nil, unlisted
 	}

@@ -338,8 +338,8 @@ func (j *judgement) robotsTxtSignal(c *client, a *agents.Agent) {
 // browses like people at that pace (a browser's share of assets, at least
 // one per four pages, and what the log can show of Referers).
 func (j *judgement) rateSignal(c *client, a *agents.Agent) {
-	n := c.rate.incidentCount()
-	if n == 0 && (c.rate.openIncident() != nil || c.flags&flagEarly != 0) {
+	n := c.incidentCount()
+	if n == 0 && (c.openIncident() != nil || c.flags&flagEarly != 0) {
 		// Judged while reading (a live run) in the middle of its first
 		// incident, which is filed only once its seconds are past: it
 		// counts already, or the worst burst of a live run would be no
