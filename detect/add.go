@@ -356,7 +356,7 @@ func (d *Detector) addToRate(c *client, q *request) {
 		d.late++
 	}
 	if idle && c.rate.window != nil {
-		c.evict.active = int32(len(d.active))
+		c.rate.window.active = int32(len(d.active))
 		d.active = append(d.active, c)
 	}
 }

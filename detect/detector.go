@@ -471,10 +471,9 @@ func (d *Detector) sweep() {
 		d.advance(c, wm)
 		if c.rateIdle() {
 			c.rate.release(d.th.pool)
-			c.evict.active = -1
 			continue
 		}
-		c.evict.active = int32(len(keep))
+		c.rate.window.active = int32(len(keep))
 		keep = append(keep, c)
 	}
 	clear(d.active[len(keep):])
@@ -590,7 +589,6 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua string, kept keptText, h
 	c, at := d.clients.fresh()
 	c.ip, c.ua, c.epoch = ip, ai, d.epoch
 	c.rate.fin = newRate().fin
-	c.evict.active = -1
 	if len(d.cfg.Seed) > 0 {
 		d.seed(c)
 	}

@@ -35,15 +35,16 @@ import (
 // a client down the heap, and rarely far). Watched clients (Config.Watch)
 // are never evicted: the admin asked about them.
 
-// evictSlot is a client's place in the eviction heap, and in the active
-// clients (which a folded client leaves at once, not at the next sweep).
+// evictSlot is a client's place in the eviction heap. Its place in the
+// active clients (which a folded client leaves at once, not at the next
+// sweep) is kept in its rate window (window.active): a client is active
+// exactly while it holds one.
 type evictSlot struct {
-	at     int32 // index in Detector.heap; -1 when not in it
-	active int32 // index in Detector.active; -1 when not in it
+	at int32 // index in Detector.heap; -1 when not in it
 	// floor: the weight inherited from the client it replaced, stopping at
 	// the top of 32 bits as the client's counts do (a floor grows by about
 	// the log's requests over the cap, far below it), so that the slot
-	// takes 12 bytes, not 16.
+	// takes 8 bytes, not 16.
 	floor uint32
 }
 
@@ -202,16 +203,15 @@ func (d *Detector) foldClient(c *client) {
 // leaveActive takes c out of the active clients (order does not matter
 // there: the sweep treats each on its own).
 func (d *Detector) leaveActive(c *client) {
-	i := c.evict.active
-	if i < 0 {
+	if c.rate.window == nil {
 		return
 	}
+	i := c.rate.window.active
 	last := len(d.active) - 1
 	d.active[i] = d.active[last]
-	d.active[i].evict.active = i
+	d.active[i].rate.window.active = i
 	d.active[last] = nil
 	d.active = d.active[:last]
-	c.evict.active = -1
 }
 
 // plainBrowser reports, cheaply, that judge would not find c a robot: a

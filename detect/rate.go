@@ -104,6 +104,10 @@ type window struct {
 	paths      []pathStamp
 	pathsLost  bool  // paths were dropped: incident path counts are lower bounds
 	pathsFull  int64 // with pathsLost, the cut at which paths was last found full
+	// active: the client's index in Detector.active, which it is in exactly
+	// while it holds a window (here, not in the client record: most
+	// clients of a churn log are idle).
+	active int32
 }
 
 // openIncident is a rapid-fire incident that may still grow.

@@ -120,9 +120,9 @@ func (c *client) restartRate(wm int64, t thresholds) {
 		for r.pend < len(r.secs) {
 			c.stepRate(t)
 		}
-		// Kept, emptied: the client stays on the active list (sweep lets
-		// it go once idle).
-		*w = window{secs: w.secs[:0], paths: w.paths[:0]}
+		// Kept, emptied: the client stays on the active list, in its place
+		// there (sweep lets it go once idle).
+		*w = window{secs: w.secs[:0], paths: w.paths[:0], active: w.active}
 	}
 	if c.openIncident() != nil {
 		c.closeIncident(t)

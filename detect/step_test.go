@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/robowatch/robowatch/logparse"
 )
@@ -129,5 +130,34 @@ func TestPoolStepsAsOnePass(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestActiveIndexAfterClockStep: a client whose rate window restarts when
+// the log's clock steps back keeps its window, and its place among the
+// active clients with it; folding it afterwards takes it, not another,
+// off the active list.
+func TestActiveIndexAfterClockStep(t *testing.T) {
+	d := New(Config{MaxClients: 2})
+	add := func(ip string, at time.Time) {
+		d.Add(&logparse.Record{Client: ip, UserAgent: curlUA, Method: "GET", Target: "/", Status: 200, Time: at})
+	}
+	for i := range 5 {
+		add("192.0.2.1", t0.Add(time.Duration(i)*time.Second))
+	}
+	add("192.0.2.2", t0.Add(5*time.Second))
+	d.NewInput()
+	add("192.0.2.2", t0.Add(-time.Hour)) // the clock steps back: its window restarts
+	add("192.0.2.3", t0.Add(-time.Hour)) // folds the lightest, 192.0.2.2
+	for i, c := range d.active {
+		if c.rate.window == nil || int(c.rate.window.active) != i {
+			t.Errorf("active[%d] is %s, its window says place %v", i, c.ip, c.rate.window)
+		}
+		if c.ip == "192.0.2.2" {
+			t.Errorf("the folded client is still active")
+		}
+	}
+	if len(d.active) != 2 {
+		t.Errorf("%d active clients, want 2", len(d.active))
 	}
 }
