@@ -157,7 +157,7 @@ func (d *Detector) clientOf(r *logparse.Record) *client {
 // of request the verdict weighs. It returns the second of c's previous
 // request.
 func (c *client) countRequest(r *logparse.Record) int64 {
-	c.requests++
+	inc32(&c.requests)
 	prev := c.last.sec
 	if t := stampOf(r.Time); c.requests == 1 {
 		c.first, c.last = t, t

@@ -184,7 +184,7 @@ func addressesOf(clients *clientTable) map[string]addressStats {
 		}
 		if c.fleeting() {
 			a.fleeting++
-			a.fleetingRequests += c.requests
+			a.fleetingRequests += int64(c.requests)
 			if a.fleeting == 1 || c.first.sec < a.first {
 				a.first = c.first.sec
 			}

@@ -121,7 +121,7 @@ func (e *verdictEnv) verdictApart(c *client, j *judgement) findings.Verdict {
 		Score:            j.score,
 		Reasons:          nonNil(j.reasons),
 		Details:          nonNil(j.details),
-		Requests:         c.requests,
+		Requests:         int64(c.requests),
 		Bytes:            c.bytes,
 		Pages:            int64(c.pages),
 		Assets:           int64(c.assets),

@@ -263,11 +263,11 @@ func conductOf(c *client, checked bool) findings.Conduct {
 	s := &c.sess
 	x := c.rare()
 	other := c.otherMethods()
-	get := c.requests - int64(c.head) - int64(c.posts) - other
+	get := int64(c.requests) - int64(c.head) - int64(c.posts) - other
 	k := findings.Conduct{
 		Sessions:           int64(s.n),
 		RobotsTxtFetches:   int64(c.robotsTxt),
-		Requests:           c.requests,
+		Requests:           int64(c.requests),
 		ViolatingSessions:  int64(s.violating),
 		CrawlDelaySessions: int64(s.delayed),
 		FastSessions:       int64(s.fast),

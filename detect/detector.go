@@ -121,11 +121,12 @@ type client struct {
 	ua          *agentInfo
 	first, last stamp
 
-	requests int64
-	bytes    int64
-	// Counts of kinds of requests: 32 bits, stopping at the top (inc32),
-	// as no client makes 4 billion requests of a log robowatch reads whole,
-	// and a client record is what a log of a million clients is made of.
+	bytes int64
+	// Counts of requests and of kinds of them: 32 bits, stopping at the
+	// top (inc32), as no client makes 4 billion requests of a log
+	// robowatch reads whole, and a client record is what a log of a
+	// million clients is made of.
+	requests  uint32
 	pages     uint32
 	assets    uint32
 	head      uint32

@@ -57,7 +57,7 @@ func (d *Detector) dnsClaims() map[string]string {
 		}
 		op, id, _, _ := d.cfg.ranges().IdentifyAt(c.ua.agent.Name, c.ip, c.first.time(), c.last.time())
 		if (id == agents.IdentityUnverified || id == agents.IdentityImpostor) && agents.HasDNS(op, c.ua.agent.Name) {
-			all = append(all, claim{c.ip, op, c.requests})
+			all = append(all, claim{c.ip, op, int64(c.requests)})
 		}
 	}
 	slices.SortFunc(all, func(a, b claim) int {

@@ -336,7 +336,7 @@ func (d *Detector) TopRobots(n int) []findings.LiveRobot {
 			r.Identity = agents.IdentityUnverified
 		}
 		r.Clients++
-		r.Requests += c.requests
+		r.Requests += int64(c.requests)
 		if v := c.rare().viol; v != nil {
 			r.Violations += v.n
 		}

@@ -48,7 +48,7 @@ type evictSlot struct {
 	floor uint32
 }
 
-func (c *client) weight() int64 { return c.requests + int64(c.evict.floor) }
+func (c *client) weight() int64 { return int64(c.requests) + int64(c.evict.floor) }
 
 // capped reports whether a new client must take an old one's place. A
 // Pool's worker keeps to the limit of the batch it is in (Pool.cut); with
@@ -129,7 +129,7 @@ func (d *Detector) foldReferred(c *client) {
 // foldClient moves everything counted for c into Other and forgets c, whose
 // record goes to the next new client: c must not be read after.
 func (d *Detector) foldClient(c *client) {
-	d.other.Requests += c.requests
+	d.other.Requests += int64(c.requests)
 	d.other.Bytes = findings.AddBytes(d.other.Bytes, c.bytes)
 	d.otherClients.add(clientHash(c.ip, c.ua.ua))
 	d.folded.Add(c.ip)
@@ -226,7 +226,7 @@ func plainBrowser(c *client, cfg *Config) bool {
 	return c.ua.agent.Kind == agents.Browser && c.robotsTxt == 0 && x.fastForms == 0 &&
 		x.quickForms == 0 && x.http10 == 0 && !x.selfReferer && x.probes.weakFailed == 0 && (c.head == 0 || c.assets > 0) &&
 		c.incidentCount() == 0 &&
-		c.requests < int64(cfg.MinRequests) && int64(c.pages) < int64(cfg.MinPages)
+		int64(c.requests) < int64(cfg.MinRequests) && int64(c.pages) < int64(cfg.MinPages)
 }
 
 // lighter orders the heap: lighter first; among equals the one with fewer

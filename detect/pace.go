@@ -156,5 +156,5 @@ const KindMonitor = "monitor"
 // a Referer: an uptime monitor, whatever its User-agent says.
 func (c *client) monitor(minRequests int) bool {
 	return c.flags&flagIrregular == 0 && c.page.gap > 0 && c.assets == 0 && c.referers == 0 &&
-		c.requests >= int64(minRequests)
+		int64(c.requests) >= int64(minRequests)
 }

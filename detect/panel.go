@@ -262,7 +262,7 @@ func (t *pathTally) add(c *client) {
 func (t *pathTally) addStatus(c *client) bool {
 	cp := c.pan
 	if cp == nil {
-		t.uncounted += c.requests
+		t.uncounted += int64(c.requests)
 		return false
 	}
 	t.status.S2xx += int64(cp.status[0])

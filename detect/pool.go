@@ -572,7 +572,7 @@ func sortClients(clients *clientTable) []*client {
 				lead |= uint64(c.ip[i])
 			}
 		}
-		keys = append(keys, sortKey{c.requests, lead, c})
+		keys = append(keys, sortKey{int64(c.requests), lead, c})
 	}
 	slices.SortFunc(keys, func(a, b sortKey) int {
 		switch {

@@ -455,7 +455,7 @@ func (c *client) ownServer() bool {
 
 // junkOnly reports whether none of c's requests was an HTTP request.
 func (c *client) junkOnly() bool {
-	return c.sf.head&headJunk != 0 || int64(c.rare().probes.junk) == c.requests
+	return c.sf.head&headJunk != 0 || int64(c.rare().probes.junk) == int64(c.requests)
 }
 
 // spillJunk keeps in clientRare the junk requests before c's first HTTP
@@ -473,7 +473,7 @@ func (c *client) spillJunk() {
 // HEAD and POST (or none).
 func (c *client) otherMethods() int64 {
 	if c.sf.head&headJunk != 0 {
-		return min(c.requests, math.MaxUint32)
+		return int64(c.requests) // 32 bits and saturating, as otherMethods
 	}
 	return int64(c.rare().otherMethods)
 }

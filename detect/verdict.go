@@ -327,7 +327,7 @@ func (j *judgement) robotsTxtSignal(c *client, a *agents.Agent) {
 	fetched := fmt.Sprintf("fetched /robots.txt %s (%s)", times(int64(c.robotsTxt)), c.robotsStatuses())
 	// Like a browser: besides robots.txt it opened documents (pages,
 	// feeds) and the assets that come with them.
-	if a.Kind == agents.Browser && c.assets > 0 && c.requests-int64(c.assets)-int64(c.robotsTxt) > 0 {
+	if a.Kind == agents.Browser && c.assets > 0 && int64(c.requests)-int64(c.assets)-int64(c.robotsTxt) > 0 {
 		j.add(findings.ReasonRobotsTxt, pointsRobotsTxtPerson, fetched+" with a browser that also loads pages and assets")
 	} else {
 		j.add(findings.ReasonRobotsTxt, pointsRobotsTxt, fetched)
@@ -353,7 +353,7 @@ func (j *judgement) rateSignal(c *client, a *agents.Agent) {
 		n, plural(n), c.rate.peak1, c.rate.peak10, c.rate.peak60)
 	browserShare := c.assets > 0 && 4*int64(c.assets) >= int64(c.pages)
 	switch {
-	case a.Kind == agents.Browser && browserShare && 2*int64(c.referers) >= c.requests:
+	case a.Kind == agents.Browser && browserShare && 2*int64(c.referers) >= int64(c.requests):
 		// Browsing at that pace, with assets and Referers: people behind
 		// one carrier's address, a reader opening 25 tabs. The pace alone
 		// does not make it a robot; with anything else that browsers do
@@ -404,7 +404,7 @@ func (j *judgement) userAgentSignals(c *client, a *agents.Agent, lt *logTraits) 
 // mostlyHead reports whether HeadShare of c's requests, and at least
 // MinRequests, are HEAD.
 func (c *client) mostlyHead(cfg *Config) bool {
-	return c.requests >= int64(cfg.MinRequests) && float64(c.head) >= cfg.HeadShare*float64(c.requests)
+	return int64(c.requests) >= int64(cfg.MinRequests) && float64(c.head) >= cfg.HeadShare*float64(c.requests)
 }
 
 // noUserAgent reports whether c was seen in lines, or a log, without any
@@ -419,11 +419,11 @@ func (c *client) noUserAgent(lt *logTraits) bool {
 func behaviour(c *client, lt *logTraits, cfg *Config) judgement {
 	var b judgement
 	if c.mostlyHead(cfg) {
-		b.add(findings.ReasonBehaviour, pointsMostlyHead, fmt.Sprintf("%s of %d requests are HEAD", percent(int64(c.head), c.requests), c.requests))
+		b.add(findings.ReasonBehaviour, pointsMostlyHead, fmt.Sprintf("%s of %d requests are HEAD", percent(int64(c.head), int64(c.requests)), int64(c.requests)))
 	}
-	if c.requests >= int64(cfg.MinRequests) && float64(c.errors) >= cfg.ErrorShare*float64(c.requests) {
+	if int64(c.requests) >= int64(cfg.MinRequests) && float64(c.errors) >= cfg.ErrorShare*float64(c.requests) {
 		b.add(findings.ReasonBehaviour, pointsMostlyErrors, fmt.Sprintf("%s of %d requests answered 4xx/5xx (%d × 404)",
-			percent(int64(c.errors), c.requests), c.requests, c.notFound))
+			percent(int64(c.errors), int64(c.requests)), int64(c.requests), c.notFound))
 	}
 	if own := c.rare().probes.own; own > 0 && !lt.proxyLog {
 		b.add(findings.ReasonBehaviour, pointsOwnAbsolute, fmt.Sprintf("asked %s for this site's pages by absolute URL (GET http://host/…), which browsers send only to a proxy",
@@ -480,7 +480,7 @@ func (j *judgement) browserHabits(c *client, a *agents.Agent, lt *logTraits, cfg
 		// but with the page's assets loaded.
 		j.add(findings.ReasonBehaviour, pointsHeadBrowser, fmt.Sprintf("%s under a browser's User-agent, never an asset", headCount(c.head)))
 	}
-	if c.noUserAgent(lt) && c.head > 0 && int64(c.head) == c.requests && c.assets == 0 && j.kind == "" && !mostlyHead {
+	if c.noUserAgent(lt) && c.head > 0 && int64(c.head) == int64(c.requests) && c.assets == 0 && j.kind == "" && !mostlyHead {
 		// In lines that log no User-agent (Common Log Format, HAProxy
 		// without captured headers) a browser cannot be asked for, but a
 		// browser navigates with GET whatever it is: a client that sent
@@ -492,13 +492,13 @@ func (j *judgement) browserHabits(c *client, a *agents.Agent, lt *logTraits, cfg
 		weak++
 		j.add(findings.ReasonBehaviour, pointsQuickForm, fmt.Sprintf("%d of %d form posts within %v of fetching the form, never an asset", q, c.posts, QuickForm))
 	}
-	if h := int64(c.rare().http10); a.Kind == agents.Browser && h > 0 && h < c.requests {
+	if h := int64(c.rare().http10); a.Kind == agents.Browser && h > 0 && h < int64(c.requests) {
 		weak++
 		j.add(findings.ReasonBehaviour, pointsHTTPSwitch, fmt.Sprintf("%d of %d requests over HTTP/1.0, the others over a later version, under one browser's User-agent", h, c.requests))
 	}
 	if a.Kind == agents.Browser && c.homeOnly() && lt.hasAssets && !lt.assetsElsewhere {
 		weak++
-		j.add(findings.ReasonBehaviour, pointsHomeOnly, fmt.Sprintf("%s for the home page and nothing else, never an asset", requestCount(c.requests)))
+		j.add(findings.ReasonBehaviour, pointsHomeOnly, fmt.Sprintf("%s for the home page and nothing else, never an asset", requestCount(int64(c.requests))))
 	}
 	if c.rare().selfReferer && c.assets == 0 {
 		weak++
@@ -516,7 +516,7 @@ func (j *judgement) kindSignals(c *client, a *agents.Agent, lt *logTraits, cfg *
 		j.add(findings.ReasonBehaviour, pointsMonitor, fmt.Sprintf("%d requests of one path only, every %d s, never an asset nor a Referer: an uptime monitor", c.requests, c.page.gap))
 		j.kind = KindMonitor
 	}
-	if j.kind == "" && c.noUserAgent(lt) && c.requests >= int64(cfg.MinRequests) && c.assets == 0 && loopback(c.ip) {
+	if j.kind == "" && c.noUserAgent(lt) && int64(c.requests) >= int64(cfg.MinRequests) && c.assets == 0 && loopback(c.ip) {
 		// The server's own address, in lines that log no User-agent: the
 		// machine polling itself (HAProxy's status page, a health check
 		// script), not a person, who would be reading pages and their
