@@ -66,7 +66,7 @@ func (d *Detector) Add(r *logparse.Record) {
 	if r.Method == "POST" {
 		d.countPost(c, &q)
 	}
-	c.page.follow(&q)
+	c.followPage(&q)
 	if c.rateHit(&q) {
 		q.hits++
 	}
@@ -158,13 +158,13 @@ func (d *Detector) clientOf(r *logparse.Record) *client {
 // request.
 func (c *client) countRequest(r *logparse.Record) int64 {
 	inc32(&c.requests)
-	prev := c.last.sec
+	prev := c.lastSec()
 	if t := stampOf(r.Time); c.requests == 1 {
-		c.first, c.last = t, t
+		c.first, c.last = t, lastStamp{0, t.nsec, t.off}
 	} else if t.before(c.first) {
-		c.first = t
-	} else if c.last.before(t) {
-		c.last = t
+		c.moveFirst(t)
+	} else if c.lastOf().before(t) {
+		c.setLast(t)
 	}
 	if r.Bytes > 0 {
 		c.bytes = findings.AddBytes(c.bytes, r.Bytes)
@@ -302,7 +302,7 @@ func (d *Detector) countRobotsFetch(c *client, q *request) {
 // QuickForm of fetching its form.
 func (d *Detector) countPost(c *client, q *request) {
 	inc32(&c.posts)
-	took, ok := c.page.formAge(q.ph32, q.sec)
+	took, ok := c.formAge(q.ph32, q.sec)
 	switch {
 	case !ok:
 	case took <= int64(d.cfg.FastForm/time.Second):
@@ -330,7 +330,7 @@ func (c *client) rateHit(q *request) bool {
 	}
 	junk := r.Method == "" && r.Target == ""
 	assetOfPage := q.res == resourceAsset && r.Referer != ""
-	return !assetOfPage && !c.page.inView(q) && q.res != resourceSubrequest && !continued && !q.part && !junk
+	return !assetOfPage && !c.inView(q) && q.res != resourceSubrequest && !continued && !q.part && !junk
 }
 
 // addToRate puts q on the timeline and in c's rate window. A record without

@@ -188,7 +188,7 @@ func addressesOf(clients *clientTable) map[string]addressStats {
 			if a.fleeting == 1 || c.first.sec < a.first {
 				a.first = c.first.sec
 			}
-			a.last = max(a.last, c.last.sec)
+			a.last = max(a.last, c.lastSec())
 		}
 		out[key] = a
 	}

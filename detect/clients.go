@@ -129,7 +129,7 @@ func (e *verdictEnv) verdictApart(c *client, j *judgement) findings.Verdict {
 		RobotsTxtFetches: int64(c.robotsTxt),
 		Incidents:        c.incidentCount(),
 		First:            c.first.time(),
-		Last:             c.last.time(),
+		Last:             c.lastOf().time(),
 		Peak:             peakOf(c, e.loc),
 		CrawlDelay:       delay.Seconds(),
 		CrawlDelayFast:   tooFast,
@@ -162,7 +162,7 @@ func (e *verdictEnv) verdictApart(c *client, j *judgement) findings.Verdict {
 	} else if c.ua.agent.Kind != agents.Browser {
 		// A browser's name claims no crawler: "Yandex Browser" is people
 		// using Yandex's browser, not Yandex's robot from a wrong address.
-		v.Operator, v.Identity, v.VerifiedBy, v.IdentityNote = e.cfg.ranges().IdentifyAt(v.Name, c.ip, c.first.time(), c.last.time())
+		v.Operator, v.Identity, v.VerifiedBy, v.IdentityNote = e.cfg.ranges().IdentifyAt(v.Name, c.ip, c.first.time(), c.lastOf().time())
 	}
 	// DNS settles what the ranges could not, and overrules a range file
 	// that calls the operator's own crawler an impostor: the file is a

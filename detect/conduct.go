@@ -25,8 +25,8 @@ type sessionState struct {
 }
 
 // sessionFlags is the rest of a client's sessionState: apart, so that
-// its three bytes fill the client record's padding (a record of 288
-// bytes, not 296, which the allocator rounds to 320).
+// its three bytes fill a word of the client record with its other small
+// fields rather than take one of their own.
 type sessionFlags struct {
 	flags uint8
 	first uint8 // the flags of the first session, once it ended
@@ -283,7 +283,7 @@ func conductOf(c *client, checked bool) findings.Conduct {
 		}
 	}
 	if f := x.fetches; f != nil {
-		gap := max(f.maxGap, c.last.sec-f.latest, 0)
+		gap := max(f.maxGap, c.lastSec()-f.latest, 0)
 		k.RobotsTxtMaxGap = &gap
 		k.UnjudgedSessions = f.unjudged
 	}

@@ -420,7 +420,7 @@ func crawlDelay(c *client) (delay time.Duration, exceeded bool, detail string) {
 		return 0, false, ""
 	}
 	allowed := int64((time.Minute + delay - 1) / delay)
-	if c.fetchedIn(c.rate.at60, c.rate.at60+window60-1) {
+	if at60 := c.second(c.rate.at60, wideAt60); c.fetchedIn(at60, at60+window60-1) {
 		allowed++
 	}
 	if int64(c.rate.peak60) <= allowed {

@@ -117,9 +117,10 @@ type agentInfo struct {
 
 // client is everything the detectors keep about one client.
 type client struct {
-	ip          string
-	ua          *agentInfo
-	first, last stamp
+	ip    string
+	ua    *agentInfo
+	first stamp
+	last  lastStamp // its second an offset from first's, as the record's other seconds (seconds.go)
 
 	bytes int64
 	// Counts of requests and of kinds of them: 32 bits, stopping at the
@@ -135,8 +136,9 @@ type client struct {
 	referers  uint32 // requests that carried a Referer
 	posts     uint32
 	robotsTxt uint32 // fetches of /robots.txt
-	// The fields below are in order of size, so that the record has no
-	// padding: 288 bytes, a size the allocator has (296 would take 320).
+	// The fields below are in order of size, so that the record pads
+	// only after last: 240 bytes, a size the allocator has, 4 of them
+	// free (244 would take 256; TestClientRecordSize).
 	flags clientFlags
 	sf    sessionFlags // its sessions' flags (conduct.go)
 	fp    fingerprint  // which of favicon, robots.txt and sitemap.xml it asked for (scanner.go)
@@ -154,8 +156,9 @@ type client struct {
 
 // clientRare is what a client has only if it fetched robots.txt, broke a
 // rule, probed, posted forms fast or is watched. Most clients do none of
-// it, and behind one pointer it keeps the record at 256 bytes, not 320: on
-// a log of a quarter of a million clients, 16 MB.
+// it, and behind one pointer it keeps the record a size class smaller (64
+// bytes when it was made): on a log of a quarter of a million clients,
+// 16 MB.
 type clientRare struct {
 	fetches   *robotsFetches    // nil until the first fetch of /robots.txt
 	viol      *clientViolations // nil until the first disallowed request
@@ -180,6 +183,7 @@ type clientRare struct {
 	// in the record: few clients are answered 206.
 	part uint32
 	inc  *incidentState // its incidents (rate.go); nil until its first
+	wide *wideSeconds   // its seconds, whole, once they span 2^32 s (seconds.go)
 	// referred: its page views that an operator's product sent (a Referer
 	// of Google's, a utm_source=chatgpt.com), by operator; they count as
 	// the operator's referred views if the client is judged human.

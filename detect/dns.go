@@ -55,7 +55,7 @@ func (d *Detector) dnsClaims() map[string]string {
 		if c.ua.agent.Kind == agents.Browser {
 			continue // claims no crawler (see verdict)
 		}
-		op, id, _, _ := d.cfg.ranges().IdentifyAt(c.ua.agent.Name, c.ip, c.first.time(), c.last.time())
+		op, id, _, _ := d.cfg.ranges().IdentifyAt(c.ua.agent.Name, c.ip, c.first.time(), c.lastOf().time())
 		if (id == agents.IdentityUnverified || id == agents.IdentityImpostor) && agents.HasDNS(op, c.ua.agent.Name) {
 			all = append(all, claim{c.ip, op, int64(c.requests)})
 		}

@@ -29,7 +29,7 @@ func (c *client) recent() [][2]int64 {
 	}
 	var out [][2]int64
 	for i := range c.rate.secs {
-		if sc := &c.rate.secs[i]; sc.n > 0 && sc.sec >= c.last.sec-findings.BackoffWindow {
+		if sc := &c.rate.secs[i]; sc.n > 0 && sc.sec >= c.lastSec()-findings.BackoffWindow {
 			out = append(out, [2]int64{sc.sec, int64(sc.n)})
 		}
 	}
@@ -40,11 +40,11 @@ func (c *client) recent() [][2]int64 {
 // window went; ok false for a client without timed requests.
 func edgeOf(c *client, recent [][2]int64) (findings.ClientEdge, bool) {
 	zero := time.Time{}.Unix()
-	if c.first.sec == zero || c.last.sec == zero || c.sess.n == 0 {
+	if c.first.sec == zero || c.lastSec() == zero || c.sess.n == 0 {
 		return findings.ClientEdge{}, false
 	}
 	s, f := &c.sess, &c.sf
-	e := findings.ClientEdge{IP: c.ip, UserAgent: c.ua.ua, Sessions: int64(s.n), First: c.first.sec, Last: c.last.sec,
+	e := findings.ClientEdge{IP: c.ip, UserAgent: c.ua.ua, Sessions: int64(s.n), First: c.first.sec, Last: c.lastSec(),
 		Tail: edgeBits(f.flags), Head: edgeBits(f.first) | f.head&findings.EdgeOpensRobots}
 	if s.n == 1 {
 		e.Head = e.Tail | f.head&findings.EdgeOpensRobots
@@ -67,7 +67,7 @@ func edgeOf(c *client, recent [][2]int64) (findings.ClientEdge, bool) {
 		}
 		e.Robots = r
 	}
-	recent = findings.LastMinute(append(slices.Clone(x.seedRecent), recent...), c.last.sec)
+	recent = findings.LastMinute(append(slices.Clone(x.seedRecent), recent...), c.lastSec())
 	if b := x.backoff; b != nil && b.open || len(recent) > 0 {
 		e.Backoff = &findings.EdgeBackoff{Recent: recent}
 		if b != nil && b.open {

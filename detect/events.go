@@ -219,7 +219,7 @@ func (d *Detector) expire(quiet int64) {
 	d.live.expireAt = now + expireEvery
 	cut := time.Unix(now, 0).Add(-d.cfg.Expire)
 	for c := range d.clients.all() {
-		if c.rare().watch != nil || !c.last.time().Before(cut) || c.rate.window != nil {
+		if c.rare().watch != nil || !c.lastOf().time().Before(cut) || c.rate.window != nil {
 			continue
 		}
 		if c.evict.at >= 0 {
@@ -325,7 +325,7 @@ func (d *Detector) TopRobots(n int) []findings.LiveRobot {
 			continue
 		}
 		name := eventName(c)
-		op, id, _, _ := d.cfg.ranges().IdentifyAt(name, c.ip, c.first.time(), c.last.time())
+		op, id, _, _ := d.cfg.ranges().IdentifyAt(name, c.ip, c.first.time(), c.lastOf().time())
 		key := findings.RobotRowName(name, id)
 		r := byName[key]
 		if r == nil {

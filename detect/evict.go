@@ -142,10 +142,10 @@ func (d *Detector) foldClient(c *client) {
 			tl.other[j] += int64(e.n)
 		}
 	}
-	if spill := c.bins.spilled(); spill > 0 && !c.last.time().IsZero() {
+	if spill := c.bins.spilled(); spill > 0 && !c.lastOf().time().IsZero() {
 		// Spilled requests were never placed; the client's last bucket is
 		// as good a guess as any, and keeps other <= total.
-		if j := findings.FloorDiv(c.last.sec+tl.zone, tl.width) - tl.base; j >= 0 && j < int64(tl.n) {
+		if j := findings.FloorDiv(c.lastSec()+tl.zone, tl.width) - tl.base; j >= 0 && j < int64(tl.n) {
 			tl.other[j] = min(tl.total[j], tl.other[j]+spill)
 		}
 	}

@@ -4,12 +4,13 @@ package detect
 // of a page (its assets, what it pulls in with the page as Referer, its
 // scripts' calls and preflights, the hop after a redirect) one view with it,
 // so that a browser's pace is its page views, not its requests (pace.go).
-// It lives in the client record: 32 bytes without padding.
+// It lives in the client record: 24 bytes without padding.
 type pageView struct {
 	// The last page fetched with GET (a form's, for the pace of its POST)
 	// and the last one viewed (not one a page pulled in), as pathHash
-	// folded to 32 bits (a false match is one in four billion), and when.
-	viewSec, formSec   int64
+	// folded to 32 bits (a false match is one in four billion), and when,
+	// as offsets from the client's first second (seconds.go).
+	viewAt, formAt     secOff
 	viewHash, formHash uint32
 	// pollHash: the path of its last request (pathHash32), and gap the
 	// seconds between its first two: an open tab polling one endpoint asks
@@ -27,11 +28,15 @@ type pageView struct {
 // browser asks for them as it parses the page, within a second or two.
 const pageViewSeconds = 2
 
-// viewing reports whether a page was viewed in the pageViewSeconds up to
+// viewing reports whether c viewed a page in the pageViewSeconds up to
 // sec, the second of a request with a time (timed): one whose parts may
 // still come.
-func (p *pageView) viewing(sec int64, timed bool) bool {
-	return p.viewHash != 0 && timed && sec >= p.viewSec && sec-p.viewSec <= pageViewSeconds
+func (c *client) viewing(sec int64, timed bool) bool {
+	if c.page.viewHash == 0 || !timed {
+		return false
+	}
+	at := c.second(c.page.viewAt, wideView)
+	return sec >= at && sec-at <= pageViewSeconds
 }
 
 // placeInView decides what q is to c's page views. A page asked for again
@@ -52,12 +57,12 @@ func (c *client) placeInView(q *request) {
 	if q.page {
 		q.vh = q.facts.viewHash(q.path)
 	}
-	q.reviewed = q.page && q.vh == c.page.viewHash && c.page.viewing(q.sec, q.timed) && getOrHead
+	q.reviewed = q.page && q.vh == c.page.viewHash && c.viewing(q.sec, q.timed) && getOrHead
 	if q.reviewed {
 		c.page.viewHash = 0
 	}
 	if (q.page || q.res == resourceOther) && getOrHead && r.Referer != "" {
-		switch c.page.fromReferer(q) {
+		switch c.fromReferer(q) {
 		case refererView:
 			q.res = resourceSubrequest
 		case refererPart:
@@ -73,7 +78,7 @@ func (c *client) placeInView(q *request) {
 	}
 }
 
-// refererMatch is what a request's Referer makes of it (pageView.fromReferer).
+// refererMatch is what a request's Referer makes of it (client.fromReferer).
 type refererMatch uint8
 
 const (
@@ -92,9 +97,10 @@ const (
 // followed). Coming from what was taken for such a part: that was a page,
 // followed on, or a robot walking links, each request's Referer the one
 // before, would count every other page only.
-func (p *pageView) fromReferer(q *request) refererMatch {
+func (c *client) fromReferer(q *request) refererMatch {
+	p := &c.page
 	ref := viewHash32(refererPath(q.r.Referer))
-	if ref == p.viewHash && p.viewing(q.sec, q.timed) {
+	if ref == p.viewHash && c.viewing(q.sec, q.timed) {
 		if q.page {
 			p.subHash = uint16(q.vh ^ q.vh>>16)
 		}
@@ -115,22 +121,26 @@ func (p *pageView) pulledIn(referer string) bool {
 	return referer != "" && p.viewHash != 0 && viewHash32(refererPath(referer)) == p.viewHash
 }
 
-// follow moves the views on past q: a page fetched with GET is the form
+// followPage moves c's views on past q: a page fetched with GET is the form
 // a POST may answer, and opens a view unless it was the page viewed again;
 // the page a form's answer is (a login, a search, an order) is viewed as
 // any other, its parts naming the POSTed URL as their Referer.
-func (p *pageView) follow(q *request) {
+func (c *client) followPage(q *request) {
+	p := &c.page
 	switch q.r.Method {
 	case "GET":
 		if q.page {
-			p.formHash, p.formSec = q.ph32, q.sec
+			p.formHash = q.ph32
+			c.setSecond(&p.formAt, wideForm, q.sec)
 		}
 		if q.res == resourcePage && !q.reviewed {
-			p.viewHash, p.viewSec = q.vh, q.sec
+			p.viewHash = q.vh
+			c.setSecond(&p.viewAt, wideView, q.sec)
 		}
 	case "POST":
 		if q.res == resourcePage && q.r.Status >= 200 && q.r.Status < 300 {
-			p.viewHash, p.viewSec = q.vh, q.sec
+			p.viewHash = q.vh
+			c.setSecond(&p.viewAt, wideView, q.sec)
 		}
 	}
 }
@@ -138,11 +148,15 @@ func (p *pageView) follow(q *request) {
 // formAge returns how long after the GET of the page at ph32 a POST to it
 // at sec came; false if the last page fetched with GET was another, or
 // came later.
-func (p *pageView) formAge(ph32 uint32, sec int64) (int64, bool) {
-	if ph32 != p.formHash || sec < p.formSec {
+func (c *client) formAge(ph32 uint32, sec int64) (int64, bool) {
+	if ph32 != c.page.formHash {
 		return 0, false
 	}
-	return sec - p.formSec, true
+	at := c.second(c.page.formAt, wideForm)
+	if sec < at {
+		return 0, false
+	}
+	return sec - at, true
 }
 
 // inView reports whether q is an asset without a Referer in the seconds
@@ -150,8 +164,8 @@ func (p *pageView) formAge(ph32 uint32, sec int64) (int64, bool) {
 // strips it, a log without the field) pulls in the page's images the same
 // way, and its pace is the page's. Only from the page's own moment: images
 // fetched on and on after it still count.
-func (p *pageView) inView(q *request) bool {
-	return q.res == resourceAsset && q.r.Referer == "" && p.viewing(q.sec, q.timed)
+func (c *client) inView(q *request) bool {
+	return q.res == resourceAsset && q.r.Referer == "" && c.viewing(q.sec, q.timed)
 }
 
 // redirected keeps whether c's last request was answered with a redirect:

@@ -55,8 +55,9 @@ type rate struct {
 	fin            int64 // seconds up to fin are final
 	peak1          uint32
 	peak10, peak60 uint32
-	at1            int64 // second of the 1 s peak
-	at10, at60     int64 // first second with traffic of the peak windows
+	// Second of the 1 s peak, first seconds with traffic of the peak
+	// windows: offsets from the client's first second (seconds.go).
+	at1, at10, at60 secOff
 }
 
 // incidentState is a client's incidents: the one that may still grow and
@@ -315,13 +316,16 @@ func (c *client) stepRate(t thresholds) {
 	r.h10 += e.hits
 	r.h60 += e.hits
 	if e.n > r.peak1 {
-		r.peak1, r.at1 = e.n, s
+		r.peak1 = e.n
+		c.setSecond(&r.at1, wideAt1, s)
 	}
 	if r.n10 > r.peak10 {
-		r.peak10, r.at10 = r.n10, r.secs[r.lo10].sec
+		r.peak10 = r.n10
+		c.setSecond(&r.at10, wideAt10, r.secs[r.lo10].sec)
 	}
 	if r.n60 > r.peak60 {
-		r.peak60, r.at60 = r.n60, r.secs[r.lo60].sec
+		r.peak60 = r.n60
+		c.setSecond(&r.at60, wideAt60, r.secs[r.lo60].sec)
 	}
 	r.pend++
 	r.fin = s

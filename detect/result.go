@@ -129,7 +129,9 @@ func peakOf(c *client, loc *time.Location) findings.Peak {
 	r := &c.rate
 	p := findings.Peak{Per1s: int(r.peak1), Per10s: int(r.peak10), Per60s: int(r.peak60)}
 	if r.peak1 > 0 {
-		p.At1s, p.At10s, p.At60s = atIn(r.at1, loc), atIn(r.at10, loc), atIn(r.at60, loc)
+		p.At1s = atIn(c.second(r.at1, wideAt1), loc)
+		p.At10s = atIn(c.second(r.at10, wideAt10), loc)
+		p.At60s = atIn(c.second(r.at60, wideAt60), loc)
 	}
 	return p
 }

@@ -90,7 +90,7 @@ func (d *Detector) summarize(i int, c *client, b *summarizing) {
 	}
 	b.tallies[row].add(c)
 	b.all.add(c)
-	b.robotClients = append(b.robotClients, robotBins{b.sum.Row(row).Name, c.bins, c.first, c.last})
+	b.robotClients = append(b.robotClients, robotBins{b.sum.Row(row).Name, c.bins, c.first, c.lastOf()})
 	c.bins = clientBins{}
 }
 

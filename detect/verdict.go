@@ -306,7 +306,7 @@ func judge(c *client, lt logTraits, cfg *Config) judgement {
 // whose count it returns.
 func (j *judgement) scannerSignals(c *client, a *agents.Agent, lt *logTraits) (weak int) {
 	browserLike := a.Kind == agents.Browser || a.Kind == agents.Empty || a.Kind == agents.Unknown
-	if why := c.rare().probes.scanner(c.fp, c.last.sec-c.first.sec, c.assets, browserLike, lt.proxyLog); why != "" {
+	if why := c.rare().probes.scanner(c.fp, c.lastSec()-c.first.sec, c.assets, browserLike, lt.proxyLog); why != "" {
 		j.add(findings.ReasonScanner, pointsScanner, why)
 		j.kind = findings.KindScanner
 	}
