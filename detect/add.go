@@ -66,7 +66,9 @@ func (d *Detector) Add(r *logparse.Record) {
 	if r.Method == "POST" {
 		d.countPost(c, &q)
 	}
-	c.followPage(&q)
+	if q.page || q.res == resourcePage { // no form nor view otherwise: no call
+		c.followPage(&q)
+	}
 	if c.rateHit(&q) {
 		q.hits++
 	}
@@ -163,8 +165,14 @@ func (c *client) countRequest(r *logparse.Record) int64 {
 		c.first, c.last = t, lastStamp{0, t.nsec, t.off}
 	} else if t.before(c.first) {
 		c.moveFirst(t)
-	} else if c.lastOf().before(t) {
-		c.setLast(t)
+	} else if prev < t.sec || prev == t.sec && c.last.nsec < t.nsec {
+		// Later than its last ((stamp).before as lastOf().before(t)):
+		// setLast, by hand, as it is too large to inline.
+		if at, ok := c.narrow(t.sec); ok {
+			c.last = lastStamp{at, t.nsec, t.off}
+		} else {
+			c.setLastWide(t)
+		}
 	}
 	if r.Bytes > 0 {
 		c.bytes = findings.AddBytes(c.bytes, r.Bytes)

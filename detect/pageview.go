@@ -126,21 +126,27 @@ func (p *pageView) pulledIn(referer string) bool {
 // the page a form's answer is (a login, a search, an order) is viewed as
 // any other, its parts naming the POSTed URL as their Referer.
 func (c *client) followPage(q *request) {
+	get := q.r.Method == "GET"
+	form := get && q.page
+	view := q.res == resourcePage && (get && !q.reviewed || q.r.Method == "POST" && q.r.Status >= 200 && q.r.Status < 300)
+	if !form && !view {
+		return
+	}
 	p := &c.page
-	switch q.r.Method {
-	case "GET":
-		if q.page {
-			p.formHash = q.ph32
-			c.setSecond(&p.formAt, wideForm, q.sec)
+	at, ok := c.narrow(q.sec)
+	if form {
+		p.formHash, p.formAt = q.ph32, at
+	}
+	if view {
+		p.viewHash, p.viewAt = q.vh, at
+	}
+	if !ok {
+		// Kept whole (seconds.go); the offsets just set are not read.
+		if form {
+			c.setWide(wideForm, q.sec)
 		}
-		if q.res == resourcePage && !q.reviewed {
-			p.viewHash = q.vh
-			c.setSecond(&p.viewAt, wideView, q.sec)
-		}
-	case "POST":
-		if q.res == resourcePage && q.r.Status >= 200 && q.r.Status < 300 {
-			p.viewHash = q.vh
-			c.setSecond(&p.viewAt, wideView, q.sec)
+		if view {
+			c.setWide(wideView, q.sec)
 		}
 	}
 }

@@ -62,11 +62,24 @@ func (c *client) second(o secOff, k int) int64 {
 // setSecond keeps sec at o, the k-th of wideSeconds. A second o cannot
 // hold makes c wide.
 func (c *client) setSecond(o *secOff, k int, sec int64) {
+	if at, ok := c.narrow(sec); ok {
+		*o = at
+		return
+	}
+	c.setWide(k, sec)
+}
+
+// narrow returns sec as an offset, false if c is wide or sec beyond
+// what an offset holds. Small enough to inline where a request sets its
+// seconds (setLast, followPage).
+func (c *client) narrow(sec int64) (secOff, bool) {
+	d := sec - c.first.sec // uint64(d) < wideSpan holds d >= 0 too
+	return secOff(d), uint64(d) < wideSpan && !c.wide()
+}
+
+// setWide is setSecond for a second o cannot hold, or a wide c.
+func (c *client) setWide(k int, sec int64) {
 	if !c.wide() {
-		if d := sec - c.first.sec; d >= 0 && uint64(d) < wideSpan {
-			*o = secOff(d)
-			return
-		}
 		c.widen()
 	}
 	c.x.wide[k] = sec
@@ -113,8 +126,9 @@ func (c *client) lastSec() int64 { return c.second(c.last.at, wideLast) }
 // lastOf is the stamp of c's last request.
 func (c *client) lastOf() stamp { return stamp{c.lastSec(), c.last.nsec, c.last.off} }
 
-// setLast makes t, no earlier than c's first request, its last.
-func (c *client) setLast(t stamp) {
-	c.setSecond(&c.last.at, wideLast, t.sec)
+// setLastWide makes t, no earlier than c's first request, its last, when
+// c is wide or t makes it so (countRequest keeps the narrow case).
+func (c *client) setLastWide(t stamp) {
+	c.setWide(wideLast, t.sec)
 	c.last.nsec, c.last.off = t.nsec, t.off
 }
