@@ -201,7 +201,7 @@ func TestClientTableAgainstAMap(t *testing.T) {
 			if !reflect.ValueOf(*c).IsZero() {
 				t.Fatalf("crowd %v, step %d: a fresh record is not zero: %+v", crowd, step, *c)
 			}
-			*c = client{ip: k.ip, ua: ai[k.ua], requests: int64(step)}
+			*c = client{ip: k.ip, ua: ai[k.ua], requests: uint32(step)}
 			tb.put(at, h)
 			want[k] = c
 		}
