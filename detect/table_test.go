@@ -15,14 +15,23 @@ import (
 )
 
 // collideHashes makes every hash of the client, User-agent and fleet
-// tables one value for the test: the tables must still tell their keys
-// apart.
+// tables one value for the test, and every client's glance: the tables
+// must still tell their keys apart.
 func collideHashes(t *testing.T) {
 	pair, agent, fleet := hashPair, hashAgent, hashFleet
 	hashPair = func(string, string) uint64 { return 7 }
 	hashAgent = func(string) uint64 { return 7 }
 	hashFleet = func(string) uint64 { return 7 }
+	shareGlance(t)
 	t.Cleanup(func() { hashPair, hashAgent, hashFleet = pair, agent, fleet })
+}
+
+// shareGlance gives every pair one glance for the test: clientTable.glance
+// is one entry that every client takes in turn, and find must compare it.
+func shareGlance(t *testing.T) {
+	glance := glancePair
+	glancePair = func(string, string) uint64 { return 7 << 32 }
+	t.Cleanup(func() { glancePair = glance })
 }
 
 // TestTablesUnderCollisions: clients, User-agents and fleet strings whose
@@ -170,13 +179,19 @@ func TestResultUnderCollisionsAndReuse(t *testing.T) {
 
 // TestClientTableAgainstAMap adds and removes clients at random, with
 // hashes spread and with hashes crowded into a few slots (long runs that
-// removal must close up), and checks find, len and all against a map.
+// removal must close up), then with every pair of one glance too (a
+// removed client's record given to another while the glance points at
+// it), and checks find, len and all against a map.
 func TestClientTableAgainstAMap(t *testing.T) {
-	for _, crowd := range []bool{false, true} {
-		if crowd {
+	for _, tc := range []struct{ crowd, share bool }{{false, false}, {true, false}, {true, true}} {
+		crowd := fmt.Sprintf("crowd %v, one glance %v", tc.crowd, tc.share)
+		if tc.crowd {
 			pair := hashPair
 			hashPair = func(ip, ua string) uint64 { return pair(ip, ua) % 7 }
 			t.Cleanup(func() { hashPair = pair })
+		}
+		if tc.share {
+			shareGlance(t)
 		}
 		var tb clientTable
 		ai := map[string]*agentInfo{}
@@ -187,7 +202,7 @@ func TestClientTableAgainstAMap(t *testing.T) {
 			k := clientKey{fmt.Sprintf("192.0.2.%d", rnd>>40%300), fmt.Sprintf("agent/%d", rnd>>50%3)}
 			c, h := tb.find(k.ip, k.ua)
 			if c != want[k] {
-				t.Fatalf("crowd %v, step %d: find %v: %p, want %p", crowd, step, k, c, want[k])
+				t.Fatalf("%s, step %d: find %v: %p, want %p", crowd, step, k, c, want[k])
 			}
 			if c != nil {
 				tb.remove(c)
@@ -199,24 +214,24 @@ func TestClientTableAgainstAMap(t *testing.T) {
 			}
 			c, at := tb.fresh()
 			if !reflect.ValueOf(*c).IsZero() {
-				t.Fatalf("crowd %v, step %d: a fresh record is not zero: %+v", crowd, step, *c)
+				t.Fatalf("%s, step %d: a fresh record is not zero: %+v", crowd, step, *c)
 			}
 			*c = client{ip: k.ip, ua: ai[k.ua], requests: uint32(step)}
 			tb.put(at, h)
 			want[k] = c
 		}
 		if tb.len() != len(want) {
-			t.Errorf("crowd %v: len %d, want %d", crowd, tb.len(), len(want))
+			t.Errorf("%s: len %d, want %d", crowd, tb.len(), len(want))
 		}
 		n := 0
 		for c := range tb.all() {
 			n++
 			if want[clientKey{c.ip, c.ua.ua}] != c {
-				t.Errorf("crowd %v: all yields %s %s, not held", crowd, c.ip, c.ua.ua)
+				t.Errorf("%s: all yields %s %s, not held", crowd, c.ip, c.ua.ua)
 			}
 		}
 		if n != len(want) {
-			t.Errorf("crowd %v: all yields %d clients, want %d", crowd, n, len(want))
+			t.Errorf("%s: all yields %d clients, want %d", crowd, n, len(want))
 		}
 	}
 }
