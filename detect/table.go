@@ -29,8 +29,8 @@ type clientTable struct {
 	glance []uint64
 }
 
-// glanceBits is the size of clientTable.glance: 8,192 entries, 64 KiB.
-const glanceBits = 13
+// glanceBits is the size of clientTable.glance: 2,048 entries, 16 KiB.
+const glanceBits = 11
 
 // tableChunk is the records in a chunk of clientTable (36 KiB: one
 // allocation for 128 clients) and of agentTable; no chunk's records ever
