@@ -57,17 +57,19 @@ const (
 )
 
 // pathSlot is one path's place in a pathMemo: the path's bytes and its
-// facts.
+// facts. The facts come first: a set is three cache lines, and so a
+// short path's bytes share the first way's line with its facts, which
+// Add reads next (cachegrind on gen400k.log: Add's first-level misses
+// 580,000 -> 517,000).
 type pathSlot struct {
+	facts pathFacts
 	n     uint8 // the path's length; 0: empty
 	text  [pathMemoText]byte
-	facts pathFacts
 }
 
 // pathSet is the two slots a path may take.
 type pathSet struct {
 	ways [2]pathSlot
-	last uint8 // the way found or filled last
 }
 
 // pathMemo is a Detector's (or a Pool's) memo of pathFacts.
@@ -75,6 +77,11 @@ type pathMemo struct {
 	bits uint8 // 1<<bits sets; 0: pathMemoBits
 	seed maphash.Seed
 	sets []pathSet
+	// last is the way of each set found or filled last, apart from the
+	// sets: read first, it was a line of its own in a 200-byte set, and
+	// cachegrind counted 341,000 first-level misses on it in 800,000
+	// lookups (gen400k.log); a kilobyte of them stays in the cache.
+	last []uint8
 	// spare holds the facts of a path too long for a slot, afresh for
 	// each: its answers are worked out each time.
 	spare pathFacts
@@ -89,20 +96,22 @@ func (m *pathMemo) of(path string) *pathFacts {
 	}
 	if m.sets == nil {
 		m.seed = maphash.MakeSeed()
-		m.sets = make([]pathSet, 1<<cmp.Or(m.bits, pathMemoBits))
+		n := 1 << cmp.Or(m.bits, pathMemoBits)
+		m.sets, m.last = make([]pathSet, n), make([]uint8, n)
 	}
-	set := &m.sets[maphash.String(m.seed, path)&uint64(len(m.sets)-1)]
-	w := set.last
+	i := maphash.String(m.seed, path) & uint64(len(m.sets)-1)
+	set, last := &m.sets[i], &m.last[i]
+	w := *last
 	for range 2 {
 		if s := &set.ways[w]; int(s.n) == len(path) && string(s.text[:len(path)]) == path {
-			set.last = w
+			*last = w
 			return &s.facts
 		}
 		w ^= 1
 	}
-	w = set.last ^ 1
+	w = *last ^ 1
 	s := &set.ways[w]
-	set.last = w
+	*last = w
 	s.n = uint8(copy(s.text[:], path))
 	s.facts = newPathFacts(path)
 	return &s.facts
