@@ -137,6 +137,12 @@ func (d *Detector) clientOf(r *logparse.Record) *client {
 	if len(ip) > MaxStoredClient || len(ua) > MaxStoredAgent {
 		ip, ua = capText(ip, MaxStoredClient), capText(ua, MaxStoredAgent)
 	}
+	if kept.ua != "" {
+		// The fleet tally's copy, which it found equal to ua (capped as
+		// here): a client holds that copy, so comparing it with the
+		// client's ends at the pointers, not reading 120 bytes again.
+		ua = kept.ua
+	}
 	// Consecutive lines often come from one client (a page and its
 	// assets): comparing with the last one skips hashing the User-agent.
 	if c := d.recent; c != nil && c.ip == ip && c.ua.ua == ua {

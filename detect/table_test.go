@@ -235,3 +235,35 @@ func TestClientTableAgainstAMap(t *testing.T) {
 		}
 	}
 }
+
+// TestClientOfWithOrWithoutTheFleetsCopy: clientOf finds a client by the
+// fleet tally's copy of its User-agent (Detector.kept), by another copy,
+// or with none (the tally full), through the last client, the glance or
+// the index, and makes no second client; capped strings too.
+func TestClientOfWithOrWithoutTheFleetsCopy(t *testing.T) {
+	long := "Mozilla/5.0 " + strings.Repeat("y", 2*MaxStoredAgent)
+	for _, ua := range []string{chromeUA, long} {
+		d := New(Config{})
+		r := &logparse.Record{Client: "192.0.2.9", UserAgent: ua, Method: "GET", Target: "/", Status: 200, Time: t0}
+		d.Add(r)
+		want := d.clients.get("192.0.2.9", capText(ua, MaxStoredAgent))
+		if want == nil {
+			t.Fatalf("%.20s: no client", ua)
+		}
+		for _, kept := range []keptText{{}, {ua: capText(strings.Clone(ua), MaxStoredAgent)}, d.fleets.count(r, "/", d.paths.of("/"), resourcePage)} {
+			for _, forget := range []string{"none", "recent", "glance"} {
+				switch forget {
+				case "recent":
+					d.recent = nil
+				case "glance":
+					d.recent = nil
+					clear(d.clients.glance)
+				}
+				d.kept = kept
+				if c := d.clientOf(r); c != want || d.clients.len() != 1 {
+					t.Errorf("%.20s, kept %.20q, forgetting %s: client %p of %d, want %p", ua, kept.ua, forget, c, d.clients.len(), want)
+				}
+			}
+		}
+	}
+}
