@@ -130,3 +130,28 @@ func TestPanelIDFromMemo(t *testing.T) {
 		t.Errorf("a full table gave /new an id (memo %d)", f.panel)
 	}
 }
+
+// TestPathLRUTakesEveryWayAndNeverTheLastUsed: a set's new paths fill its
+// four ways before one is taken again, and the way taken is never the one
+// used last, whatever the order of use.
+func TestPathLRUTakesEveryWayAndNeverTheLastUsed(t *testing.T) {
+	var md uint64
+	taken := map[uint64]bool{}
+	for range pathWays {
+		w := pathLRU(md)
+		taken[w] = true
+		md = pathUsed(md, w)
+	}
+	if len(taken) != pathWays {
+		t.Errorf("four new paths took ways %v", taken)
+	}
+	rnd := uint64(1)
+	for range 1000 {
+		rnd = rnd*6364136223846793005 + 1442695040888963407
+		w := rnd >> 62
+		md = pathUsed(md, w)
+		if v := pathLRU(md); v == w || v >= pathWays {
+			t.Fatalf("way %d used last, way %d taken", w, v)
+		}
+	}
+}
