@@ -30,10 +30,16 @@ func uapLists() *uaparser.RegexDefinitions {
 // Classifier caches the answers.
 var (
 	uapBrowsers = sync.OnceValue(func() *uaparser.Parser {
-		return uapParserOf(uaparser.RegexDefinitions{UA: uapLists().UA})
+		if lists := uapLists(); lists != nil {
+			return uapParserOf(uaparser.RegexDefinitions{UA: lists.UA})
+		}
+		return nil
 	})
 	uapDevices = sync.OnceValue(func() *uaparser.Parser {
-		return uapParserOf(uaparser.RegexDefinitions{Device: uapLists().Device})
+		if lists := uapLists(); lists != nil {
+			return uapParserOf(uaparser.RegexDefinitions{Device: lists.Device})
+		}
+		return nil
 	})
 )
 
@@ -45,20 +51,13 @@ func uapParserOf(defs uaparser.RegexDefinitions) *uaparser.Parser {
 	return p
 }
 
-// uapFilters are the literal queries of both lists, built on first need
-// (a few milliseconds, no compiled expression); nil when uap-go's lists
-// cannot be read (strings are then classified without uap-go).
+// uapFilters are the literal queries of both lists (uapFilterData),
+// decoded on first need; nil if the data could not be read (strings are
+// then classified without uap-go).
 var uapFilters = sync.OnceValue(func() *[2]uapFilter {
-	lists := uapLists()
-	if lists == nil {
+	f, err := decodeUAPFilters(uapFilterData)
+	if err != nil {
 		return nil
-	}
-	var f [2]uapFilter
-	for _, p := range lists.UA {
-		f[0].add(p.Flags, p.Expr)
-	}
-	for _, p := range lists.Device {
-		f[1].add(p.Flags, p.Expr)
 	}
 	return &f
 })
@@ -66,7 +65,7 @@ var uapFilters = sync.OnceValue(func() *[2]uapFilter {
 // uap is uap-go as the classifier asks it; the zero value is ready.
 type uap struct{}
 
-// available reports whether uap-go's lists could be read.
+// available reports whether the filters of uap-go's lists could be read.
 func (uap) available() bool { return uapFilters() != nil }
 
 // family returns uap-go's browser family for s: "Other" when none of its

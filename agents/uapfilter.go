@@ -1,10 +1,17 @@
 package agents
 
 import (
-	"regexp/syntax"
-	"slices"
+	"fmt"
+	"strconv"
 	"strings"
 )
+
+// The filters are derived from uap-go's expressions at development time
+// (uapfilter_oracle_test.go) and kept in uapfilter_data.go: deriving them
+// at run time took 17-20 ms of CPU (reading uap-go's YAML, parsing its
+// expressions), on a worker's path in every run; decoding takes well under
+// a millisecond.
+//go:generate go test -run TestUAPFilterData -update .
 
 // uapFilter says, without running a list's expressions, that none of them
 // can match a string: each expression is reduced to a query on the
@@ -14,24 +21,6 @@ import (
 type uapFilter struct {
 	queries []literalQuery
 	always  bool // an expression without a query: every string may match
-}
-
-// add adds an expression as uap-go compiles it (flags as "(?flags)").
-func (f *uapFilter) add(flags, expr string) {
-	if flags != "" {
-		expr = "(?" + flags + ")" + expr
-	}
-	re, err := syntax.Parse(expr, syntax.Perl)
-	if err != nil {
-		f.always = true // uap-go would fail to compile it; ask uap-go
-		return
-	}
-	q := queryOf(re, false)
-	if q.op == anyString {
-		f.always = true
-		return
-	}
-	f.queries = append(f.queries, q)
 }
 
 // mayMatch reports whether some expression of the list may match s.
@@ -104,191 +93,105 @@ func (q *literalQuery) holds(s string) bool {
 	return true
 }
 
-// maxExact bounds the strings an exact set may hold (see exactSet).
-const maxExact = 512
+// uapSetSeparator stands for the NUL between a set's literals in
+// uapFilterData, where a NUL would be written as four bytes ("\x00"); the
+// generator refuses a literal that holds it.
+const uapSetSeparator = "}"
 
-// queryOf is what every match of re must meet; atStart: re's match begins
-// at the start of the string. Anything it cannot reason about (large
-// classes, optional parts, zero-width assertions) asks nothing, which keeps
-// the query a necessary condition.
-func queryOf(re *syntax.Regexp, atStart bool) literalQuery {
-	if set, ok := exactSet(re); ok {
-		return setQuery(set, atStart)
-	}
-	switch re.Op {
-	case syntax.OpCapture, syntax.OpPlus:
-		return queryOf(re.Sub[0], atStart)
-	case syntax.OpRepeat:
-		if re.Min >= 1 {
-			return queryOf(re.Sub[0], atStart)
+// The serialization of the filters, in prefix order: for each list, its
+// always flag ('1' or '0') and its number of queries, then the queries.
+// A query is its op as a letter (queryLetters); then, for a literal op,
+// the length of lit, ':' and lit; for allOf and anyOf, the number of subs,
+// ':' and the subs. A number is decimal.
+const queryLetters = "_cpAOCP" // indexed by queryOp
+
+// decodeUAPFilters reads the filters of both lists from data.
+func decodeUAPFilters(data string) ([2]uapFilter, error) {
+	d := queryDecoder{data: strings.ReplaceAll(data, uapSetSeparator, "\x00")}
+	var f [2]uapFilter
+	for i := range f {
+		switch d.byte() {
+		case '1':
+			f[i].always = true
+		case '0':
+		default:
+			return f, d.fail("an always flag")
 		}
-	case syntax.OpConcat:
-		return concatQuery(re.Sub, atStart)
-	case syntax.OpAlternate:
-		any := literalQuery{op: anyOf}
-		for _, sub := range re.Sub {
-			q := queryOf(sub, atStart)
-			if q.op == anyString {
-				return q
-			}
-			any.sub = append(any.sub, q)
+		n := d.number()
+		f[i].queries = make([]literalQuery, n)
+		for j := range f[i].queries {
+			f[i].queries[j] = d.query()
 		}
-		any.sub = slices.Clone(any.sub)
-		return any
 	}
+	if d.err == nil && d.pos != len(d.data) {
+		return f, d.fail("the end")
+	}
+	return f, d.err
+}
+
+// queryDecoder reads uapFilterData; its literals are substrings of data.
+type queryDecoder struct {
+	data string
+	pos  int
+	err  error
+}
+
+func (d *queryDecoder) fail(want string) error {
+	if d.err == nil {
+		d.err = fmt.Errorf("uap filter data: at byte %d: want %s", d.pos, want)
+	}
+	d.pos = len(d.data) // read nothing more
+	return d.err
+}
+
+func (d *queryDecoder) byte() byte {
+	if d.pos >= len(d.data) {
+		d.fail("more data")
+		return 0
+	}
+	d.pos++
+	return d.data[d.pos-1]
+}
+
+// number reads a decimal number ended by ':'.
+func (d *queryDecoder) number() int {
+	end := strings.IndexByte(d.data[d.pos:], ':')
+	if end < 0 {
+		d.fail("a number")
+		return 0
+	}
+	n, err := strconv.Atoi(d.data[d.pos : d.pos+end])
+	if err != nil || n < 0 || n > len(d.data) {
+		d.fail("a number")
+		return 0
+	}
+	d.pos += end + 1
+	return n
+}
+
+func (d *queryDecoder) query() literalQuery {
+	op := strings.IndexByte(queryLetters, d.byte())
+	switch queryOp(op) {
+	case contains, hasPrefix, containsAny, hasPrefixAny:
+		n := d.number()
+		if n == 0 || d.pos+n > len(d.data) {
+			d.fail("a literal")
+			return literalQuery{}
+		}
+		d.pos += n
+		return literalQuery{op: queryOp(op), lit: d.data[d.pos-n : d.pos]}
+	case allOf, anyOf:
+		n := d.number()
+		if n == 0 {
+			d.fail("subqueries")
+			return literalQuery{}
+		}
+		q := literalQuery{op: queryOp(op), sub: make([]literalQuery, n)}
+		for i := range q.sub {
+			q.sub[i] = d.query()
+		}
+		return q
+	}
+	d.fail("a query letter")
 	return literalQuery{}
-}
-
-// setQuery is the query that a string contains (atStart: starts with) one
-// of set's strings; nothing when the empty string is among them.
-func setQuery(set []string, atStart bool) literalQuery {
-	if slices.Contains(set, "") {
-		return literalQuery{}
-	}
-	slices.Sort(set)
-	set = slices.Compact(set)
-	switch {
-	case len(set) == 1 && atStart:
-		return literalQuery{op: hasPrefix, lit: set[0]}
-	case len(set) == 1:
-		return literalQuery{op: contains, lit: set[0]}
-	case atStart:
-		return literalQuery{op: hasPrefixAny, lit: strings.Join(set, "\x00")}
-	}
-	return literalQuery{op: containsAny, lit: strings.Join(set, "\x00")}
-}
-
-// concatQuery is queryOf a concatenation: every part's query holds, and
-// runs of parts with exact sets are joined into one set ("h" then "tc"
-// is "htc"). A part begins at the start of the string when it is the
-// first of a concatenation that does, or when it follows ^ (OpBeginText).
-func concatQuery(subs []*syntax.Regexp, atStart bool) literalQuery {
-	all := literalQuery{op: allOf}
-	add := func(q literalQuery) {
-		if q.op != anyString {
-			all.sub = append(all.sub, q)
-		}
-	}
-	var run []string // the product of the current run of exact sets
-	runAtStart, inRun := false, false
-	flush := func() {
-		if inRun {
-			add(setQuery(run, runAtStart))
-		}
-		run, inRun = nil, false
-	}
-	for _, sub := range subs {
-		if sub.Op == syntax.OpBeginText {
-			flush()
-			atStart = true
-			continue
-		}
-		if set, ok := exactSet(sub); ok {
-			if !inRun {
-				run, runAtStart, inRun = set, atStart, true
-			} else if joined, ok := product(run, set); ok {
-				run = joined
-			} else {
-				flush()
-				run, runAtStart, inRun = set, false, true
-			}
-		} else {
-			flush()
-			add(queryOf(sub, atStart))
-		}
-		atStart = false
-	}
-	flush()
-	switch len(all.sub) {
-	case 0:
-		return literalQuery{}
-	case 1:
-		return all.sub[0]
-	}
-	all.sub = slices.Clone(all.sub) // drop what append left spare
-	return all
-}
-
-// exactSet returns the lower-cased strings re matches, when they are at
-// most maxExact and all ASCII (a literal, a small class, alternations and
-// concatenations of them).
-func exactSet(re *syntax.Regexp) ([]string, bool) {
-	switch re.Op {
-	case syntax.OpEmptyMatch:
-		return []string{""}, true
-	case syntax.OpLiteral:
-		lit := string(re.Rune)
-		for _, r := range lit {
-			if r >= 0x80 {
-				return nil, false // may fold to ASCII: ask nothing
-			}
-		}
-		return []string{strings.ToLower(lit)}, true
-	case syntax.OpCharClass:
-		return classSet(re.Rune)
-	case syntax.OpCapture:
-		return exactSet(re.Sub[0])
-	case syntax.OpQuest:
-		set, ok := exactSet(re.Sub[0])
-		if !ok || len(set) >= maxExact {
-			return nil, false
-		}
-		return append(set, ""), true
-	case syntax.OpConcat:
-		set := []string{""}
-		for _, sub := range re.Sub {
-			part, ok := exactSet(sub)
-			if !ok {
-				return nil, false
-			}
-			if set, ok = product(set, part); !ok {
-				return nil, false
-			}
-		}
-		return set, true
-	case syntax.OpAlternate:
-		var set []string
-		for _, sub := range re.Sub {
-			part, ok := exactSet(sub)
-			if !ok || len(set)+len(part) > maxExact {
-				return nil, false
-			}
-			set = append(set, part...)
-		}
-		return set, true
-	}
-	return nil, false
-}
-
-// classSet is the lower-cased characters of a class of at most 16 ASCII
-// characters (pairs of range bounds, as syntax gives them).
-func classSet(ranges []rune) ([]string, bool) {
-	var set []string
-	for i := 0; i+1 < len(ranges); i += 2 {
-		lo, hi := ranges[i], ranges[i+1]
-		if hi >= 0x80 || int(hi-lo)+1+len(set) > 16 {
-			return nil, false
-		}
-		for r := lo; r <= hi; r++ {
-			set = append(set, strings.ToLower(string(r)))
-		}
-	}
-	slices.Sort(set)
-	set = slices.Compact(set) // (?i) gives both cases
-	return set, len(set) > 0
-}
-
-// product is every string of a followed by every string of b, if there are
-// at most maxExact.
-func product(a, b []string) ([]string, bool) {
-	if len(a)*len(b) > maxExact {
-		return nil, false
-	}
-	out := make([]string, 0, len(a)*len(b))
-	for _, x := range a {
-		for _, y := range b {
-			out = append(out, x+y)
-		}
-	}
-	return out, true
 }
