@@ -5,6 +5,7 @@ package agents
 // uapFilterData is both lists' filters, derived from uap-go's
 // expressions (see decodeUAPFilters for the format).
 const uapFilterData = "" +
+	"5346:" +
 	"0365:" +
 	"A2:c16:geoevent server C19:0}1}2}3}4}5}6}7}8}9" +
 	"c10:arcgis pro" +

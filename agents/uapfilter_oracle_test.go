@@ -39,7 +39,14 @@ func uapFiltersFromYAML(t testing.TB) [2]uapFilter {
 
 // encodeUAPFilters is the serialization decodeUAPFilters reads.
 func encodeUAPFilters(f [2]uapFilter) ([]string, error) {
-	var out []string // a list's header, then each of its queries
+	var out []string // the number of queries, a list's header, then each of its queries
+	nodes := 0
+	for i := range f {
+		for j := range f[i].queries {
+			nodes += f[i].queries[j].count()
+		}
+	}
+	out = append(out, strconv.Itoa(nodes)+":")
 	for i := range f {
 		always := "0"
 		if f[i].always {
@@ -57,14 +64,23 @@ func encodeUAPFilters(f [2]uapFilter) ([]string, error) {
 	return out, nil
 }
 
+// count is the number of queries q is made of, itself included.
+func (q *literalQuery) count() int {
+	n := 1
+	for i := range q.sub {
+		n += q.sub[i].count()
+	}
+	return n
+}
+
 func encodeQuery(b *strings.Builder, q *literalQuery) error {
 	b.WriteByte(queryLetters[q.op])
 	switch q.op {
 	case contains, hasPrefix, containsAny, hasPrefixAny:
-		if strings.Contains(q.lit, uapSetSeparator) {
+		if strings.IndexByte(q.lit, uapSetSeparator) >= 0 {
 			return fmt.Errorf("literal %q holds uapSetSeparator %q: choose another", q.lit, uapSetSeparator)
 		}
-		lit := strings.ReplaceAll(q.lit, "\x00", uapSetSeparator)
+		lit := strings.ReplaceAll(q.lit, "\x00", string(rune(uapSetSeparator)))
 		fmt.Fprintf(b, "%d:%s", len(lit), lit)
 	case allOf, anyOf:
 		fmt.Fprintf(b, "%d:", len(q.sub))
@@ -136,12 +152,12 @@ func TestUAPFilterData(t *testing.T) {
 // TestUAPFilterDataRefusesDamage checks that damaged data is an error, not
 // a filter that turns strings away.
 func TestUAPFilterDataRefusesDamage(t *testing.T) {
-	for _, data := range []string{"", "0", "01:", "02:c3:abc", "01:c9:abc", "01:x3:abc", "01:A0:", "01:c3:abc0", "00:00:x"} {
+	for _, data := range []string{"", "1:", "1:0", "1:01:", "1:02:c3:abc", "1:01:c9:abc", "1:01:x3:abc", "1:01:A0:", "1:01:c3:abc0", "0:00:00:x", "0:01:c3:abc00:", "1:01:A1:c1:a00:", "x:01:c3:abc00:"} {
 		if _, err := decodeUAPFilters(data); err == nil {
 			t.Errorf("decodeUAPFilters(%q) took damaged data", data)
 		}
 	}
-	if f, err := decodeUAPFilters("11:c3:abc00:"); err != nil || !f[0].always || f[0].queries[0].lit != "abc" {
+	if f, err := decodeUAPFilters("1:11:c3:abc00:"); err != nil || !f[0].always || f[0].queries[0].lit != "abc" {
 		t.Errorf("decodeUAPFilters of a small filter = %+v, %v", f, err)
 	}
 }
