@@ -10,7 +10,7 @@ import (
 // at run time took 17-20 ms of CPU (reading uap-go's YAML, parsing its
 // expressions), on a worker's path in every run; decoding takes well under
 // a millisecond.
-//go:generate go test -run TestUAPFilterData -update .
+//go:generate go test . -run TestUAPFilterData -update
 
 // uapFilter says, without running a list's expressions, that none of them
 // can match a string: each expression is reduced to a query on the
