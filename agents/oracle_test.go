@@ -86,25 +86,12 @@ func oldRoleWord(ua, lower string) (k, at int, name string) {
 			if k >= 0 && j >= k {
 				continue // an earlier word in the table already matched
 			}
-			w := &agentRoleWords[j]
-			end := i + len(w.word)
-			if !strings.HasPrefix(lower[i:], w.word) ||
-				w.atWordStart && i > 0 && uaLetter(lower[i-1]) ||
-				w.atWordEnd && end < len(lower) && (uaLetter(lower[end]) || uaDigit(lower[end])) ||
-				w.word == "bot" && i >= 2 && lower[i-2:i] == "cu" || // CUBOT, a phone maker
-				inAddress(lower, i) || compared(lower, i) {
+			if !strings.HasPrefix(lower[i:], agentRoleWords[j].word) {
 				continue
 			}
-			n := productName(ua, i, end)
-			if w.word == "http" && (strings.EqualFold(n, "http") || strings.EqualFold(n, "https")) {
-				continue // "(HTTPS)" in a phone browser's comment, not a product
-			}
-			if strings.HasPrefix(strings.ToLower(n), w.word) {
-				// "Superfeedr bot/2.0", "(compatible; Yahoo Ad monitoring; …)": the
-				// role word is not the name; the product before it is.
-				if r := robotName(ua, lower); r != "(unknown)" && r != "Mozilla" {
-					n = r
-				}
+			n, ok := roleWordName(ua, lower, j, i)
+			if !ok {
+				continue
 			}
 			k, at, name = j, i, n
 		}

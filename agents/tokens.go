@@ -300,35 +300,46 @@ var agentRoleWords = []struct {
 // searching for each word in turn would cost a new User-agent a pass per
 // word.
 func roleWord(t *uaText) (k, at int, name string) {
-	ua, lower := t.ua, t.lower
 	k = -1
 	for _, m := range t.matches {
 		i, j := int(m.at), int(m.entry)
 		if m.table != tableRoles || k >= 0 && j >= k {
 			continue // an earlier word in the table already matched
 		}
-		w := &agentRoleWords[j]
-		end := i + len(w.word)
-		if w.atWordStart && i > 0 && uaLetter(lower[i-1]) ||
-			w.atWordEnd && end < len(lower) && (uaLetter(lower[end]) || uaDigit(lower[end])) ||
-			w.word == "bot" && i >= 2 && lower[i-2:i] == "cu" || // CUBOT, a phone maker
-			inAddress(lower, i) || compared(lower, i) {
+		n, ok := roleWordName(t.ua, t.lower, j, i)
+		if !ok {
 			continue
-		}
-		n := productName(ua, i, end)
-		if w.word == "http" && (strings.EqualFold(n, "http") || strings.EqualFold(n, "https")) {
-			continue // "(HTTPS)" in a phone browser's comment, not a product
-		}
-		if strings.HasPrefix(strings.ToLower(n), w.word) {
-			// "Superfeedr bot/2.0", "(compatible; Yahoo Ad monitoring; …)": the
-			// role word is not the name; the product before it is.
-			if r := robotName(ua, lower); r != "(unknown)" && r != "Mozilla" {
-				n = r
-			}
 		}
 		k, at, name = j, i, n
 	}
 	return k, at, name
+}
+
+// roleWordName returns the product that role word j, found at lower[i],
+// names; ok is false when the word there names none (inside a longer word,
+// an address or a comparison). roleWord and its test oracle both accept a
+// match by it.
+func roleWordName(ua, lower string, j, i int) (name string, ok bool) {
+	w := &agentRoleWords[j]
+	end := i + len(w.word)
+	if w.atWordStart && i > 0 && uaLetter(lower[i-1]) ||
+		w.atWordEnd && end < len(lower) && (uaLetter(lower[end]) || uaDigit(lower[end])) ||
+		w.word == "bot" && i >= 2 && lower[i-2:i] == "cu" || // CUBOT, a phone maker
+		inAddress(lower, i) || compared(lower, i) {
+		return "", false
+	}
+	n := productName(ua, i, end)
+	if w.word == "http" && (strings.EqualFold(n, "http") || strings.EqualFold(n, "https")) {
+		return "", false // "(HTTPS)" in a phone browser's comment, not a product
+	}
+	if strings.HasPrefix(strings.ToLower(n), w.word) {
+		// "Superfeedr bot/2.0", "(compatible; Yahoo Ad monitoring; …)": the
+		// role word is not the name; the product before it is.
+		if r := robotName(ua, lower); r != "(unknown)" && r != "Mozilla" {
+			n = r
+		}
+	}
+	return n, true
 }
 
 // compared reports whether the product around lower[i] follows "like " or
