@@ -98,7 +98,7 @@ func (p *Profiles) writeHeap() error {
 // flags defines the hidden profile flags.
 func (p *Profiles) flags(fs *pflag.FlagSet) {
 	fs.StringVar(&p.CPU, "cpuprofile", "", "write a CPU profile (go tool pprof) to FILE")
-	fs.StringVar(&p.Heap, "memprofile", "", "write a heap profile (go tool pprof) to FILE, taken after the last record")
+	fs.StringVar(&p.Heap, "memprofile", "", "write a heap profile (go tool pprof) to FILE, taken after the last record, of what was allocated from the start of the pass on (all of it with GODEBUG=memprofilerate=N)")
 	_ = fs.MarkHidden("cpuprofile")
 	_ = fs.MarkHidden("memprofile")
 }
