@@ -45,7 +45,7 @@ func (f *Format) parseCLF(line []byte, rec *Record, alias bool, dates *clfDate) 
 	if i < 0 || bytes.IndexByte(line[:i], ',') >= 0 {
 		return false
 	}
-	rec.Client = dash(s[:i])
+	rec.Client = dashEmpty(s[:i])
 	// %l and %u, then " [". Mostly "-", whose end is known without a
 	// search (inline: a call to a function that searched otherwise cost
 	// as much as the search).
@@ -55,7 +55,7 @@ func (f *Format) parseCLF(line []byte, rec *Record, alias bool, dates *clfDate) 
 			return false
 		}
 	}
-	rec.Ident = dash(s[i+1 : j])
+	rec.Ident = dashEmpty(s[i+1 : j])
 	k := j + 2
 	if k >= len(line) || line[j+1] != '-' || line[k] != ' ' {
 		if k = indexByteFrom(line, j+1, ' '); k < 0 {
@@ -65,7 +65,7 @@ func (f *Format) parseCLF(line []byte, rec *Record, alias bool, dates *clfDate) 
 	if k+1 >= len(line) || line[k+1] != '[' {
 		return false
 	}
-	rec.User = dash(s[j+1 : k])
+	rec.User = dashEmpty(s[j+1 : k])
 	// %t, then "] \"": a time that reads as CLF has no ']' in it, so the
 	// first ']' is the one after it.
 	p := k + 2
@@ -87,7 +87,7 @@ func (f *Format) parseCLF(line []byte, rec *Record, alias bool, dates *clfDate) 
 	if q < 0 || q+2 >= len(line) || line[q+1] != ' ' || !numberAt(line, q+2) {
 		return false
 	}
-	if req := dash(s[p:q]); req != "" {
+	if req := dashEmpty(s[p:q]); req != "" {
 		rec.Request = req
 		splitRequest(req, rec)
 	}
@@ -128,13 +128,13 @@ func (f *Format) parseCLF(line []byte, rec *Record, alias bool, dates *clfDate) 
 		if q < 0 || q+2 >= len(line) || line[q+1] != ' ' || line[q+2] != '"' {
 			return false
 		}
-		rec.Referer = dash(s[p+1 : q])
+		rec.Referer = dashEmpty(s[p+1 : q])
 		p = q + 3
 		q = quoteFrom(line, p)
 		if q < 0 || q+1 < len(line) && line[q+1] != ' ' && line[q+1] != '\t' {
 			return false
 		}
-		rec.UserAgent = dash(s[p:q])
+		rec.UserAgent = dashEmpty(s[p:q])
 		e = q + 1
 	}
 	return f.finish(line, e, nil, rec, alias) == nil
@@ -160,11 +160,3 @@ func quoteFrom(line []byte, i int) int {
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
-
-// dash is v, or "" for "-": an absent field.
-func dash(v string) string {
-	if len(v) == 1 && v[0] == '-' {
-		return ""
-	}
-	return v
-}

@@ -630,6 +630,7 @@ func uriDecoded(v, raw, enc, encLower string) string {
 	return percentDecode(v)
 }
 
+// dashEmpty is v, or "" for "-": an absent field.
 func dashEmpty(v string) string {
 	if v == "-" {
 		return ""
