@@ -63,10 +63,10 @@ func TestClientList(t *testing.T) {
 }
 
 // TestClientRecordSize pins the client record's size: a log where every
-// line is a new client is made of these records, and the allocator
-// rounds a record up to its size class (240 is one; 241 would take 256,
-// 4 MB more on the 300,000-line churn log). A change that shrinks the
-// record lowers the pin; one that grows it past the class must say why.
+// line is a new client is made of these records, which sit side by side
+// in clientTable's chunks (241 bytes would take 248, 2 MB more on the
+// 300,000-line churn log's 250,000 clients). A change that shrinks the
+// record lowers the pin; one that grows it must say why.
 func TestClientRecordSize(t *testing.T) {
 	if got, want := unsafe.Sizeof(client{}), uintptr(240); got != want {
 		t.Errorf("client record of %d bytes, want %d", got, want)

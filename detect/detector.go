@@ -137,8 +137,9 @@ type client struct {
 	posts     uint32
 	robotsTxt uint32 // fetches of /robots.txt
 	// The fields below are in order of size, so that the record pads
-	// only after last: 240 bytes, a size the allocator has, 4 of them
-	// free (244 would take 256; TestClientRecordSize).
+	// only after last: 240 bytes, 4 of them free. Records sit in
+	// clientTable's chunks, so a record's every 8 bytes more is 8 bytes
+	// a client (TestClientRecordSize).
 	flags clientFlags
 	sf    sessionFlags // its sessions' flags (conduct.go)
 	fp    fingerprint  // which of favicon, robots.txt and sitemap.xml it asked for (scanner.go)

@@ -32,7 +32,7 @@ type clientTable struct {
 // glanceBits is the size of clientTable.glance: 2,048 entries, 16 KiB.
 const glanceBits = 11
 
-// tableChunk is the records in a chunk of clientTable (36 KiB: one
+// tableChunk is the records in a chunk of clientTable (30 KiB: one
 // allocation for 128 clients) and of agentTable; no chunk's records ever
 // move (they are held by pointer).
 const tableChunk = 128
