@@ -189,12 +189,10 @@ func (f *fleetTally) find(ua string) (int32, uint64, bool) {
 	if x.n == 0 {
 		return 0, h, false
 	}
-	mask, tag := uint64(len(x.slots)-1), tagOf(h)
-	for i := h & mask; x.slots[i] != 0; i = (i + 1) & mask {
-		if s := x.slots[i]; s&tagMask == tag {
-			if e := int32(uint32(s) - 1); string(f.text.bytes(f.entries[e].ua)) == ua {
-				return e, h, true
-			}
+	tag := tagOf(h)
+	for s, ok := x.seek(x.start(h), tag); ok; s, ok = x.seek(x.after(s), tag) {
+		if e := int32(x.place(s)); string(f.text.bytes(f.entries[e].ua)) == ua {
+			return e, h, true
 		}
 	}
 	return 0, h, false

@@ -91,13 +91,11 @@ func (t *clientTable) find(ip, ua string) (*client, uint64) {
 	if x.n == 0 {
 		return nil, h
 	}
-	mask, tag := uint64(len(x.slots)-1), tagOf(h)
-	for i := h & mask; x.slots[i] != 0; i = (i + 1) & mask {
-		if s := x.slots[i]; s&tagMask == tag {
-			if c := t.record(uint32(s) - 1); c.ip == ip && c.ua.ua == ua {
-				*e = g&tagMask | s&^tagMask
-				return c, h
-			}
+	tag := tagOf(h)
+	for s, ok := x.seek(x.start(h), tag); ok; s, ok = x.seek(x.after(s), tag) {
+		if c := t.record(x.place(s)); c.ip == ip && c.ua.ua == ua {
+			*e = g&tagMask | x.slots[s]&^tagMask
+			return c, h
 		}
 	}
 	return nil, h
@@ -201,12 +199,10 @@ func (t *agentTable) find(ua string) (*agentInfo, uint64) {
 	if x.n == 0 {
 		return nil, h
 	}
-	mask, tag := uint64(len(x.slots)-1), tagOf(h)
-	for i := h & mask; x.slots[i] != 0; i = (i + 1) & mask {
-		if s := x.slots[i]; s&tagMask == tag {
-			if a := t.entry(uint32(s) - 1); a.ua == ua {
-				return a, h
-			}
+	tag := tagOf(h)
+	for s, ok := x.seek(x.start(h), tag); ok; s, ok = x.seek(x.after(s), tag) {
+		if a := t.entry(x.place(s)); a.ua == ua {
+			return a, h
 		}
 	}
 	return nil, h
@@ -311,17 +307,35 @@ func (x *slotIndex) next(s uint64) uint64 {
 	return x.from((s+1)&uint64(len(x.slots)-1), x.slots[s]&tagMask)
 }
 
-// from returns the first slot from i whose half of the hash is tag.
+// from returns the first slot from i whose half of the hash is tag, which
+// must be there.
 func (x *slotIndex) from(i, tag uint64) uint64 {
-	mask := uint64(len(x.slots) - 1)
-	for x.slots[i]&tagMask != tag || x.slots[i] == 0 {
-		if x.slots[i] == 0 {
-			panic("detect: slotIndex: a record not in the index")
-		}
-		i = (i + 1) & mask
+	i, ok := x.seek(i, tag)
+	if !ok {
+		panic("detect: slotIndex: a record not in the index")
 	}
 	return i
 }
+
+// seek returns the first slot from i whose half of the hash is tag, or
+// false at an empty slot before one: a probe's next candidate, whose
+// record the caller compares. A probe of hash h starts at h's slot
+// (x.start(h)) and goes on after a candidate s at x.after(s).
+func (x *slotIndex) seek(i, tag uint64) (uint64, bool) {
+	mask := uint64(len(x.slots) - 1)
+	for ; x.slots[i] != 0; i = (i + 1) & mask {
+		if x.slots[i]&tagMask == tag {
+			return i, true
+		}
+	}
+	return i, false
+}
+
+// start is the slot a probe of hash h starts from.
+func (x *slotIndex) start(h uint64) uint64 { return h & uint64(len(x.slots)-1) }
+
+// after is the slot after s.
+func (x *slotIndex) after(s uint64) uint64 { return (s + 1) & uint64(len(x.slots)-1) }
 
 // remove empties slot i, moving back the slots after it that a probe from
 // their hash's slot would no longer reach over the hole (Knuth's
