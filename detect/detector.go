@@ -380,8 +380,6 @@ func New(cfg Config) *Detector {
 			curves:       new(curveBudget),
 			pool:         new(windowPool),
 		},
-		uas:          newAgentTable(),
-		clients:      newClientTable(),
 		fleets:       new(fleetTally),
 		watchMinutes: maxWatchMinutesAll,
 	}

@@ -41,14 +41,10 @@ const tableChunk = 128
 // log can be written to make its clients collide.
 var seedClients = maphash.MakeSeed()
 
-func tableHash(ip, ua string) uint64 { return hashPair(ip, ua) }
-
 // hashPair is the table's hash (a variable so a test can make pairs collide).
 var hashPair = func(ip, ua string) uint64 {
 	return maphash.Comparable(seedClients, clientKey{ip, ua})
 }
-
-func newClientTable() clientTable { return clientTable{} }
 
 // record returns the record at place i.
 func (t *clientTable) record(i uint32) *client {
@@ -86,7 +82,7 @@ func (t *clientTable) find(ip, ua string) (*client, uint64) {
 			return c, 0
 		}
 	}
-	h := tableHash(ip, ua)
+	h := hashPair(ip, ua)
 	x := &t.index
 	if x.n == 0 {
 		return nil, h
@@ -132,7 +128,7 @@ func (t *clientTable) put(i uint32, h uint64) {
 // c must not be read after.
 func (t *clientTable) remove(c *client) {
 	x := &t.index
-	s := x.first(tableHash(c.ip, c.ua.ua))
+	s := x.first(hashPair(c.ip, c.ua.ua))
 	for t.record(x.place(s)) != c {
 		s = x.next(s)
 	}
@@ -178,8 +174,6 @@ type agentTable struct {
 // hashAgent is agentTable's hash (a variable so a test can make strings
 // collide).
 var hashAgent = func(ua string) uint64 { return maphash.String(seedClients, ua) }
-
-func newAgentTable() agentTable { return agentTable{} }
 
 // entry returns the entry at place i.
 func (t *agentTable) entry(i uint32) *agentInfo {
