@@ -117,6 +117,15 @@ func fleetFlagsOf(path string, pf *pathFacts, res resource) uint8 {
 	return fl
 }
 
+// faviconFP is what countFP reads of a path's fingerprint, from its
+// fleetFlagsOf flags: Route keeps the flags, not the fingerprint.
+func faviconFP(flags uint8) uint8 {
+	if flags&fleetFavicon != 0 {
+		return fpFavicon
+	}
+	return 0
+}
+
 // countAs is count with what the path says in flags (fleetFlagsOf).
 func (f *fleetTally) countAs(r *logparse.Record, res resource, flags uint8) (kept keptText) {
 	ua := r.UserAgent

@@ -243,10 +243,11 @@ func (p *Pool) AddRoutes(recs []logparse.Record, rt *Routes, release func()) {
 			if o := b.owner[i]; o != ownerNone {
 				r := &b.recs[i]
 				res := rt.res[lo+i]
+				fl := rt.fleet[lo+i]
 				if !routed {
-					b.counts.count(r, r.Path(), res)
+					b.counts.countFP(r, res, faviconFP(fl))
 				}
-				b.kept[i] = p.fleets.countAs(r, res, rt.fleet[lo+i])
+				b.kept[i] = p.fleets.countAs(r, res, fl)
 				if o < ownerPass {
 					p.handed[o]++
 				}

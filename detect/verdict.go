@@ -174,17 +174,8 @@ type logCounts struct {
 	plainAssets int64 // assets but the favicon, which a front may leave to the back
 }
 
-// count adds r, whose origin-form path is path and resource class res.
-func (n *logCounts) count(r *logparse.Record, path string, res resource) {
-	var fp uint8
-	if res == resourceAsset {
-		fp = fingerprintOf(path)
-	}
-	n.countFP(r, res, fp)
-}
-
-// countFP is count with the path's fingerprintOf in fp (read for assets
-// only).
+// countFP adds r, of resource class res, whose path's fingerprintOf is fp
+// (read for assets only, and only as fpFavicon or not).
 func (n *logCounts) countFP(r *logparse.Record, res resource, fp uint8) {
 	n.seen++
 	if r.UserAgent != "" {
