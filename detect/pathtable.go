@@ -7,8 +7,8 @@ import "hash/maphash"
 // (about 80 bytes a path, every one scanned by the collector at each
 // cycle; a churn log interns maxPanelPaths of them per worker); here the
 // text sits end to end in a textArena and the map is keyed by a 64-bit
-// hash of it, checked against the text found, as clientTable does. Paths
-// with one hash (crafted: the seed is random) go to collide.
+// hash of it, checked against the text found. Paths with one hash
+// (crafted: the seed is random) go to collide.
 type pathTable struct {
 	byHash  map[uint64]uint32
 	collide map[string]uint32
