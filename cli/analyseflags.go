@@ -16,7 +16,7 @@ var analyseHelpOrder = []string{
 	"max-clients", "since", "until", "client", "fail-on", "color", "progress", "verify-dns", "dns-server",
 	"ranges", "keys", "workers", "state-from", "shard", "trust-proxy", "json-fields", "width", "block",
 	"allow", "allow-file", "aggregate", "aggregate-at", "nft-table", "nft-hook", "follow", "interval",
-	"site", "expire", "cpuprofile", "memprofile",
+	"site", "expire", "cpuprofile", "memprofile", "trace",
 }
 
 // analyseFlags are the main command's flags, in groups: what is read, how

@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -17,8 +18,12 @@ import (
 type Profiles struct {
 	CPU  string // write a CPU profile of the run to this file
 	Heap string // write the live heap after the last record to this file
+	// Trace is a file for the run's execution trace (go tool trace): where
+	// the cores sat idle, which a CPU profile does not show.
+	Trace string
 
-	cpu *os.File
+	cpu   *os.File
+	trace *os.File
 }
 
 // Go samples an allocation in every 512 KiB for heap profiles, which only
@@ -47,6 +52,17 @@ func (p *Profiles) Start() error {
 	if p.Heap != "" && !sampling {
 		runtime.MemProfileRate, sampling = heapSampleRate, true
 	}
+	if p.Trace != "" {
+		f, err := os.Create(p.Trace)
+		if err != nil {
+			return fmt.Errorf("--trace: %w", err)
+		}
+		if err := trace.Start(f); err != nil {
+			f.Close()
+			return fmt.Errorf("--trace: %w", err)
+		}
+		p.trace = f
+	}
 	if p.CPU == "" {
 		return nil
 	}
@@ -62,8 +78,13 @@ func (p *Profiles) Start() error {
 	return nil
 }
 
-// Stop ends the CPU profile and closes its file.
+// Stop ends the CPU profile and the trace, and closes their files.
 func (p *Profiles) Stop() {
+	if p.trace != nil {
+		trace.Stop()
+		p.trace.Close()
+		p.trace = nil
+	}
 	if p.cpu != nil {
 		pprof.StopCPUProfile()
 		p.cpu.Close()
@@ -99,6 +120,8 @@ func (p *Profiles) writeHeap() error {
 func (p *Profiles) flags(fs *pflag.FlagSet) {
 	fs.StringVar(&p.CPU, "cpuprofile", "", "write a CPU profile (go tool pprof) to FILE")
 	fs.StringVar(&p.Heap, "memprofile", "", "write a heap profile (go tool pprof) to FILE, taken after the last record, of what was allocated from the start of the pass on (all of it with GODEBUG=memprofilerate=N)")
+	fs.StringVar(&p.Trace, "trace", "", "write an execution trace (go tool trace) of the run to FILE")
 	_ = fs.MarkHidden("cpuprofile")
+	_ = fs.MarkHidden("trace")
 	_ = fs.MarkHidden("memprofile")
 }
