@@ -318,6 +318,10 @@ func (j *jsonStream) row(v any, prefix string) bool {
 		j.buf, ok = appendNetwork(j.buf[:0], v, prefix)
 	case *findings.Violation:
 		j.buf, ok = appendViolation(j.buf[:0], v, prefix)
+	case *findings.ClientEdge:
+		j.buf, ok = appendEdge(j.buf[:0], v, prefix), true
+	case *jsonPaths:
+		j.buf, ok = appendPaths(j.buf[:0], v, prefix), true
 	}
 	if ok {
 		_, j.err = j.w.Write(j.buf)
@@ -402,7 +406,9 @@ func writePaths(j *jsonStream, paths map[string]jsonPaths) {
 		}
 		j.raw("      " + string(key) + ": ")
 		v := paths[name]
-		j.marshal(&v, "      ")
+		if !j.row(&v, "      ") {
+			j.marshal(&v, "      ")
+		}
 		if j.err != nil {
 			return
 		}
@@ -427,7 +433,9 @@ func writeList[T any](j *jsonStream, list []T) {
 			j.raw(",\n")
 		}
 		j.raw("      ")
-		j.marshal(&list[i], "      ")
+		if !j.row(&list[i], "      ") {
+			j.marshal(&list[i], "      ")
+		}
 		if j.err != nil {
 			return
 		}
