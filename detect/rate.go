@@ -3,6 +3,7 @@ package detect
 import (
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/robowatch/robowatch/findings"
 )
@@ -146,20 +147,46 @@ type thresholds struct {
 // visits: without it every visit allocates a window and leaves it as
 // garbage, and the garbage collector lets the heap grow to twice the live
 // state to collect it. Past poolWindows, released windows are left to the
-// collector, and so are windows whose buffers grew past poolMaxCap, so the
-// pool holds at most 7 MiB. A new window starts without buffers: most
-// clients make a request or two, and a buffer sized for a busy one would
-// cost every client of a flood a kilobyte.
+// collector, so the small ones hold at most 14 MiB (4,096 of 64 seconds
+// and 64 paths). A new window starts without buffers: most clients make a
+// request or two, and a buffer sized for a busy one would cost every
+// client of a flood a kilobyte.
+//
+// Windows whose buffers grew past poolMaxCap are kept apart, up to
+// poolBigBytes of buffers, and handed out first: a crawler's window grows
+// to a hundred seconds and more, and when it fell idle and another busy
+// client came, growing a new one from nothing was 17 MB of the million-line
+// log's 52 MB of allocations, and a collection every 6 MB. Kept, the pass
+// allocates 45 MB, and runs 3.7% fewer instructions on two workers
+// (cachegrind, gen400k.log) for 0.5 MB of peak RSS.
 type windowPool struct {
 	free []*window
+	// big: windows whose buffers grew past poolMaxCap (busy clients'),
+	// bigBytes the bytes of their buffers, kept under poolBigBytes.
+	big      []*window
+	bigBytes int
 }
 
 const (
 	poolWindows = 4096 // most windows the pool keeps
-	poolMaxCap  = 64   // a window whose buffers grew larger (a busy client) is not kept
+	poolMaxCap  = 64   // a window whose buffers grew larger (a busy client) goes to big
+	// poolBigBytes bounds the buffers of the big windows kept.
+	poolBigBytes = 2 << 20
 )
 
+// windowBytes is the size of w's buffers.
+func windowBytes(w *window) int {
+	return cap(w.secs)*int(unsafe.Sizeof(second{})) + cap(w.paths)*int(unsafe.Sizeof(pathStamp{}))
+}
+
 func (p *windowPool) get() *window {
+	if n := len(p.big); n > 0 {
+		w := p.big[n-1]
+		p.big[n-1] = nil
+		p.big = p.big[:n-1]
+		p.bigBytes -= windowBytes(w)
+		return w
+	}
 	if n := len(p.free); n > 0 {
 		w := p.free[n-1]
 		p.free[n-1] = nil
@@ -170,7 +197,17 @@ func (p *windowPool) get() *window {
 }
 
 func (p *windowPool) put(w *window) {
-	if len(p.free) >= poolWindows || cap(w.secs) > poolMaxCap || cap(w.paths) > poolMaxCap {
+	if max(cap(w.secs), cap(w.paths)) > poolMaxCap {
+		b := windowBytes(w)
+		if p.bigBytes+b > poolBigBytes {
+			return
+		}
+		*w = window{secs: w.secs[:0], paths: w.paths[:0]}
+		p.big = append(p.big, w)
+		p.bigBytes += b
+		return
+	}
+	if len(p.free) >= poolWindows {
 		return
 	}
 	*w = window{secs: w.secs[:0], paths: w.paths[:0]}

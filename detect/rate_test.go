@@ -68,3 +68,51 @@ func TestFullPathStampsSweptOncePerCut(t *testing.T) {
 		t.Fatalf("%d stamps after the clock moved past them all, want 1", len(r.paths))
 	}
 }
+
+// TestWindowPoolKeepsBusyWindowsBounded: a busy client's window, grown past
+// poolMaxCap, is kept when it falls idle and handed to the next client
+// that becomes active, buffers and all, emptied; the big windows kept
+// never hold more than poolBigBytes, and one too large for what is left is
+// left to the collector.
+func TestWindowPoolKeepsBusyWindowsBounded(t *testing.T) {
+	busy := func(n int) *window {
+		w := new(window)
+		for i := range n {
+			w.secs = append(w.secs, second{sec: int64(i), n: 1})
+			w.paths = append(w.paths, pathStamp{int64(i), uint64(i)})
+		}
+		w.pend, w.n60 = n, uint32(n)
+		return w
+	}
+	pool := &windowPool{}
+	w := busy(4 * poolMaxCap)
+	pool.put(w)
+	if got := pool.get(); got != w {
+		t.Fatal("a busy window was not kept")
+	} else if len(got.secs) != 0 || len(got.paths) != 0 || got.pend != 0 || got.n60 != 0 || cap(got.secs) < 4*poolMaxCap {
+		t.Fatalf("kept window not emptied, or without its buffers: %d secs (cap %d), %d paths, pend %d",
+			len(got.secs), cap(got.secs), len(got.paths), got.pend)
+	}
+	kept := 0
+	for range 4 * poolBigBytes / windowBytes(busy(4*poolMaxCap)) {
+		pool.put(busy(4 * poolMaxCap))
+		if pool.bigBytes > poolBigBytes {
+			t.Fatalf("big windows hold %d bytes, over %d", pool.bigBytes, poolBigBytes)
+		}
+		kept = len(pool.big)
+	}
+	if kept == 0 || pool.bigBytes+windowBytes(busy(4*poolMaxCap)) <= poolBigBytes {
+		t.Fatalf("%d big windows of %d bytes kept: the pool stopped short of its bound", kept, pool.bigBytes)
+	}
+	huge := busy(poolBigBytes / 32)
+	pool.big, pool.bigBytes = nil, 0
+	pool.put(huge)
+	if len(pool.big) != 0 {
+		t.Fatalf("a window of %d bytes, over the bound, was kept", windowBytes(huge))
+	}
+	for range len(pool.big) + 1 {
+		if pool.get() == huge {
+			t.Fatal("the window over the bound came back")
+		}
+	}
+}
