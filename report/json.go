@@ -461,28 +461,18 @@ func limit[T any](seq iter.Seq[T], n int) iter.Seq[T] {
 	}
 }
 
-// writeSeq writes a list member, one element at a time.
+// writeSeq writes a list member, one element at a time: on every core
+// when there are more (jsonlists.go).
 func writeSeq[T any](j *jsonStream, name string, items iter.Seq[T]) {
 	j.key(name)
-	n := 0
-	// One variable for every row: the row writers take a pointer, which made
-	// each loop variable escape, a heap copy of every verdict.
-	var cur T
-	for v := range items {
-		cur = v
-		if n == 0 {
-			j.raw("[\n")
-		} else {
-			j.raw(",\n")
-		}
-		n++
-		j.raw("    ")
-		if !j.row(&cur, "    ") {
-			j.marshal(&cur, "    ")
-		}
-		if j.err != nil {
-			return
-		}
+	var n int
+	if r := listRenderers(); r > 1 {
+		n = writeRows(j, items, r)
+	} else {
+		n = writeRowsHere(j, items)
+	}
+	if j.err != nil {
+		return
 	}
 	if n == 0 {
 		j.raw("[]")
