@@ -71,6 +71,11 @@ func TestClientRecordSize(t *testing.T) {
 	if got, want := unsafe.Sizeof(client{}), uintptr(240); got != want {
 		t.Errorf("client record of %d bytes, want %d", got, want)
 	}
+	// A chunk of records fills the 32 KiB size class it is allocated in:
+	// a size that changes the record changes clientChunk too.
+	if n := unsafe.Sizeof(client{}); n*clientChunk > 32<<10 || n*(clientChunk+1) <= 32<<10 {
+		t.Errorf("%d records of %d bytes do not fill 32 KiB", clientChunk, n)
+	}
 	if got, want := unsafe.Sizeof(clientPanel{}), uintptr(56); got != want {
 		t.Errorf("clientPanel of %d bytes, want %d (a size class of 64)", got, want)
 	}

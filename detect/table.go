@@ -13,7 +13,7 @@ import (
 // collector to follow. A folded client's record is zeroed and given to the
 // next new client.
 type clientTable struct {
-	chunks [][]client // records, tableChunk a chunk; a zero record (ua nil) is free
+	chunks [][]client // records, clientChunk a chunk; a zero record (ua nil) is free
 	used   uint32     // records handed out of the chunks
 	free   []uint32   // places of zeroed records, for the next new clients
 	index  slotIndex
@@ -32,10 +32,16 @@ type clientTable struct {
 // glanceBits is the size of clientTable.glance: 2,048 entries, 16 KiB.
 const glanceBits = 11
 
-// tableChunk is the records in a chunk of clientTable (30 KiB: one
-// allocation for 128 clients) and of agentTable; no chunk's records ever
-// move (they are held by pointer).
+// tableChunk is the entries in a chunk of agentTable (4 KiB); no chunk's
+// entries ever move (they are held by pointer).
 const tableChunk = 128
+
+// clientChunk is the records in a chunk of clientTable: 136 records of 240
+// bytes are 32,640 bytes, which fill the 32 KiB size class a chunk is
+// allocated in (128 left 2 KiB of each unused: 4 MB of the churn log's
+// 65 MB of records); no chunk's records ever move (they are held by
+// pointer).
+const clientChunk = 136
 
 // seedClients seeds clientTable's hashes: a new seed each run, so that no
 // log can be written to make its clients collide.
@@ -48,7 +54,7 @@ var hashPair = func(ip, ua string) uint64 {
 
 // record returns the record at place i.
 func (t *clientTable) record(i uint32) *client {
-	return &t.chunks[i/tableChunk][i%tableChunk]
+	return &t.chunks[i/clientChunk][i%clientChunk]
 }
 
 // get returns the client with address ip and User-agent ua, or nil.
@@ -105,8 +111,8 @@ func (t *clientTable) fresh() (*client, uint32) {
 		t.free = t.free[:n-1]
 		return t.record(i), i
 	}
-	if t.used%tableChunk == 0 {
-		t.chunks = append(t.chunks, make([]client, tableChunk))
+	if t.used%clientChunk == 0 {
+		t.chunks = append(t.chunks, make([]client, clientChunk))
 	}
 	i := t.used
 	t.used++
