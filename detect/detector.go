@@ -121,6 +121,9 @@ type client struct {
 	ua    *agentInfo
 	first stamp
 	last  lastStamp // its second an offset from first's, as the record's other seconds (seconds.go)
+	// pan1: the panel of its only request so far, while pan is nil
+	// (panels.first; 0: none), in what was the record's padding.
+	pan1 onePanel
 
 	bytes int64
 	// Counts of requests and of kinds of them: 32 bits, stopping at the
@@ -136,8 +139,8 @@ type client struct {
 	referers  uint32 // requests that carried a Referer
 	posts     uint32
 	robotsTxt uint32 // fetches of /robots.txt
-	// The fields below are in order of size, so that the record pads
-	// only after last: 240 bytes, 4 of them free. Records sit in
+	// The fields below are in order of size, so that the record does not
+	// pad: 240 bytes. Records sit in
 	// clientTable's chunks, so a record's every 8 bytes more is 8 bytes
 	// a client (TestClientRecordSize).
 	flags clientFlags

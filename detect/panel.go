@@ -45,33 +45,38 @@ type clientPanel struct {
 	status   [6]uint32 // 2xx, 3xx, 4xx, 5xx, other, 404
 	unlisted uint32    // requests to paths that got no id (the table was full)
 	full     bool      // the sketch replaced an entry: its counts are bounds
-	// shared: the panel of one request, shared by every client whose
-	// only request so far went to the same path with an answer of the
-	// same class (panels.first); copied before it is written.
-	shared bool
 	// low: the place + 1 of the least counted entry of a full sketch (the
 	// first of them), 0 when not known. A sketch full of paths asked for
 	// once (a crawler's, a gallery visitor's) replaces its least at most
 	// requests, and looking for it each time was 250 instructions a
-	// request on the generated log. Kept in the padding after shared.
+	// request on the generated log. Kept in the padding after full.
 	low   uint8
 	paths []panelEntry
 }
+
+// onePanel is the panel of a client's first request, held in its record
+// (client.pan1) until a second request makes a clientPanel of it. On a
+// log of one request a client (a botnet, a CDN edge, the churn log) most
+// clients never make a second, and each held a panel of 80 bytes (or a
+// pointer to one shared by the clients of its path and answer, for the
+// first 16,384 of them): 10 MB of the 300,000-line churn log's pass.
+// Its bits: onePanelSet, the answer's statusIndex from bit 17, 1<<20 for
+// a 404, and either the path's id (below maxPanelPaths, 1<<16) or
+// onePanelUnlisted when the path got no entry. Zero is no panel.
+type onePanel uint32
+
+const (
+	onePanelUnlisted onePanel = 1 << 21
+	onePanelSet      onePanel = 1 << 31
+	onePanel404      onePanel = 1 << 20
+	onePanelStatus            = 17 // the bit its statusIndex starts at
+)
 
 // panels is the pass's interned paths and the room left for panels.
 type panels struct {
 	paths pathTable
 	units int
-	// firsts: the shared panels of clients of one request, by oneKey. On
-	// a log of one request a client (a botnet, a CDN edge) most clients
-	// never make a second, and each would hold a panel of its own
-	// (80 bytes) for what a few thousand shared ones say.
-	firsts map[uint32]*clientPanel
 }
-
-// maxSharedPanels bounds panels.firsts; a client whose first request
-// finds no shared panel and no room for one gets a panel of its own.
-const maxSharedPanels = 1 << 14
 
 // statusIndex is the place of status among clientPanel.status's classes.
 func statusIndex(status int) int {
@@ -92,55 +97,58 @@ func statusIndex(status int) int {
 func (p *panels) add(c *client, f *pathFacts, path string, status int) {
 	cp := c.pan
 	if cp == nil {
-		if p.units+4 > maxPanelUnits {
+		if c.pan1 == 0 {
+			if p.units+4 > maxPanelUnits {
+				return
+			}
+			p.units += 4
+			p.first(c, f, path, status)
 			return
 		}
-		p.units += 4
-		p.first(c, f, path, status)
-		return
-	}
-	if cp.shared {
-		own := *cp
-		own.shared = false
-		own.paths = append(make([]panelEntry, 0, cap(cp.paths)), cp.paths...)
-		cp = &own
-		c.pan = cp
+		cp = c.pan1.panel()
+		c.pan, c.pan1 = cp, 0
 	}
 	p.count(cp, f, path, status)
 }
 
 // first gives c, whose panel has just been counted in p.units, the panel
-// of its first request: a shared one when there is one or room for one.
+// of its first request, in its record: what count would have made of it
+// in a clientPanel of its own, and its units.
 func (p *panels) first(c *client, f *pathFacts, path string, status int) {
 	id, ok := p.idOf(f, path)
-	// The units the path's entry takes, as count would take them.
-	entry := ok && p.units+1 <= maxPanelUnits
-	key := uint32(statusIndex(status)) << 17
+	k := onePanelSet | onePanel(statusIndex(status))<<onePanelStatus
 	if status == 404 {
-		key |= 1 << 20
+		k |= onePanel404
 	}
-	if entry {
-		key |= id // below maxPanelPaths, 1<<16
+	// The units the path's entry takes, as count would take them.
+	if ok && p.units+1 <= maxPanelUnits {
+		p.units++
+		k |= onePanel(id) // below maxPanelPaths, 1<<16
 	} else {
-		key |= 1 << 21
+		k |= onePanelUnlisted
 	}
-	if cp := p.firsts[key]; cp != nil {
-		if entry {
-			p.units++
-		}
-		c.pan = cp
-		return
-	}
+	c.pan1 = k
+}
+
+// listed reports whether k's path has an entry, and its id.
+func (k onePanel) listed() (uint32, bool) {
+	return uint32(k & (maxPanelPaths - 1)), k&onePanelUnlisted == 0
+}
+
+// panel returns k as a clientPanel, as count makes it of one request
+// (paths of capacity one when listed).
+func (k onePanel) panel() *clientPanel {
 	cp := new(clientPanel)
-	p.count(cp, f, path, status)
-	c.pan = cp
-	if len(p.firsts) < maxSharedPanels {
-		if p.firsts == nil {
-			p.firsts = map[uint32]*clientPanel{}
-		}
-		cp.shared = true
-		p.firsts[key] = cp
+	cp.status[k>>onePanelStatus&7] = 1
+	if k&onePanel404 != 0 {
+		cp.status[5] = 1
 	}
+	if id, ok := k.listed(); ok {
+		cp.paths = []panelEntry{{id: id, n: 1}}
+	} else {
+		cp.unlisted = 1
+	}
+	return cp
 }
 
 // count counts a request to path, whose facts are f, with status in cp,
@@ -236,6 +244,13 @@ func (p *panels) release(c *client) {
 		p.units -= 4 + cap(c.pan.paths)
 		c.pan = nil
 	}
+	if c.pan1 != 0 {
+		p.units -= 4
+		if _, ok := c.pan1.listed(); ok {
+			p.units--
+		}
+		c.pan1 = 0
+	}
 }
 
 // pathTally sums the panels of clients: for a path, low is the sum of its
@@ -254,6 +269,14 @@ func (t *pathTally) add(c *client) {
 	if !t.addStatus(c) {
 		return
 	}
+	if c.pan == nil {
+		if id, ok := c.pan1.listed(); ok {
+			t.addPath(id)
+		} else {
+			t.unlisted++
+		}
+		return
+	}
 	t.unlisted += int64(c.pan.unlisted)
 	t.addPaths(c.pan)
 }
@@ -262,6 +285,10 @@ func (t *pathTally) add(c *client) {
 func (t *pathTally) addStatus(c *client) bool {
 	cp := c.pan
 	if cp == nil {
+		if k := c.pan1; k != 0 {
+			t.addOneStatus(k)
+			return true
+		}
 		t.uncounted += int64(c.requests)
 		return false
 	}
@@ -272,6 +299,40 @@ func (t *pathTally) addStatus(c *client) bool {
 	t.status.Other += int64(cp.status[4])
 	t.status.NotFound += int64(cp.status[5])
 	return true
+}
+
+// addOneStatus counts the answer of a panel of one request.
+func (t *pathTally) addOneStatus(k onePanel) {
+	switch k >> onePanelStatus & 7 {
+	case 0:
+		t.status.S2xx++
+	case 1:
+		t.status.S3xx++
+	case 2:
+		t.status.S4xx++
+	case 3:
+		t.status.S5xx++
+	default:
+		t.status.Other++
+	}
+	if k&onePanel404 != 0 {
+		t.status.NotFound++
+	}
+}
+
+// addPath counts the one entry of a panel of one request, as addPaths
+// counts an entry of a sketch that is not full.
+func (t *pathTally) addPath(id uint32) {
+	if t.paths == nil {
+		t.paths = map[uint32]*[2]int64{}
+	}
+	s := t.paths[id]
+	if s == nil {
+		s = new([2]int64)
+		t.paths[id] = s
+	}
+	s[0]++
+	s[1]++
 }
 
 func (t *pathTally) addPaths(cp *clientPanel) {

@@ -137,21 +137,20 @@ func TestMergePathsOfDisjointClients(t *testing.T) {
 	}
 }
 
-// TestBotnetOfOneRequestEachSharesPanels: on a botnet's log every address
-// makes one request, and most ask for the same few paths; their panels
-// are shared, one per path and answer, not one a client (80 bytes each on
-// a quarter of a million clients), and a client that comes back gets a
-// panel of its own without changing the others'.
-func TestBotnetOfOneRequestEachSharesPanels(t *testing.T) {
+// TestBotnetOfOneRequestEachHoldsNoPanel: on a botnet's log every address
+// makes one request; the panel of each is in its record (client.pan1),
+// not a clientPanel a client (80 bytes each on a quarter of a million
+// clients), and a client that comes back gets a panel of its own without
+// changing the others'.
+func TestBotnetOfOneRequestEachHoldsNoPanel(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		paths      []string
 		statuses   []int
-		maxPanels  int
 		comeBackTo string
 	}{
-		{"a login sweep", []string{"/wp-login.php"}, []int{404}, 1, "/xmlrpc.php"},
-		{"a sweep of two paths and three answers", []string{"/", "/search?q=x", "/search?q=y"}, []int{200, 301, 503}, 6, "/"},
+		{"a login sweep", []string{"/wp-login.php"}, []int{404}, "/xmlrpc.php"},
+		{"a sweep of two paths and three answers", []string{"/", "/search?q=x", "/search?q=y"}, []int{200, 301, 503}, "/"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const clients = 600
@@ -170,14 +169,16 @@ func TestBotnetOfOneRequestEachSharesPanels(t *testing.T) {
 			want[back.path]++
 			addStatus(&status, back.status, 1)
 
-			panels := map[*clientPanel]bool{}
+			panels := 0
 			var tally pathTally
 			for c := range d.clients.all() {
-				panels[c.pan] = true
+				if c.pan != nil {
+					panels++
+				}
 				tally.add(c)
 			}
-			if len(panels) > tc.maxPanels+1 {
-				t.Errorf("%d clients hold %d panels, want at most %d shared and the one that came back", clients, len(panels), tc.maxPanels)
+			if panels != 1 {
+				t.Errorf("%d clients hold %d panels, want only the one that came back", clients, panels)
 			}
 			if tally.status != status || tally.uncounted != 0 {
 				t.Errorf("status %+v (uncounted %d), want %+v", tally.status, tally.uncounted, status)
@@ -325,4 +326,85 @@ func TestPanelSketchKeepsTheLeast(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestOnePanelAsCounted: the panel of a first request held in the record
+// (panels.first, onePanel) is what count makes of it in a clientPanel of
+// its own, with the same units, whatever its answer and whether its path
+// got an entry (the paths or the units running out); a second request
+// counts on from the same panel; a tally and release read it alike.
+func TestOnePanelAsCounted(t *testing.T) {
+	statuses := []int{200, 204, 301, 304, 400, 404, 429, 500, 503, 0, 99, 600}
+	for _, room := range []string{"room", "no path ids", "no units for the entry", "no units at all"} {
+		for _, status := range statuses {
+			for _, second := range []string{"/a", "/b?q=1", "/c"} {
+				var p, q panels // p: the record's panel; q: count's
+				for _, pp := range []*panels{&p, &q} {
+					pp.id("/a")
+					switch room {
+					case "no path ids":
+						for i := pp.paths.len(); i < maxPanelPaths; i++ {
+							pp.paths.add(fmt.Sprint("/full-", i))
+						}
+					case "no units for the entry":
+						pp.units = maxPanelUnits - 4
+					case "no units at all":
+						pp.units = maxPanelUnits - 3
+					}
+				}
+				path := "/b?q=" + fmt.Sprint(status)
+				var c client
+				var fp, fq pathFacts
+				p.add(&c, &fp, path, status)
+				var cp *clientPanel
+				if q.units+4 <= maxPanelUnits {
+					q.units += 4
+					cp = new(clientPanel)
+					q.count(cp, &fq, path, status)
+				}
+				var tp, tq pathTally
+				c.requests = 1
+				tp.add(&c)
+				tq.add(&client{requests: 1, pan: cp})
+				if p.units != q.units || tallyText(&tp, &p) != tallyText(&tq, &q) {
+					t.Fatalf("%s, status %d: units %d, tally %s; count's %d, %s", room, status, p.units, tallyText(&tp, &p), q.units, tallyText(&tq, &q))
+				}
+				if c.pan != nil || (cp == nil) != (c.pan1 == 0) {
+					t.Fatalf("%s, status %d: pan %v pan1 %x, count's %v", room, status, c.pan, c.pan1, cp)
+				}
+				if cp == nil {
+					continue
+				}
+				var gp, gq pathFacts
+				p.add(&c, &gp, second, 200)
+				q.count(cp, &gq, second, 200)
+				if fmt.Sprint(*c.pan) != fmt.Sprint(*cp) || cap(c.pan.paths) != cap(cp.paths) || p.units != q.units {
+					t.Fatalf("%s, status %d, then %s: %+v (cap %d, units %d), count's %+v (cap %d, units %d)",
+						room, status, second, *c.pan, cap(c.pan.paths), p.units, *cp, cap(cp.paths), q.units)
+				}
+				p.release(&c)
+				if p.units != q.units-4-cap(cp.paths) || c.pan != nil || c.pan1 != 0 {
+					t.Fatalf("%s, status %d: released to %d units", room, status, p.units)
+				}
+			}
+		}
+	}
+	// Released before a second request: its units go back.
+	var p panels
+	var c client
+	var f pathFacts
+	p.add(&c, &f, "/x", 404)
+	if p.units != 5 {
+		t.Fatalf("a first request takes %d units, want 5", p.units)
+	}
+	p.release(&c)
+	if p.units != 0 || c.pan1 != 0 {
+		t.Fatalf("released: %d units, pan1 %x", p.units, c.pan1)
+	}
+}
+
+// tallyText is what a tally says, for comparing two.
+func tallyText(t *pathTally, p *panels) string {
+	list, base := t.list(&p.paths)
+	return fmt.Sprint(list, base, t.status, t.unlisted, t.uncounted)
 }
