@@ -270,7 +270,7 @@ func TestFleetKeepsAddressesBounded(t *testing.T) {
 		}
 	}
 	for i := range f.entries {
-		e := &f.entries[i]
+		e := f.at(i)
 		ua, addrs := f.text.string(e.ua), f.addresses(e)
 		if len(addrs) != fleetMinAddresses {
 			t.Errorf("%s: %d addresses kept, want %d (each one distinct)", ua, len(addrs), fleetMinAddresses)
@@ -308,7 +308,45 @@ func TestFleetRecentTellsStringsApart(t *testing.T) {
 			t.Errorf("%q: entry %+v, want %d requests", ua, e, n)
 		}
 	}
-	if len(f.entries) != len(want) {
-		t.Errorf("%d entries, want %d", len(f.entries), len(want))
+	if int(f.entries) != len(want) {
+		t.Errorf("%d entries, want %d", f.entries, len(want))
+	}
+}
+
+// TestFleetTallyAcrossChunks: the entries sit in chunks of fleetChunk;
+// every string up to fleetMaxAgents keeps its own counts and addresses,
+// whatever chunk it is in, and strings past the bound are not counted.
+func TestFleetTallyAcrossChunks(t *testing.T) {
+	var f fleetTally
+	ua := func(i int) string { return fmt.Sprintf("Mozilla/5.0 (X11; Linux x86_64) Test/%d", i) }
+	count := func(i, addr int) {
+		r := &logparse.Record{Client: fmt.Sprintf("10.%d.%d.1", addr, i%250), UserAgent: ua(i), Method: "GET", Target: "/"}
+		pf := newPathFacts(r.Path())
+		f.count(r, r.Path(), &pf, resourcePage)
+	}
+	for i := range fleetMaxAgents + 10 {
+		count(i, 0)
+	}
+	for i := 0; i < fleetMaxAgents+10; i += 97 {
+		count(i, 1) // a second address, and a second request
+	}
+	if f.entries != fleetMaxAgents {
+		t.Fatalf("%d entries, want %d", f.entries, fleetMaxAgents)
+	}
+	for i := range fleetMaxAgents + 10 {
+		e := f.entry(ua(i))
+		if i >= fleetMaxAgents {
+			if e != nil {
+				t.Fatalf("%s counted past the bound", ua(i))
+			}
+			continue
+		}
+		want := int64(1)
+		if i%97 == 0 {
+			want = 2
+		}
+		if e == nil || e.requests != want || int64(len(f.addresses(e))) != want || f.text.string(e.ua) != ua(i) {
+			t.Fatalf("%s: entry %+v, want %d requests and addresses", ua(i), e, want)
+		}
 	}
 }
