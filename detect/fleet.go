@@ -56,7 +56,20 @@ type fleetTally struct {
 	// index hashed all of it (a browser's is 100 bytes and more) for a
 	// map lookup: 200 instructions a record on the generated log.
 	recent [fleetRecent]int32
+	// many: a bit by glanceHash of every string that reached
+	// fleetMinAddresses, below which fleet and accountFleet answer 0. Most
+	// clients judged (every browser without assets, twice on a churn log:
+	// by summarize and by the report) send a string of few addresses, and
+	// finding its entry hashed all of it and read an index slot and the
+	// string's text, three cache misses a client at Result.
+	many [fleetManyWords]uint64
 }
+
+// fleetManyBits is the size of fleetTally.many: 4,096 bits.
+const (
+	fleetManyBits  = 12
+	fleetManyWords = 1 << fleetManyBits / 64
+)
 
 // fleetRecent is the size of fleetTally.recent.
 const (
@@ -258,7 +271,10 @@ func (f *fleetTally) addAddress(e *fleetAgent, ip string) string {
 	} else {
 		f.more[tail-1].next = int32(len(f.more))
 	}
-	e.n++
+	if e.n++; e.n == fleetMinAddresses {
+		k := glanceHash(f.text.view(e.ua)) >> (64 - fleetManyBits)
+		f.many[k/64] |= 1 << (k % 64)
+	}
 	return f.text.view(a)
 }
 
@@ -279,7 +295,7 @@ func (f *fleetTally) addresses(e *fleetAgent) []string {
 // they make a fleet: at least fleetMinAddresses, in more than one network
 // (a /24, an IPv6 /48), and no asset fetched under ua.
 func (f *fleetTally) fleet(ua string) int {
-	e := f.entry(ua)
+	e := f.manyEntry(ua)
 	if e == nil || !f.spread(e) {
 		return 0
 	}
@@ -299,7 +315,7 @@ const accountFleetNum, accountFleetDen = 3, 4
 // where the log sees no one's assets too (a front server answers them),
 // where fleet alone says nothing.
 func (f *fleetTally) accountFleet(ua string) int {
-	e := f.entry(ua)
+	e := f.manyEntry(ua)
 	if e == nil || !f.spread(e) || e.account*accountFleetDen < e.requests*accountFleetNum {
 		return 0
 	}
@@ -315,6 +331,18 @@ func (f *fleetTally) entry(ua string) *fleetAgent {
 		return f.at(i)
 	}
 	return nil
+}
+
+// manyEntry returns ua's tally if it came from fleetMinAddresses addresses
+// or more; else nil, or its tally (a string of the same bit in many).
+func (f *fleetTally) manyEntry(ua string) *fleetAgent {
+	if f == nil {
+		return nil
+	}
+	if k := glanceHash(ua) >> (64 - fleetManyBits); f.many[k/64]&(1<<(k%64)) == 0 {
+		return nil
+	}
+	return f.entry(ua)
 }
 
 // spread reports whether e's string came from fleetMinAddresses or more

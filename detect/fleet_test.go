@@ -350,3 +350,71 @@ func TestFleetTallyAcrossChunks(t *testing.T) {
 		}
 	}
 }
+
+// TestFleetManyAnswersAsEntry: fleet and accountFleet look a string up
+// only if its bit in many says it may have come from fleetMinAddresses
+// addresses; they answer as the entry found by find says, for strings of
+// every number of addresses, in one network or several, with and without
+// assets or sign-up pages, and strings alike to glanceHash.
+func TestFleetManyAnswersAsEntry(t *testing.T) {
+	var f fleetTally
+	var uas []string
+	for n := range fleetMinAddresses + 3 {
+		for _, kind := range []string{"one network", "networks", "asset", "account", "host names"} {
+			ua := fmt.Sprintf("Mozilla/5.0 (Windows NT 10.0) Test/%d %s", n, kind)
+			uas = append(uas, ua)
+			for i := range n + 1 {
+				ip := fmt.Sprintf("198.51.%d.%d", i%3, i+1)
+				switch kind {
+				case "one network":
+					ip = fmt.Sprintf("198.51.100.%d", i+1)
+				case "host names":
+					ip = fmt.Sprintf("host-%d.example", i)
+				}
+				path, res := "/", resourcePage
+				switch {
+				case kind == "asset" && i == n:
+					path, res = "/a.css", resourceAsset
+				case kind == "account":
+					path = "/wp-login.php"
+				}
+				r := &logparse.Record{Client: ip, UserAgent: ua, Method: "GET", Target: path}
+				pf := newPathFacts(r.Path())
+				f.count(r, r.Path(), &pf, res)
+			}
+		}
+	}
+	alike := []string{"Mozilla/5.0 (A) xxxxxxxxxxxx Gecko/1", "Mozilla/5.0 (B) xxxxxxxxxxxx Gecko/1"}
+	for i := range fleetMinAddresses {
+		r := &logparse.Record{Client: fmt.Sprintf("10.%d.0.1", i), UserAgent: alike[0], Method: "GET", Target: "/"}
+		pf := newPathFacts(r.Path())
+		f.count(r, r.Path(), &pf, resourcePage)
+	}
+	r := &logparse.Record{Client: "10.0.0.1", UserAgent: alike[1], Method: "GET", Target: "/"}
+	pf := newPathFacts(r.Path())
+	f.count(r, r.Path(), &pf, resourcePage)
+	uas = append(uas, alike...)
+	uas = append(uas, "never sent", "")
+	fleets := 0
+	for _, ua := range uas {
+		wantFleet, wantAccount := 0, 0
+		if e := f.entry(ua); e != nil && f.spread(e) {
+			wantFleet = int(e.n)
+			if e.account*accountFleetDen >= e.requests*accountFleetNum {
+				wantAccount = int(e.n)
+			}
+		}
+		if got := f.fleet(ua); got != wantFleet {
+			t.Errorf("%q: fleet %d, want %d", ua, got, wantFleet)
+		}
+		if got := f.accountFleet(ua); got != wantAccount {
+			t.Errorf("%q: accountFleet %d, want %d", ua, got, wantAccount)
+		}
+		if wantFleet > 0 {
+			fleets++
+		}
+	}
+	if fleets < 4 {
+		t.Errorf("%d fleets among the strings, want at least 4 (the test tests nothing)", fleets)
+	}
+}
