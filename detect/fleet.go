@@ -63,6 +63,18 @@ type fleetTally struct {
 	// finding its entry hashed all of it and read an index slot and the
 	// string's text, three cache misses a client at Result.
 	many [fleetManyWords]uint64
+	// frozen: once no record is to be counted (freeze), the answers of
+	// fleet and accountFleet for the strings that make a fleet; the
+	// entries, index and addresses are let go of then.
+	frozen map[string]fleetAnswer
+}
+
+// fleetAnswer is what fleet and accountFleet say of a string of a frozen
+// tally that makes a fleet: its addresses, and whether it is an account
+// fleet.
+type fleetAnswer struct {
+	n       uint8
+	account bool
 }
 
 // fleetManyBits is the size of fleetTally.many: 4,096 bits.
@@ -295,6 +307,9 @@ func (f *fleetTally) addresses(e *fleetAgent) []string {
 // they make a fleet: at least fleetMinAddresses, in more than one network
 // (a /24, an IPv6 /48), and no asset fetched under ua.
 func (f *fleetTally) fleet(ua string) int {
+	if f != nil && f.frozen != nil {
+		return int(f.frozen[ua].n)
+	}
 	e := f.manyEntry(ua)
 	if e == nil || !f.spread(e) {
 		return 0
@@ -315,11 +330,41 @@ const accountFleetNum, accountFleetDen = 3, 4
 // where the log sees no one's assets too (a front server answers them),
 // where fleet alone says nothing.
 func (f *fleetTally) accountFleet(ua string) int {
+	if f != nil && f.frozen != nil {
+		if a := f.frozen[ua]; a.account {
+			return int(a.n)
+		}
+		return 0
+	}
 	e := f.manyEntry(ua)
-	if e == nil || !f.spread(e) || e.account*accountFleetDen < e.requests*accountFleetNum {
+	if e == nil || !f.spread(e) || !e.accountShare() {
 		return 0
 	}
 	return int(e.n)
+}
+
+// accountShare reports whether sign-up and login pages are
+// accountFleetNum/accountFleetDen of e's requests or more.
+func (e *fleetAgent) accountShare() bool {
+	return e.account*accountFleetDen >= e.requests*accountFleetNum
+}
+
+// freeze keeps of f only what fleet and accountFleet answer, once no
+// record is to be counted (a Pool's Close): at the end of the 300k churn
+// log the 65,536 entries and their index are 3.6 MB of what the report
+// holds while it is written, for the few strings that make a fleet. The
+// strings' text stays: clients hold views of it (keptText).
+func (f *fleetTally) freeze() {
+	if f.frozen != nil {
+		return
+	}
+	f.frozen = map[string]fleetAnswer{}
+	for i := range f.entries {
+		if e := f.at(i); e.n >= fleetMinAddresses && f.spread(e) {
+			f.frozen[f.text.view(e.ua)] = fleetAnswer{n: e.n, account: e.accountShare()}
+		}
+	}
+	f.chunks, f.more, f.index, f.last, f.recent = nil, nil, slotIndex{}, 0, [fleetRecent]int32{}
 }
 
 // entry returns ua's tally, or nil.

@@ -351,13 +351,11 @@ func TestFleetTallyAcrossChunks(t *testing.T) {
 	}
 }
 
-// TestFleetManyAnswersAsEntry: fleet and accountFleet look a string up
-// only if its bit in many says it may have come from fleetMinAddresses
-// addresses; they answer as the entry found by find says, for strings of
-// every number of addresses, in one network or several, with and without
-// assets or sign-up pages, and strings alike to glanceHash.
-func TestFleetManyAnswersAsEntry(t *testing.T) {
-	var f fleetTally
+// fleetsOfEveryKind is a tally of strings of 1 to 13 addresses, in one
+// network or several, with and without assets or sign-up pages, host
+// names and strings alike to glanceHash, and the strings to ask it of.
+func fleetsOfEveryKind() (*fleetTally, []string) {
+	f := new(fleetTally)
 	var uas []string
 	for n := range fleetMinAddresses + 3 {
 		for _, kind := range []string{"one network", "networks", "asset", "account", "host names"} {
@@ -395,6 +393,16 @@ func TestFleetManyAnswersAsEntry(t *testing.T) {
 	f.count(r, r.Path(), &pf, resourcePage)
 	uas = append(uas, alike...)
 	uas = append(uas, "never sent", "")
+	return f, uas
+}
+
+// TestFleetManyAnswersAsEntry: fleet and accountFleet look a string up
+// only if its bit in many says it may have come from fleetMinAddresses
+// addresses; they answer as the entry found by find says, for strings of
+// every number of addresses, in one network or several, with and without
+// assets or sign-up pages, and strings alike to glanceHash.
+func TestFleetManyAnswersAsEntry(t *testing.T) {
+	f, uas := fleetsOfEveryKind()
 	fleets := 0
 	for _, ua := range uas {
 		wantFleet, wantAccount := 0, 0
@@ -416,5 +424,40 @@ func TestFleetManyAnswersAsEntry(t *testing.T) {
 	}
 	if fleets < 4 {
 		t.Errorf("%d fleets among the strings, want at least 4 (the test tests nothing)", fleets)
+	}
+}
+
+// TestFleetFrozenAnswersAsCounted: a frozen tally (a Pool's, once closed)
+// answers fleet and accountFleet for every string as the tally did, and
+// lets go of its entries and index.
+func TestFleetFrozenAnswersAsCounted(t *testing.T) {
+	f, uas := fleetsOfEveryKind()
+	fleet, account := map[string]int{}, map[string]int{}
+	fleets := 0
+	for _, ua := range uas {
+		fleet[ua], account[ua] = f.fleet(ua), f.accountFleet(ua)
+		if fleet[ua] > 0 && account[ua] > 0 {
+			fleets++
+		}
+	}
+	if fleets == 0 {
+		t.Fatal("no account fleet among the strings: the test tests little")
+	}
+	f.freeze()
+	f.freeze() // twice is once
+	for _, ua := range uas {
+		if got := f.fleet(ua); got != fleet[ua] {
+			t.Errorf("%q: frozen fleet %d, want %d", ua, got, fleet[ua])
+		}
+		if got := f.accountFleet(ua); got != account[ua] {
+			t.Errorf("%q: frozen accountFleet %d, want %d", ua, got, account[ua])
+		}
+	}
+	if f.chunks != nil || f.index.slots != nil || f.more != nil {
+		t.Error("a frozen tally holds its entries")
+	}
+	var none *fleetTally
+	if none.fleet("x") != 0 || none.accountFleet("x") != 0 {
+		t.Error("a nil tally answers")
 	}
 }

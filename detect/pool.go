@@ -413,7 +413,8 @@ func fnv32(s string) uint32 {
 
 // Close stops the workers once they are done with the records handed to
 // them; a run that ends without a report (--strict) closes its Pool so that
-// no goroutine is left behind. Add must not be called after.
+// no goroutine is left behind. Add must not be called after: the fleet
+// tally keeps only its answers (fleetTally.freeze).
 func (p *Pool) Close() {
 	p.close.Do(func() {
 		for _, in := range p.in {
@@ -421,6 +422,7 @@ func (p *Pool) Close() {
 		}
 	})
 	p.wg.Wait()
+	p.fleets.freeze()
 }
 
 // Result waits for the workers and merges their results; Add must not be
