@@ -63,6 +63,9 @@ var (
 	}
 )
 
+// safariPlatforms are the comments Safari's string begins with.
+var safariPlatforms = [...]string{"(macintosh", "(iphone", "(ipad", "(ipod"}
+
 // safari reports whether lower is Apple's Safari on a Mac, an iPhone, an
 // iPad or an iPod by its own form, "Version/v … Safari/": Android's old
 // stock browser writes Version/4.0 whatever its age, and Opera 10 to 12
@@ -73,7 +76,7 @@ func safari(t *uaText) bool {
 		t.contains("android") || t.contains("opera") || t.contains("chrome/") {
 		return false
 	}
-	for _, p := range [...]string{"(macintosh", "(iphone", "(ipad", "(ipod"} {
+	for _, p := range safariPlatforms {
 		if t.contains(p) {
 			return true
 		}

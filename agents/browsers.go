@@ -199,10 +199,13 @@ func hasWordStart(lower, w string) bool {
 	}
 }
 
+// engines are the tokens of browser layout engines.
+var engines = [...]string{"applewebkit", "gecko", "trident/", "msie ", "presto/", "khtml"}
+
 // hasEngine reports whether lower names a browser layout engine, as every
 // browser since Netscape does.
 func hasEngine(t *uaText) bool {
-	for _, e := range [...]string{"applewebkit", "gecko", "trident/", "msie ", "presto/", "khtml"} {
+	for _, e := range engines {
 		if t.contains(e) {
 			return true
 		}

@@ -101,9 +101,9 @@ type Classifier struct {
 	reserveBytes int      // bytes handed past MaxParserBytes for real-looking strings, bounded by MaxReserveBytes
 	scratch      []byte   // the lower-cased User-agent being classified: reused, never kept (see detach)
 	text         uaText   // the User-agent being classified (read)
-	// unfiltered turns the pair filters off (every literal may be there,
-	// every byte may start a word): the rules as they read, for the tests
-	// that hold the filtered classifier to them.
+	// unfiltered turns the one pass's shortcuts off (every literal is
+	// searched for, every byte tried as a word's start): the rules as they
+	// read, for the tests that hold the classifier to them.
 	unfiltered bool
 }
 

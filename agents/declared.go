@@ -39,13 +39,17 @@ func exploitAgent(t *uaText) string {
 	return ""
 }
 
+// log4jNestings are the starts of the nested Log4j lookups log4jObfuscated
+// knows.
+var log4jNestings = [...]string{"${${", "${::-", "${lower:", "${upper:"}
+
 // log4jObfuscated reports a Log4j lookup nested to hide "jndi" from
 // filters, as scanners sent it in December 2021 and since:
 // "${${::-j}${::-n}${::-d}${::-i}:${::-l}${::-d}${::-a}${::-p}://…}",
 // "${${lower:j}ndi:…}", "${${env:X:-j}ndi…}". Read as a browser string it
 // was "no known browser" named "-j", and no scanner.
 func log4jObfuscated(t *uaText) bool {
-	for _, s := range [...]string{"${${", "${::-", "${lower:", "${upper:"} {
+	for _, s := range log4jNestings {
 		if t.contains(s) {
 			return true
 		}
@@ -112,11 +116,15 @@ func androidApp(ua, lower string, at int, tok *agentToken) (string, bool) {
 	return cleanName(ua[:min(end, maxNameLen)]), true
 }
 
+// anyContactScheme is the mask of the literals that start a contact URL.
+var anyContactScheme = literalMaskOf([]string{"http://", "https://", "+http", "mailto:"})
+
 // contactAddress says whether lower carries a contact URL or e-mail address,
 // and which.
 func contactAddress(t *uaText) string {
 	lower := t.lower
-	if t.contains("http://") || t.contains("https://") || t.contains("+http") || t.contains("mailto:") {
+	if t.holdsAny(anyContactScheme()) &&
+		(t.contains("http://") || t.contains("https://") || t.contains("+http") || t.contains("mailto:")) {
 		return "URL"
 	}
 	for from := 0; ; {

@@ -78,8 +78,20 @@ func clientFamily(t *uaText, engine bool) (name string, ok bool) {
 	return "", false
 }
 
+// anyClientToken is the mask of clientTokens' tokens.
+var anyClientToken = literalMaskOf(func() []string {
+	var toks []string
+	for _, c := range clientTokens {
+		toks = append(toks, c.token)
+	}
+	return toks
+}())
+
 // tokenFamily names the browser or app by the first of clientTokens in lower.
 func tokenFamily(t *uaText) (name string, ok bool) {
+	if !t.holdsAny(anyClientToken()) {
+		return "", false
+	}
 	for _, c := range clientTokens {
 		if t.hasWord(c.token, c.version) {
 			if c.family == "" {

@@ -12,8 +12,14 @@ import (
 // token as Chrome Mobile WebView.
 var misspellings = [...]string{"mozlila/", "mozila/", "mozzila/", "mozlla/", "mozillla/", " bulid/", " moblie safari/"}
 
+// anyMisspelling is the mask of misspellings.
+var anyMisspelling = literalMaskOf(misspellings[:])
+
 // misspelledToken returns the misspelled token of lower, "" if none.
 func misspelledToken(t *uaText) string {
+	if !t.holdsAny(anyMisspelling()) {
+		return ""
+	}
 	for _, m := range misspellings {
 		if t.contains(m) {
 			return strings.Trim(m, " /")
@@ -65,7 +71,7 @@ func firefoxRevision(t *uaText) string {
 //     Gecko/20100115 Firefox/3.6"): no system named, as no browser sends.
 func impossibleBrowser(t *uaText) string {
 	lower := t.lower
-	if t.quote || t.contains("${") { // quoteBytes
+	if t.quote || t.dollar && t.contains("${") { // quoteBytes
 		return "quote, bracket or ${ in a browser string: an injection attempt"
 	}
 	if m := misspelledToken(t); m != "" {

@@ -10,44 +10,44 @@ import (
 // new User-agent ("does it contain msie ", "${jndi:", " moblie safari/" …);
 // on a log of distinct browser strings each was a search of the whole
 // string, and the searches together were most of the time a new client
-// cost. Most literals share no pair of adjacent bytes with a browser's
-// string, so a set of the pairs the string has answers most questions
-// "no" in a few instructions; the rest are searched as before.
+// cost. Every literal the rules ask about (textLiterals) is found by the
+// pass that finds the tables' words (words.go), so that a question is a
+// bit and, for where, a position.
 type uaText struct {
 	ua, lower string
-	control   bool // a control byte other than tab (see uaHasControl)
-	quote     bool // one of quoteBytes
-	dollar    bool // a '$', which every Log4j lookup starts with
+	// padded is lower and wordPad zero bytes after it, for findWords to
+	// read eight bytes at any of lower's.
+	padded  []byte
+	control bool // a control byte other than tab (see uaHasControl)
+	quote   bool // one of quoteBytes
+	dollar  bool // a '$', which every Log4j lookup starts with
 	// matches are the words of the tables that lower holds (findWords),
 	// by position.
 	matches []wordMatch
-	// pairs holds every pair of adjacent bytes of lower, hashed
-	// (pairHash): a literal with a pair not in it is not in lower, nor in
-	// any part of it. It is filled on the first question (paired): a
-	// declared robot is known by its words alone, and never asks one.
-	pairs  [pairBloomWords]uint64
-	paired bool
-}
-
-// pairBloomWords is the size of uaText.pairs in words: 4,096 bits, of
-// which a 150-byte User-agent sets under 4%.
-const pairBloomWords = 64
-
-// pairHash is the bit of uaText.pairs that the pair a, b sets.
-func pairHash(a, b byte) uint {
-	return (uint(a)<<5 ^ uint(b)*0x9d) & (pairBloomWords*64 - 1)
+	// found has the bit of every literal of textLiterals that lower holds,
+	// first where it first begins (valid only where the bit is set).
+	found [literalWords]uint64
+	first [literalWords * 64]int32
+	words *wordIndex // the index found was filled from
+	// unfiltered: every literal may be there (Classifier.unfiltered).
+	unfiltered bool
 }
 
 // read makes c.text the text of ua (at most MaxLen bytes, no escapes):
 // lower-cased into c.scratch, which the next User-agent overwrites.
 func (c *Classifier) read(ua string) *uaText {
 	t := &c.text
-	if cap(c.scratch) < len(ua) {
-		c.scratch = make([]byte, 0, max(len(ua), 256))
+	if cap(c.scratch) < len(ua)+wordPad {
+		c.scratch = make([]byte, 0, max(len(ua)+wordPad, 256))
 	}
+	t.padded = c.scratch[:len(ua)+wordPad]
+	clear(t.padded[len(ua):])
 	b := c.scratch[:len(ua)]
 	c.scratch = b
 	t.matches = t.matches[:0]
+	t.found = [literalWords]uint64{}
+	t.words = tableWordIndex()
+	t.unfiltered = c.unfiltered
 	if c.unfiltered {
 		for i := 0; i < len(ua); i++ {
 			b[i] = lowerByte[ua[i]]
@@ -55,10 +55,6 @@ func (c *Classifier) read(ua string) *uaText {
 		t.ua, t.lower = ua, unsafe.String(unsafe.SliceData(b), len(b))
 		t.control, t.quote = uaHasControl(ua), strings.ContainsAny(t.lower, quoteBytes)
 		t.dollar = strings.IndexByte(t.lower, '$') >= 0
-		for i := range t.pairs {
-			t.pairs[i] = ^uint64(0)
-		}
-		t.paired = true
 		t.findWordsEverywhere()
 		return t
 	}
@@ -70,20 +66,8 @@ func (c *Classifier) read(ua string) *uaText {
 	}
 	t.ua, t.lower = ua, unsafe.String(unsafe.SliceData(b), len(b))
 	t.control, t.quote, t.dollar = class&classControl != 0, class&classQuote != 0, class&classDollar != 0
-	t.paired = false
-	t.findWords(tableWordIndex())
+	t.findWords(t.words)
 	return t
-}
-
-// pair fills t.pairs.
-func (t *uaText) pair() {
-	t.pairs = [pairBloomWords]uint64{}
-	l := t.lower
-	for i := 1; i < len(l); i++ {
-		h := pairHash(l[i-1], l[i])
-		t.pairs[h>>6&(pairBloomWords-1)] |= 1 << (h & 63)
-	}
-	t.paired = true
 }
 
 // lowerByte lower-cases ASCII; byteClass says which bytes the rules look
@@ -122,45 +106,60 @@ func textOf(ua string) *uaText {
 	return c.read(ua)
 }
 
-// mayHold reports whether lower, or any part of it, may contain lit: false
-// only when it cannot. Every pair of lit is tested: misspellings of what
-// browsers write ("mozlila/") differ from it in a pair or two.
-func (t *uaText) mayHold(lit string) bool {
-	if !t.paired {
-		t.pair()
+// literalAt returns where lit first begins in lower, -1 if it does not
+// occur; known is false when lit is not one of textLiterals (or the
+// classifier is unfiltered), and the caller must search.
+func (t *uaText) literalAt(lit string) (at int, known bool) {
+	if t.unfiltered || len(lit) < 3 {
+		return 0, false
 	}
-	for i := 0; i+1 < len(lit); i++ {
-		if !t.hasPair(lit[i], lit[i+1]) {
-			return false
+	id := t.words.lits.find(lit, literalHash(lit))
+	if id < 0 {
+		if onUnindexedLiteral != nil {
+			onUnindexedLiteral(lit)
 		}
+		return 0, false
 	}
-	return true
+	if t.found[id>>6]&(1<<(id&63)) == 0 {
+		return -1, true
+	}
+	return int(t.first[id]), true
 }
 
-// hasPair reports whether lower may have the pair a, b; t.pairs must be
-// filled.
-func (t *uaText) hasPair(a, b byte) bool {
-	h := pairHash(a, b)
-	return t.pairs[h>>6&(pairBloomWords-1)]&(1<<(h&63)) != 0
+// onUnindexedLiteral, when set (by a test), hears of every literal asked
+// that the one pass did not look for.
+var onUnindexedLiteral func(lit string)
+
+// mayHold reports whether lower may contain lit: false only when it does
+// not.
+func (t *uaText) mayHold(lit string) bool {
+	at, known := t.literalAt(lit)
+	return !known || at >= 0
 }
 
 // contains is strings.Contains(t.lower, lit).
 func (t *uaText) contains(lit string) bool {
-	return t.mayHold(lit) && strings.Contains(t.lower, lit)
+	at, known := t.literalAt(lit)
+	return at >= 0 && (known || strings.Contains(t.lower, lit))
 }
 
 // index is strings.Index(t.lower, lit).
 func (t *uaText) index(lit string) int {
-	if !t.mayHold(lit) {
-		return -1
+	at, known := t.literalAt(lit)
+	if !known {
+		return strings.Index(t.lower, lit)
 	}
-	return strings.Index(t.lower, lit)
+	return at
 }
 
 // versionAfter is versionAfter(t.lower, key).
 func (t *uaText) versionAfter(key string) (int, bool) {
-	if !t.mayHold(key) {
+	at, known := t.literalAt(key)
+	if !known {
+		return versionAfter(t.lower, key)
+	}
+	if at < 0 {
 		return 0, false
 	}
-	return versionAfter(t.lower, key)
+	return uaLeadingInt(t.lower[at+len(key):])
 }

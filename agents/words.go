@@ -2,6 +2,7 @@ package agents
 
 import (
 	"cmp"
+	"encoding/binary"
 	"slices"
 	"strings"
 	"sync"
@@ -17,7 +18,8 @@ import (
 // some 15,000 instructions a User-agent, half the classification. One pass
 // now finds every word of every table: a word is looked up by a hash of
 // its first three bytes, where almost no bucket holds more than one word
-// and most of a browser's three-byte runs hit an empty one.
+// and most of a browser's three-byte runs hit an empty one. The same pass
+// finds the literals the rules ask about (textLiterals).
 
 // The tables, as wordMatch.table says.
 const (
@@ -25,13 +27,35 @@ const (
 	tableCatalogue
 	tableRoles
 	tableFamilies
+	tableLiterals // a literal of textLiterals that is no table's word
 )
 
-// tableWord is one word of the tables: entry is its index in its table.
+// tableWord is one word of the tables: entry is its index in its table;
+// lit is its index in textLiterals when the rules ask for it, else -1.
+// head is the word's first eight bytes (little-endian, as loaded from the
+// text), mask the bits of them it has: one comparison rules out a word
+// whose three bytes' bucket it shares.
 type tableWord struct {
-	word  string
-	table uint8
-	entry uint16
+	word       string
+	head, mask uint64
+	table      uint8
+	entry      uint16
+	lit        int16
+}
+
+// wordPad is how many zero bytes uaText.padded has after the text: a word
+// has no NUL byte, so a head read past the end matches no word that does
+// not fit.
+const wordPad = 8
+
+// withHead is w with its head and mask.
+func (w tableWord) withHead() tableWord {
+	w.head, w.mask = 0, 0
+	for i := 0; i < len(w.word) && i < 8; i++ {
+		w.head |= uint64(w.word[i]) << (8 * i)
+		w.mask |= 0xff << (8 * i)
+	}
+	return w
 }
 
 // wordMatch is a table word found in a User-agent: lower[at:] begins with
@@ -57,30 +81,31 @@ func trigramHash(w uint32) uint32 {
 type wordIndex struct {
 	start [1<<trigramBits + 1]uint16
 	words []tableWord
+	lits  literalSet
 }
 
 // tableWords are the words of the four tables, by table and entry.
 func tableWords() []tableWord {
 	var ws []tableWord
 	for i, t := range agentTokens {
-		ws = append(ws, tableWord{t.token, tableTokens, uint16(i)})
+		ws = append(ws, tableWord{word: t.token, table: tableTokens, entry: uint16(i), lit: -1})
 	}
 	for i, name := range catalogueNames() {
-		ws = append(ws, tableWord{name, tableCatalogue, uint16(i)})
+		ws = append(ws, tableWord{word: name, table: tableCatalogue, entry: uint16(i), lit: -1})
 	}
 	for i, w := range agentRoleWords {
-		ws = append(ws, tableWord{w.word, tableRoles, uint16(i)})
+		ws = append(ws, tableWord{word: w.word, table: tableRoles, entry: uint16(i), lit: -1})
 	}
 	for i, f := range browserFamilies {
-		ws = append(ws, tableWord{f.token, tableFamilies, uint16(i)})
+		ws = append(ws, tableWord{word: f.token, table: tableFamilies, entry: uint16(i), lit: -1})
 	}
 	return ws
 }
 
-// tableWordIndex is the index of tableWords, built on first use (the
-// catalogue is read then).
+// tableWordIndex is the index of tableWords and textLiterals, built on
+// first use (the catalogue is read then).
 var tableWordIndex = sync.OnceValue(func() *wordIndex {
-	ws := tableWords()
+	ws := withLiterals(tableWords(), textLiterals())
 	hash := func(w string) uint32 {
 		if len(w) < 3 {
 			panic("agents: table word " + w + " is shorter than three bytes")
@@ -90,8 +115,12 @@ var tableWordIndex = sync.OnceValue(func() *wordIndex {
 	// A stable sort keeps table and entry order within a bucket.
 	slices.SortStableFunc(ws, func(a, b tableWord) int { return cmp.Compare(hash(a.word), hash(b.word)) })
 	x := &wordIndex{words: ws}
-	for _, w := range ws {
+	for i, w := range ws {
 		x.start[hash(w.word)+1]++
+		ws[i] = w.withHead()
+		if w.lit >= 0 {
+			x.lits.add(w.word, int(w.lit))
+		}
 	}
 	for h := 1; h < len(x.start); h++ {
 		x.start[h] += x.start[h-1]
@@ -99,13 +128,39 @@ var tableWordIndex = sync.OnceValue(func() *wordIndex {
 	return x
 })
 
+// withLiterals is ws with each distinct literal of lits numbered: on the
+// first word of ws it equals, or on a word of its own (tableLiterals).
+func withLiterals(ws []tableWord, lits []string) []tableWord {
+	n := int16(0)
+	seen := make(map[string]bool)
+	for _, lit := range lits {
+		if seen[lit] {
+			continue
+		}
+		seen[lit] = true
+		if int(n) == literalWords*64 {
+			panic("agents: more than literalWords*64 literals")
+		}
+		i := slices.IndexFunc(ws, func(w tableWord) bool { return w.word == lit })
+		if i < 0 {
+			ws = append(ws, tableWord{word: lit, table: tableLiterals})
+			i = len(ws) - 1
+		}
+		ws[i].lit = n
+		n++
+	}
+	return ws
+}
+
 // findWords appends to t.matches every table word that t.lower holds, by
-// position and at each position in table order.
+// position and at each position in table order, and notes in t.found and
+// t.first the literals it holds.
 func (t *uaText) findWords(x *wordIndex) {
 	l := t.lower
 	if len(l) < 3 {
 		return
 	}
+	p := t.padded
 	w := uint32(l[0])<<8 | uint32(l[1])
 	for i := 2; i < len(l); i++ {
 		w = w<<8 | uint32(l[i])
@@ -115,9 +170,19 @@ func (t *uaText) findWords(x *wordIndex) {
 			continue
 		}
 		at := i - 2
-		for _, tw := range x.words[lo:hi] {
-			if strings.HasPrefix(l[at:], tw.word) {
+		head := binary.LittleEndian.Uint64(p[at:])
+		ws := x.words[lo:hi]
+		for j := range ws {
+			tw := &ws[j] // not a copy: most words are ruled out by their head alone
+			if head&tw.mask != tw.head || len(tw.word) > 8 && !strings.HasPrefix(l[at+8:], tw.word[8:]) {
+				continue
+			}
+			if tw.table != tableLiterals {
 				t.matches = append(t.matches, wordMatch{int32(at), tw.table, tw.entry})
+			}
+			if id := tw.lit; id >= 0 && t.found[id>>6]&(1<<(id&63)) == 0 {
+				t.found[id>>6] |= 1 << (id & 63)
+				t.first[id] = int32(at)
 			}
 		}
 	}

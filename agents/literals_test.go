@@ -1,0 +1,57 @@
+package agents
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestEveryLiteralIndexed classifies every probe and requires each literal
+// the rules ask of a text to be one the one pass found (textLiterals):
+// one left out is searched for, right but at the cost the index saves.
+// Literals under three bytes cannot be indexed and are asked only where a
+// byte class rules most strings out ("${" after a '$').
+func TestEveryLiteralIndexed(t *testing.T) {
+	missed := map[string]int{}
+	onUnindexedLiteral = func(lit string) {
+		if len(lit) >= 3 {
+			missed[lit]++
+		}
+	}
+	defer func() { onUnindexedLiteral = nil }()
+	var c Classifier
+	spent := Classifier{parserBytes: MaxParserBytes, reserveBytes: MaxReserveBytes}
+	for _, ua := range pairFilterProbes(t) {
+		c.ClassifyUncached(ua)
+		spent.ClassifyUncached(ua)
+	}
+	for _, lit := range slices.Sorted(func(yield func(string) bool) {
+		for lit := range missed {
+			if !yield(lit) {
+				return
+			}
+		}
+	}) {
+		t.Errorf("literal %q asked %d times is not in textLiterals", lit, missed[lit])
+	}
+}
+
+// TestLiteralsFoundWhereTheyAre holds the one pass's literals to
+// strings.Index on every probe: found where they first begin, and only
+// there.
+func TestLiteralsFoundWhereTheyAre(t *testing.T) {
+	var c Classifier
+	lits := textLiterals()
+	for _, ua := range pairFilterProbes(t) {
+		if len(ua) > MaxLen {
+			ua = ua[:MaxLen]
+		}
+		x := c.read(ua)
+		for _, lit := range lits {
+			want := strings.Index(x.lower, lit)
+			if got, known := x.literalAt(lit); !known || got != want {
+				t.Fatalf("%q: %q at %d (known %v), strings.Index says %d", ua, lit, got, known, want)
+			}
+		}
+	}
+}
