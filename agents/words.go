@@ -70,9 +70,11 @@ type wordMatch struct {
 // words.
 const trigramBits = 12
 
-// trigramHash is the bucket of the three bytes in the low 24 bits of w.
+// trigramHash is the bucket of the three bytes in bits 8 to 31 of w (the
+// low byte is zero): read shifts each byte in and hashes, four
+// instructions a byte.
 func trigramHash(w uint32) uint32 {
-	return (w & 0xffffff) * 0x9e3779b1 >> (32 - trigramBits)
+	return w * 0x9e3779b1 >> (32 - trigramBits)
 }
 
 // wordIndex holds every table word by the hash of its first three bytes:
@@ -110,7 +112,7 @@ var tableWordIndex = sync.OnceValue(func() *wordIndex {
 		if len(w) < 3 {
 			panic("agents: table word " + w + " is shorter than three bytes")
 		}
-		return trigramHash(uint32(w[0])<<16 | uint32(w[1])<<8 | uint32(w[2]))
+		return trigramHash(uint32(w[0])<<24 | uint32(w[1])<<16 | uint32(w[2])<<8)
 	}
 	// A stable sort keeps table and entry order within a bucket.
 	slices.SortStableFunc(ws, func(a, b tableWord) int { return cmp.Compare(hash(a.word), hash(b.word)) })
@@ -154,22 +156,17 @@ func withLiterals(ws []tableWord, lits []string) []tableWord {
 
 // findWords appends to t.matches every table word that t.lower holds, by
 // position and at each position in table order, and notes in t.found and
-// t.first the literals it holds.
+// t.first the literals it holds. It looks only where read found a bucket
+// of x that is not empty (t.hits).
 func (t *uaText) findWords(x *wordIndex) {
-	l := t.lower
-	if len(l) < 3 {
-		return
-	}
-	p := t.padded
-	w := uint32(l[0])<<8 | uint32(l[1])
-	for i := 2; i < len(l); i++ {
-		w = w<<8 | uint32(l[i])
-		h := trigramHash(w)
-		lo, hi := x.start[h], x.start[h+1]
-		if lo == hi {
-			continue
+	l, p := t.lower, t.padded
+	for _, hit := range t.hits {
+		end, h := int(hit>>trigramBits), hit&(1<<trigramBits-1)
+		if end < 2 {
+			continue // the bytes before the text hashed as NULs
 		}
-		at := i - 2
+		at := end - 2
+		lo, hi := x.start[h], x.start[h+1]
 		head := binary.LittleEndian.Uint64(p[at:])
 		ws := x.words[lo:hi]
 		for j := range ws {
