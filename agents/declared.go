@@ -116,8 +116,8 @@ func androidApp(ua, lower string, at int, tok *agentToken) (string, bool) {
 	return cleanName(ua[:min(end, maxNameLen)]), true
 }
 
-// anyContactScheme is the mask of the literals that start a contact URL.
-var anyContactScheme = literalMaskOf([]string{"http://", "https://", "+http", "mailto:"})
+// anyContactScheme is the literalTable of the starts of a contact URL.
+var anyContactScheme = literalTableOf([]string{"http://", "https://", "+http", "mailto:"})
 
 // contactAddress says whether lower carries a contact URL or e-mail address,
 // and which.

@@ -78,8 +78,8 @@ func clientFamily(t *uaText, engine bool) (name string, ok bool) {
 	return "", false
 }
 
-// anyClientToken is the mask of clientTokens' tokens.
-var anyClientToken = literalMaskOf(func() []string {
+// anyClientToken is the literalTable of clientTokens' tokens.
+var anyClientToken = literalTableOf(func() []string {
 	var toks []string
 	for _, c := range clientTokens {
 		toks = append(toks, c.token)
@@ -89,11 +89,12 @@ var anyClientToken = literalMaskOf(func() []string {
 
 // tokenFamily names the browser or app by the first of clientTokens in lower.
 func tokenFamily(t *uaText) (name string, ok bool) {
-	if !t.holdsAny(anyClientToken()) {
+	l := anyClientToken()
+	if !t.holdsAny(l) {
 		return "", false
 	}
-	for _, c := range clientTokens {
-		if t.hasWord(c.token, c.version) {
+	for i, c := range clientTokens {
+		if t.mayHoldEntry(l, i) && hasWord(t.lower, c.token, c.version) {
 			if c.family == "" {
 				return robotName(t.ua, t.lower), true
 			}

@@ -12,8 +12,8 @@ import (
 // token as Chrome Mobile WebView.
 var misspellings = [...]string{"mozlila/", "mozila/", "mozzila/", "mozlla/", "mozillla/", " bulid/", " moblie safari/"}
 
-// anyMisspelling is the mask of misspellings.
-var anyMisspelling = literalMaskOf(misspellings[:])
+// anyMisspelling is the literalTable of misspellings.
+var anyMisspelling = literalTableOf(misspellings[:])
 
 // misspelledToken returns the misspelled token of lower, "" if none.
 func misspelledToken(t *uaText) string {

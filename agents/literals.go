@@ -91,18 +91,22 @@ func (s *literalSet) find(lit string, h uint32) int {
 	}
 }
 
-// literalMask is a set of textLiterals, by number: a table the rules loop
-// over (seven misspellings, forty app tokens) is ruled out for a string
-// that holds none of it with one test, not a question per entry.
-type literalMask [literalWords]uint64
+// literalTable is a table of textLiterals the rules loop over (seven
+// misspellings, forty app tokens): a string that holds none of it is ruled
+// out by one test of mask, not a question per entry, and the entries it
+// may hold are known by their numbers, ids.
+type literalTable struct {
+	mask [literalWords]uint64
+	ids  []int16
+}
 
-// literalMaskOf returns, made on first use, the mask of lits, which must
-// all be textLiterals.
-func literalMaskOf(lits []string) func() literalMask {
-	return sync.OnceValue(func() literalMask {
-		var m literalMask
+// literalTableOf returns, made on first use, the literalTable of lits,
+// which must all be textLiterals.
+func literalTableOf(lits []string) func() *literalTable {
+	return sync.OnceValue(func() *literalTable {
 		x := tableWordIndex()
-		for _, lit := range lits {
+		l := &literalTable{ids: make([]int16, len(lits))}
+		for i, lit := range lits {
 			id := -1
 			if len(lit) >= 3 {
 				id = x.lits.find(lit, literalHash(lit))
@@ -110,21 +114,29 @@ func literalMaskOf(lits []string) func() literalMask {
 			if id < 0 {
 				panic("agents: " + lit + " is not one of textLiterals")
 			}
-			m[id>>6] |= 1 << (id & 63)
+			l.mask[id>>6] |= 1 << (id & 63)
+			l.ids[i] = int16(id)
 		}
-		return m
+		return l
 	})
 }
 
-// holdsAny reports whether lower may hold a literal of m: false only when
+// holdsAny reports whether lower may hold a literal of l: false only when
 // it holds none.
-func (t *uaText) holdsAny(m literalMask) bool {
+func (t *uaText) holdsAny(l *literalTable) bool {
 	if t.unfiltered {
 		return true
 	}
 	var any uint64
-	for i := range m {
-		any |= t.found[i] & m[i]
+	for i := range l.mask {
+		any |= t.found[i] & l.mask[i]
 	}
 	return any != 0
+}
+
+// mayHoldEntry reports whether lower may hold entry i of l: false only
+// when it does not.
+func (t *uaText) mayHoldEntry(l *literalTable, i int) bool {
+	id := l.ids[i]
+	return t.unfiltered || t.found[id>>6]&(1<<(id&63)) != 0
 }
