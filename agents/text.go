@@ -65,7 +65,7 @@ func (c *Classifier) read(ua string) *uaText {
 	if cap(t.hits) < len(ua) {
 		t.hits = make([]uint32, 0, max(len(ua), 256))
 	}
-	class, n := lowerAndHash(b, ua, t.words.start[:], t.hits[:len(ua)])
+	class, n := lowerAndHash(b, ua, t.words.filled[:], t.hits[:len(ua)])
 	t.hits = t.hits[:n]
 	t.ua, t.lower = ua, unsafe.String(unsafe.SliceData(b), len(b))
 	t.control, t.quote, t.dollar = class&classControl != 0, class&classQuote != 0, class&classDollar != 0
@@ -75,14 +75,14 @@ func (c *Classifier) read(ua string) *uaText {
 
 // lowerAndHash lower-cases src into dst, returns the classes of its bytes
 // (byteClass) and puts in hits where a word of the index whose buckets
-// start has may end its first three bytes (uaText.hits), n of them. One
+// filled has may end its first three bytes (uaText.hits), n of them. One
 // loop does all three: as two, the second's reading of the text again was
 // some 1,400 instructions of a browser string's 11,000; it is a function
 // of its own so that the loop's variables stay in registers.
-func lowerAndHash(dst []byte, src string, start []uint16, hits []uint32) (class uint8, n int) {
+func lowerAndHash(dst []byte, src string, filled []uint64, hits []uint32) (class uint8, n int) {
 	dst = dst[:len(src)]
 	hits = hits[:len(src)]
-	start = start[:1<<trigramBits+1]
+	filled = filled[:1<<trigramBits/64]
 	var classes uint16
 	var w uint32
 	for i := 0; i < len(src); i++ {
@@ -91,7 +91,7 @@ func lowerAndHash(dst []byte, src string, start []uint16, hits []uint32) (class 
 		c := uint8(lc)
 		dst[i] = c
 		w = (w | uint32(c)) << 8
-		if h := trigramHash(w); start[h] != start[h+1] {
+		if h := trigramHash(w); filled[h/64]&(1<<(h%64)) != 0 {
 			hits[n] = uint32(i)<<trigramBits | h
 			n++
 		}

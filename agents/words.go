@@ -81,9 +81,10 @@ func trigramHash(w uint32) uint32 {
 // the words of bucket h are words[start[h]:start[h+1]], by table and by
 // entry within it, so that the matches at one byte come in table order.
 type wordIndex struct {
-	start [1<<trigramBits + 1]uint16
-	words []tableWord
-	lits  literalSet
+	start  [1<<trigramBits + 1]uint16
+	filled [1 << trigramBits / 64]uint64 // the buckets that hold a word
+	words  []tableWord
+	lits   literalSet
 }
 
 // tableWords are the words of the four tables, by table and entry.
@@ -119,6 +120,7 @@ var tableWordIndex = sync.OnceValue(func() *wordIndex {
 	x := &wordIndex{words: ws}
 	for i, w := range ws {
 		x.start[hash(w.word)+1]++
+		x.filled[hash(w.word)/64] |= 1 << (hash(w.word) % 64)
 		ws[i] = w.withHead()
 		if w.lit >= 0 {
 			x.lits.add(w.word, int(w.lit))
@@ -159,29 +161,34 @@ func withLiterals(ws []tableWord, lits []string) []tableWord {
 // t.first the literals it holds. It looks only where read found a bucket
 // of x that is not empty (t.hits).
 func (t *uaText) findWords(x *wordIndex) {
-	l, p := t.lower, t.padded
+	p, words := t.padded, x.words
 	for _, hit := range t.hits {
-		end, h := int(hit>>trigramBits), hit&(1<<trigramBits-1)
-		if end < 2 {
+		at, h := int(hit>>trigramBits)-2, hit&(1<<trigramBits-1)
+		if at < 0 || at+wordPad > len(p) {
 			continue // the bytes before the text hashed as NULs
 		}
-		at := end - 2
-		lo, hi := x.start[h], x.start[h+1]
-		head := binary.LittleEndian.Uint64(p[at:])
-		ws := x.words[lo:hi]
-		for j := range ws {
-			tw := &ws[j] // not a copy: most words are ruled out by their head alone
-			if head&tw.mask != tw.head || len(tw.word) > 8 && !strings.HasPrefix(l[at+8:], tw.word[8:]) {
-				continue
-			}
-			if tw.table != tableLiterals {
-				t.matches = append(t.matches, wordMatch{int32(at), tw.table, tw.entry})
-			}
-			if id := tw.lit; id >= 0 && t.found[id>>6]&(1<<(id&63)) == 0 {
-				t.found[id>>6] |= 1 << (id & 63)
-				t.first[id] = int32(at)
+		head := binary.LittleEndian.Uint64(p[at : at+wordPad])
+		for j := int(x.start[h]); j < int(x.start[h+1]) && j < len(words); j++ {
+			if tw := &words[j]; head&tw.mask == tw.head {
+				// Most words are ruled out by their head alone; the
+				// rest, off the loop, keeps its variables in registers.
+				t.matched(tw, at)
 			}
 		}
+	}
+}
+
+// matched notes tw at byte at of t.lower when the rest of it is there.
+func (t *uaText) matched(tw *tableWord, at int) {
+	if len(tw.word) > 8 && !strings.HasPrefix(t.lower[at+8:], tw.word[8:]) {
+		return
+	}
+	if tw.table != tableLiterals {
+		t.matches = append(t.matches, wordMatch{int32(at), tw.table, tw.entry})
+	}
+	if id := tw.lit; id >= 0 && t.found[id>>6]&(1<<(id&63)) == 0 {
+		t.found[id>>6] |= 1 << (id & 63)
+		t.first[id] = int32(at)
 	}
 }
 
