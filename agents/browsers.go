@@ -165,7 +165,7 @@ var platforms = [...]string{
 // featurePhone reports whether lower names MediaTek's feature-phone
 // platform (MAUI) or its WAP browser, the last two platforms.
 func featurePhone(t *uaText) bool {
-	return t.mayHold("maui") && hasWordStart(t.lower, "maui") || t.mayHold("wap browser") && hasWordStart(t.lower, "wap browser")
+	return t.contains("maui") && hasWordStart(t.lower, "maui") || t.contains("wap browser") && hasWordStart(t.lower, "wap browser")
 }
 
 // bareMozilla reports whether lower is only "mozilla/x (comment)", without
@@ -177,7 +177,7 @@ func bareMozilla(lower string) bool {
 
 func hasPlatform(t *uaText) bool {
 	for _, p := range platforms {
-		if t.mayHold(p) && hasWordStart(t.lower, p) {
+		if t.contains(p) && hasWordStart(t.lower, p) {
 			return true
 		}
 	}

@@ -139,7 +139,7 @@ func contactAddress(t *uaText) string {
 			return "URL"
 		}
 	}
-	for from := 0; t.mayHold("www."); {
+	for from := 0; t.contains("www."); {
 		i := strings.Index(lower[from:], "www.")
 		if i < 0 {
 			break

@@ -106,7 +106,7 @@ func tokenFamily(t *uaText) (name string, ok bool) {
 
 // hasWord is hasWord(t.lower, tok, version).
 func (t *uaText) hasWord(tok string, version bool) bool {
-	return t.mayHold(tok) && hasWord(t.lower, tok, version)
+	return t.contains(tok) && hasWord(t.lower, tok, version)
 }
 
 // hasWord reports whether tok occurs in lower at a word start (the byte

@@ -3,7 +3,7 @@ package agents
 import "sync"
 
 // textLiterals are the literals the rules ask of a User-agent's text
-// (uaText.contains, index, versionAfter, mayHold): the one pass over a
+// (uaText.contains, index, versionAfter): the one pass over a
 // new User-agent finds them all with the tables' words, so that each
 // question costs a bit test, not a search. A literal asked but not listed
 // is searched for, right but slower (TestEveryLiteralIndexed lists them);

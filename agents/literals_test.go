@@ -48,9 +48,19 @@ func TestLiteralsFoundWhereTheyAre(t *testing.T) {
 		}
 		x := c.read(ua)
 		for _, lit := range lits {
-			want := strings.Index(x.lower, lit)
-			if got, known := x.literalAt(lit); !known || got != want {
-				t.Fatalf("%q: %q at %d (known %v), strings.Index says %d", ua, lit, got, known, want)
+			id := x.words.lits.find(lit, literalHash(lit))
+			if id < 0 {
+				t.Fatalf("%q is not in the index", lit)
+			}
+			got := -1
+			if x.found[id>>6]&(1<<(id&63)) != 0 {
+				got = int(x.first[id])
+			}
+			if want := strings.Index(x.lower, lit); got != want {
+				t.Fatalf("%q: %q found at %d, strings.Index says %d", ua, lit, got, want)
+			}
+			if got2 := x.index(lit); got2 != got {
+				t.Fatalf("%q: index(%q) = %d, the pass found it at %d", ua, lit, got2, got)
 			}
 		}
 	}

@@ -144,58 +144,37 @@ func textOf(ua string) *uaText {
 	return c.read(ua)
 }
 
-// literalAt returns where lit first begins in lower, -1 if it does not
-// occur; known is false when lit is not one of textLiterals (or the
-// classifier is unfiltered), and the caller must search.
-func (t *uaText) literalAt(lit string) (at int, known bool) {
+// index is strings.Index(t.lower, lit): for one of textLiterals, where the
+// one pass found it first (unless the classifier is unfiltered), with no
+// search. contains and versionAfter, which ask it, are inlined where the
+// rules ask: a question is one call.
+func (t *uaText) index(lit string) int {
 	if t.unfiltered || len(lit) < 3 {
-		return 0, false
+		return strings.Index(t.lower, lit)
 	}
 	id := t.words.lits.find(lit, literalHash(lit))
 	if id < 0 {
 		if onUnindexedLiteral != nil {
 			onUnindexedLiteral(lit)
 		}
-		return 0, false
+		return strings.Index(t.lower, lit)
 	}
 	if t.found[id>>6]&(1<<(id&63)) == 0 {
-		return -1, true
+		return -1
 	}
-	return int(t.first[id]), true
+	return int(t.first[id])
 }
 
 // onUnindexedLiteral, when set (by a test), hears of every literal asked
 // that the one pass did not look for.
 var onUnindexedLiteral func(lit string)
 
-// mayHold reports whether lower may contain lit: false only when it does
-// not.
-func (t *uaText) mayHold(lit string) bool {
-	at, known := t.literalAt(lit)
-	return !known || at >= 0
-}
-
 // contains is strings.Contains(t.lower, lit).
-func (t *uaText) contains(lit string) bool {
-	at, known := t.literalAt(lit)
-	return at >= 0 && (known || strings.Contains(t.lower, lit))
-}
-
-// index is strings.Index(t.lower, lit).
-func (t *uaText) index(lit string) int {
-	at, known := t.literalAt(lit)
-	if !known {
-		return strings.Index(t.lower, lit)
-	}
-	return at
-}
+func (t *uaText) contains(lit string) bool { return t.index(lit) >= 0 }
 
 // versionAfter is versionAfter(t.lower, key).
 func (t *uaText) versionAfter(key string) (int, bool) {
-	at, known := t.literalAt(key)
-	if !known {
-		return versionAfter(t.lower, key)
-	}
+	at := t.index(key)
 	if at < 0 {
 		return 0, false
 	}

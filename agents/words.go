@@ -168,7 +168,8 @@ func (t *uaText) findWords(x *wordIndex) {
 			continue // the bytes before the text hashed as NULs
 		}
 		head := binary.LittleEndian.Uint64(p[at : at+wordPad])
-		for j := int(x.start[h]); j < int(x.start[h+1]) && j < len(words); j++ {
+		lo, hi := int(x.start[h]), min(int(x.start[h+1]), len(words))
+		for j := lo; j < hi; j++ {
 			if tw := &words[j]; head&tw.mask == tw.head {
 				// Most words are ruled out by their head alone; the
 				// rest, off the loop, keeps its variables in registers.
