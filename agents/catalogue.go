@@ -74,14 +74,16 @@ var catalogue = sync.OnceValue(func() map[string]CatalogueEntry {
 // crawlers from its own table (identity.go), the AI crawlers from
 // ai.robots.txt's list; ok is false for a name it does not know.
 func Lookup(name string) (CatalogueEntry, bool) {
-	// Every verdict looks its name up ("Chrome" for most): lower-cased
-	// into a buffer on the stack, and the claims tried only when one
-	// starts with the name's first byte, it costs no allocation.
+	// Every verdict looks its name up ("Chrome" for most), twice on a
+	// log of new clients (its purpose, its URL): lower-cased into a buffer
+	// on the stack, it costs no allocation, and only the claims that
+	// start with the name's first byte are tried (all of them were 120
+	// ns a lookup, the churn log's 600,000 of them 70 ms).
 	var buf [64]byte
 	lower := asciiLower(buf[:0], name)
-	if len(lower) > 0 && claimFirst[lower[0]] {
-		for _, c := range claims {
-			if bytes.HasPrefix(lower, []byte(c.prefix)) {
+	if len(lower) > 0 {
+		for _, i := range claimsByFirst[lower[0]] {
+			if c := &claims[i]; bytes.HasPrefix(lower, []byte(c.prefix)) {
 				return CatalogueEntry{Name: name, Operator: c.operator, Purpose: c.purpose, URL: c.url}, true
 			}
 		}
@@ -90,10 +92,14 @@ func Lookup(name string) (CatalogueEntry, bool) {
 	return e, ok
 }
 
-// claimFirst holds the first bytes of the claims' prefixes.
-var claimFirst = func() (t [256]bool) {
-	for _, c := range claims {
-		t[c.prefix[0]] = true
+// claimsByFirst are the claims by the first byte of their prefix, in
+// table order (the first that matches wins).
+var claimsByFirst = func() (t [256][]uint8) {
+	if len(claims) > 256 {
+		panic("agents: more claims than claimsByFirst numbers")
+	}
+	for i, c := range claims {
+		t[c.prefix[0]] = append(t[c.prefix[0]], uint8(i))
 	}
 	return t
 }()
