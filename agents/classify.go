@@ -120,11 +120,11 @@ func (c *Classifier) ClassifyOwned(ua string) Agent { return c.classifyKeep(ua, 
 // looks in the cache nor fills it, a cost a log of distinct strings would
 // pay for nothing.
 func (c *Classifier) ClassifyUncached(ua string) Agent {
-	return c.classify(strings.Trim(ua, " \t"))
+	return c.classify(trimBlanks(ua))
 }
 
 func (c *Classifier) classifyKeep(ua string, owned bool) Agent {
-	ua = strings.Trim(ua, " \t")
+	ua = trimBlanks(ua)
 	key := agentKey(ua)
 	if a, ok := c.cache[key]; ok {
 		return a
@@ -135,6 +135,19 @@ func (c *Classifier) classifyKeep(ua string, owned bool) Agent {
 	}
 	c.remember(key, a)
 	return a
+}
+
+// trimBlanks is strings.Trim(ua, " \t") without the set of two bytes
+// strings.Trim builds each call (a third of its 130 instructions; once
+// per new User-agent).
+func trimBlanks(ua string) string {
+	for len(ua) > 0 && (ua[0] == ' ' || ua[0] == '\t') {
+		ua = ua[1:]
+	}
+	for len(ua) > 0 && (ua[len(ua)-1] == ' ' || ua[len(ua)-1] == '\t') {
+		ua = ua[:len(ua)-1]
+	}
+	return ua
 }
 
 // ClassifyBytes is Classify for a User-agent still in a read buffer; a cache

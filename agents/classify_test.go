@@ -613,3 +613,11 @@ func TestEscapesAreNoName(t *testing.T) {
 		}
 	}
 }
+
+func TestTrimBlanks(t *testing.T) {
+	for _, s := range []string{"", " ", "\t", " \t x \t ", "x", "\tx", "x ", " x y ", "\t\t", "\nx\n", " \u00a0x\u00a0 "} {
+		if got, want := trimBlanks(s), strings.Trim(s, " \t"); got != want {
+			t.Errorf("trimBlanks(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
