@@ -101,7 +101,8 @@ func impossibleBrowser(t *uaText) string {
 			}
 		}
 	}
-	if why := chromeForgery(t); why != "" {
+	chrome, namesChrome := t.versionAfter("chrome/") // asked once, for chromeForgery and below
+	if why := chromeForgery(t, namesChrome); why != "" {
 		return why
 	}
 	nt, ntOK := windowsNT(t)
@@ -119,8 +120,7 @@ func impossibleBrowser(t *uaText) string {
 	// The system-support limits are those of Google's Chrome and Mozilla's
 	// Firefox; forks (which add their own product token) sometimes kept
 	// old systems alive longer, so only the unmodified strings are judged.
-	chrome, isChrome := t.versionAfter("chrome/")
-	isChrome = isChrome && pureChrome(t)
+	isChrome := namesChrome && pureChrome(t)
 	firefox, isFirefox := t.versionAfter("firefox/")
 	isFirefox = isFirefox && pureFirefox(t)
 	if ntOK {
@@ -173,10 +173,10 @@ func impossibleBrowser(t *uaText) string {
 // Chrome/67", "(Macintosh; Intel Mac OS X 10_15_7) Chrome/126.0") are a
 // script's. The rv: rule is held to Windows and macOS, where the strings
 // of Chrome and Firefox are known; a fringe system's browser (AmigaOS)
-// may mix tokens.
-func chromeForgery(t *uaText) string {
+// may mix tokens. namesChrome says that a version follows "chrome/".
+func chromeForgery(t *uaText, namesChrome bool) string {
 	lower := t.lower
-	if _, ok := t.versionAfter("chrome/"); !ok {
+	if !namesChrome {
 		return ""
 	}
 	if !t.contains("applewebkit/") {
@@ -187,8 +187,10 @@ func chromeForgery(t *uaText) string {
 		return ""
 	}
 	comment := lower[i:j]
-	if (strings.Contains(comment, "windows nt") || strings.Contains(comment, "mac os x")) &&
-		strings.Contains(comment, "rv:") {
+	// rv: first: a Chrome string's comment names Windows or macOS, and
+	// seldom has it.
+	if strings.Contains(comment, "rv:") &&
+		(strings.Contains(comment, "windows nt") || strings.Contains(comment, "mac os x")) {
 		return "Gecko's rv: in a Chrome string, which only Firefox and IE 11 write"
 	}
 	return ""
