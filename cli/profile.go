@@ -46,36 +46,39 @@ func StopAllocSampling() {
 	}
 }
 
-// Start starts the CPU profile, if one was asked for, and the sampling of
-// allocations for the heap profile.
+// Start starts the trace and the CPU profile, those asked for, and the
+// sampling of allocations for the heap profile.
 func (p *Profiles) Start() error {
 	if p.Heap != "" && !sampling {
 		runtime.MemProfileRate, sampling = heapSampleRate, true
 	}
+	var err error
 	if p.Trace != "" {
-		f, err := os.Create(p.Trace)
-		if err != nil {
-			return fmt.Errorf("--trace: %w", err)
+		if p.trace, err = startFile("trace", p.Trace, trace.Start); err != nil {
+			return err
 		}
-		if err := trace.Start(f); err != nil {
-			f.Close()
-			return fmt.Errorf("--trace: %w", err)
+	}
+	if p.CPU != "" {
+		if p.cpu, err = startFile("cpuprofile", p.CPU, pprof.StartCPUProfile); err != nil {
+			p.Stop() // the trace: the caller defers Stop only once Start is done
+			return err
 		}
-		p.trace = f
 	}
-	if p.CPU == "" {
-		return nil
-	}
-	f, err := os.Create(p.CPU)
-	if err != nil {
-		return fmt.Errorf("--cpuprofile: %w", err)
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return fmt.Errorf("--cpuprofile: %w", err)
-	}
-	p.cpu = f
 	return nil
+}
+
+// startFile creates name and starts writing to it with start, the
+// profile of the flag named flag.
+func startFile(flag, name string, start func(io.Writer) error) (*os.File, error) {
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, fmt.Errorf("--%s: %w", flag, err)
+	}
+	if err := start(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--%s: %w", flag, err)
+	}
+	return f, nil
 }
 
 // Stop ends the CPU profile and the trace, and closes their files.
