@@ -135,14 +135,19 @@ func (k onePanel) listed() (uint32, bool) {
 	return uint32(k & (maxPanelPaths - 1)), k&onePanelUnlisted == 0
 }
 
+// status returns the answer of k as clientPanel.status counts it.
+func (k onePanel) status() (s [6]uint32) {
+	s[k>>onePanelStatus&7] = 1
+	if k&onePanel404 != 0 {
+		s[5] = 1
+	}
+	return s
+}
+
 // panel returns k as a clientPanel, as count makes it of one request
 // (paths of capacity one when listed).
 func (k onePanel) panel() *clientPanel {
-	cp := new(clientPanel)
-	cp.status[k>>onePanelStatus&7] = 1
-	if k&onePanel404 != 0 {
-		cp.status[5] = 1
-	}
+	cp := &clientPanel{status: k.status()}
 	if id, ok := k.listed(); ok {
 		cp.paths = []panelEntry{{id: id, n: 1}}
 	} else {
@@ -283,46 +288,35 @@ func (t *pathTally) add(c *client) {
 
 // addStatus counts c's answers only; false when c kept no panel.
 func (t *pathTally) addStatus(c *client) bool {
-	cp := c.pan
-	if cp == nil {
-		if k := c.pan1; k != 0 {
-			t.addOneStatus(k)
-			return true
-		}
+	var st [6]uint32
+	switch {
+	case c.pan != nil:
+		st = c.pan.status
+	case c.pan1 != 0:
+		st = c.pan1.status()
+	default:
 		t.uncounted += int64(c.requests)
 		return false
 	}
-	t.status.S2xx += int64(cp.status[0])
-	t.status.S3xx += int64(cp.status[1])
-	t.status.S4xx += int64(cp.status[2])
-	t.status.S5xx += int64(cp.status[3])
-	t.status.Other += int64(cp.status[4])
-	t.status.NotFound += int64(cp.status[5])
+	t.status.S2xx += int64(st[0])
+	t.status.S3xx += int64(st[1])
+	t.status.S4xx += int64(st[2])
+	t.status.S5xx += int64(st[3])
+	t.status.Other += int64(st[4])
+	t.status.NotFound += int64(st[5])
 	return true
-}
-
-// addOneStatus counts the answer of a panel of one request.
-func (t *pathTally) addOneStatus(k onePanel) {
-	switch k >> onePanelStatus & 7 {
-	case 0:
-		t.status.S2xx++
-	case 1:
-		t.status.S3xx++
-	case 2:
-		t.status.S4xx++
-	case 3:
-		t.status.S5xx++
-	default:
-		t.status.Other++
-	}
-	if k&onePanel404 != 0 {
-		t.status.NotFound++
-	}
 }
 
 // addPath counts the one entry of a panel of one request, as addPaths
 // counts an entry of a sketch that is not full.
 func (t *pathTally) addPath(id uint32) {
+	s := t.counts(id)
+	s[0]++
+	s[1]++
+}
+
+// counts returns the low and high of path id, made at zero if new.
+func (t *pathTally) counts(id uint32) *[2]int64 {
 	if t.paths == nil {
 		t.paths = map[uint32]*[2]int64{}
 	}
@@ -331,8 +325,7 @@ func (t *pathTally) addPath(id uint32) {
 		s = new([2]int64)
 		t.paths[id] = s
 	}
-	s[0]++
-	s[1]++
+	return s
 }
 
 func (t *pathTally) addPaths(cp *clientPanel) {
@@ -344,15 +337,8 @@ func (t *pathTally) addPaths(cp *clientPanel) {
 		}
 		t.base += int64(least)
 	}
-	if t.paths == nil {
-		t.paths = map[uint32]*[2]int64{}
-	}
 	for _, e := range cp.paths {
-		s := t.paths[e.id]
-		if s == nil {
-			s = new([2]int64)
-			t.paths[e.id] = s
-		}
+		s := t.counts(e.id)
 		s[0] += int64(e.n - e.err)
 		s[1] += int64(e.n) - int64(least)
 	}
