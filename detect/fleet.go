@@ -360,11 +360,12 @@ func (f *fleetTally) freeze() {
 	}
 	f.frozen = map[string]fleetAnswer{}
 	for i := range f.entries {
-		if e := f.at(i); e.n >= fleetMinAddresses && f.spread(e) {
+		if e := f.at(i); f.spread(e) {
 			f.frozen[f.text.view(e.ua)] = fleetAnswer{n: e.n, account: e.accountShare()}
 		}
 	}
-	f.chunks, f.more, f.index, f.last, f.recent = nil, nil, slotIndex{}, 0, [fleetRecent]int32{}
+	f.chunks, f.entries, f.more, f.index = nil, 0, nil, slotIndex{}
+	f.last, f.recent = 0, [fleetRecent]int32{}
 }
 
 // entry returns ua's tally, or nil.
