@@ -65,3 +65,16 @@ func TestLiteralsFoundWhereTheyAre(t *testing.T) {
 		}
 	}
 }
+
+// TestLongTextLiterals: a text longer than uaText.hits can place (textOf's
+// callers pass any length) still finds a literal past its first MiB.
+func TestLongTextLiterals(t *testing.T) {
+	ua := strings.Repeat("x", maxHitText) + " Chrome/99.0 Mozilla/"
+	x := textOf(ua)
+	if got, want := x.index("chrome/"), strings.Index(x.lower, "chrome/"); got != want {
+		t.Errorf("index(chrome/) = %d, want %d", got, want)
+	}
+	if v, ok := x.versionAfter("chrome/"); !ok || v != 99 {
+		t.Errorf("versionAfter(chrome/) = %d, %v, want 99, true", v, ok)
+	}
+}

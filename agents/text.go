@@ -51,8 +51,11 @@ func (c *Classifier) read(ua string) *uaText {
 	t.matches = t.matches[:0]
 	t.found = [literalWords]uint64{}
 	t.words = tableWordIndex()
-	t.unfiltered = c.unfiltered
-	if c.unfiltered {
+	// A text too long for uaText.hits to say where a hit is, read as the
+	// rules read: only textOf's callers pass one (Classify reads MaxLen
+	// bytes).
+	t.unfiltered = c.unfiltered || len(ua) >= maxHitText
+	if t.unfiltered {
 		for i := 0; i < len(ua); i++ {
 			b[i] = lowerByte[ua[i]]
 		}
@@ -72,6 +75,10 @@ func (c *Classifier) read(ua string) *uaText {
 	t.findWords(t.words)
 	return t
 }
+
+// maxHitText is the length of a text at which uaText.hits can no longer
+// hold a byte's position above its bucket: 1 MiB.
+const maxHitText = 1 << (32 - trigramBits)
 
 // lowerAndHash lower-cases src into dst, returns the classes of its bytes
 // (byteClass) and puts in hits where a word of the index whose buckets
