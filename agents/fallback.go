@@ -79,13 +79,16 @@ func clientFamily(t *uaText, engine bool) (name string, ok bool) {
 }
 
 // anyClientToken is the literalTable of clientTokens' tokens.
-var anyClientToken = literalTableOf(func() []string {
-	var toks []string
-	for _, c := range clientTokens {
-		toks = append(toks, c.token)
+var anyClientToken = literalTableOf(clientTokenWords())
+
+// clientTokenWords are clientTokens' tokens, in order.
+func clientTokenWords() []string {
+	toks := make([]string, len(clientTokens))
+	for i, c := range clientTokens {
+		toks[i] = c.token
 	}
 	return toks
-}())
+}
 
 // tokenFamily names the browser or app by the first of clientTokens in lower.
 func tokenFamily(t *uaText) (name string, ok bool) {

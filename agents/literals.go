@@ -25,9 +25,7 @@ func textLiterals() []string {
 	lits = append(lits, engines[:]...)
 	lits = append(lits, log4jNestings[:]...)
 	lits = append(lits, safariPlatforms[:]...)
-	for _, c := range clientTokens {
-		lits = append(lits, c.token)
-	}
+	lits = append(lits, clientTokenWords()...)
 	for _, f := range browserFamilies {
 		lits = append(lits, f.token)
 	}
