@@ -48,15 +48,16 @@ func TestListsOnEveryCoreAsOnOne(t *testing.T) {
 		incidents = append(incidents, findings.Incident{IP: randomText(r), Start: at, End: at, Requests: int64(i), PerSecond: []int{i, 1}})
 	}
 	lengths := []int{0, 1, listChunkLen - 1, listChunkLen, listChunkLen + 1, 2 * listChunkLen, len(verdicts)}
-	check := func(name string, n int, one, many func(int, *bytes.Buffer) error) {
+	// check writes a list with write on one goroutine and on several.
+	check := func(name string, n int, write func(renderers int, w *bytes.Buffer) error) {
 		t.Helper()
 		var a, b bytes.Buffer
-		if err := one(1, &a); err != nil {
+		if err := write(1, &a); err != nil {
 			t.Fatal(err)
 		}
 		for _, g := range []int{2, 3, 8} {
 			b.Reset()
-			if err := many(g, &b); err != nil {
+			if err := write(g, &b); err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(a.Bytes(), b.Bytes()) {
@@ -66,11 +67,11 @@ func TestListsOnEveryCoreAsOnOne(t *testing.T) {
 	}
 	for _, n := range lengths {
 		v := func(g int, w *bytes.Buffer) error { return writeListText(g, slices.Values(verdicts[:n]), w) }
-		check("verdicts", n, v, v)
+		check("verdicts", n, v)
 		nw := func(g int, w *bytes.Buffer) error { return writeListText(g, slices.Values(nets[:n]), w) }
-		check("networks", n, nw, nw)
+		check("networks", n, nw)
 		in := func(g int, w *bytes.Buffer) error { return writeListText(g, slices.Values(incidents[:n]), w) }
-		check("incidents", n, in, in)
+		check("incidents", n, in)
 	}
 }
 
