@@ -467,7 +467,7 @@ func writeSeq[T any](j *jsonStream, name string, items iter.Seq[T]) {
 	j.key(name)
 	var n int
 	if r := listRenderers(); r > 1 {
-		n = writeRows(j, items, r)
+		n = writeSeqRows(j, items, r)
 	} else {
 		n = writeRowsHere(j, items)
 	}

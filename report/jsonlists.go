@@ -69,10 +69,10 @@ func (c *listChunk[T]) render(rj *jsonStream) {
 	rj.w.Reset(io.Discard) // holds nothing of c past here
 }
 
-// writeRows writes the elements of items as writeSeq does, after its key,
+// writeSeqRows writes the elements of items as writeSeq does, after its key,
 // rendered by renderers goroutines. It reports how many elements there
 // were.
-func writeRows[T any](j *jsonStream, items iter.Seq[T], renderers int) int {
+func writeSeqRows[T any](j *jsonStream, items iter.Seq[T], renderers int) int {
 	work := make(chan *listChunk[T], listDepth*renderers)
 	started := false
 	start := func() {
