@@ -38,7 +38,7 @@ func (a *Analyse) ProxyHint(stderr io.Writer, res *findings.Result) {
 	var nets []string
 	count := 0
 	edge := map[string]int64{} // requests from each CDN's edge
-	for _, n := range res.Networks {
+	for n := range res.Networks.All() {
 		all += n.Requests
 		p, err := netip.ParsePrefix(n.Network)
 		if err == nil {

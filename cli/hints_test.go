@@ -53,7 +53,7 @@ func TestProxyHint(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stderr strings.Builder
-			tt.a.ProxyHint(&stderr, &findings.Result{Networks: tt.networks})
+			tt.a.ProxyHint(&stderr, &findings.Result{Networks: findings.NetworkListOf(tt.networks)})
 			got := stderr.String()
 			if tt.want == "" && got != "" || tt.want != "" && (!strings.Contains(got, tt.want) || !strings.Contains(got, "--trust-proxy")) {
 				t.Errorf("stderr %q, want %q", got, tt.want)

@@ -47,7 +47,7 @@ func TestRotatingUserAgents(t *testing.T) {
 		t.Errorf("rotating scraper: %d of 30 pairs robots; office: %d of 12 people not", robots, people)
 	}
 	var nets []string
-	for _, n := range res.Networks {
+	for n := range res.Networks.All() {
 		nets = append(nets, fmt.Sprintf("%s %d/%d %d", n.Network, n.Robots, n.Clients, n.UserAgents))
 	}
 	if len(nets) != 2 || nets[0] != "203.0.113.0/24 0/12 12" || nets[1] != "198.51.100.0/24 30/30 30" {

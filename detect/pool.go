@@ -449,7 +449,7 @@ func (p *Pool) Result() *findings.Result {
 		// held twice.
 		for _, r := range rs {
 			r.Robots, r.RobotBuckets = nil, nil
-			r.Networks, r.Operators, r.Edges = nil, nil, nil
+			r.Networks, r.Operators, r.Edges = findings.NetworkList{}, nil, nil
 		}
 	}
 	return p.res

@@ -243,15 +243,15 @@ func TestPoolLetsTheWorkersPartsGo(t *testing.T) {
 	p := NewPool(Config{}, 2)
 	p.Add(recs, nil, nil, nil)
 	got := p.Result()
-	if len(got.Networks) != 64 {
-		t.Fatalf("%d networks merged, want 64", len(got.Networks))
+	if got.Networks.Len() != 64 {
+		t.Fatalf("%d networks merged, want 64", got.Networks.Len())
 	}
 	for k, d := range p.dets {
 		r := d.result
 		for _, part := range []struct {
 			name string
 			n    int
-		}{{"networks", len(r.Networks)}, {"operators", len(r.Operators)}, {"edges", len(r.Edges)}, {"robots", len(r.Robots)}} {
+		}{{"networks", r.Networks.Len()}, {"operators", len(r.Operators)}, {"edges", len(r.Edges)}, {"robots", len(r.Robots)}} {
 			if part.n != 0 {
 				t.Errorf("worker %d still holds %d %s after the merge", k, part.n, part.name)
 			}

@@ -37,9 +37,6 @@ func (d *Detector) resultOf(pooled bool) *findings.Result {
 	res.Clients = findings.NewClientList(pc)
 	b := &summarizing{sum: findings.NewSummary(len(sorted)), env: env, pc: pc, checked: res.ViolationsChecked,
 		viols: &storedViolations{index: new(findings.Index)}, folded: d.other.Requests > 0}
-	if pooled {
-		b.sum.LeaveNetworks()
-	}
 	for i, c := range sorted {
 		d.summarize(i, c, b)
 	}

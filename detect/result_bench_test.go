@@ -48,7 +48,7 @@ func BenchmarkResultChurn(b *testing.B) {
 		cpu -= processCPU()
 		res := p.Result()
 		if testing.Verbose() {
-			b.Logf("%d robots rows, %d networks, %d robots", len(res.Robots), len(res.Networks), res.RobotCount)
+			b.Logf("%d robots rows, %d networks, %d robots", len(res.Robots), res.Networks.Len(), res.RobotCount)
 		}
 		for v := range res.Clients.All() {
 			_ = v

@@ -121,11 +121,11 @@ func TestPoolNetworksAsOneDetector(t *testing.T) {
 	for i := range recs {
 		one.Add(&recs[i])
 	}
-	want := one.Result().Networks
+	want := one.Result().Networks.Summaries()
 	for _, workers := range []int{2, 3} {
 		p := NewPool(Config{}, workers)
 		p.Add(recs, nil, nil, nil)
-		got := p.Result().Networks
+		got := p.Result().Networks.Summaries()
 		if len(want) < 100 || !reflect.DeepEqual(got, want) {
 			t.Errorf("%d workers: %d networks, want the %d of one Detector", workers, len(got), len(want))
 		}

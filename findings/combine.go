@@ -28,10 +28,9 @@ func Merge(out *Result, parts []*Result, rank func(ip, ua string) int, overlap *
 		timelines = make([]Timeline, 0, len(parts))
 		buckets   = make([][]RobotBuckets, 0, len(parts))
 		panels    = make([]Panels, 0, len(parts))
-		networks  = make([][]NetworkSummary, 0, len(parts))
+		networks  = make([]NetworkList, 0, len(parts))
 		operators = make([][]OperatorSummary, 0, len(parts))
 		edges     = make([][]ClientEdge, 0, len(parts))
-		tallies   []*networkTally // the parts' unlisted networks (Summary.LeaveNetworks)
 	)
 	for _, r := range parts {
 		if !r.First.IsZero() && (out.First.IsZero() || r.First.Before(out.First)) {
@@ -51,10 +50,6 @@ func Merge(out *Result, parts []*Result, rank func(ip, ua string) int, overlap *
 		timelines = append(timelines, r.Timeline)
 		buckets = append(buckets, r.RobotBuckets)
 		panels = append(panels, r.Panels)
-		if r.unlisted != nil {
-			tallies = append(tallies, r.unlisted)
-			r.unlisted = nil
-		}
 		networks = append(networks, r.Networks)
 		operators = append(operators, r.Operators)
 		edges = append(edges, r.Edges)
@@ -62,7 +57,7 @@ func Merge(out *Result, parts []*Result, rank func(ip, ua string) int, overlap *
 		// on a churn log, a Pool's workers' robots rows (10 MB) were still
 		// held when their network rows were merged (two lists of 9 MB
 		// into one of 18).
-		r.Robots, r.RobotBuckets, r.Networks, r.Operators, r.Edges, r.Incidents = nil, nil, nil, nil, nil, nil
+		r.Robots, r.RobotBuckets, r.Networks, r.Operators, r.Edges, r.Incidents = nil, nil, NetworkList{}, nil, nil, nil
 	}
 	out.Robots = mergeRobots(robots, out.ViolationsChecked)
 	clear(robots)
@@ -76,38 +71,39 @@ func Merge(out *Result, parts []*Result, rank func(ip, ua string) int, overlap *
 	out.Panels = mergePanels(panels)
 	out.Operators = mergeOperators(operators)
 	clear(operators)
-	if len(tallies) > 0 {
-		// A Pool's workers leave all of their networks to be listed here.
-		networks = append(networks, listNetworks(tallies))
-	}
 	if overlap == nil {
 		out.Networks = mergeDisjointNetworks(networks)
 		out.Edges = slices.Concat(edges...) // a client is in one part
 		SortEdges(out.Edges)
 		return
 	}
-	out.Networks = mergeNetworks(networks)
-	recount(out.Robots, out.Networks, out.Operators, overlap.Merged)
+	list := make([][]NetworkSummary, len(networks))
+	for i, l := range networks {
+		list[i] = l.Summaries()
+	}
+	merged := mergeNetworks(list)
+	recount(out.Robots, merged, out.Operators, overlap.Merged)
+	out.Networks = NetworkListOf(merged)
 	out.Edges = JoinEdges(out.Robots, edges, overlap.Parts)
 }
 
 // mergeDisjointNetworks merges the networks lists of parts that never
 // share a network (a detect.Pool's workers), each in the list's order
 // (most requests first).
-func mergeDisjointNetworks(parts [][]NetworkSummary) []NetworkSummary {
-	n, filled := 0, 0
-	for _, p := range parts {
-		n += len(p)
-		if len(p) > 0 {
-			filled++
+func mergeDisjointNetworks(lists []NetworkList) NetworkList {
+	n, passes := 0, 0
+	for _, l := range lists {
+		n += l.Len()
+		if l.sums != nil || l.Len() == 0 {
+			passes++
 		}
 	}
-	if filled == 1 { // the parts' networks were listed together (listNetworks)
-		for _, p := range parts {
-			if len(p) > 0 {
-				return p
-			}
-		}
+	if passes == len(lists) {
+		return mergeNetworkLists(lists)
+	}
+	parts := make([][]NetworkSummary, len(lists))
+	for i, l := range lists {
+		parts[i] = l.Summaries()
 	}
 	out := make([]NetworkSummary, 0, n)
 	at := make([]int, len(parts))
@@ -127,5 +123,5 @@ func mergeDisjointNetworks(parts [][]NetworkSummary) []NetworkSummary {
 		out = append(out, parts[best][at[best]])
 		at[best]++
 	}
-	return out
+	return NetworkListOf(out)
 }

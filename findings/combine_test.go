@@ -17,7 +17,7 @@ func TestMergeOverlap(t *testing.T) {
 			First:    t0.AddDate(0, 0, day),
 			Last:     t0.AddDate(0, 0, day).Add(time.Hour),
 			Robots:   []RobotSummary{{Name: v.Name, Clients: 1, Requests: v.Requests, Bytes: v.Bytes, Compliance: ComplianceUnchecked}},
-			Networks: []NetworkSummary{{Network: v.Network, Clients: 1, Robots: 1, Requests: v.Requests, UserAgents: 1}},
+			Networks: NetworkListOf([]NetworkSummary{{Network: v.Network, Clients: 1, Robots: 1, Requests: v.Requests, UserAgents: 1}}),
 		}
 	}
 	days := [][]Verdict{{bot}, {bot}}
@@ -27,7 +27,7 @@ func TestMergeOverlap(t *testing.T) {
 	if r := out.Robots[0]; len(out.Robots) != 1 || r.Clients != 1 || r.Requests != 10 || r.Bytes != 100 {
 		t.Errorf("days: robots %+v, want one row of 1 client, 10 requests", out.Robots)
 	}
-	if n := out.Networks[0]; len(out.Networks) != 1 || n.Clients != 1 || n.Requests != 10 {
+	if n := out.Networks.At(0); out.Networks.Len() != 1 || n.Clients != 1 || n.Requests != 10 {
 		t.Errorf("days: networks %+v, want one of 1 client, 10 requests", out.Networks)
 	}
 	if out.Records != 10 || !out.First.Equal(t0) || !out.Last.Equal(t0.AddDate(0, 0, 1).Add(time.Hour)) {
@@ -38,7 +38,7 @@ func TestMergeOverlap(t *testing.T) {
 	other.IP, other.Network = "198.51.100.1", "198.51.100.0/24"
 	out = Result{}
 	Merge(&out, []*Result{part(0, bot), part(0, other)}, func(string, string) int { return 0 }, nil)
-	if r := out.Robots[0]; r.Clients != 2 || r.Requests != 10 || len(out.Networks) != 2 || out.RobotCount != 2 {
-		t.Errorf("workers: robots %+v, %d networks, %d robots", out.Robots, len(out.Networks), out.RobotCount)
+	if r := out.Robots[0]; r.Clients != 2 || r.Requests != 10 || out.Networks.Len() != 2 || out.RobotCount != 2 {
+		t.Errorf("workers: robots %+v, %d networks, %d robots", out.Robots, out.Networks.Len(), out.RobotCount)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"math"
 	"net/netip"
 	"slices"
-	"strings"
 
 	"github.com/robowatch/robowatch/agents"
 )
@@ -76,7 +75,7 @@ type networkExtra struct {
 	violations int64
 	incidents  int32
 	order      int32  // the client's place in the verdicts' order: the first verified one names the network's operator
-	op         uint16 // 1 + index in networkTally.ops of a verified client's operator; 0 for none
+	op         uint32 // 1 + index in networkTally.ops of a verified client's operator; 0 for none
 }
 
 // networkOfKey is the /24 or /48 whose address networkKey made k of.
@@ -102,7 +101,7 @@ func (n *networkTally) Add(v *Verdict) {
 		if k < 0 && len(n.ops) < math.MaxUint16 {
 			k, n.ops = len(n.ops), append(n.ops, v.Operator)
 		}
-		e.op = uint16(k + 1)
+		e.op = uint32(k + 1)
 	}
 	if e.violations != 0 || e.incidents != 0 || e.op != 0 {
 		n.extras = append(n.extras, e)
@@ -111,52 +110,31 @@ func (n *networkTally) Add(v *Verdict) {
 	n.rows = append(n.rows, r)
 }
 
-// List is the networks, most requests first.
-func (n *networkTally) List() []NetworkSummary { return listNetworks([]*networkTally{n}) }
-
-// listNetworks is the networks of tallies that share no network (a
-// detect.Pool's workers'), most requests first, in one list: listing each
-// tally and merging the lists held each network twice. Each tally's rows
-// are let go of.
-func listNetworks(tallies []*networkTally) []NetworkSummary {
+// list sums the rows into the networks' list, most requests first, and
+// lets go of them.
+func (n *networkTally) list() NetworkList {
+	n.sortRows()
 	count := 0
-	for _, n := range tallies {
-		n.sortRows()
-		for i, r := range n.rows {
-			if i == 0 || r.net != n.rows[i-1].net {
-				count++
-			}
+	for i, r := range n.rows {
+		if i == 0 || r.net != n.rows[i-1].net {
+			count++
 		}
 	}
-	out := make([]NetworkSummary, 0, count)
-	// The networks' names are written into one text and cut from it once
-	// it is whole: Prefix.String made three allocations a network, for
-	// 233,000 networks on the churn log.
-	var text strings.Builder
-	text.Grow(count * len("255.255.255.0/24"))
-	ends := make([]int, 0, count)
-	for _, n := range tallies {
-		for i := 0; i < len(n.rows); {
-			var s NetworkSummary
-			i = n.sum(i, &s)
-			out = append(out, s)
-			var buf [64]byte // AppendTo writes a valid prefix as String does
-			text.Write(networkOfKey(n.rows[i-1].net).AppendTo(buf[:0]))
-			ends = append(ends, text.Len())
+	l := NetworkList{sums: make([]networkSum, 0, count), ops: n.ops}
+	for i := 0; i < len(n.rows); {
+		var s NetworkSummary
+		j, op := n.sum(i, &s)
+		sum := networkSum{net: n.rows[i].net, requests: s.Requests, clients: uint32(s.Clients), robots: uint32(s.Robots), agents: uint32(s.UserAgents)}
+		if s.Violations != 0 || s.Incidents != 0 || op != 0 {
+			l.extras = append(l.extras, networkExtra{violations: s.Violations, incidents: int32(s.Incidents), op: op})
+			sum.extra = uint32(len(l.extras))
 		}
-		n.rows, n.extras = nil, nil
+		l.sums = append(l.sums, sum)
+		i = j
 	}
-	names, start := text.String(), 0
-	for k, end := range ends {
-		out[k].Network, start = names[start:end], end
-	}
-	slices.SortFunc(out, func(a, b NetworkSummary) int {
-		if a.Requests != b.Requests {
-			return cmp.Compare(b.Requests, a.Requests)
-		}
-		return strings.Compare(a.Network, b.Network)
-	})
-	return out
+	n.rows, n.extras = nil, nil
+	l.sort()
+	return l
 }
 
 // sortRows puts the rows in order of network and User-agent, once.
@@ -170,10 +148,11 @@ func (n *networkTally) sortRows() {
 }
 
 // sum adds up into s the rows of the network whose first row is at i, in
-// rows sorted by network, and returns where the next network starts.
-func (n *networkTally) sum(i int, s *NetworkSummary) int {
+// rows sorted by network, and returns where the next network starts and
+// its operator (1 + index in ops; 0 for none).
+func (n *networkTally) sum(i int, s *NetworkSummary) (int, uint32) {
 	rows, first := n.rows, n.rows[i]
-	opAt := int32(math.MaxInt32)
+	opAt, op := int32(math.MaxInt32), uint32(0)
 	j := i
 	for ; j < len(rows) && rows[j].net == first.net; j++ {
 		x := &rows[j]
@@ -187,14 +166,14 @@ func (n *networkTally) sum(i int, s *NetworkSummary) int {
 			s.Violations += e.violations
 			s.Incidents += int(e.incidents)
 			if e.op > 0 && e.order < opAt {
-				s.Operator, opAt = n.ops[e.op-1], e.order
+				s.Operator, opAt, op = n.ops[e.op-1], e.order, e.op
 			}
 		}
 		if (j == i || x.ua != rows[j-1].ua) && s.UserAgents < maxNetworkAgents {
 			s.UserAgents++
 		}
 	}
-	return j
+	return j, op
 }
 
 // newNetworkTally is a tally with room for the given number of clients.

@@ -1,8 +1,11 @@
 package findings
 
 import (
+	"cmp"
 	"fmt"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -46,7 +49,7 @@ func TestNetworksList(t *testing.T) {
 				n.Add(&tt.verdicts[i])
 			}
 			var got []string
-			for _, s := range n.List() {
+			for _, s := range n.list().Summaries() {
 				op := s.Operator
 				if op == "" {
 					op = "-"
@@ -60,9 +63,10 @@ func TestNetworksList(t *testing.T) {
 	}
 }
 
-// TestNetworkNamesAsString: List writes the networks' names into one text
-// with Prefix.AppendTo; each must be what NetworkOf(ip).String() says, for
-// IPv4, IPv6 (short and long forms) and mapped IPv4.
+// TestNetworkNamesAsString: NetworkList.All writes the networks' names
+// into one text with Prefix.AppendTo, At one at a time; each must be what
+// NetworkOf(ip).String() says, for IPv4, IPv6 (short and long forms) and
+// mapped IPv4.
 func TestNetworkNamesAsString(t *testing.T) {
 	ips := []string{"0.0.0.1", "255.255.255.255", "1.2.3.4", "::1", "::", "2001:db8::1", "::ffff:192.0.2.1",
 		"fe80::1", "2001:db8:ffff:ffff:ffff:ffff:ffff:ffff", "1:2:3:4:5:6:7:8", "64:ff9b::10.0.0.1"}
@@ -79,13 +83,64 @@ func TestNetworkNamesAsString(t *testing.T) {
 		}
 		want[p.String()] = true
 	}
-	got := n.List()
+	l := n.list()
+	got := l.Summaries()
 	if len(got) != len(want) {
 		t.Fatalf("%d networks, want %d", len(got), len(want))
 	}
-	for _, s := range got {
+	for i, s := range got {
 		if !want[s.Network] {
 			t.Errorf("network %q is no Prefix.String of the addresses", s.Network)
 		}
+		if at := l.At(i); at != s {
+			t.Errorf("At(%d) = %+v, All gave %+v", i, at, s)
+		}
+	}
+}
+
+// TestNetworkListOrder: a pass's list, sorted by its rows' name keys, and
+// the merge of parts' lists are in the order of the summaries sorted by
+// requests and then by name as strings, with each network's sums: networks
+// of a few requests each (most tie), IPv4 and IPv6 of every name length.
+func TestNetworkListOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 35))
+	var ips []string
+	for range 3000 {
+		if rng.IntN(3) == 0 {
+			g := func() uint32 {
+				return []uint32{0, 1, 0xf, 0x10, 0xff, 0x100, 0xfff, 0x1000, 0xffff}[rng.IntN(9)] + uint32(rng.IntN(2))
+			}
+			ips = append(ips, fmt.Sprintf("%x:%x:%x::%x", g()&0xffff, g()&0xffff, g()&0xffff, rng.IntN(9)))
+			continue
+		}
+		ips = append(ips, fmt.Sprintf("%d.%d.%d.%d", rng.IntN(256), []int{0, 9, 10, 99, 100, 255}[rng.IntN(6)], rng.IntN(256), rng.IntN(256)))
+	}
+	ops := []string{"", "", "", "A", "B"}
+	var one networkTally
+	parts := make([]networkTally, 3)
+	for i, ip := range ips {
+		v := Verdict{IP: ip, UserAgent: fmt.Sprint(rng.IntN(3)), Requests: int64(1 + rng.IntN(3)), Robot: rng.IntN(2) == 0, Violations: int64(rng.IntN(4) / 3)}
+		if op := ops[rng.IntN(len(ops))]; op != "" {
+			v.Identity, v.Operator = IdentityVerified, op
+		}
+		one.Add(&v)
+		p, _ := NetworkOf(ip)
+		parts[networkKey(p.Addr())%3].Add(&v)
+		ips[i] = p.String()
+	}
+	want := one.list().Summaries()
+	sorted := slices.Clone(want)
+	slices.SortFunc(sorted, func(a, b NetworkSummary) int {
+		return cmp.Or(cmp.Compare(b.Requests, a.Requests), strings.Compare(a.Network, b.Network))
+	})
+	if !slices.Equal(want, sorted) {
+		t.Errorf("the list is not in the order of requests, then name")
+	}
+	lists := make([]NetworkList, len(parts))
+	for i := range parts {
+		lists[i] = parts[i].list()
+	}
+	if got := mergeDisjointNetworks(lists).Summaries(); !slices.Equal(got, want) {
+		t.Errorf("parts merged: %d networks, want the %d of one tally, in its order", len(got), len(want))
 	}
 }

@@ -75,11 +75,7 @@ type Result struct {
 	LogPages  int64 `json:"-"`
 	LogAssets int64 `json:"-"`
 
-	Networks []NetworkSummary `json:"networks"` // the clients by /24 (IPv4) and /48 (IPv6), most requests first
-	// unlisted are the networks of a part whose Summary was told to
-	// leave them for Merge to list (Summary.LeaveNetworks); Networks is
-	// then nil.
-	unlisted *networkTally
+	Networks NetworkList `json:"networks"` // the clients by /24 (IPv4) and /48 (IPv6), most requests first
 
 	Operators []OperatorSummary `json:"operators"` // the verified crawlers by operator, most requests first
 

@@ -22,7 +22,6 @@ type Summary struct {
 	ops            operatorTally
 	incidents      []Incident
 	junk           map[string]bool // the addresses of junk clients
-	leaveNetworks  bool            // Finish leaves the networks to Merge (LeaveNetworks)
 }
 
 // ClientFacts is what a pass knows of a client beyond its verdict, for
@@ -123,13 +122,6 @@ func (s *Summary) addRobot(v *Verdict, f *ClientFacts) int {
 	return i
 }
 
-// LeaveNetworks makes Finish leave the networks unlisted, for Merge to
-// list with those of the other parts, which must share no network with
-// this one (a detect.Pool's workers): one list is built where each part's
-// and then their merge were (18 MB twice on a churn log of 233,000
-// networks).
-func (s *Summary) LeaveNetworks() { s.leaveNetworks = true }
-
 // Refer counts page views of people that op's products sent (the
 // referrals of a person, or of the people folded into Other).
 func (s *Summary) Refer(op string, views int64) { s.ops.Refer(op, views) }
@@ -155,14 +147,9 @@ func (s *Summary) Finish(res *Result) {
 		return cmp.Or(humanLast(&a, &b), cmp.Compare(b.Severity, a.Severity), a.Start.Compare(b.Start))
 	})
 	res.Incidents = nonNil(s.incidents)
-	if s.leaveNetworks {
-		// Sorted here, where each worker of a Pool sorts its own at the
-		// same time: Merge, which runs alone, only adds them up.
-		s.nets.sortRows()
-		res.unlisted = s.nets
-	} else {
-		res.Networks = s.nets.List()
-	}
+	// Listed here, where each worker of a Pool sorts its own at the same
+	// time: Merge, which runs alone, only merges the lists.
+	res.Networks = s.nets.list()
 	res.Operators = s.ops.List()
 	*s = Summary{}
 }

@@ -100,7 +100,7 @@ func TestSummaryRows(t *testing.T) {
 	if len(res.Incidents) != 2 || res.Incidents[0].Verdict != "Googlebot (impostor)" || res.Incidents[1].Verdict != VerdictHuman {
 		t.Errorf("incidents %+v: want the robot's first, the person's marked human", res.Incidents)
 	}
-	if len(res.Networks) != 5 || len(res.Operators) != 1 || res.Operators[0].Robots != 2 {
+	if res.Networks.Len() != 5 || len(res.Operators) != 1 || res.Operators[0].Robots != 2 {
 		t.Errorf("networks %+v, operators %+v", res.Networks, res.Operators)
 	}
 }

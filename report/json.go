@@ -20,20 +20,20 @@ import (
 // jsonReport is the JSON contract: scripts depend on these names, so fields
 // are only ever added.
 type jsonReport struct {
-	Version    int                        `json:"version"`
-	Summary    jsonSummary                `json:"summary"`
-	Clients    iter.Seq[findings.Verdict] `json:"clients"`
-	Robots     []findings.RobotSummary    `json:"robots"`
-	Violations *findings.ViolationList    `json:"violations"`
-	Incidents  []findings.Incident        `json:"incidents"`
-	Malformed  []jsonMalformed            `json:"malformed"`
-	Errors     []string                   `json:"errors"`
-	Timeline   findings.Timeline          `json:"timeline"`          // requests over time, robots and humans stacked
-	Networks   []findings.NetworkSummary  `json:"networks"`          // clients by /24 and /48, most requests first
-	Operators  []findings.OperatorSummary `json:"operators"`         // verified crawlers by operator, most requests first
-	Watched    []findings.ClientTimeline  `json:"watched,omitempty"` // drill-downs of the --client clients
-	Panels     findings.Panels            `json:"panels"`            // answers to robots and people, robots' top paths
-	State      *jsonState                 `json:"state"`             // what robowatch merge needs (merge.go)
+	Version    int                               `json:"version"`
+	Summary    jsonSummary                       `json:"summary"`
+	Clients    iter.Seq[findings.Verdict]        `json:"clients"`
+	Robots     []findings.RobotSummary           `json:"robots"`
+	Violations *findings.ViolationList           `json:"violations"`
+	Incidents  []findings.Incident               `json:"incidents"`
+	Malformed  []jsonMalformed                   `json:"malformed"`
+	Errors     []string                          `json:"errors"`
+	Timeline   findings.Timeline                 `json:"timeline"`          // requests over time, robots and humans stacked
+	Networks   iter.Seq[findings.NetworkSummary] `json:"networks"`          // clients by /24 and /48, most requests first
+	Operators  []findings.OperatorSummary        `json:"operators"`         // verified crawlers by operator, most requests first
+	Watched    []findings.ClientTimeline         `json:"watched,omitempty"` // drill-downs of the --client clients
+	Panels     findings.Panels                   `json:"panels"`            // answers to robots and people, robots' top paths
+	State      *jsonState                        `json:"state"`             // what robowatch merge needs (merge.go)
 }
 
 type jsonSummary struct {
@@ -126,7 +126,7 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 		Malformed:  malformedRows(r.Stats.Samples),
 		Errors:     nonNil(r.Errors),
 		Timeline:   res.Timeline,
-		Networks:   nonNil(res.Networks[:opt.top(len(res.Networks))]),
+		Networks:   limit(res.Networks.All(), opt.top(res.Networks.Len())),
 		Operators:  nonNil(res.Operators),
 		Watched:    res.Watched,
 		Panels:     panelsOf(res),
@@ -230,7 +230,7 @@ func streamJSON(w io.Writer, out *jsonReport) error {
 	writeSeq(j, "malformed", slices.Values(out.Malformed))
 	writeSeq(j, "errors", slices.Values(out.Errors))
 	j.value("timeline", out.Timeline)
-	writeSeq(j, "networks", slices.Values(out.Networks))
+	writeSeq(j, "networks", out.Networks)
 	writeSeq(j, "operators", slices.Values(out.Operators))
 	if len(out.Watched) > 0 {
 		writeSeq(j, "watched", slices.Values(out.Watched))

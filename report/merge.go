@@ -156,7 +156,7 @@ type jsonPaths struct {
 
 func stateOf(r *Report) *jsonState {
 	res := r.Result
-	s := &jsonState{Version: StateVersion, Clients: res.Clients.Len(), Networks: len(res.Networks),
+	s := &jsonState{Version: StateVersion, Clients: res.Clients.Len(), Networks: res.Networks.Len(),
 		ByRobot: nonNil(res.RobotBuckets), Prefixes: map[string][]findings.PrefixCount{}}
 	for _, rs := range res.Robots {
 		if rs.AllPrefixes != nil {
@@ -851,7 +851,7 @@ func (p *jsonPart) result() *findings.Result {
 	r := &findings.Result{Totals: *s.totals(), Other: s.Other, ViolationsChecked: s.ViolationsChecked,
 		BytesSaturated: s.BytesSaturated, RangesNewer: s.RangesNewer,
 		Robots: p.Robots, Incidents: p.Incidents, Timeline: p.Timeline, RobotBuckets: p.State.ByRobot, Panels: p.Panels,
-		Networks: p.Networks, Operators: p.Operators, Watched: p.Watched, Edges: p.State.Edges}
+		Networks: findings.NetworkListOf(p.Networks), Operators: p.Operators, Watched: p.Watched, Edges: p.State.Edges}
 	if s.First != nil {
 		r.First = *s.First
 	}
