@@ -437,7 +437,7 @@ func (p *Pool) Result() *findings.Result {
 	for i, d := range p.dets {
 		d.fleets = &p.fleets
 		wg.Add(1)
-		go func() { defer wg.Done(); rs[i] = d.resultOf(len(p.dets) > 1) }()
+		go func() { defer wg.Done(); rs[i] = d.Result() }()
 	}
 	wg.Wait()
 	p.res = mergeResults(rs)
@@ -447,9 +447,11 @@ func (p *Pool) Result() *findings.Result {
 		// double what the report needs. So do the merged networks: on a
 		// botnet's log, a row for each of 230,000 /24s (18 MB) would be
 		// held twice.
-		for _, r := range rs {
-			r.Robots, r.RobotBuckets = nil, nil
-			r.Networks, r.Operators, r.Edges = findings.NetworkList{}, nil, nil
+		// The workers' clients lists, their addresses' counts and stored
+		// violations were copied into the merged ones too: each worker keeps
+		// an empty Result, which still says its pass has ended.
+		for _, d := range p.dets {
+			d.result = &findings.Result{}
 		}
 	}
 	return p.res

@@ -251,7 +251,7 @@ func TestPoolLetsTheWorkersPartsGo(t *testing.T) {
 		for _, part := range []struct {
 			name string
 			n    int
-		}{{"networks", r.Networks.Len()}, {"operators", len(r.Operators)}, {"edges", len(r.Edges)}, {"robots", len(r.Robots)}} {
+		}{{"networks", r.Networks.Len()}, {"operators", len(r.Operators)}, {"edges", len(r.Edges)}, {"robots", len(r.Robots)}, {"clients", r.Clients.Len()}, {"violations", r.Violations.Len()}} {
 			if part.n != 0 {
 				t.Errorf("worker %d still holds %d %s after the merge", k, part.n, part.name)
 			}

@@ -28,7 +28,8 @@ type summarizing struct {
 }
 
 // summarize judges c, the i-th of the clients list, for the summary and
-// lets go of what only the pass needed of it.
+// lets go of what only the pass and the summary needed of it (its window,
+// timeline bins and panel: the verdicts read none of them).
 func (d *Detector) summarize(i int, c *client, b *summarizing) {
 	d.advance(c, maxSecond)
 	recent := c.recent() // for its edge, before its window goes
@@ -67,7 +68,7 @@ func (d *Detector) summarize(i int, c *client, b *summarizing) {
 		if c.x != nil {
 			c.x.viol = nil // a human's violations are not reported
 		}
-		c.bins = clientBins{}
+		c.bins, c.pan = clientBins{}, nil
 		return
 	}
 	if b.folded {
@@ -91,7 +92,7 @@ func (d *Detector) summarize(i int, c *client, b *summarizing) {
 	b.tallies[row].add(c)
 	b.all.add(c)
 	b.robotClients = append(b.robotClients, robotBins{b.sum.Row(row).Name, c.bins, c.first, c.lastOf()})
-	c.bins = clientBins{}
+	c.bins, c.pan = clientBins{}, nil
 }
 
 // robotFacts sets what the robots row of c needs beyond its verdict (a
