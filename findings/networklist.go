@@ -164,9 +164,14 @@ func (l *NetworkList) sort() {
 		keys[i] = sortKey{l.sums[i].requests, keyOf(l.sums[i].net), i}
 	}
 	slices.SortFunc(keys, func(a, b sortKey) int {
-		if a.requests != b.requests {
+		switch {
+		case a.requests != b.requests:
 			return cmp.Compare(b.requests, a.requests)
+		case a.key != b.key:
+			return cmp.Or(cmp.Compare(a.key.hi, b.key.hi), cmp.Compare(a.key.lo, b.key.lo))
 		}
+		// Not before: the rows, in the order of the log's networks, are
+		// far apart in memory.
 		return compareNames(l.sums[a.at].net, l.sums[b.at].net, a.key, b.key)
 	})
 	// The rows are moved into their places a cycle of the permutation at
