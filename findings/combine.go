@@ -18,9 +18,9 @@ type Overlap struct {
 // The clients and violations lists, which a detect.Pool and a merge of
 // reports hold differently, are the caller's, and so is rank: a client's
 // place in the merged clients list, which orders violations and
-// incidents. With overlap nil the parts' clients are disjoint. The merged
-// rows take over the parts' (mergeRobots): the parts are not to be used
-// after.
+// incidents: Merge calls it only once every other row is merged. With
+// overlap nil the parts' clients are disjoint. The merged rows take over
+// the parts' (mergeRobots): the parts are not to be used after.
 func Merge(out *Result, parts []*Result, rank func(ip, ua string) int, overlap *Overlap) {
 	var (
 		incidents = make([][]Incident, 0, len(parts))
@@ -64,8 +64,6 @@ func Merge(out *Result, parts []*Result, rank func(ip, ua string) int, overlap *
 	if overlap != nil {
 		moveRobotRequests(out.Robots, overlap.Parts, overlap.Merged)
 	}
-	out.Incidents = mergeIncidents(incidents, rank)
-	clear(incidents)
 	out.Timeline, out.RobotBuckets = mergeTimelines(timelines, buckets, out.Robots)
 	clear(buckets)
 	out.Panels = mergePanels(panels)
@@ -75,6 +73,8 @@ func Merge(out *Result, parts []*Result, rank func(ip, ua string) int, overlap *
 		out.Networks = mergeDisjointNetworks(networks)
 		out.Edges = slices.Concat(edges...) // a client is in one part
 		SortEdges(out.Edges)
+		// Last: a detect.Pool ranks its clients while the rest is merged.
+		out.Incidents = mergeIncidents(incidents, rank)
 		return
 	}
 	list := make([][]NetworkSummary, len(networks))
@@ -85,6 +85,7 @@ func Merge(out *Result, parts []*Result, rank func(ip, ua string) int, overlap *
 	recount(out.Robots, merged, out.Operators, overlap.Merged)
 	out.Networks = NetworkListOf(merged)
 	out.Edges = JoinEdges(out.Robots, edges, overlap.Parts)
+	out.Incidents = mergeIncidents(incidents, rank)
 }
 
 // mergeDisjointNetworks merges the networks lists of parts that never
