@@ -249,3 +249,12 @@ func mergeNetworkLists(parts []NetworkList) NetworkList {
 	}
 	return out
 }
+
+// Sub is the networks lo to hi of the list (0 <= lo <= hi <= Len), a view
+// of it.
+func (l NetworkList) Sub(lo, hi int) NetworkList {
+	if l.sums == nil {
+		return NetworkList{list: l.list[lo:hi:hi]}
+	}
+	return NetworkList{sums: l.sums[lo:hi:hi], extras: l.extras, ops: l.ops}
+}

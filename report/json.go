@@ -20,20 +20,20 @@ import (
 // jsonReport is the JSON contract: scripts depend on these names, so fields
 // are only ever added.
 type jsonReport struct {
-	Version    int                               `json:"version"`
-	Summary    jsonSummary                       `json:"summary"`
-	Clients    iter.Seq[findings.Verdict]        `json:"clients"`
-	Robots     []findings.RobotSummary           `json:"robots"`
-	Violations *findings.ViolationList           `json:"violations"`
-	Incidents  []findings.Incident               `json:"incidents"`
-	Malformed  []jsonMalformed                   `json:"malformed"`
-	Errors     []string                          `json:"errors"`
-	Timeline   findings.Timeline                 `json:"timeline"`          // requests over time, robots and humans stacked
-	Networks   iter.Seq[findings.NetworkSummary] `json:"networks"`          // clients by /24 and /48, most requests first
-	Operators  []findings.OperatorSummary        `json:"operators"`         // verified crawlers by operator, most requests first
-	Watched    []findings.ClientTimeline         `json:"watched,omitempty"` // drill-downs of the --client clients
-	Panels     findings.Panels                   `json:"panels"`            // answers to robots and people, robots' top paths
-	State      *jsonState                        `json:"state"`             // what robowatch merge needs (merge.go)
+	Version    int                        `json:"version"`
+	Summary    jsonSummary                `json:"summary"`
+	Clients    iter.Seq[findings.Verdict] `json:"clients"`
+	Robots     []findings.RobotSummary    `json:"robots"`
+	Violations *findings.ViolationList    `json:"violations"`
+	Incidents  []findings.Incident        `json:"incidents"`
+	Malformed  []jsonMalformed            `json:"malformed"`
+	Errors     []string                   `json:"errors"`
+	Timeline   findings.Timeline          `json:"timeline"`          // requests over time, robots and humans stacked
+	Networks   findings.NetworkList       `json:"networks"`          // clients by /24 and /48, most requests first
+	Operators  []findings.OperatorSummary `json:"operators"`         // verified crawlers by operator, most requests first
+	Watched    []findings.ClientTimeline  `json:"watched,omitempty"` // drill-downs of the --client clients
+	Panels     findings.Panels            `json:"panels"`            // answers to robots and people, robots' top paths
+	State      *jsonState                 `json:"state"`             // what robowatch merge needs (merge.go)
 }
 
 type jsonSummary struct {
@@ -126,7 +126,7 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 		Malformed:  malformedRows(r.Stats.Samples),
 		Errors:     nonNil(r.Errors),
 		Timeline:   res.Timeline,
-		Networks:   limit(res.Networks.All(), opt.top(res.Networks.Len())),
+		Networks:   res.Networks.Sub(0, opt.top(res.Networks.Len())),
 		Operators:  nonNil(res.Operators),
 		Watched:    res.Watched,
 		Panels:     panelsOf(res),
@@ -224,13 +224,15 @@ func streamJSON(w io.Writer, out *jsonReport) error {
 	j.value("version", out.Version)
 	j.value("summary", out.Summary)
 	writeSeq(j, "clients", out.Clients)
-	writeSeq(j, "robots", slices.Values(out.Robots))
+	j.key("robots")
+	writeRows(j, len(out.Robots), "    ", encodedRows(out.Robots, "    "))
 	writeSeq(j, "violations", out.Violations.All())
 	writeSeq(j, "incidents", slices.Values(out.Incidents))
 	writeSeq(j, "malformed", slices.Values(out.Malformed))
 	writeSeq(j, "errors", slices.Values(out.Errors))
 	j.value("timeline", out.Timeline)
-	writeSeq(j, "networks", out.Networks)
+	j.key("networks")
+	writeRows(j, out.Networks.Len(), "    ", networkRows(out.Networks, "    "))
 	writeSeq(j, "operators", slices.Values(out.Operators))
 	if len(out.Watched) > 0 {
 		writeSeq(j, "watched", slices.Values(out.Watched))
@@ -367,7 +369,7 @@ func (j *jsonStream) state(st *jsonState) {
 	}{
 		{"\n    \"by_robot\": null", func() { writeList(j, st.ByRobot) }, 0},
 		{"," + next, func() { writePaths(j, st.Paths) }, -1},
-		{"\n    \"edges\": null", func() { writeList(j, st.Edges) }, 0},
+		{"\n    \"edges\": null", func() { writeEdges(j, st.Edges) }, 0},
 	} {
 		i := bytes.Index(text, []byte(l.key))
 		if i < 0 {
@@ -441,6 +443,16 @@ func writeList[T any](j *jsonStream, list []T) {
 		}
 	}
 	j.raw("\n    ]")
+}
+
+// writeEdges writes the state's edges as writeList does, on every core:
+// 12,000 edges on a churn log.
+func writeEdges(j *jsonStream, edges []findings.ClientEdge) {
+	if edges == nil {
+		j.raw("null")
+		return
+	}
+	writeRows(j, len(edges), "      ", encodedRows(edges, "      "))
 }
 
 // limit yields the first n of seq.

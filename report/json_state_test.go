@@ -52,7 +52,7 @@ func TestStateIsWrittenARowAtATime(t *testing.T) {
 			if tc.robotPaths {
 				st.RobotPaths = &jsonPaths{Base: 3, Paths: []findings.PathCount{{Path: "/", Requests: 9, Error: 1}}}
 			}
-			out := &jsonReport{Version: 1, Clients: slices.Values([]findings.Verdict(nil)), Networks: slices.Values([]findings.NetworkSummary(nil)), Violations: &findings.ViolationList{}, State: st}
+			out := &jsonReport{Version: 1, Clients: slices.Values([]findings.Verdict(nil)), Violations: &findings.ViolationList{}, State: st}
 			var got bytes.Buffer
 			if err := streamJSON(&got, out); err != nil {
 				t.Fatal(err)

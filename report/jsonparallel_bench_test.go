@@ -1,0 +1,37 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/robowatch/robowatch/findings"
+)
+
+// BenchmarkWriteRows writes the lists the churn log's JSON report has
+// after its clients: 9,325 robots rows, 233,249 networks, 12,406 edges.
+func BenchmarkWriteRows(b *testing.B) {
+	robots := make([]findings.RobotSummary, 9325)
+	for i := range robots {
+		robots[i] = findings.RobotSummary{Name: fmt.Sprintf("bot-%d/1.0", i), Clients: 1, Requests: int64(i)}
+	}
+	nets := make([]findings.NetworkSummary, 233_249)
+	for i := range nets {
+		nets[i] = findings.NetworkSummary{Network: fmt.Sprintf("%d.%d.%d.0/24", i>>16, i>>8&255, i&255), Clients: 1, Requests: 1, UserAgents: 1}
+	}
+	edges := make([]findings.ClientEdge, 12_406)
+	for i := range edges {
+		edges[i] = findings.ClientEdge{IP: fmt.Sprintf("10.0.%d.%d", i>>8, i&255), UserAgent: "bot-1/1.0", Sessions: 1}
+	}
+	list := findings.NetworkListOf(nets)
+	for b.Loop() {
+		j := &jsonStream{w: bufio.NewWriterSize(io.Discard, 64<<10)}
+		writeRows(j, len(robots), "    ", encodedRows(robots, "    "))
+		writeRows(j, list.Len(), "    ", networkRows(list, "    "))
+		writeEdges(j, edges)
+		if j.err != nil {
+			b.Fatal(j.err)
+		}
+	}
+}
