@@ -250,6 +250,17 @@ func mergeNetworkLists(parts []NetworkList) NetworkList {
 	return out
 }
 
+// Row is the i-th network's summary for a writer of the list that needs
+// no string of its name: a pass's network comes without its name
+// (Network ""), which is appended to name, the text of a prefix; any
+// other comes whole, and name as it was.
+func (l NetworkList) Row(i int, name []byte) (NetworkSummary, []byte) {
+	if l.sums == nil {
+		return l.list[i], name
+	}
+	return l.summary(i, ""), networkOfKey(l.sums[i].net).AppendTo(name)
+}
+
 // Sub is the networks lo to hi of the list (0 <= lo <= hi <= Len), a view
 // of it.
 func (l NetworkList) Sub(lo, hi int) NetworkList {

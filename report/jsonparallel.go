@@ -152,20 +152,19 @@ func encodedRows[T any](list []T, indent string) rowsFunc {
 	}
 }
 
-// networkRows are the rows of the networks list for writeRows.
+// networkRows are the rows of the networks list for writeRows. A pass's
+// networks are written with their names' bytes (NetworkList.Row): a
+// string a network, or a chunk, was 25 MB of garbage on the churn log.
 func networkRows(l findings.NetworkList, indent string) rowsFunc {
-	return func(e *rowEncoder, b []byte, lo, hi int) ([]byte, error) {
-		i := lo
-		for n := range l.Sub(lo, hi).All() {
+	return func(_ *rowEncoder, b []byte, lo, hi int) ([]byte, error) {
+		var name []byte
+		for i := lo; i < hi; i++ {
 			b = start(b, i, indent)
-			i++
-			m := len(b)
-			var ok bool
-			if b, ok = appendNetwork(b, &n, indent); !ok {
-				var err error
-				if b, err = e.appendJSON(b[:m], &n); err != nil {
-					return b, err
-				}
+			var n findings.NetworkSummary
+			if n, name = l.Row(i, name[:0]); n.Network != "" || len(name) == 0 {
+				b, _ = appendNetwork(b, &n, indent)
+			} else {
+				b = appendNetworkNamed(b, &n, name, indent)
 			}
 		}
 		return b, nil

@@ -30,6 +30,22 @@ func TestWriteRowsAsWriteSeq(t *testing.T) {
 			}
 			edges[i] = findings.ClientEdge{IP: fmt.Sprintf("192.0.2.%d", i%256), UserAgent: "ua\u2028", Sessions: int64(i), First: int64(i)}
 		}
+		// A pass's networks (written from their rows, NetworkList.Row), IPv4
+		// and IPv6, some with an operator.
+		sum := findings.NewSummary(n)
+		for i := range n {
+			v := findings.Verdict{IP: fmt.Sprintf("10.%d.%d.9", i/256, i%256), UserAgent: "a", Requests: int64(i%5 + 1)}
+			if i%3 == 0 {
+				v.IP = fmt.Sprintf("2001:db8:%x::1", i)
+			}
+			if i%7 == 0 {
+				v.Identity, v.Operator = findings.IdentityVerified, "Op & <co>"
+			}
+			sum.Add(&v, &findings.ClientFacts{})
+		}
+		var res findings.Result
+		sum.Finish(&res)
+		passNets := res.Networks
 		for _, procs := range []int{1, 4} {
 			old := runtime.GOMAXPROCS(procs)
 			for _, tc := range []struct {
@@ -44,6 +60,8 @@ func TestWriteRowsAsWriteSeq(t *testing.T) {
 						writeRows(j, n, "    ", networkRows(findings.NetworkListOf(nets), "    "))
 					}},
 				{"edges", func(j *jsonStream) { writeList(j, edges) }, func(j *jsonStream) { writeEdges(j, edges) }},
+				{"a pass's networks", func(j *jsonStream) { writeSeq(j, "l", slices.Values(passNets.Summaries())) },
+					func(j *jsonStream) { j.key("l"); writeRows(j, passNets.Len(), "    ", networkRows(passNets, "    ")) }},
 			} {
 				want, got := written(tc.seq), written(tc.rows)
 				if !bytes.Equal(got, want) {

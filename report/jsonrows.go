@@ -219,6 +219,23 @@ func appendViolation(b []byte, v *findings.Violation, prefix string) ([]byte, bo
 func appendNetwork(b []byte, n *findings.NetworkSummary, prefix string) ([]byte, bool) {
 	w := rowWriter{b: append(b, '{'), indent: deeper(prefix)}
 	w.str("network", n.Network)
+	return w.network(n, prefix), true
+}
+
+// appendNetworkNamed is appendNetwork for the summary of a pass's network
+// without its name (findings.NetworkList.Row), whose name is the text of
+// a prefix, which JSON writes as it is.
+func appendNetworkNamed(b []byte, n *findings.NetworkSummary, name []byte, prefix string) []byte {
+	w := rowWriter{b: append(b, '{'), indent: deeper(prefix)}
+	w.open("network")
+	w.b = append(w.b, '"')
+	w.b = append(w.b, name...)
+	w.b = append(w.b, '"')
+	return w.network(n, prefix)
+}
+
+// network appends the members of a networks row after its name.
+func (w *rowWriter) network(n *findings.NetworkSummary, prefix string) []byte {
 	if n.Operator != "" {
 		w.str("operator", n.Operator)
 	}
@@ -230,7 +247,7 @@ func appendNetwork(b []byte, n *findings.NetworkSummary, prefix string) ([]byte,
 	w.int("incidents", int64(n.Incidents))
 	w.b = append(w.b, '\n')
 	w.b = append(w.b, prefix...)
-	return append(w.b, '}'), true
+	return append(w.b, '}')
 }
 
 // appendJSONTime appends t as time.Time.MarshalJSON does, for years 0-9999.
