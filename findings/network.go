@@ -124,7 +124,7 @@ func (n *networkTally) list() NetworkList {
 	for i := 0; i < len(n.rows); {
 		var s NetworkSummary
 		j, op := n.sum(i, &s)
-		sum := networkSum{net: n.rows[i].net, requests: s.Requests, clients: uint32(s.Clients), robots: uint32(s.Robots), agents: uint32(s.UserAgents)}
+		sum := networkSum{name: keyOf(n.rows[i].net), requests: s.Requests, clients: uint32(s.Clients), robots: uint32(s.Robots), agents: uint32(s.UserAgents)}
 		if s.Violations != 0 || s.Incidents != 0 || op != 0 {
 			l.extras = append(l.extras, networkExtra{violations: s.Violations, incidents: int32(s.Incidents), op: op})
 			sum.extra = uint32(len(l.extras))

@@ -144,3 +144,37 @@ func TestNetworkListOrder(t *testing.T) {
 		t.Errorf("parts merged: %d networks, want the %d of one tally, in its order", len(got), len(want))
 	}
 }
+
+// TestNetworkNameKeys: a network's key writes its name back
+// (textKey.appendName) as Prefix.String writes it, and keys compare as
+// names do, for /24s and for /48s of groups of every length and zero
+// groups anywhere (their names of 5 to 19 bytes).
+func TestNetworkNameKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 5))
+	group := func() uint64 {
+		return []uint64{0, 0, 1, 0xa, 0x10, 0xab, 0x100, 0xabc, 0x1000, 0xffff}[rng.IntN(10)] + uint64(rng.IntN(3))&0xf
+	}
+	var nets []uint64
+	for range 20_000 {
+		if rng.IntN(2) == 0 {
+			nets = append(nets, 1<<63|uint64(rng.IntN(1<<24)))
+			continue
+		}
+		nets = append(nets, (group()&0xffff)<<32|(group()&0xffff)<<16|group()&0xffff)
+	}
+	nets = append(nets, 0, 1<<63, 1<<63|(1<<24-1), 0xffff_ffff_ffff, 0xfff_ffff_ffff, 0xff_ffff_ffff, 0xf_ffff_ffff)
+	for i, n := range nets {
+		want := networkOfKey(n).String()
+		k := keyOf(n)
+		if got := string(k.appendName(nil)); got != want {
+			t.Fatalf("%#x: name %q from its key, want %q", n, got, want)
+		}
+		if i == 0 {
+			continue
+		}
+		o := nets[i-1]
+		if got, want := k.compare(keyOf(o)), strings.Compare(want, networkOfKey(o).String()); got != want {
+			t.Fatalf("%s against %s: keys compare %d, names %d", networkOfKey(n), networkOfKey(o), got, want)
+		}
+	}
+}

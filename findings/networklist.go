@@ -1,12 +1,11 @@
 package findings
 
 import (
-	"cmp"
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"iter"
 	"slices"
-	"strings"
 )
 
 // NetworkList is the networks of a Result, most requests first, then by
@@ -15,7 +14,7 @@ import (
 // log has about as many networks as clients, and its summaries (80 bytes
 // and a name of 15) were 21 MB held from the end of the pass to the end
 // of the report on the churn log (233,249 networks), where the rows are
-// 7.5 MB. A list read back from reports holds the summaries themselves.
+// 9.3 MB. A list read back from reports holds the summaries themselves.
 // The zero value is an empty list.
 type NetworkList struct {
 	sums   []networkSum   // a pass's networks, in the list's order
@@ -24,10 +23,10 @@ type NetworkList struct {
 	list   []NetworkSummary
 }
 
-// networkSum is one network of a pass: what its NetworkSummary holds but
-// its name, which its key makes, and the rare counts (extra).
+// networkSum is one network of a pass: what its NetworkSummary holds, its
+// name as its key, but the rare counts (extra).
 type networkSum struct {
-	net      uint64 // networkKey of the network
+	name     textKey // sorts as the name, and writes it (appendName)
 	requests int64
 	clients  uint32 // a pass tracks fewer than 2^32 clients
 	robots   uint32
@@ -52,8 +51,8 @@ func (l NetworkList) At(i int) NetworkSummary {
 	if l.sums == nil {
 		return l.list[i]
 	}
-	var buf [64]byte // AppendTo writes a valid prefix as String does
-	return l.summary(i, string(networkOfKey(l.sums[i].net).AppendTo(buf[:0])))
+	var buf [32]byte
+	return l.summary(i, string(l.sums[i].name.appendName(buf[:0])))
 }
 
 // summary is the i-th of sums with its network's name.
@@ -92,7 +91,7 @@ func (l NetworkList) All() iter.Seq[NetworkSummary] {
 			hi := min(lo+namesChunk, len(l.sums))
 			buf = buf[:0]
 			for i := lo; i < hi; i++ {
-				buf = networkOfKey(l.sums[i].net).AppendTo(buf)
+				buf = l.sums[i].name.appendName(buf)
 				ends[i-lo] = len(buf)
 			}
 			names, start := string(buf), 0
@@ -125,73 +124,77 @@ func (l NetworkList) Summaries() []NetworkSummary {
 func (l NetworkList) MarshalJSON() ([]byte, error) { return json.Marshal(l.Summaries()) }
 
 // textKey is the first 16 bytes of a network's name, zero-padded, as two
-// big-endian words: names compare as their keys do, and no two names
-// share a key (an IPv4 /24's name has at most 16 bytes; an IPv6 /48's is
-// at most 14 bytes of groups and "::/48", and two such names differ
-// within the first 15 bytes), so sorting by key is sorting by name
-// without making the names. networkBefore still compares names should
-// two networks' keys be equal.
+// big-endian words: names compare as their keys do, and the key holds
+// the whole name but the end of an IPv6 /48's longer than 16 bytes,
+// which appendName adds back. A /24's name has at most 16 bytes; a /48's
+// is its first three groups, at most 14 bytes, and "::/48" (the five
+// zero groups after them are the longest run), so two names differ within
+// their first 15 bytes and past the 16th only "::/48" goes on.
 type textKey struct{ hi, lo uint64 }
 
+// keyOf is the key of the name of the network networkKey made net of.
 func keyOf(net uint64) textKey {
 	var buf [64]byte
 	var pad [16]byte
-	copy(pad[:], networkOfKey(net).AppendTo(buf[:0]))
+	copy(pad[:], networkOfKey(net).AppendTo(buf[:0])) // as Prefix.String writes it
 	return textKey{binary.BigEndian.Uint64(pad[:8]), binary.BigEndian.Uint64(pad[8:])}
 }
 
-// compareNames compares the names of networks a and b (keys ka and kb)
-// as strings.
-func compareNames(a, b uint64, ka, kb textKey) int {
-	if c := cmp.Or(cmp.Compare(ka.hi, kb.hi), cmp.Compare(ka.lo, kb.lo)); c != 0 || a == b {
-		return c
+// compare compares the names whose keys are k and o.
+func (k textKey) compare(o textKey) int {
+	switch {
+	case k.hi != o.hi:
+		return compareWords(k.hi, o.hi)
+	case k.lo != o.lo:
+		return compareWords(k.lo, o.lo)
 	}
-	var ba, bb [64]byte
-	return strings.Compare(string(networkOfKey(a).AppendTo(ba[:0])), string(networkOfKey(b).AppendTo(bb[:0])))
+	return 0
 }
 
-// sortKey is a network of sums with what the list's order compares.
-type sortKey struct {
-	requests int64
-	key      textKey
-	at       int // its place in sums
+// compareWords is cmp.Compare for two words that differ, small enough
+// to be inlined into the sort's comparison.
+func compareWords(a, b uint64) int {
+	if a < b {
+		return -1
+	}
+	return 1
+}
+
+// v6Tail is how an IPv6 /48's name ends.
+const v6Tail = "::/48"
+
+// appendName appends the name whose key k is.
+func (k textKey) appendName(b []byte) []byte {
+	var raw [16]byte
+	binary.BigEndian.PutUint64(raw[:8], k.hi)
+	binary.BigEndian.PutUint64(raw[8:], k.lo)
+	n := bytes.IndexByte(raw[:], 0)
+	if n >= 0 {
+		return append(b, raw[:n]...)
+	}
+	b = append(b, raw[:]...)
+	if bytes.IndexByte(raw[:], ':') < 0 {
+		return b // a /24's name of 16 bytes
+	}
+	for cut := len(v6Tail); cut > 0; cut-- { // how much of the tail the key holds
+		if bytes.HasSuffix(raw[:], []byte(v6Tail[:cut])) {
+			return append(b, v6Tail[cut:]...)
+		}
+	}
+	return b
 }
 
 // sort puts sums in the list's order: most requests first, then by name.
 func (l *NetworkList) sort() {
-	keys := make([]sortKey, len(l.sums))
-	for i := range l.sums {
-		keys[i] = sortKey{l.sums[i].requests, keyOf(l.sums[i].net), i}
-	}
-	slices.SortFunc(keys, func(a, b sortKey) int {
+	slices.SortFunc(l.sums, func(a, b networkSum) int {
 		switch {
-		case a.requests != b.requests:
-			return cmp.Compare(b.requests, a.requests)
-		case a.key != b.key:
-			return cmp.Or(cmp.Compare(a.key.hi, b.key.hi), cmp.Compare(a.key.lo, b.key.lo))
+		case a.requests > b.requests:
+			return -1
+		case a.requests < b.requests:
+			return 1
 		}
-		// Not before: the rows, in the order of the log's networks, are
-		// far apart in memory.
-		return compareNames(l.sums[a.at].net, l.sums[b.at].net, a.key, b.key)
+		return a.name.compare(b.name)
 	})
-	// The rows are moved into their places a cycle of the permutation at
-	// a time, in place: a second list of rows would be 32 bytes a network
-	// more at the run's largest heap.
-	for k := range keys {
-		if keys[k].at < 0 {
-			continue
-		}
-		held, j := l.sums[k], k
-		for {
-			from := keys[j].at
-			keys[j].at = -1
-			if from == k {
-				l.sums[j] = held
-				break
-			}
-			l.sums[j], j = l.sums[from], from
-		}
-	}
 }
 
 // mergeNetworkLists merges the lists of a pass's parts that share no
@@ -203,12 +206,8 @@ func mergeNetworkLists(parts []NetworkList) NetworkList {
 	}
 	out := NetworkList{sums: make([]networkSum, 0, n)}
 	at := make([]int, len(parts))
-	keys := make([]textKey, len(parts)) // of each part's next network
 	ops := make([][]uint32, len(parts)) // each part's operators' places in out.ops
 	for k, p := range parts {
-		if len(p.sums) > 0 {
-			keys[k] = keyOf(p.sums[0].net)
-		}
 		for _, op := range p.ops {
 			i := slices.Index(out.ops, op)
 			if i < 0 {
@@ -228,7 +227,7 @@ func mergeNetworkLists(parts []NetworkList) NetworkList {
 				continue
 			}
 			a, b := &p.sums[at[k]], &parts[best].sums[at[best]]
-			if a.requests > b.requests || a.requests == b.requests && compareNames(a.net, b.net, keys[k], keys[best]) < 0 {
+			if a.requests > b.requests || a.requests == b.requests && a.name.compare(b.name) < 0 {
 				best = k
 			}
 		}
@@ -243,9 +242,7 @@ func mergeNetworkLists(parts []NetworkList) NetworkList {
 			s.extra = uint32(len(out.extras))
 		}
 		out.sums = append(out.sums, s)
-		if at[best]++; at[best] < len(p.sums) {
-			keys[best] = keyOf(p.sums[at[best]].net)
-		}
+		at[best]++
 	}
 	return out
 }
@@ -258,7 +255,7 @@ func (l NetworkList) Row(i int, name []byte) (NetworkSummary, []byte) {
 	if l.sums == nil {
 		return l.list[i], name
 	}
-	return l.summary(i, ""), networkOfKey(l.sums[i].net).AppendTo(name)
+	return l.summary(i, ""), l.sums[i].name.appendName(name)
 }
 
 // Sub is the networks lo to hi of the list (0 <= lo <= hi <= Len), a view
