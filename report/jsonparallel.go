@@ -54,9 +54,13 @@ func writeRows(j *jsonStream, n int, indent string, rows rowsFunc) {
 	j.raw("[\n")
 	workers := min(runtime.GOMAXPROCS(0), (n+rowChunk-1)/rowChunk)
 	if workers < 2 {
-		j.buf, j.err = rows(newRowEncoder(indent), j.buf[:0], 0, n)
-		if j.err == nil {
-			_, j.err = j.w.Write(j.buf)
+		// A chunk at a time here too: the whole list in one buffer was
+		// the networks' 37 MB of text on the churn log.
+		e := newRowEncoder(indent)
+		for lo := 0; lo < n && j.err == nil; lo += rowChunk {
+			if j.buf, j.err = rows(e, j.buf[:0], lo, min(lo+rowChunk, n)); j.err == nil {
+				_, j.err = j.w.Write(j.buf)
+			}
 		}
 	} else {
 		j.writeChunks(n, workers, indent, rows)

@@ -63,9 +63,14 @@ func TestWriteRowsAsWriteSeq(t *testing.T) {
 				{"a pass's networks", func(j *jsonStream) { writeSeq(j, "l", slices.Values(passNets.Summaries())) },
 					func(j *jsonStream) { j.key("l"); writeRows(j, passNets.Len(), "    ", networkRows(passNets, "    ")) }},
 			} {
-				want, got := written(tc.seq), written(tc.rows)
+				want, _ := written(tc.seq)
+				got, held := written(tc.rows)
 				if !bytes.Equal(got, want) {
 					t.Errorf("%d %s, GOMAXPROCS %d:\n%.300s\nwant\n%.300s", n, tc.name, procs, got, want)
+				}
+				// A chunk at a time, never the whole list in one buffer.
+				if n > rowChunk && held > len(got)/2 {
+					t.Errorf("%d %s, GOMAXPROCS %d: a buffer of %d bytes for %d written", n, tc.name, procs, held, len(got))
 				}
 			}
 			runtime.GOMAXPROCS(old)
@@ -73,10 +78,11 @@ func TestWriteRowsAsWriteSeq(t *testing.T) {
 	}
 }
 
-func written(write func(j *jsonStream)) []byte {
+// written is what write writes, and the size its row buffer grew to.
+func written(write func(j *jsonStream)) ([]byte, int) {
 	var b bytes.Buffer
 	j := &jsonStream{w: bufio.NewWriter(&b)}
 	write(j)
 	j.w.Flush()
-	return b.Bytes()
+	return b.Bytes(), cap(j.buf)
 }
