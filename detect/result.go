@@ -86,6 +86,7 @@ func (d *Detector) passTotals() (*findings.Result, logTraits) {
 // finish sets what the clients summed up to on res, once every client
 // was summarized.
 func (d *Detector) finish(res *findings.Result, b *summarizing) {
+	b.sum.ListNetworks()
 	for i, t := range b.tallies {
 		s := b.sum.Row(i)
 		s.Status = t.status
