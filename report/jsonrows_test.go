@@ -32,6 +32,9 @@ func TestRowsAsEncodingJSON(t *testing.T) {
 			Peak: findings.Peak{Per1s: 1, At10s: zoned}, CrawlDelay: 2.5, CrawlDelayFast: true,
 			Operator: "Google", Identity: "verified", VerifiedBy: "ip-range", Purpose: "search", IdentityNote: "by the earliest ranges known, 2024-02-13"},
 		{CrawlDelay: 1e-6, Bytes: -1, Requests: 1<<63 - 1},
+		// The same instant in other zones, and times taking turns.
+		{First: at, Last: at.In(zoned.Location()), Peak: findings.Peak{At1s: at, At10s: at.In(time.UTC), At60s: zoned}},
+		{First: zoned, Last: at, Peak: findings.Peak{At1s: zoned, At10s: at, At60s: zoned.Add(time.Nanosecond)}},
 		{CrawlDelay: 123456789012345678},
 	}
 	for i, s := range hostile {

@@ -1,0 +1,21 @@
+package report
+
+import (
+	"testing"
+	"time"
+
+	"github.com/robowatch/robowatch/findings"
+)
+
+// BenchmarkAppendVerdict writes the clients row of a churn log's client:
+// one request, its five times one second.
+func BenchmarkAppendVerdict(b *testing.B) {
+	at := time.Unix(1710097187, 0).UTC()
+	v := findings.Verdict{IP: "203.0.113.9", UserAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/122.0.0.0 Safari/537.36",
+		Name: "Chrome", Kind: "browser", Requests: 1, Bytes: 5120, Pages: 1, First: at, Last: at,
+		Peak: findings.Peak{Per1s: 1, Per10s: 1, Per60s: 1, At1s: at, At10s: at, At60s: at}, Network: "203.0.113.0/24"}
+	var buf []byte
+	for b.Loop() {
+		buf, _ = appendVerdict(buf[:0], &v, "    ")
+	}
+}
