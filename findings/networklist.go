@@ -23,8 +23,9 @@ type NetworkList struct {
 	list   []NetworkSummary
 }
 
-// networkSum is one network of a pass: what its NetworkSummary holds, its
-// name as its key, but the rare counts (extra).
+// networkSum is one network of a pass: its name, as its key, and its
+// counts; the violations, incidents and operator few networks have are
+// apart (extra).
 type networkSum struct {
 	name     textKey // sorts as the name, and writes it (appendName)
 	requests int64
