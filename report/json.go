@@ -224,15 +224,14 @@ func streamJSON(w io.Writer, out *jsonReport) error {
 	j.value("version", out.Version)
 	j.value("summary", out.Summary)
 	writeSeq(j, "clients", out.Clients)
-	j.key("robots")
-	writeRows(j, len(out.Robots), "    ", encodedRows(out.Robots, "    "))
+	writeSeq(j, "robots", slices.Values(out.Robots))
 	writeSeq(j, "violations", out.Violations.All())
 	writeSeq(j, "incidents", slices.Values(out.Incidents))
 	writeSeq(j, "malformed", slices.Values(out.Malformed))
 	writeSeq(j, "errors", slices.Values(out.Errors))
 	j.value("timeline", out.Timeline)
 	j.key("networks")
-	writeRows(j, out.Networks.Len(), "    ", networkRows(out.Networks, "    "))
+	closeList(j, writeElems(j, indexes(out.Networks.Len()), "    ", networkElem(out.Networks)), "  ")
 	writeSeq(j, "operators", slices.Values(out.Operators))
 	if len(out.Watched) > 0 {
 		writeSeq(j, "watched", slices.Values(out.Watched))
@@ -256,6 +255,7 @@ type jsonStream struct {
 	err     error
 	enc     map[string]*json.Encoder // by indent prefix
 	buf     []byte                   // a row written by hand (jsonrows.go)
+	name    []byte                   // a network's name, for networkElem
 }
 
 func (j *jsonStream) raw(s string) {
@@ -369,7 +369,7 @@ func (j *jsonStream) state(st *jsonState) {
 	}{
 		{"\n    \"by_robot\": null", func() { writeList(j, st.ByRobot) }, 0},
 		{"," + next, func() { writePaths(j, st.Paths) }, -1},
-		{"\n    \"edges\": null", func() { writeEdges(j, st.Edges) }, 0},
+		{"\n    \"edges\": null", func() { writeList(j, st.Edges) }, 0},
 	} {
 		i := bytes.Index(text, []byte(l.key))
 		if i < 0 {
@@ -425,34 +425,7 @@ func writeList[T any](j *jsonStream, list []T) {
 		j.raw("null")
 		return
 	}
-	if len(list) == 0 {
-		j.raw("[]")
-		return
-	}
-	j.raw("[\n")
-	for i := range list {
-		if i > 0 {
-			j.raw(",\n")
-		}
-		j.raw("      ")
-		if !j.row(&list[i], "      ") {
-			j.marshal(&list[i], "      ")
-		}
-		if j.err != nil {
-			return
-		}
-	}
-	j.raw("\n    ]")
-}
-
-// writeEdges writes the state's edges as writeList does, on every core:
-// 12,000 edges on a churn log.
-func writeEdges(j *jsonStream, edges []findings.ClientEdge) {
-	if edges == nil {
-		j.raw("null")
-		return
-	}
-	writeRows(j, len(edges), "      ", encodedRows(edges, "      "))
+	closeList(j, writeElems(j, slices.Values(list), "      ", rowElem[T]), "    ")
 }
 
 // limit yields the first n of seq.
@@ -477,12 +450,12 @@ func limit[T any](seq iter.Seq[T], n int) iter.Seq[T] {
 // when there are more (jsonlists.go).
 func writeSeq[T any](j *jsonStream, name string, items iter.Seq[T]) {
 	j.key(name)
-	var n int
-	if r := listRenderers(); r > 1 {
-		n = writeSeqRows(j, items, r)
-	} else {
-		n = writeRowsHere(j, items)
-	}
+	closeList(j, writeElems(j, items, "    ", rowElem[T]), "  ")
+}
+
+// closeList ends a list of n elements that writeElems wrote, at indent:
+// "[]" for none.
+func closeList(j *jsonStream, n int, indent string) {
 	if j.err != nil {
 		return
 	}
@@ -490,7 +463,7 @@ func writeSeq[T any](j *jsonStream, name string, items iter.Seq[T]) {
 		j.raw("[]")
 		return
 	}
-	j.raw("\n  ]")
+	j.raw("\n" + indent + "]")
 }
 
 func malformedRows(samples []*logparse.ParseError) []jsonMalformed {

@@ -14,10 +14,12 @@ import (
 // million-line log 28-29 ms of a run's last 45 (the clients, violations and
 // networks rows, 12.6 of its 18.8 MB), on the churn log most of its 269 MB.
 // The goroutine that reads a list hands its elements over in chunks;
-// renderers write each chunk with the same code the one goroutine ran
-// (row, else marshal) into the chunk's own buffer; the reader writes the
-// buffers out in list order. So the bytes are the same, the list is read
-// once and in order, and only a few chunks are held at a time.
+// renderers write each chunk with the same code the one goroutine runs
+// (an elemFunc) into the chunk's own buffer; the reader writes the buffers
+// out in list order. So the bytes are the same, the list is read once and
+// in order, and only a few chunks are held at a time: on one core the
+// elements are written one by one, never a whole list into one buffer (a
+// pass's networks are 37 MB of text on the churn log).
 
 // listChunkLen is the most elements of a chunk: few enough that the
 // chunks in flight (listDepth a renderer) hold little (a clients row is
@@ -32,6 +34,18 @@ const listDepth = 2
 // more).
 var listRenderers = func() int { return runtime.GOMAXPROCS(0) }
 
+// elemFunc writes element v of a list into j, at indent, after the
+// separator and the indent writeElems wrote.
+type elemFunc[T any] func(j *jsonStream, v *T, indent string)
+
+// rowElem writes v as a row written by hand (row), else as encoding/json
+// writes it.
+func rowElem[T any](j *jsonStream, v *T, indent string) {
+	if !j.row(v, indent) {
+		j.marshal(v, indent)
+	}
+}
+
 // listChunk is up to listChunkLen consecutive elements of a list and, once
 // rendered, their text with the separators before each.
 type listChunk[T any] struct {
@@ -42,22 +56,14 @@ type listChunk[T any] struct {
 	done  chan struct{}
 }
 
-// render writes c's elements into c.out as writeSeq writes them, with rj,
-// a renderer's own stream.
-func (c *listChunk[T]) render(rj *jsonStream) {
+// render writes c's elements into c.out as writeElems writes them, with
+// rj, a renderer's own stream.
+func (c *listChunk[T]) render(rj *jsonStream, indent string, elem elemFunc[T]) {
 	c.out.Reset()
 	rj.w.Reset(&c.out)
 	rj.err = nil
 	for i := range c.items {
-		if i == 0 && c.first {
-			rj.raw("[\n")
-		} else {
-			rj.raw(",\n")
-		}
-		rj.raw("    ")
-		if !rj.row(&c.items[i], "    ") {
-			rj.marshal(&c.items[i], "    ")
-		}
+		writeElem(rj, &c.items[i], i == 0 && c.first, indent, elem)
 		if rj.err != nil {
 			break
 		}
@@ -69,10 +75,27 @@ func (c *listChunk[T]) render(rj *jsonStream) {
 	rj.w.Reset(io.Discard) // holds nothing of c past here
 }
 
-// writeSeqRows writes the elements of items as writeSeq does, after its key,
-// rendered by renderers goroutines. It reports how many elements there
-// were.
-func writeSeqRows[T any](j *jsonStream, items iter.Seq[T], renderers int) int {
+// writeElem writes v, the list's first element or not, with its separator
+// and indent.
+func writeElem[T any](j *jsonStream, v *T, first bool, indent string, elem elemFunc[T]) {
+	if first {
+		j.raw("[\n")
+	} else {
+		j.raw(",\n")
+	}
+	j.raw(indent)
+	elem(j, v, indent)
+}
+
+// writeElems writes the elements of items as the members of a JSON list,
+// each at indent: "[" and the elements, which the caller closes; nothing
+// for none. It reports how many there were. The elements are rendered on
+// every core (listRenderers) once there are more than a chunk's.
+func writeElems[T any](j *jsonStream, items iter.Seq[T], indent string, elem elemFunc[T]) int {
+	renderers := listRenderers()
+	if renderers < 2 {
+		return writeElemsHere(j, items, indent, elem)
+	}
 	work := make(chan *listChunk[T], listDepth*renderers)
 	started := false
 	start := func() {
@@ -81,7 +104,7 @@ func writeSeqRows[T any](j *jsonStream, items iter.Seq[T], renderers int) int {
 			go func() {
 				rj := &jsonStream{w: bufio.NewWriterSize(io.Discard, 16<<10)}
 				for c := range work {
-					c.render(rj)
+					c.render(rj, indent, elem)
 					c.done <- struct{}{}
 				}
 			}()
@@ -135,8 +158,8 @@ func writeSeqRows[T any](j *jsonStream, items iter.Seq[T], renderers int) int {
 	}
 	switch {
 	case !started:
-		// A list shorter than a chunk: written here, as it always was.
-		writeRowsHere(j, slices.Values(cur.items))
+		// A list shorter than a chunk: written here.
+		writeElemsHere(j, slices.Values(cur.items), indent, elem)
 	case len(cur.items) > 0 && j.err == nil:
 		work <- cur
 		pending = append(pending, cur)
@@ -148,28 +171,31 @@ func writeSeqRows[T any](j *jsonStream, items iter.Seq[T], renderers int) int {
 	return n
 }
 
-// writeRowsHere writes the elements of items as writeSeq does, after its
-// key, on this goroutine. It reports how many elements there were.
-func writeRowsHere[T any](j *jsonStream, items iter.Seq[T]) int {
+// writeElemsHere is writeElems on this goroutine alone.
+func writeElemsHere[T any](j *jsonStream, items iter.Seq[T], indent string, elem elemFunc[T]) int {
 	n := 0
-	// One variable for every row: the row writers take a pointer, which made
-	// each loop variable escape, a heap copy of every verdict.
+	// One variable for every element: the row writers take a pointer, which
+	// made each loop variable escape, a heap copy of every verdict.
 	var cur T
 	for v := range items {
 		cur = v
-		if n == 0 {
-			j.raw("[\n")
-		} else {
-			j.raw(",\n")
-		}
+		writeElem(j, &cur, n == 0, indent, elem)
 		n++
-		j.raw("    ")
-		if !j.row(&cur, "    ") {
-			j.marshal(&cur, "    ")
-		}
 		if j.err != nil {
 			break
 		}
 	}
 	return n
+}
+
+// indexes yields 0 to n-1: a list that is read by index (NetworkList) as
+// writeElems' items.
+func indexes(n int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := range n {
+			if !yield(i) {
+				return
+			}
+		}
+	}
 }
