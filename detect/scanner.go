@@ -446,7 +446,7 @@ const dummyConnection = "(internal dummy connection)"
 // Apache's dummy connections, from a loopback address. The same
 // User-agent from anywhere else is someone's imitation of it.
 func (c *client) ownServer() bool {
-	if !strings.HasSuffix(c.ua.ua, dummyConnection) {
+	if !c.ua.dummy {
 		return false
 	}
 	a, err := netip.ParseAddr(c.ip)
