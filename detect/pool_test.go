@@ -3,6 +3,9 @@ package detect
 import (
 	"fmt"
 	"maps"
+	"math/rand/v2"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -255,6 +258,54 @@ func TestPoolLetsTheWorkersPartsGo(t *testing.T) {
 			if part.n != 0 {
 				t.Errorf("worker %d still holds %d %s after the merge", k, part.n, part.name)
 			}
+		}
+	}
+}
+
+// TestSortClientsAsClientBefore: the sort keys (request count, then the
+// address's first sixteen bytes) order clients as clientBefore does, with
+// addresses that share a prefix of any length, run past sixteen bytes,
+// hold a zero byte or are one another's prefix, and clients of one address
+// told apart by their User-agents.
+func TestSortClientsAsClientBefore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	prefixes := []string{"203.0.113.", "203.0.11", "2001:db8:0:0:1:", "2001:db8::", "host-", "", "1.2.3.4\x00", "10.0.0.1"}
+	var tb clientTable
+	uas := map[string]*agentInfo{}
+	for range 5000 {
+		ip := prefixes[rng.IntN(len(prefixes))] + strconv.Itoa(rng.IntN(300))
+		if rng.IntN(10) == 0 {
+			ip = ip[:rng.IntN(len(ip)+1)]
+		}
+		ua := fmt.Sprintf("agent/%d", rng.IntN(4))
+		if c, _ := tb.find(ip, ua); c != nil {
+			continue
+		}
+		if uas[ua] == nil {
+			uas[ua] = &agentInfo{ua: ua}
+		}
+		_, h := tb.find(ip, ua)
+		c, at := tb.fresh()
+		*c = client{ip: ip, ua: uas[ua], requests: uint32(1 + rng.IntN(3))}
+		tb.put(at, h)
+	}
+	got := sortClients(&tb)
+	want := slices.Collect(tb.all())
+	slices.SortFunc(want, func(a, b *client) int {
+		switch {
+		case a == b:
+			return 0
+		case clientBefore(a, b):
+			return -1
+		}
+		return 1
+	})
+	if len(got) != len(want) {
+		t.Fatalf("%d clients sorted, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("place %d: %q %q, want %q %q", i, got[i].ip, got[i].ua.ua, want[i].ip, want[i].ua.ua)
 		}
 	}
 }
