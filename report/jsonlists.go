@@ -31,8 +31,14 @@ const listChunkLen = 64
 const listDepth = 2
 
 // listRenderers is how many goroutines render a list's chunks (tests set
-// more).
-var listRenderers = func() int { return runtime.GOMAXPROCS(0) }
+// more): one a core, up to maxListRenderers.
+var listRenderers = func() int { return min(runtime.GOMAXPROCS(0), maxListRenderers) }
+
+// maxListRenderers bounds the renderers on a machine of many cores: past a
+// few, the one goroutine that reads the list and writes the chunks out is
+// what the list waits for, and each renderer holds listDepth chunks (about
+// 90 kB each for clients rows).
+const maxListRenderers = 8
 
 // elemFunc writes element v of a list into j, at indent, after the
 // separator and the indent writeElems wrote.
