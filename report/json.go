@@ -320,6 +320,8 @@ func (j *jsonStream) row(v any, prefix string) bool {
 		j.buf, ok = appendNetwork(j.buf[:0], v, prefix)
 	case *findings.Violation:
 		j.buf, ok = appendViolation(j.buf[:0], v, prefix)
+	case *findings.RobotSummary:
+		j.buf, ok = appendRobot(j.buf[:0], v, prefix)
 	case *findings.ClientEdge:
 		j.buf, ok = appendEdge(j.buf[:0], v, prefix), true
 	case *jsonPaths:
