@@ -36,26 +36,7 @@ func appendPaths(b []byte, v *jsonPaths, prefix string) []byte {
 	w := rowWriter{b: append(b, '{'), indent: in}
 	w.int("base", v.Base)
 	w.open("paths")
-	switch {
-	case v.Paths == nil:
-		w.b = append(w.b, "null"...)
-	case len(v.Paths) == 0:
-		w.b = append(w.b, "[]"...)
-	default:
-		row := deeper(in)
-		w.b = append(w.b, '[')
-		for i := range v.Paths {
-			if i > 0 {
-				w.b = append(w.b, ',')
-			}
-			w.b = append(w.b, '\n')
-			w.b = append(w.b, row...)
-			w.b = appendPathCount(w.b, &v.Paths[i], row)
-		}
-		w.b = append(w.b, '\n')
-		w.b = append(w.b, in...)
-		w.b = append(w.b, ']')
-	}
+	w.pathCounts(v.Paths)
 	w.close(prefix)
 	return w.b
 }
