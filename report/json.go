@@ -324,6 +324,8 @@ func (j *jsonStream) row(v any, prefix string) bool {
 		j.buf, ok = appendRobot(j.buf[:0], v, prefix)
 	case *findings.ClientEdge:
 		j.buf, ok = appendEdge(j.buf[:0], v, prefix), true
+	case *findings.RobotBuckets:
+		j.buf, ok = appendRobotBuckets(j.buf[:0], v, prefix), true
 	case *jsonPaths:
 		j.buf, ok = appendPaths(j.buf[:0], v, prefix), true
 	}

@@ -172,3 +172,31 @@ func randomCounts[V int | int64](r *rand.Rand, num func() int64) map[string]V {
 	}
 	return m
 }
+
+// TestRobotBucketsAsEncodingJSON holds the state's by_robot rows to
+// encoding/json's bytes.
+func TestRobotBucketsAsEncodingJSON(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 9))
+	rows := []findings.RobotBuckets{{}, {Buckets: [][2]int64{}}, {Name: "<b>&", Buckets: [][2]int64{{math.MinInt64, math.MaxInt64}}}}
+	for range 2000 {
+		b := findings.RobotBuckets{Name: randomText(r)}
+		if r.IntN(4) > 0 {
+			b.Buckets = [][2]int64{}
+			for range r.IntN(6) {
+				b.Buckets = append(b.Buckets, [2]int64{r.Int64N(1 << 20), r.Int64() - 1<<62})
+			}
+		}
+		rows = append(rows, b)
+	}
+	prefixes := []string{"", "  ", "    ", "      ", strings.Repeat(" ", 31), "\t"}
+	for i := range rows {
+		prefix := prefixes[i%len(prefixes)]
+		want, err := json.MarshalIndent(&rows[i], prefix, "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendRobotBuckets(nil, &rows[i], prefix); string(got) != string(want) {
+			t.Fatalf("row %d at %q:\n got %s\nwant %s", i, prefix, got, want)
+		}
+	}
+}
