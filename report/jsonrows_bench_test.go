@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bytes"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -17,5 +19,33 @@ func BenchmarkAppendVerdict(b *testing.B) {
 	var buf []byte
 	for b.Loop() {
 		buf, _ = appendVerdict(buf[:0], &v, "    ")
+	}
+}
+
+// churnRobot is a churn log's robots row: one client, one request.
+var churnRobot = findings.RobotSummary{Name: "unnamed (2.210.47.0/24)", Clients: 1, Requests: 1, Bytes: 24537,
+	Compliance: "unchecked", Reasons: map[string]int{"behaviour": 1},
+	Conduct: findings.Conduct{Sessions: 1, ErrorBackoff: "none-seen", Methods: map[string]int64{"HEAD": 1}, Requests: 1},
+	Status:  findings.StatusCounts{StatusMix: findings.StatusMix{S2xx: 1}}, TopPaths: []findings.PathCount{{Path: "/search", Requests: 1}}}
+
+// BenchmarkAppendRobot writes churnRobot by hand.
+func BenchmarkAppendRobot(b *testing.B) {
+	var buf []byte
+	for b.Loop() {
+		buf, _ = appendRobot(buf[:0], &churnRobot, "    ")
+	}
+}
+
+// BenchmarkEncodeRobot writes churnRobot as encoding/json did before
+// appendRobot.
+func BenchmarkEncodeRobot(b *testing.B) {
+	var buf bytes.Buffer
+	e := json.NewEncoder(&buf)
+	e.SetIndent("    ", "  ")
+	for b.Loop() {
+		buf.Reset()
+		if err := e.Encode(&churnRobot); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
