@@ -39,15 +39,19 @@ type timeMemo struct {
 // lower-case ASCII with underscores, which JSON writes as they are: escaping
 // them was a tenth of writing a row.
 func (w *rowWriter) open(key string) {
+	// In a local, not through w at every append, and with fewer appends:
+	// a fifth fewer instructions for a clients row (BenchmarkAppendVerdict).
+	b := w.b
 	if w.members > 0 {
-		w.b = append(w.b, ',')
+		b = append(b, ',', '\n')
+	} else {
+		b = append(b, '\n')
 	}
 	w.members++
-	w.b = append(w.b, '\n')
-	w.b = append(w.b, w.indent...)
-	w.b = append(w.b, '"')
-	w.b = append(w.b, key...)
-	w.b = append(w.b, `": `...)
+	b = append(b, w.indent...)
+	b = append(b, '"')
+	b = append(b, key...)
+	w.b = append(b, '"', ':', ' ')
 }
 
 func (w *rowWriter) str(key, v string) {
