@@ -300,6 +300,15 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Eight plain bytes a step: a byte a step was 13 instructions a
+		// byte, a quarter of the churn log's hand-written rows (cachegrind).
+		if i+8 <= len(s) {
+			if q := s[i : i+8]; jsonPlain[q[0]] && jsonPlain[q[1]] && jsonPlain[q[2]] && jsonPlain[q[3]] &&
+				jsonPlain[q[4]] && jsonPlain[q[5]] && jsonPlain[q[6]] && jsonPlain[q[7]] {
+				i += 8
+				continue
+			}
+		}
 		c := s[i]
 		if jsonPlain[c] {
 			i++

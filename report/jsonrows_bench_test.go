@@ -49,3 +49,13 @@ func BenchmarkEncodeRobot(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAppendJSONString quotes a browser's User-agent, the longest
+// string of most clients rows.
+func BenchmarkAppendJSONString(b *testing.B) {
+	const ua = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/122.0.0.0 Safari/537.36"
+	var buf []byte
+	for b.Loop() {
+		buf = appendJSONString(buf[:0], ua)
+	}
+}

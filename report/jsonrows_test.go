@@ -122,3 +122,29 @@ func TestDeeper(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendJSONString holds appendJSONString to encoding/json's quoting
+// (HTML escaping on), with a special byte at every offset of plain runs
+// longer than its eight-byte steps.
+func TestAppendJSONString(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 13))
+	var in []string
+	for range 3000 {
+		in = append(in, randomText(r))
+	}
+	plain := "Mozilla/5.0 (X11; Linux x86_64) Gecko/20100101"
+	for _, special := range []string{"\"", "\\", "<", ">", "&", "\x00", "\x1f", "\x7f", "\xff", "é", "\u2028", "\xe2\x80"} {
+		for i := 0; i <= len(plain); i++ {
+			in = append(in, plain[:i]+special+plain[i:])
+		}
+	}
+	for _, s := range in {
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendJSONString(nil, s); string(got) != string(want) {
+			t.Fatalf("appendJSONString(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
