@@ -309,3 +309,59 @@ func TestSortClientsAsClientBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeSortedAsOneSort: merging sorted lists from both ends gives the
+// one sorted list of all their clients, with each client's plain mark,
+// for any number of lists and clients (the halves meet at any place).
+func TestMergeSortedAsOneSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, size := range []int{0, 1, 2, 63, 64, 65, 130, 300, 1000, 5000} {
+		for parts := 1; parts <= 3; parts++ {
+			var all []*client
+			plain := map[*client]bool{}
+			lists := make([]*passClients, parts)
+			for k := range lists {
+				lists[k] = &passClients{}
+			}
+			for i := range size {
+				ip := fmt.Sprintf("203.0.%d.%d", rng.IntN(4), rng.IntN(300))
+				c := &client{ip: ip, ua: &agentInfo{ua: fmt.Sprintf("agent/%d", i)}, requests: uint32(1 + rng.IntN(3))}
+				all = append(all, c)
+				plain[c] = rng.IntN(3) == 0
+				k := rng.IntN(parts)
+				lists[k].clients = append(lists[k].clients, c)
+			}
+			sortByClientBefore := func(cs []*client) {
+				slices.SortFunc(cs, func(a, b *client) int {
+					if a == b {
+						return 0
+					}
+					if clientBefore(a, b) {
+						return -1
+					}
+					return 1
+				})
+			}
+			for _, l := range lists {
+				sortByClientBefore(l.clients)
+				l.plain = newClientBits(len(l.clients))
+				for i, c := range l.clients {
+					if plain[c] {
+						l.plain.set(i)
+					}
+				}
+			}
+			sortByClientBefore(all)
+			got := mergeSorted(lists, size)
+			if len(got.clients) != len(all) {
+				t.Fatalf("%d clients in %d lists: %d merged", size, parts, len(got.clients))
+			}
+			for i, c := range all {
+				if got.clients[i] != c || got.plain.has(i) != plain[c] {
+					t.Fatalf("%d clients in %d lists: place %d is %q (plain %v), want %q (plain %v)",
+						size, parts, i, got.clients[i].ua.ua, got.plain.has(i), c.ua.ua, plain[c])
+				}
+			}
+		}
+	}
+}
