@@ -47,6 +47,51 @@ func NetworkOf(ip string) (netip.Prefix, bool) {
 	return p, err == nil
 }
 
+// networkKeyOf is networkKey of the network NetworkOf finds in ip; ok is
+// false where NetworkOf's is. An IPv4 address's /24 is read straight from
+// its text: parsing every client's address into a netip.Prefix was 27 ms
+// of the churn log's Result (CPU profiles of 4 runs, 250,000 clients).
+func networkKeyOf(ip string) (uint64, bool) {
+	if k, ok := ipv4Key(ip); ok {
+		return k, true
+	}
+	p, ok := NetworkOf(ip)
+	if !ok {
+		return 0, false
+	}
+	return networkKey(p.Addr()), true
+}
+
+// ipv4Key is networkKey of the /24 of s, a dotted-quad IPv4 address as
+// netip.ParseAddr reads one (four fields of 1-3 digits, at most 255, no
+// leading zero); ok is false for anything else, which NetworkOf reads.
+func ipv4Key(s string) (uint64, bool) {
+	var b [3]uint64
+	field, val, digits := 0, uint64(0), 0
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch >= '0' && ch <= '9':
+			if digits == 1 && val == 0 {
+				return 0, false // a leading zero
+			}
+			val, digits = val*10+uint64(ch-'0'), digits+1
+			if val > 255 {
+				return 0, false
+			}
+		case ch == '.' && digits > 0 && field < 3:
+			b[field] = val
+			field, val, digits = field+1, 0, 0
+		default:
+			return 0, false
+		}
+	}
+	if field != 3 || digits == 0 {
+		return 0, false
+	}
+	return 1<<63 | b[0]<<16 | b[1]<<8 | b[2], true
+}
+
 // networkTally sums verdicts by network, most requests first. A high-churn log
 // has about as many networks as clients, so the sums are not kept in a map
 // of summaries, each with its own set of User-agents: every client leaves a
@@ -90,11 +135,11 @@ func networkOfKey(k uint64) netip.Prefix {
 
 // Add counts a client.
 func (n *networkTally) Add(v *Verdict) {
-	p, ok := NetworkOf(v.IP)
+	net, ok := networkKeyOf(v.IP)
 	if !ok {
 		return
 	}
-	r := networkRow{net: networkKey(p.Addr()), ua: maphash.String(seedAgents, v.UserAgent), requests: v.Requests, robot: v.Robot}
+	r := networkRow{net: net, ua: maphash.String(seedAgents, v.UserAgent), requests: v.Requests, robot: v.Robot}
 	e := networkExtra{violations: v.Violations, incidents: int32(min(v.Incidents, math.MaxInt32)), order: int32(min(len(n.rows), math.MaxInt32))}
 	if v.Identity == agents.IdentityVerified && v.Operator != "" {
 		k := slices.Index(n.ops, v.Operator)

@@ -178,3 +178,51 @@ func TestNetworkNameKeys(t *testing.T) {
 		}
 	}
 }
+
+// networkKeySlow is networkKeyOf without its IPv4 fast path.
+func networkKeySlow(ip string) (uint64, bool) {
+	p, ok := NetworkOf(ip)
+	if !ok {
+		return 0, false
+	}
+	return networkKey(p.Addr()), true
+}
+
+// TestNetworkKeyOfAsNetworkOf: reading an IPv4 address's /24 from its
+// text gives the key NetworkOf's prefix does, and no key where NetworkOf
+// finds none.
+func TestNetworkKeyOfAsNetworkOf(t *testing.T) {
+	cases := []string{"", ".", "1.2.3.4", "0.0.0.0", "255.255.255.255", "256.1.1.1", "1.2.3.256", "01.2.3.4",
+		"1.2.3.04", "1.2.3.0", "1.2.3", "1.2.3.4.5", "1..3.4", ".1.2.3", "1.2.3.", "1.2.3.4 ", " 1.2.3.4", "1.2.3.4a",
+		"1000.2.3.4", "00.1.2.3", "::ffff:1.2.3.4", "2001:db8::1", "fe80::1%eth0", "host.example", "1.2.3.-4", "1.2.3.4/24"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	const alphabet = "0123456789.:af%"
+	for range 20000 {
+		b := make([]byte, 1+rng.IntN(16))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		cases = append(cases, string(b), fmt.Sprintf("%d.%d.%d.%d", rng.IntN(300), rng.IntN(300), rng.IntN(300), rng.IntN(300)))
+	}
+	for _, ip := range cases {
+		k, ok := networkKeyOf(ip)
+		wk, wok := networkKeySlow(ip)
+		if k != wk || ok != wok {
+			t.Fatalf("networkKeyOf(%q) = %x, %v; NetworkOf gives %x, %v", ip, k, ok, wk, wok)
+		}
+	}
+}
+
+// FuzzNetworkKeyOf: as TestNetworkKeyOfAsNetworkOf, on any text.
+func FuzzNetworkKeyOf(f *testing.F) {
+	for _, s := range []string{"1.2.3.4", "01.2.3.4", "::ffff:1.2.3.4", "255.255.255.255"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, ip string) {
+		k, ok := networkKeyOf(ip)
+		wk, wok := networkKeySlow(ip)
+		if k != wk || ok != wok {
+			t.Fatalf("networkKeyOf(%q) = %x, %v; NetworkOf gives %x, %v", ip, k, ok, wk, wok)
+		}
+	})
+}
