@@ -302,7 +302,18 @@ func (d *Detector) seenClients() int64 {
 		return 0
 	}
 	var held distinctCount
+	var batch [4]*client
+	n := 0
 	for c := range d.clients.all() {
+		batch[n] = c
+		if n++; n == len(batch) {
+			for _, h := range clientHashes4(&batch) {
+				held.add(h)
+			}
+			n = 0
+		}
+	}
+	for _, c := range batch[:n] {
 		held.add(clientHash(c.ip, c.ua.ua))
 	}
 	u := d.otherClients.union(&held)
@@ -314,14 +325,56 @@ func (d *Detector) foldedClients() int64 { return d.otherClients.estimate() }
 
 // clientHash hashes a client's key with well-mixed bits (FNV-1a, then the
 // splitmix64 finaliser), as the distinct-count estimate needs.
-func clientHash(ip, ua string) uint64 {
-	h := pathHash(ip)
-	h ^= pathHash(ua) * 0x9e3779b97f4a7c15
+func clientHash(ip, ua string) uint64 { return mixClientHash(pathHash(ip), pathHash(ua)) }
+
+// mixClientHash is clientHash of the address and User-agent whose
+// pathHashes ip and ua are.
+func mixClientHash(ip, ua uint64) uint64 {
+	h := ip
+	h ^= ua * 0x9e3779b97f4a7c15
 	h ^= h >> 30
 	h *= 0xbf58476d1ce4e5b9
 	h ^= h >> 27
 	h *= 0x94d049bb133111eb
 	h ^= h >> 31
+	return h
+}
+
+// clientHashes4 is clientHash of each of four clients. The User-agents,
+// most of the bytes hashed, are hashed side by side: FNV-1a is a chain of
+// multiplications, each waiting on the one before it, and four chains
+// keep the multiplier busy where one left it idle (the hashes of the held
+// clients were 20 ms of the churn log's Result, CPU profiles of 4 runs).
+func clientHashes4(cs *[4]*client) [4]uint64 {
+	const prime = 1099511628211
+	a, b, c, d := cs[0].ua.ua, cs[1].ua.ua, cs[2].ua.ua, cs[3].ua.ua
+	n := min(len(a), len(b), len(c), len(d))
+	a, b, c, d = a[:n], b[:n], c[:n], d[:n]
+	ha, hb, hc, hd := uint64(fnvOffset), uint64(fnvOffset), uint64(fnvOffset), uint64(fnvOffset)
+	for i := 0; i < n; i++ {
+		ha = (ha ^ uint64(a[i])) * prime
+		hb = (hb ^ uint64(b[i])) * prime
+		hc = (hc ^ uint64(c[i])) * prime
+		hd = (hd ^ uint64(d[i])) * prime
+	}
+	var out [4]uint64
+	for k, h := range [4]uint64{ha, hb, hc, hd} {
+		cl := cs[k]
+		out[k] = mixClientHash(pathHash(cl.ip), pathHashFrom(h, cl.ua.ua[n:]))
+	}
+	return out
+}
+
+// fnvOffset is FNV-1a's offset basis, where pathHash starts.
+const fnvOffset = 14695981039346656037
+
+// pathHashFrom goes on with pathHash from h, the hash of what came
+// before s.
+func pathHashFrom(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
 	return h
 }
 

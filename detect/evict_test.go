@@ -366,3 +366,57 @@ func TestSiftsAsSwaps(t *testing.T) {
 		}
 	}
 }
+
+// hashTestClients is n clients of User-agents of many lengths, the empty
+// one among them.
+func hashTestClients(n int) []*client {
+	out := make([]*client, n)
+	for i := range out {
+		ua := fmt.Sprintf("Mozilla/5.0 (X11; Linux x86_64; rv:%d.0) Gecko/20100101 Firefox/%d", i%97, i)
+		ua = ua[:(i*7)%(len(ua)+1)]
+		out[i] = &client{ip: fmt.Sprintf("198.51.%d.%d", i%256, i%7), ua: &agentInfo{ua: ua}}
+	}
+	return out
+}
+
+// TestClientHashes4AsClientHash: hashing four clients side by side gives
+// each one's clientHash.
+func TestClientHashes4AsClientHash(t *testing.T) {
+	cs := hashTestClients(4000)
+	for i := 0; i+4 <= len(cs); i++ {
+		batch := [4]*client{cs[i], cs[(i*13)%len(cs)], cs[(i*31)%len(cs)], cs[(i*7+1)%len(cs)]}
+		got := clientHashes4(&batch)
+		for k, c := range batch {
+			if want := clientHash(c.ip, c.ua.ua); got[k] != want {
+				t.Fatalf("client %q %q: %x, want %x", c.ip, c.ua.ua, got[k], want)
+			}
+		}
+	}
+}
+
+// BenchmarkClientHashes compares hashing clients one at a time
+// (one-by-one) and four side by side (by-four).
+func BenchmarkClientHashes(b *testing.B) {
+	cs := hashTestClients(4096)
+	for i, c := range cs { // browser strings of full length, as a churn log's
+		c.ua.ua = fmt.Sprintf("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/1%02d.0.%d.95 Safari/537.36", i%30, i)
+	}
+	var sink uint64
+	b.Run("one-by-one", func(b *testing.B) {
+		for b.Loop() {
+			for _, c := range cs {
+				sink += clientHash(c.ip, c.ua.ua)
+			}
+		}
+	})
+	b.Run("by-four", func(b *testing.B) {
+		for b.Loop() {
+			for i := 0; i+4 <= len(cs); i += 4 {
+				for _, h := range clientHashes4((*[4]*client)(cs[i : i+4])) {
+					sink += h
+				}
+			}
+		}
+	})
+	_ = sink
+}
