@@ -25,6 +25,8 @@ type summarizing struct {
 	// fold.
 	folded     bool // some client was folded into Other
 	robotsSeen distinctCount
+
+	touched int // touchClients's counts, read by no one
 }
 
 // summarize judges c, the i-th of the clients list, for the summary and
