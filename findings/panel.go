@@ -3,6 +3,7 @@ package findings
 import (
 	"cmp"
 	"slices"
+	"strings"
 )
 
 // topPathsKept is how many paths a robots row, and all robots together, list.
@@ -62,9 +63,20 @@ func (c StatusCounts) Total() int64 { return c.S2xx + c.S3xx + c.S4xx + c.S5xx +
 // SortPaths sorts paths by requests, then errors, most first, then by
 // path, the order topPaths cuts and a merge keeps.
 func SortPaths(out []PathCount) {
-	slices.SortFunc(out, func(a, b PathCount) int {
-		return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(b.Error, a.Error), cmp.Compare(a.Path, b.Path))
-	})
+	slices.SortFunc(out, pathOrder)
+}
+
+// pathOrder is SortPaths's order. The path is compared only on a tie of
+// both counts: cmp.Or compared it every time, its arguments all
+// evaluated before the call.
+func pathOrder(a, b PathCount) int {
+	switch {
+	case a.Requests != b.Requests:
+		return cmp.Compare(b.Requests, a.Requests)
+	case a.Error != b.Error:
+		return cmp.Compare(b.Error, a.Error)
+	}
+	return strings.Compare(a.Path, b.Path)
 }
 
 // topPaths cuts a sorted list of paths to the topPathsKept first, and
@@ -85,28 +97,32 @@ func topPaths(all []PathCount, base int64) ([]PathCount, int64) {
 // lists of disjoint sets of clients (the workers of a run, the shards of
 // a log) it returns what one tally of all of them does.
 func mergePaths(parts [][]PathCount, base []int64) ([]PathCount, int64) {
-	type sum struct{ low, high int64 }
-	by := map[string]*sum{}
 	var allBase int64
+	n := 0
 	for i, p := range parts {
-		b := int64(0)
-		if i < len(base) {
-			b = base[i]
-		}
-		allBase += b
+		allBase += at(base, i)
+		n += len(p)
+	}
+	// The sums are the rows of the result, found by an index: a map of
+	// pointers to sums was an allocation a path, and a copy after.
+	out := make([]PathCount, 0, n)
+	index := make(map[string]int32, n)
+	for i, p := range parts {
+		b := at(base, i)
 		for _, pc := range p {
-			s := by[pc.Path]
-			if s == nil {
-				s = &sum{}
-				by[pc.Path] = s
+			j, ok := index[pc.Path]
+			if !ok {
+				j = int32(len(out))
+				index[pc.Path] = j
+				out = append(out, PathCount{Path: pc.Path})
 			}
-			s.low += pc.Requests
-			s.high += pc.Requests + pc.Error - b // b is added back for every part below
+			s := &out[j]
+			s.Requests += pc.Requests
+			s.Error += pc.Requests + pc.Error - b // the high, less the bases added back below
 		}
 	}
-	out := make([]PathCount, 0, len(by))
-	for path, s := range by {
-		out = append(out, PathCount{Path: path, Requests: s.low, Error: s.high + allBase - s.low})
+	for i := range out {
+		out[i].Error += allBase - out[i].Requests
 	}
 	SortPaths(out)
 	return out, allBase
