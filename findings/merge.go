@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -237,10 +240,39 @@ func mergeRobots(parts [][]RobotSummary, checked bool) []RobotSummary {
 			rows.list = append(rows.list, r)
 		}
 	}
-	for i := range rows.list {
+	// The names' paths are apart: on two cores the 1M log's 56 names
+	// (10,000 paths) took half the time of the merge, serial.
+	onCores(len(rows.list), func(i int) {
 		rows.list[i].SetTopPaths(mergePaths(paths[i], pathsOther[i]))
-	}
+	})
 	return rows.finish(checked)
+}
+
+// mergeWorkers is how many goroutines onCores runs on (tests set more).
+var mergeWorkers = func() int { return runtime.GOMAXPROCS(0) }
+
+// onCores calls f(i) for every i below n, on mergeWorkers goroutines,
+// and returns when all calls have.
+func onCores(n int, f func(i int)) {
+	workers := min(mergeWorkers(), n)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // mergePanels adds up the panels of parts, their paths as mergePaths does.

@@ -81,10 +81,10 @@ func TestMergePathsAgreesWithMap(t *testing.T) {
 // the generated million-line log's: 56 names, 10,000 paths in all.
 func BenchmarkMergeRobots(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
-	var names [2][]RobotSummary
+	names := robotParts(r, 0)
 	for i := range 56 {
 		lists, base := pathParts(r, 2, 10+r.IntN(360))
-		for w := range 2 {
+		for w := range names {
 			names[w] = append(names[w], RobotSummary{Name: fmt.Sprintf("bot%d", i), Requests: int64(100 - i), AllTopPaths: lists[w], TopPathsBase: base[w]})
 		}
 	}
@@ -95,5 +95,31 @@ func BenchmarkMergeRobots(b *testing.B) {
 			parts[w] = slices.Clone(names[w])
 		}
 		mergeRobots(parts, false)
+	}
+}
+
+// robotParts makes two workers' robots rows of names names.
+func robotParts(r *rand.Rand, names int) [][]RobotSummary {
+	parts := make([][]RobotSummary, 2)
+	for i := range names {
+		lists, base := pathParts(r, 2, 1+r.IntN(80))
+		for w := range parts {
+			parts[w] = append(parts[w], RobotSummary{Name: fmt.Sprintf("bot%d", i), Requests: int64(100 - i), AllTopPaths: lists[w], TopPathsBase: base[w]})
+		}
+	}
+	return parts
+}
+
+func TestMergeRobotsOnCoresAgrees(t *testing.T) {
+	old := mergeWorkers
+	defer func() { mergeWorkers = old }()
+	for _, names := range []int{0, 1, 2, 7, 56} {
+		mergeWorkers = func() int { return 1 }
+		want := mergeRobots(robotParts(rand.New(rand.NewPCG(uint64(names), 9)), names), true)
+		mergeWorkers = func() int { return 8 }
+		got := mergeRobots(robotParts(rand.New(rand.NewPCG(uint64(names), 9)), names), true)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%d names: on 8 goroutines %v, on one %v", names, got, want)
+		}
 	}
 }
