@@ -59,6 +59,7 @@ type Detector struct {
 	watchMinutes int         // per-minute counts all drill-downs may still add (maxWatchMinutesAll)
 	counts       logCounts   // of every record of the log, for its traits
 	fleets       *fleetTally // of every record too (a Pool's worker: the Pool's, at Result)
+	merged       bool        // a Pool merges the Result with others': its paths are left unsorted (mergePaths sorts)
 	paths        pathMemo    // what recent paths say alone
 	matchers     matcherMemo // the robots.txt matchers of recent User-agents
 	started      bool

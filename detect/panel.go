@@ -344,13 +344,18 @@ func (t *pathTally) addPaths(cp *clientPanel) {
 	}
 }
 
-// list is the tally's paths, most first, with the most a path it does not
-// list may have had (the sum of its full sketches' least counts).
-func (t *pathTally) list(names *pathTable) ([]findings.PathCount, int64) {
+// list is the tally's paths, most first if sorted, with the most a path
+// it does not list may have had (the sum of its full sketches' least
+// counts). A Pool's worker leaves them unsorted: mergePaths sorts the
+// merged list, and sorting the workers' was 1 ms of each one's Result on
+// the 1M log (cpuprofile of 40 runs).
+func (t *pathTally) list(names *pathTable, sorted bool) ([]findings.PathCount, int64) {
 	out := make([]findings.PathCount, 0, len(t.paths))
 	for id, s := range t.paths {
 		out = append(out, findings.PathCount{Path: names.name(id), Requests: s[0], Error: s[1] + t.base - s[0]})
 	}
-	findings.SortPaths(out)
+	if sorted {
+		findings.SortPaths(out)
+	}
 	return out, t.base
 }

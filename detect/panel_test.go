@@ -128,12 +128,27 @@ func TestMergePathsOfDisjointClients(t *testing.T) {
 		r := req{ip: "192.0.2.2", ua: curlUA, sec: i, path: fmt.Sprintf("/p%d", i%5)}
 		a, b, all = append(a, q), append(b, r), append(all, q, r)
 	}
-	merged := new(findings.Result)
-	findings.Merge(merged, []*findings.Result{run(Config{}, a), run(Config{}, b)}, func(ip, ua string) int { return 0 }, nil)
-	m, whole := robotRow(t, merged, "curl"), robotRow(t, run(Config{}, all), "curl")
-	got, base := m.AllTopPaths, m.TopPathsBase
-	if fmt.Sprint(got) != fmt.Sprint(whole.AllTopPaths) || base != whole.TopPathsBase {
-		t.Errorf("merged %v (base %d), one run %v (base %d)", got, base, whole.AllTopPaths, whole.TopPathsBase)
+	whole := robotRow(t, run(Config{}, all), "curl")
+	// A Pool's workers leave their lists unsorted (Detector.merged).
+	for _, unsorted := range []bool{false, true} {
+		part := func(reqs []req) *findings.Result {
+			d := New(Config{})
+			d.merged = unsorted
+			for _, q := range reqs {
+				d.Add(q.record())
+			}
+			return d.Result()
+		}
+		merged := new(findings.Result)
+		findings.Merge(merged, []*findings.Result{part(a), part(b)}, func(ip, ua string) int { return 0 }, nil)
+		m := robotRow(t, merged, "curl")
+		got, base := m.AllTopPaths, m.TopPathsBase
+		if fmt.Sprint(got) != fmt.Sprint(whole.AllTopPaths) || base != whole.TopPathsBase {
+			t.Errorf("parts unsorted %v: merged %v (base %d), one run %v (base %d)", unsorted, got, base, whole.AllTopPaths, whole.TopPathsBase)
+		}
+		if fmt.Sprint(merged.Panels.AllRobotPaths) != fmt.Sprint(run(Config{}, all).Panels.AllRobotPaths) {
+			t.Errorf("parts unsorted %v: robots' paths %v", unsorted, merged.Panels.AllRobotPaths)
+		}
 	}
 }
 
@@ -183,7 +198,7 @@ func TestBotnetOfOneRequestEachHoldsNoPanel(t *testing.T) {
 			if tally.status != status || tally.uncounted != 0 {
 				t.Errorf("status %+v (uncounted %d), want %+v", tally.status, tally.uncounted, status)
 			}
-			list, _ := tally.list(&d.pan.paths)
+			list, _ := tally.list(&d.pan.paths, true)
 			got := map[string]int64{}
 			for _, p := range list {
 				if p.Error != 0 {
@@ -405,6 +420,6 @@ func TestOnePanelAsCounted(t *testing.T) {
 
 // tallyText is what a tally says, for comparing two.
 func tallyText(t *pathTally, p *panels) string {
-	list, base := t.list(&p.paths)
+	list, base := t.list(&p.paths, true)
 	return fmt.Sprint(list, base, t.status, t.unlisted, t.uncounted)
 }

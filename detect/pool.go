@@ -436,6 +436,7 @@ func (p *Pool) Result() *findings.Result {
 	var wg sync.WaitGroup
 	for i, d := range p.dets {
 		d.fleets = &p.fleets
+		d.merged = len(p.dets) > 1
 		wg.Add(1)
 		go func() { defer wg.Done(); rs[i] = d.Result() }()
 	}

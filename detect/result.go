@@ -122,11 +122,11 @@ func (d *Detector) finish(res *findings.Result, b *summarizing) {
 	for i, t := range b.tallies {
 		s := b.sum.Row(i)
 		s.Status = t.status
-		s.SetTopPaths(t.list(&d.pan.paths))
+		s.SetTopPaths(t.list(&d.pan.paths, !d.merged))
 	}
 	b.tallies = nil
 	res.Panels = findings.Panels{RobotStatus: b.all.status, HumanStatus: b.humans.status, Uncounted: b.all.uncounted + b.humans.uncounted, Unlisted: b.all.unlisted + b.humans.unlisted}
-	res.Panels.SetRobotPaths(b.all.list(&d.pan.paths))
+	res.Panels.SetRobotPaths(b.all.list(&d.pan.paths, !d.merged))
 	b.all, b.humans, d.pan = pathTally{}, pathTally{}, panels{}
 	for op, n := range d.otherReferred {
 		b.sum.Refer(op, n)
