@@ -59,6 +59,11 @@ func Merge(out *Result, parts []*Result, rank func(ip, ua string) int, overlap *
 		// into one of 18).
 		r.Robots, r.RobotBuckets, r.Networks, r.Operators, r.Edges, r.Incidents = nil, nil, NetworkList{}, nil, nil, nil
 	}
+	// The panels' paths are merged beside the robots' (mergeRobots keeps
+	// every core busy until its last names): after them, they were a
+	// fifth of a millisecond more of the 1M log's Merge on one core.
+	panelsMerged := make(chan Panels, 1)
+	go func() { panelsMerged <- mergePanels(panels) }()
 	out.Robots = mergeRobots(robots, out.ViolationsChecked)
 	clear(robots)
 	if overlap != nil {
@@ -66,7 +71,7 @@ func Merge(out *Result, parts []*Result, rank func(ip, ua string) int, overlap *
 	}
 	out.Timeline, out.RobotBuckets = mergeTimelines(timelines, buckets, out.Robots)
 	clear(buckets)
-	out.Panels = mergePanels(panels)
+	out.Panels = <-panelsMerged
 	out.Operators = mergeOperators(operators)
 	clear(operators)
 	if overlap == nil {
