@@ -1,7 +1,5 @@
 package findings
 
-import "slices"
-
 // Overlap is what a merge of parts that may share clients (consecutive
 // days) needs of them: each part's clients and the merged list, by which
 // the rows of a client seen in several parts are counted once and its
@@ -76,8 +74,7 @@ func Merge(out *Result, parts []*Result, rank func(ip, ua string) int, overlap *
 	clear(operators)
 	if overlap == nil {
 		out.Networks = mergeDisjointNetworks(networks)
-		out.Edges = slices.Concat(edges...) // a client is in one part
-		SortEdges(out.Edges)
+		out.Edges = mergeSortedEdges(edges) // a client is in one part
 		// Last: a detect.Pool ranks its clients while the rest is merged.
 		out.Incidents = mergeIncidents(incidents, rank)
 		return

@@ -1,7 +1,6 @@
 package findings
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -141,9 +140,68 @@ func (e *ClientEdge) Check(records int64) error {
 
 // SortEdges orders edges by address and User-agent.
 func SortEdges(e []ClientEdge) {
-	slices.SortFunc(e, func(a, b ClientEdge) int {
-		return cmp.Or(strings.Compare(a.IP, b.IP), strings.Compare(a.UserAgent, b.UserAgent))
-	})
+	slices.SortFunc(e, func(a, b ClientEdge) int { return edgeOrder(&a, &b) })
+}
+
+// edgeOrder is SortEdges's order. The User-agents are compared only
+// between edges of one address: cmp.Or compared them every time, its
+// arguments all evaluated before the call.
+func edgeOrder(a, b *ClientEdge) int {
+	if c := strings.Compare(a.IP, b.IP); c != 0 {
+		return c
+	}
+	return strings.Compare(a.UserAgent, b.UserAgent)
+}
+
+// mergeSortedEdges is the edges of parts whose clients are apart (a
+// detect.Pool's workers, the shards of a log) in SortEdges's order. The
+// workers' lists are in that order already: they are merged, where a sort
+// of them all was 0.4 ms of findings.Merge on one core for the 1M log.
+// Lists out of that order, or with a client twice (a hand-edited part),
+// are sorted whole, as before.
+func mergeSortedEdges(parts [][]ClientEdge) []ClientEdge {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+		for i := 1; i < len(p); i++ {
+			if edgeOrder(&p[i-1], &p[i]) >= 0 {
+				return sortedEdges(parts)
+			}
+		}
+	}
+	if n == 0 || len(parts) == 1 {
+		return sortedEdges(parts)
+	}
+	out := make([]ClientEdge, 0, n)
+	heads := make([]int, len(parts))
+	for len(out) < n {
+		best := -1
+		for i, p := range parts {
+			if heads[i] == len(p) {
+				continue
+			}
+			if best < 0 {
+				best = i
+				continue
+			}
+			switch c := edgeOrder(&p[heads[i]], &parts[best][heads[best]]); {
+			case c == 0:
+				return sortedEdges(parts)
+			case c < 0:
+				best = i
+			}
+		}
+		out = append(out, parts[best][heads[best]])
+		heads[best]++
+	}
+	return out
+}
+
+// sortedEdges is the edges of parts, concatenated and sorted.
+func sortedEdges(parts [][]ClientEdge) []ClientEdge {
+	out := slices.Concat(parts...)
+	SortEdges(out)
+	return out
 }
 
 // edgeDelta is what joining the edges of consecutive days changes in a
