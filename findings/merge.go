@@ -164,8 +164,13 @@ func MergeViolations(parts [][]Violation, rank func(ip, ua string) int) []Violat
 	for _, p := range parts {
 		out = append(out, p...)
 	}
+	// The ranks are looked up (two maps of strings) only on a tie of
+	// time: cmp.Or looked them up for every comparison.
 	slices.SortStableFunc(out, func(a, b Violation) int {
-		return cmp.Or(a.Time.Compare(b.Time), cmp.Compare(rank(a.IP, a.UserAgent), rank(b.IP, b.UserAgent)))
+		if c := a.Time.Compare(b.Time); c != 0 {
+			return c
+		}
+		return cmp.Compare(rank(a.IP, a.UserAgent), rank(b.IP, b.UserAgent))
 	})
 	return out
 }
@@ -179,8 +184,10 @@ func mergeIncidents(parts [][]Incident, rank func(ip, ua string) int) []Incident
 		out = append(out, p...)
 	}
 	slices.SortStableFunc(out, func(a, b Incident) int {
-		return cmp.Or(humanLast(&a, &b), cmp.Compare(b.Severity, a.Severity), a.Start.Compare(b.Start),
-			cmp.Compare(rank(a.IP, a.UserAgent), rank(b.IP, b.UserAgent)))
+		if c := cmp.Or(humanLast(&a, &b), cmp.Compare(b.Severity, a.Severity), a.Start.Compare(b.Start)); c != 0 {
+			return c // the ranks only on a tie, as MergeViolations
+		}
+		return cmp.Compare(rank(a.IP, a.UserAgent), rank(b.IP, b.UserAgent))
 	})
 	return out
 }
