@@ -37,7 +37,10 @@ func clientOrder(a, b *Verdict) int {
 	if a.Requests != b.Requests {
 		return cmp.Compare(b.Requests, a.Requests)
 	}
-	return cmp.Or(strings.Compare(a.IP, b.IP), strings.Compare(a.UserAgent, b.UserAgent))
+	if c := strings.Compare(a.IP, b.IP); c != 0 {
+		return c
+	}
+	return strings.Compare(a.UserAgent, b.UserAgent)
 }
 
 // MergeVerdicts combines clients lists into one, in the clients' order.
@@ -304,9 +307,13 @@ func mergePanels(parts []Panels) Panels {
 }
 
 // robotOrder is the order of the robots list: most requests first, then
-// by name.
+// by name (compared only on a tie: cmp.Or compared the names every time,
+// as its arguments are all evaluated before the call).
 func robotOrder(a, b RobotSummary) int {
-	return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Name, b.Name))
+	if a.Requests != b.Requests {
+		return cmp.Compare(b.Requests, a.Requests)
+	}
+	return strings.Compare(a.Name, b.Name)
 }
 
 // moveRobotRequests gives each robots row the requests and bytes of the clients the
@@ -368,7 +375,10 @@ func moveRobotRequests(robots []RobotSummary, parts [][]Verdict, merged []Verdic
 // maxPrefixes, keeping the whole list in AllPrefixes for a later merge.
 func sortPrefixes(s *RobotSummary) {
 	slices.SortFunc(s.Prefixes, func(a, b PrefixCount) int {
-		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Prefix, b.Prefix))
+		if a.Count != b.Count {
+			return cmp.Compare(b.Count, a.Count)
+		}
+		return strings.Compare(a.Prefix, b.Prefix)
 	})
 	if len(s.Prefixes) > maxPrefixes {
 		s.AllPrefixes = s.Prefixes
@@ -403,7 +413,10 @@ func mergeNetworks(parts [][]NetworkSummary) []NetworkSummary {
 		}
 	}
 	slices.SortFunc(out, func(a, b NetworkSummary) int {
-		return cmp.Or(cmp.Compare(b.Requests, a.Requests), cmp.Compare(a.Network, b.Network))
+		if a.Requests != b.Requests {
+			return cmp.Compare(b.Requests, a.Requests)
+		}
+		return strings.Compare(a.Network, b.Network)
 	})
 	return nonNil(out)
 }
