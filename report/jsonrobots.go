@@ -45,13 +45,11 @@ func appendRobot(b []byte, r *findings.RobotSummary, prefix string) ([]byte, boo
 		w.str("preference_rule", r.PreferenceRule)
 	}
 	if d := r.Discovery; d != nil {
-		w.open("discovery")
-		o := rowWriter{b: append(w.b, '{'), indent: deeper(in)}
+		o := w.object("discovery")
 		o.int("llms_txt", d.LLMsTxt)
 		o.int("llms_full_txt", d.LLMsFullTxt)
 		o.int("well_known", d.WellKnown)
-		o.close(in)
-		w.b = o.b
+		w.end(&o)
 	}
 	if r.FirstFetch != nil {
 		w.time("first_fetch", *r.FirstFetch)
@@ -86,29 +84,25 @@ func appendRobot(b []byte, r *findings.RobotSummary, prefix string) ([]byte, boo
 		w.str("verified_by", r.VerifiedBy)
 	}
 	w.int("unreachable_requests", r.UnreachableRequests)
-	w.open("robots_txt_served")
 	s := &r.RobotsTxtServed
-	o := rowWriter{b: append(w.b, '{'), indent: deeper(in)}
+	o := w.object("robots_txt_served")
 	o.int("2xx", s.OK)
 	o.int("3xx", s.Redirect)
 	o.int("4xx", s.Unavailable)
 	o.int("5xx", s.Unreachable)
 	o.int("page", s.Page)
-	o.close(in)
-	w.b = o.b
+	w.end(&o)
 	w.open("conduct")
 	w.b = appendConduct(w.b, k, in)
-	w.open("status")
 	st := &r.Status
-	o = rowWriter{b: append(w.b, '{'), indent: deeper(in)}
+	o = w.object("status")
 	o.int("2xx", st.S2xx)
 	o.int("3xx", st.S3xx)
 	o.int("4xx", st.S4xx)
 	o.int("5xx", st.S5xx)
 	o.int("other", st.Other)
 	o.int("404", st.NotFound)
-	o.close(in)
-	w.b = o.b
+	w.end(&o)
 	w.open("top_paths")
 	w.pathCounts(r.TopPaths)
 	w.int("top_paths_other_max", r.TopPathsOtherMax)
@@ -160,13 +154,13 @@ func (w *rowWriter) nullableFloat(key string, v *float64) {
 // countMap writes m as encoding/json writes a map: null for nil, its keys
 // sorted.
 func countMap[V int | int64](w *rowWriter, key string, m map[string]V) {
-	w.open(key)
-	switch {
-	case m == nil:
-		w.b = append(w.b, "null"...)
-		return
-	case len(m) == 0:
-		w.b = append(w.b, "{}"...)
+	if len(m) == 0 {
+		w.open(key)
+		if m == nil {
+			w.b = append(w.b, "null"...)
+		} else {
+			w.b = append(w.b, "{}"...)
+		}
 		return
 	}
 	// A row's maps have a few keys (reasons, methods): sorted on the stack.
@@ -176,7 +170,7 @@ func countMap[V int | int64](w *rowWriter, key string, m map[string]V) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	o := rowWriter{b: append(w.b, '{'), indent: deeper(w.indent)}
+	o := w.object(key)
 	for _, k := range keys {
 		if o.members > 0 {
 			o.b = append(o.b, ',')
@@ -188,52 +182,23 @@ func countMap[V int | int64](w *rowWriter, key string, m map[string]V) {
 		o.b = append(o.b, ": "...)
 		o.b = strconv.AppendInt(o.b, int64(m[k]), 10)
 	}
-	o.close(w.indent)
-	w.b = o.b
+	w.end(&o)
 }
 
-// prefixes writes v, which is not empty, as encoding/json writes it.
+// prefixes writes v as encoding/json writes it.
 func (w *rowWriter) prefixes(v []findings.PrefixCount) {
-	row := deeper(w.indent)
-	w.b = append(w.b, '[')
-	for i := range v {
-		if i > 0 {
-			w.b = append(w.b, ',')
-		}
-		w.b = append(w.b, '\n')
-		w.b = append(w.b, row...)
-		o := rowWriter{b: append(w.b, '{'), indent: deeper(row)}
+	w.b = appendList(w.b, w.indent, v == nil, len(v), func(b []byte, i int, row string) []byte {
+		o := rowWriter{b: append(b, '{'), indent: deeper(row)}
 		o.str("prefix", v[i].Prefix)
 		o.int("count", v[i].Count)
 		o.close(row)
-		w.b = o.b
-	}
-	w.b = append(w.b, '\n')
-	w.b = append(w.b, w.indent...)
-	w.b = append(w.b, ']')
+		return o.b
+	})
 }
 
 // pathCounts writes v as encoding/json writes it: null for nil.
 func (w *rowWriter) pathCounts(v []findings.PathCount) {
-	switch {
-	case v == nil:
-		w.b = append(w.b, "null"...)
-		return
-	case len(v) == 0:
-		w.b = append(w.b, "[]"...)
-		return
-	}
-	row := deeper(w.indent)
-	w.b = append(w.b, '[')
-	for i := range v {
-		if i > 0 {
-			w.b = append(w.b, ',')
-		}
-		w.b = append(w.b, '\n')
-		w.b = append(w.b, row...)
-		w.b = appendPathCount(w.b, &v[i], row)
-	}
-	w.b = append(w.b, '\n')
-	w.b = append(w.b, w.indent...)
-	w.b = append(w.b, ']')
+	w.b = appendList(w.b, w.indent, v == nil, len(v), func(b []byte, i int, row string) []byte {
+		return appendPathCount(b, &v[i], row)
+	})
 }

