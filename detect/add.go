@@ -154,8 +154,9 @@ func (d *Detector) clientOf(r *logparse.Record) *client {
 		if d.capped() {
 			floor = d.evictLightest()
 		}
-		c = d.newClient(r, ip, ua, kept, h)
-		d.admit(c, floor)
+		var at uint32
+		c, at = d.newClient(r, ip, ua, kept, h)
+		d.admit(c, at, floor)
 	}
 	d.recent = c
 	return c

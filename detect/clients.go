@@ -11,7 +11,7 @@ import (
 // passClients are the clients of a pass in the clients list's order,
 // judged as they are read (findings.ClientList).
 type passClients struct {
-	clients      []*client
+	clients      []clientRef
 	env          *verdictEnv
 	firstScanner *client // the first client of kind scanner (Result.FirstScanner), for a Pool's merge
 	// plain marks, by place in clients, those that summarize judged to
@@ -39,15 +39,22 @@ func (p *passClients) Len() int { return len(p.clients) }
 
 // At judges the i-th client.
 func (p *passClients) At(i int) findings.Verdict {
-	c := p.clients[i]
-	if p.plain.has(i) {
-		return p.env.verdictOf(c, &judgement{})
+	r := p.clients[i]
+	if r.c == nil {
+		// Parked: summarize found it plain, or it would have kept it in
+		// a full record (summarizing.keep).
+		var tmp client
+		r.p.view(&tmp)
+		return p.env.verdictOf(&tmp, &judgement{})
 	}
-	return p.env.verdict(c)
+	if p.plain.has(i) {
+		return p.env.verdictOf(r.c, &judgement{})
+	}
+	return p.env.verdict(r.c)
 }
 
 // Key is the i-th client's address and User-agent.
-func (p *passClients) Key(i int) (ip, ua string) { return p.clients[i].ip, p.clients[i].ua.ua }
+func (p *passClients) Key(i int) (ip, ua string) { return p.clients[i].ip(), p.clients[i].agent().ua }
 
 // clientsOf is the pass's clients of a Result: nil for a list of verdicts.
 func clientsOf(l findings.ClientList) *passClients {

@@ -39,6 +39,7 @@ type Detector struct {
 	clients  clientTable
 	seeds    map[clientKey]*findings.ClientEdge // Config.Seed by client, made at the first client
 	recent   *client                            // the client of the last record, if still in clients
+	parks    int64                              // clients parked so far (parked.go)
 	// kept: the fleet tally's copies of the record's User-agent and
 	// address, which a new client keeps rather than copies of its own
 	// (fleetTally.count): on a log where every client sends its own
@@ -81,7 +82,6 @@ type Detector struct {
 	otherClients distinctCount // the distinct clients folded into other
 	otherRobots  distinctCount // those of them judged robots when folded (a client folded twice is one)
 	folded       findings.FoldedNetworks
-	heap         []*client // tracked clients by weight, when MaxClients caps them; see evict.go
 	result       *findings.Result
 	dns          dnsAnswers   // what VerifyDNS found, for the verdicts (dns.go)
 	tl           siteTimeline // requests over time; see timeline.go
@@ -484,6 +484,7 @@ func (d *Detector) sweep() {
 		d.advance(c, wm)
 		if c.rateIdle() {
 			c.rate.release(d.th.pool)
+			d.park(c)
 			continue
 		}
 		c.rate.window.active = int32(len(keep))
@@ -567,7 +568,8 @@ const maxInternedAgents = 1 << 14
 // newClient makes the client of r, whose address and User-agent, capped
 // (capText), are ip and ua: views of r, cloned here unless kept has
 // copies of them that outlive r; h is the pair's hash (clientTable.find).
-func (d *Detector) newClient(r *logparse.Record, ip, ua string, kept keptText, h uint64) *client {
+// It returns the client and its place in the table.
+func (d *Detector) newClient(r *logparse.Record, ip, ua string, kept keptText, h uint64) (*client, uint32) {
 	ai, uh := d.uas.find(ua)
 	if ai == nil {
 		switch {
@@ -621,7 +623,7 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua string, kept keptText, h
 		}
 	}
 	d.clients.put(at, h)
-	return c
+	return c, at
 }
 
 func (f *robotsFetches) count(code int) {

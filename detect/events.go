@@ -218,32 +218,52 @@ func (d *Detector) expire(quiet int64) {
 	}
 	d.live.expireAt = now + expireEvery
 	cut := time.Unix(now, 0).Add(-d.cfg.Expire)
-	for c := range d.clients.all() {
-		if c.rare().watch != nil || !c.lastOf().time().Before(cut) || c.rate.window != nil {
-			continue
-		}
-		if c.evict.at >= 0 {
-			d.heapRemove(int(c.evict.at))
-		}
-		d.foldClient(c)
-		d.live.expired++
+	idle := func(c *client) bool {
+		return c.rare().watch == nil && c.lastOf().time().Before(cut) && c.rate.window == nil
 	}
+	for c := range d.clients.records() {
+		if idle(c) {
+			d.expireClient(c)
+		}
+	}
+	// Parked clients are unparked to be folded, after the loop over the
+	// records, which unparking adds to.
+	var parked []uint32
+	var tmp client
+	for i, p := range d.clients.parkedEntries() {
+		tmp = client{}
+		if p.view(&tmp); idle(&tmp) {
+			parked = append(parked, i)
+		}
+	}
+	for _, i := range parked {
+		d.expireClient(d.clients.full(i))
+	}
+}
+
+// expireClient folds c, idle for Config.Expire.
+func (d *Detector) expireClient(c *client) {
+	if c.evict.at >= 0 {
+		d.heapRemove(int(c.evict.at))
+	}
+	d.foldClient(c)
+	d.live.expired++
 }
 
 // heapRemove takes the client at i out of the eviction heap.
 func (d *Detector) heapRemove(i int) {
-	c := d.heap[i]
-	last := len(d.heap) - 1
+	h := &d.clients.heap
+	c := d.clients.evictOf((*h)[i])
+	last := len(*h) - 1
 	if i != last {
 		d.swap(i, last)
 	}
-	d.heap[last] = nil
-	d.heap = d.heap[:last]
+	*h = (*h)[:last]
 	if i < last {
 		d.siftDown(i)
 		d.siftUp(i)
 	}
-	c.evict.at = -1
+	c.at = -1
 }
 
 // crossing reports whether the seconds r holds, final or not, already

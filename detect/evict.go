@@ -60,9 +60,9 @@ func (d *Detector) capped() bool {
 		return false
 	}
 	if d.cfg.pooled {
-		return d.limit >= 0 && len(d.heap) > 0 && int64(d.clients.len()) >= d.limit
+		return d.limit >= 0 && len(d.clients.heap) > 0 && int64(d.clients.len()) >= d.limit
 	}
-	return d.clients.len() >= d.cfg.MaxClients && len(d.heap) > 0
+	return d.clients.len() >= d.cfg.MaxClients && len(d.clients.heap) > 0
 }
 
 // limitClients sets worker k's limit for a batch (none when limits is nil)
@@ -73,20 +73,22 @@ func (d *Detector) limitClients(limits []int64, k int) {
 		return
 	}
 	d.limit = limits[k]
-	for int64(d.clients.len()) > max(d.limit, 1) && len(d.heap) > 1 {
+	for int64(d.clients.len()) > max(d.limit, 1) && len(d.clients.heap) > 1 {
 		d.evictLightest()
 	}
 }
 
-// admit puts a new client in the eviction heap with the weight it inherits.
-func (d *Detector) admit(c *client, floor int64) {
+// admit puts a new client, at place at of the table, in the eviction heap
+// with the weight it inherits.
+func (d *Detector) admit(c *client, at uint32, floor int64) {
 	c.evict.floor = uint32(min(max(floor, 0), math.MaxUint32))
 	if d.cfg.MaxClients <= 0 || c.rare().watch != nil {
 		c.evict.at = -1
 		return
 	}
-	c.evict.at = int32(len(d.heap))
-	d.heap = append(d.heap, c)
+	h := &d.clients.heap
+	c.evict.at = int32(len(*h))
+	*h = append(*h, at)
 	d.siftUp(int(c.evict.at))
 }
 
@@ -100,12 +102,12 @@ func (d *Detector) touched(c *client) {
 // evictLightest drops the tracked client with the least weight, folds it
 // into Other, and returns its weight for the client that takes its place.
 func (d *Detector) evictLightest() int64 {
-	c := d.heap[0]
-	last := len(d.heap) - 1
-	d.heap[0] = d.heap[last]
-	d.heap[0].evict.at = 0
-	d.heap[last] = nil
-	d.heap = d.heap[:last]
+	h := &d.clients.heap
+	c := d.clients.full((*h)[0])
+	last := len(*h) - 1
+	(*h)[0] = (*h)[last]
+	d.clients.evictOf((*h)[0]).at = 0
+	*h = (*h)[:last]
 	if last > 0 {
 		d.siftDown(0)
 	}
@@ -231,62 +233,67 @@ func plainBrowser(c *client, cfg *Config) bool {
 
 // lighter orders the heap: lighter first; among equals the one with fewer
 // requests of its own (more of its weight inherited) goes first, as the one
-// whose counts say least.
-func lighter(a, b *client) bool {
-	wa, wb := a.weight(), b.weight()
-	return wa < wb || wa == wb && a.evict.floor > b.evict.floor
+// whose counts say least. Its arguments are clientTable.weightOf's.
+func lighter(wa int64, fa uint32, wb int64, fb uint32) bool {
+	return wa < wb || wa == wb && fa > fb
 }
 
 func (d *Detector) swap(i, j int) {
-	h := d.heap
+	t := &d.clients
+	h := t.heap
 	h[i], h[j] = h[j], h[i]
-	h[i].evict.at, h[j].evict.at = int32(i), int32(j)
+	t.evictOf(h[i]).at, t.evictOf(h[j]).at = int32(i), int32(j)
 }
 
 // siftUp and siftDown move the client at i as a run of swaps would, but
 // write each client passed once and the moving one at the end: a new
 // client, of no requests yet, rises to the top and sinks back once
-// counted (two heights of the heap for every line of a churn log), and
-// the collector's write barrier records every pointer written while it
-// marks.
+// counted (two heights of the heap for every line of a churn log).
 func (d *Detector) siftUp(i int) {
-	h := d.heap
+	t := &d.clients
+	h := t.heap
 	c := h[i]
+	w, f := t.weightOf(c)
 	for i > 0 {
 		p := (i - 1) / 2
-		if !lighter(c, h[p]) {
+		if wp, fp := t.weightOf(h[p]); !lighter(w, f, wp, fp) {
 			break
 		}
 		h[i] = h[p]
-		h[i].evict.at = int32(i)
+		t.evictOf(h[i]).at = int32(i)
 		i = p
 	}
 	h[i] = c
-	c.evict.at = int32(i)
+	t.evictOf(c).at = int32(i)
 }
 
 func (d *Detector) siftDown(i int) {
-	h := d.heap
+	t := &d.clients
+	h := t.heap
 	n := len(h)
 	c := h[i]
+	w, f := t.weightOf(c)
 	for {
 		l := 2*i + 1
 		if l >= n {
 			break
 		}
 		m := l
-		if r := l + 1; r < n && lighter(h[r], h[l]) {
-			m = r
+		wm, fm := t.weightOf(h[l])
+		if r := l + 1; r < n {
+			if wr, fr := t.weightOf(h[r]); lighter(wr, fr, wm, fm) {
+				m, wm, fm = r, wr, fr
+			}
 		}
-		if !lighter(h[m], c) {
+		if !lighter(wm, fm, w, f) {
 			break
 		}
 		h[i] = h[m]
-		h[i].evict.at = int32(i)
+		t.evictOf(h[i]).at = int32(i)
 		i = m
 	}
 	h[i] = c
-	c.evict.at = int32(i)
+	t.evictOf(c).at = int32(i)
 }
 
 // seenClients estimates the distinct clients admitted under a cap (0
@@ -302,10 +309,10 @@ func (d *Detector) seenClients() int64 {
 		return 0
 	}
 	var held distinctCount
-	var batch [4]*client
+	var batch [4]clientKey
 	n := 0
-	for c := range d.clients.all() {
-		batch[n] = c
+	for r := range d.clients.refs() {
+		batch[n] = clientKey{r.ip(), r.agent().ua}
 		if n++; n == len(batch) {
 			for _, h := range clientHashes4(&batch) {
 				held.add(h)
@@ -313,8 +320,8 @@ func (d *Detector) seenClients() int64 {
 			n = 0
 		}
 	}
-	for _, c := range batch[:n] {
-		held.add(clientHash(c.ip, c.ua.ua))
+	for _, k := range batch[:n] {
+		held.add(clientHash(k.ip, k.ua))
 	}
 	u := d.otherClients.union(&held)
 	return u.estimate()
@@ -345,9 +352,9 @@ func mixClientHash(ip, ua uint64) uint64 {
 // multiplications, each waiting on the one before it, and four chains
 // keep the multiplier busy where one left it idle (the hashes of the held
 // clients were 20 ms of the churn log's Result, CPU profiles of 4 runs).
-func clientHashes4(cs *[4]*client) [4]uint64 {
+func clientHashes4(cs *[4]clientKey) [4]uint64 {
 	const prime = 1099511628211
-	a, b, c, d := cs[0].ua.ua, cs[1].ua.ua, cs[2].ua.ua, cs[3].ua.ua
+	a, b, c, d := cs[0].ua, cs[1].ua, cs[2].ua, cs[3].ua
 	n := min(len(a), len(b), len(c), len(d))
 	a, b, c, d = a[:n], b[:n], c[:n], d[:n]
 	ha, hb, hc, hd := uint64(fnvOffset), uint64(fnvOffset), uint64(fnvOffset), uint64(fnvOffset)
@@ -360,7 +367,7 @@ func clientHashes4(cs *[4]*client) [4]uint64 {
 	var out [4]uint64
 	for k, h := range [4]uint64{ha, hb, hc, hd} {
 		cl := cs[k]
-		out[k] = mixClientHash(pathHash(cl.ip), pathHashFrom(h, cl.ua.ua[n:]))
+		out[k] = mixClientHash(pathHash(cl.ip), pathHashFrom(h, cl.ua[n:]))
 	}
 	return out
 }

@@ -294,7 +294,11 @@ func TestSeenClientsAtTheEnd(t *testing.T) {
 func TestSiftsAsSwaps(t *testing.T) {
 	d := &Detector{}
 	var ref []*client
-	refLess := func(i, j int) bool { return lighter(ref[i], ref[j]) }
+	refLess := func(i, j int) bool {
+		return lighter(ref[i].weight(), ref[i].evict.floor, ref[j].weight(), ref[j].evict.floor)
+	}
+	h := &d.clients.heap
+	at := func(i int) *client { return d.clients.record((*h)[i]) }
 	refSwap := func(i, j int) {
 		ref[i], ref[j] = ref[j], ref[i]
 		ref[i].evict.at, ref[j].evict.at = int32(i), int32(j)
@@ -332,26 +336,27 @@ func TestSiftsAsSwaps(t *testing.T) {
 		case k%5 < 2 || len(ref) == 0: // a new client
 			id := fmt.Sprint(step)
 			floor := uint32(rnd >> 40 % 3)
-			a := &client{ip: id, evict: evictSlot{at: int32(len(ref)), floor: floor}}
+			a, place := d.clients.fresh()
+			a.ip, a.evict = id, evictSlot{at: int32(len(ref)), floor: floor}
 			b := &client{ip: id, evict: evictSlot{at: int32(len(ref)), floor: floor}}
-			d.heap = append(d.heap, a)
-			d.siftUp(len(d.heap) - 1)
+			*h = append(*h, place)
+			d.siftUp(len(*h) - 1)
 			ref = append(ref, b)
 			refUp(len(ref) - 1)
 		case k%5 < 4: // a request of a client
 			i := int(rnd >> 45 % uint64(len(ref)))
-			d.heap[i].requests++
+			at(i).requests++
 			ref[i].requests++
 			d.siftDown(i)
 			refDown(i)
 		default: // the lightest taken
 			last := len(ref) - 1
-			d.heap[0] = d.heap[last]
-			d.heap = d.heap[:last]
+			(*h)[0] = (*h)[last]
+			*h = (*h)[:last]
 			ref[0] = ref[last]
 			ref = ref[:last]
 			if last > 0 {
-				d.heap[0].evict.at, ref[0].evict.at = 0, 0
+				at(0).evict.at, ref[0].evict.at = 0, 0
 				d.siftDown(0)
 				refDown(0)
 			}
@@ -360,8 +365,8 @@ func TestSiftsAsSwaps(t *testing.T) {
 			continue
 		}
 		for i := range ref {
-			if d.heap[i].ip != ref[i].ip || d.heap[i].evict.at != int32(i) {
-				t.Fatalf("step %d: place %d holds %s (at %d), swaps put %s there", step, i, d.heap[i].ip, d.heap[i].evict.at, ref[i].ip)
+			if at(i).ip != ref[i].ip || at(i).evict.at != int32(i) {
+				t.Fatalf("step %d: place %d holds %s (at %d), swaps put %s there", step, i, at(i).ip, at(i).evict.at, ref[i].ip)
 			}
 		}
 	}
@@ -384,11 +389,14 @@ func hashTestClients(n int) []*client {
 func TestClientHashes4AsClientHash(t *testing.T) {
 	cs := hashTestClients(4000)
 	for i := 0; i+4 <= len(cs); i++ {
-		batch := [4]*client{cs[i], cs[(i*13)%len(cs)], cs[(i*31)%len(cs)], cs[(i*7+1)%len(cs)]}
+		var batch [4]clientKey
+		for k, c := range [4]*client{cs[i], cs[(i*13)%len(cs)], cs[(i*31)%len(cs)], cs[(i*7+1)%len(cs)]} {
+			batch[k] = clientKey{c.ip, c.ua.ua}
+		}
 		got := clientHashes4(&batch)
 		for k, c := range batch {
-			if want := clientHash(c.ip, c.ua.ua); got[k] != want {
-				t.Fatalf("client %q %q: %x, want %x", c.ip, c.ua.ua, got[k], want)
+			if want := clientHash(c.ip, c.ua); got[k] != want {
+				t.Fatalf("client %q %q: %x, want %x", c.ip, c.ua, got[k], want)
 			}
 		}
 	}
@@ -401,18 +409,22 @@ func BenchmarkClientHashes(b *testing.B) {
 	for i, c := range cs { // browser strings of full length, as a churn log's
 		c.ua.ua = fmt.Sprintf("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/1%02d.0.%d.95 Safari/537.36", i%30, i)
 	}
+	keys := make([]clientKey, len(cs))
+	for i, c := range cs {
+		keys[i] = clientKey{c.ip, c.ua.ua}
+	}
 	var sink uint64
 	b.Run("one-by-one", func(b *testing.B) {
 		for b.Loop() {
-			for _, c := range cs {
-				sink += clientHash(c.ip, c.ua.ua)
+			for _, k := range keys {
+				sink += clientHash(k.ip, k.ua)
 			}
 		}
 	})
 	b.Run("by-four", func(b *testing.B) {
 		for b.Loop() {
 			for i := 0; i+4 <= len(cs); i += 4 {
-				for _, h := range clientHashes4((*[4]*client)(cs[i : i+4])) {
+				for _, h := range clientHashes4((*[4]clientKey)(keys[i : i+4])) {
 					sink += h
 				}
 			}

@@ -568,8 +568,9 @@ func rankOf(rs []*findings.Result, merged *passClients) func(ip, ua string) int 
 		}
 	}
 	rank := map[clientKey]int{}
-	for i, c := range merged.clients {
-		if c.rare().viol != nil || len(c.incidents()) > 0 || scanners[c] {
+	for i, r := range merged.clients {
+		// A parked client has none of these (summarize kept any scanner).
+		if c := r.c; c != nil && (c.rare().viol != nil || len(c.incidents()) > 0 || scanners[c]) {
 			rank[clientKey{c.ip, c.ua.ua}] = i
 		}
 	}
@@ -591,12 +592,13 @@ func rankOf(rs []*findings.Result, merged *passClients) func(ip, ua string) int 
 type sortKey struct {
 	requests    int64
 	lead, lead2 uint64 // the address's first 16 bytes, big-endian, zero-padded
-	c           *client
+	r           clientRef
 }
 
-// sortKeyOf is c's sortKey.
-func sortKeyOf(c *client) sortKey {
-	return sortKey{int64(c.requests), leadBytes(c.ip, 0), leadBytes(c.ip, 8), c}
+// sortKeyOf is r's sortKey.
+func sortKeyOf(r clientRef) sortKey {
+	ip := r.ip()
+	return sortKey{int64(r.requests()), leadBytes(ip, 0), leadBytes(ip, 8), r}
 }
 
 // compareSortKeys is clientBefore's order of the keys' clients, as
@@ -609,9 +611,9 @@ func compareSortKeys(a, b sortKey) int {
 		return cmp.Compare(a.lead, b.lead)
 	case a.lead2 != b.lead2:
 		return cmp.Compare(a.lead2, b.lead2)
-	case a.c == b.c:
+	case a.r == b.r:
 		return 0
-	case clientBefore(a.c, b.c):
+	case clientBefore(a.r, b.r):
 		return -1
 	}
 	return 1 // two clients' keys differ
@@ -630,26 +632,26 @@ func leadBytes(s string, from int) uint64 {
 }
 
 // sortClients returns the clients in clientBefore's order.
-func sortClients(clients *clientTable) []*client {
+func sortClients(clients *clientTable) []clientRef {
 	keys := make([]sortKey, 0, clients.len())
-	for c := range clients.all() {
-		keys = append(keys, sortKeyOf(c))
+	for r := range clients.refs() {
+		keys = append(keys, sortKeyOf(r))
 	}
 	slices.SortFunc(keys, compareSortKeys)
-	sorted := make([]*client, len(keys))
+	sorted := make([]clientRef, len(keys))
 	for i, k := range keys {
-		sorted[i] = k.c
+		sorted[i] = k.r
 	}
 	return sorted
 }
 
 // clientBefore is the clients list's order: most requests first, then by
 // address and User-agent.
-func clientBefore(a, b *client) bool {
-	if a.requests != b.requests {
-		return a.requests > b.requests
+func clientBefore(a, b clientRef) bool {
+	if ra, rb := a.requests(), b.requests(); ra != rb {
+		return ra > rb
 	}
-	return cmp.Or(strings.Compare(a.ip, b.ip), strings.Compare(a.ua.ua, b.ua.ua)) < 0
+	return cmp.Or(strings.Compare(a.ip(), b.ip()), strings.Compare(a.agent().ua, b.agent().ua)) < 0
 }
 
 // mergeSorted merges lists, each in the clients' order, into one of n,
@@ -660,7 +662,7 @@ func clientBefore(a, b *client) bool {
 // time marks of 5 runs). The order is total (clientBefore), so the two
 // halves meet exactly.
 func mergeSorted(lists []*passClients, n int) *passClients {
-	out := &passClients{clients: make([]*client, n), plain: newClientBits(n)}
+	out := &passClients{clients: make([]clientRef, n), plain: newClientBits(n)}
 	// Whole words of plain to each half: the two never set bits of one.
 	half := n / 2 &^ 63
 	done := make(chan struct{})
@@ -703,7 +705,7 @@ func mergeEnd(lists []*passClients, out *passClients, lo, hi, dir int) {
 		if lists[best].plain.has(h.at) {
 			out.plain.set(place)
 		}
-		out.clients[place] = h.head().c
+		out.clients[place] = h.head().r
 		h.next()
 	}
 }
@@ -711,7 +713,7 @@ func mergeEnd(lists []*passClients, out *passClients, lo, hi, dir int) {
 // keyChunk is the sortKeys of the next clients of a sorted list, going
 // forwards (dir 1) or backwards (-1).
 type keyChunk struct {
-	clients []*client
+	clients []clientRef
 	keys    []sortKey
 	i       int // keys[i] is the key of clients[at]
 	at, dir int

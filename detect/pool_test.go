@@ -266,7 +266,7 @@ func TestPoolLetsTheWorkersPartsGo(t *testing.T) {
 // address's first sixteen bytes) order clients as clientBefore does, with
 // addresses that share a prefix of any length, run past sixteen bytes,
 // hold a zero byte or are one another's prefix, and clients of one address
-// told apart by their User-agents.
+// told apart by their User-agents; parked clients among them.
 func TestSortClientsAsClientBefore(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	prefixes := []string{"203.0.113.", "203.0.11", "2001:db8:0:0:1:", "2001:db8::", "host-", "", "1.2.3.4\x00", "10.0.0.1"}
@@ -286,12 +286,18 @@ func TestSortClientsAsClientBefore(t *testing.T) {
 		}
 		_, h := tb.find(ip, ua)
 		c, at := tb.fresh()
-		*c = client{ip: ip, ua: uas[ua], requests: uint32(1 + rng.IntN(3))}
+		*c = client{ip: ip, ua: uas[ua], requests: uint32(1 + rng.IntN(3)), evict: evictSlot{at: -1}}
 		tb.put(at, h)
+		if rng.IntN(2) == 0 {
+			tb.park(c)
+		}
+	}
+	if tb.pused == 0 {
+		t.Fatal("no client parked")
 	}
 	got := sortClients(&tb)
-	want := slices.Collect(tb.all())
-	slices.SortFunc(want, func(a, b *client) int {
+	want := slices.Collect(tb.refs())
+	slices.SortFunc(want, func(a, b clientRef) int {
 		switch {
 		case a == b:
 			return 0
@@ -305,34 +311,38 @@ func TestSortClientsAsClientBefore(t *testing.T) {
 	}
 	for i := range got {
 		if got[i] != want[i] {
-			t.Fatalf("place %d: %q %q, want %q %q", i, got[i].ip, got[i].ua.ua, want[i].ip, want[i].ua.ua)
+			t.Fatalf("place %d: %q %q, want %q %q", i, got[i].ip(), got[i].agent().ua, want[i].ip(), want[i].agent().ua)
 		}
 	}
 }
 
 // TestMergeSortedAsOneSort: merging sorted lists from both ends gives the
 // one sorted list of all their clients, with each client's plain mark,
-// for any number of lists and clients (the halves meet at any place).
+// for any number of lists and clients (the halves meet at any place),
+// parked or not.
 func TestMergeSortedAsOneSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, size := range []int{0, 1, 2, 63, 64, 65, 130, 300, 1000, 5000} {
 		for parts := 1; parts <= 3; parts++ {
-			var all []*client
-			plain := map[*client]bool{}
+			var all []clientRef
+			plain := map[clientRef]bool{}
 			lists := make([]*passClients, parts)
 			for k := range lists {
 				lists[k] = &passClients{}
 			}
 			for i := range size {
 				ip := fmt.Sprintf("203.0.%d.%d", rng.IntN(4), rng.IntN(300))
-				c := &client{ip: ip, ua: &agentInfo{ua: fmt.Sprintf("agent/%d", i)}, requests: uint32(1 + rng.IntN(3))}
+				c := clientRef{c: &client{ip: ip, ua: &agentInfo{ua: fmt.Sprintf("agent/%d", i)}, requests: uint32(1 + rng.IntN(3))}}
+				if p := new(parked); rng.IntN(2) == 0 && p.pack(c.c) {
+					c = clientRef{p: p}
+				}
 				all = append(all, c)
 				plain[c] = rng.IntN(3) == 0
 				k := rng.IntN(parts)
 				lists[k].clients = append(lists[k].clients, c)
 			}
-			sortByClientBefore := func(cs []*client) {
-				slices.SortFunc(cs, func(a, b *client) int {
+			sortByClientBefore := func(cs []clientRef) {
+				slices.SortFunc(cs, func(a, b clientRef) int {
 					if a == b {
 						return 0
 					}
@@ -359,7 +369,7 @@ func TestMergeSortedAsOneSort(t *testing.T) {
 			for i, c := range all {
 				if got.clients[i] != c || got.plain.has(i) != plain[c] {
 					t.Fatalf("%d clients in %d lists: place %d is %q (plain %v), want %q (plain %v)",
-						size, parts, i, got.clients[i].ua.ua, got.plain.has(i), c.ua.ua, plain[c])
+						size, parts, i, got.clients[i].agent().ua, got.plain.has(i), c.agent().ua, plain[c])
 				}
 			}
 		}

@@ -31,7 +31,7 @@ func (d *Detector) Result() *findings.Result {
 	// The clients are in sorted now, which holds their records: the
 	// tables' index (slotIndex, 11 MB for the churn log's 250,000 clients)
 	// goes before summarize allocates the rows.
-	d.clients, d.recent, d.heap = clientTable{}, nil, nil
+	d.clients, d.recent = clientTable{}, nil
 	res.DNSChecked = d.dns.checked
 	pc := &passClients{clients: sorted, env: env, plain: newClientBits(len(sorted))}
 	res.Clients = findings.NewClientList(pc)
@@ -40,8 +40,8 @@ func (d *Detector) Result() *findings.Result {
 	for lo := 0; lo < len(sorted); lo += touchAhead {
 		batch := sorted[lo:min(lo+touchAhead, len(sorted))]
 		b.touched += touchClients(batch)
-		for k, c := range batch {
-			d.summarize(lo+k, c, b)
+		for k, r := range batch {
+			d.summarizeRef(lo+k, r, b)
 		}
 	}
 	d.th.pool = nil
@@ -60,19 +60,20 @@ const touchAhead = 32
 // client at a time, waited on each of these reads in turn, where here
 // the reads of the batch are independent and overlap. It returns a
 // count made of what it read, for the reads not to be left out.
-func touchClients(cs []*client) int {
+func touchClients(cs []clientRef) int {
 	n := 0
-	for _, c := range cs {
-		if c.ua.dummy {
+	for _, r := range cs {
+		ua, ip := r.agent(), r.ip()
+		if ua.dummy {
 			n++
 		}
-		if len(c.ip) > 0 && c.ip[0] == 0 {
+		if len(ip) > 0 && ip[0] == 0 {
 			n++
 		}
-		if len(c.ua.ua) > 0 && c.ua.ua[0] == 0 {
+		if len(ua.ua) > 0 && ua.ua[0] == 0 {
 			n++
 		}
-		if c.x != nil {
+		if r.c != nil && r.c.x != nil {
 			n++
 		}
 	}

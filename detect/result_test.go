@@ -32,10 +32,12 @@ func TestPlainAsJudged(t *testing.T) {
 			p.Add(recs, nil, nil, nil)
 			pc := clientsOf(p.Result().Clients)
 			plain := 0
-			for i, c := range pc.clients {
+			for i, r := range pc.clients {
 				if pc.plain.has(i) {
 					plain++
 				}
+				var tmp client
+				c := r.load(&tmp)
 				if got, want := pc.At(i), pc.env.verdict(c); !reflect.DeepEqual(got, want) {
 					t.Fatalf("%s, %d workers, client %d (%s): plain %v\n got %+v\nwant %+v", name, workers, i, c.ip, pc.plain.has(i), got, want)
 				}

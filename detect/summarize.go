@@ -27,12 +27,45 @@ type summarizing struct {
 	robotsSeen distinctCount
 
 	touched int // touchClients's counts, read by no one
+
+	// parked is the record a parked client is unpacked into to be
+	// summarized (it is parked again after, as summarize left it).
+	parked client
+}
+
+// summarizeRef summarizes the i-th of the clients list, r. A parked
+// client is summarized in a copy and parked again, unless summarize kept
+// it in a record of its own (keep) or it no longer fits one (a
+// summary's change that parking cannot hold: kept likewise).
+func (d *Detector) summarizeRef(i int, r clientRef, b *summarizing) {
+	if r.c != nil {
+		d.summarize(i, r.c, b)
+		return
+	}
+	c := &b.parked
+	*c = client{}
+	r.p.view(c)
+	if d.summarize(i, c, b) == c && !r.p.pack(c) {
+		b.keep(i, c)
+	}
+}
+
+// keep moves c, the i-th client, a parked client's copy, into a record of
+// its own for the rest of the Result and the report, which returns it.
+func (b *summarizing) keep(i int, c *client) *client {
+	k := new(client)
+	*k = *c
+	b.pc.clients[i] = clientRef{c: k}
+	return k
 }
 
 // summarize judges c, the i-th of the clients list, for the summary and
 // lets go of what only the pass and the summary needed of it (its window,
 // timeline bins and panel: the verdicts read none of them).
-func (d *Detector) summarize(i int, c *client, b *summarizing) {
+//
+// It returns the client summarized: c, or the record keep moved a parked
+// client's copy to.
+func (d *Detector) summarize(i int, c *client, b *summarizing) *client {
 	d.advance(c, maxSecond)
 	recent := c.recent() // for its edge, before its window goes
 	c.rate.release(d.th.pool)
@@ -44,6 +77,11 @@ func (d *Detector) summarize(i int, c *client, b *summarizing) {
 		b.pc.plain.set(i)
 	}
 	v := b.env.verdictApart(c, &j)
+	if c == &b.parked && (!j.plain() || v.Robot || v.Kind == findings.KindScanner) {
+		// A robot's or a suspect's rows and lists hold it, and the
+		// report judges it again: a record of its own (few clients are).
+		c = b.keep(i, c)
+	}
 	if v.Identity == agents.IdentityVerified && v.Operator != "" {
 		// The summary reads a verdict's network only for the operators'
 		// lists of networks; working it out for every client was an
@@ -71,7 +109,7 @@ func (d *Detector) summarize(i int, c *client, b *summarizing) {
 			c.x.viol = nil // a human's violations are not reported
 		}
 		c.bins, c.pan = clientBins{}, nil
-		return
+		return c
 	}
 	if b.folded {
 		b.robotsSeen.add(clientHash(c.ip, c.ua.ua))
@@ -95,6 +133,7 @@ func (d *Detector) summarize(i int, c *client, b *summarizing) {
 	b.all.add(c)
 	b.robotClients = append(b.robotClients, robotBins{b.sum.Row(row).Name, c.bins, c.first, c.lastOf()})
 	c.bins, c.pan = clientBins{}, nil
+	return c
 }
 
 // robotFacts sets what the robots row of c needs beyond its verdict (a

@@ -16,7 +16,18 @@ type clientTable struct {
 	chunks [][]client // records, clientChunk a chunk; a zero record (ua nil) is free
 	used   uint32     // records handed out of the chunks
 	free   []uint32   // places of zeroed records, for the next new clients
+	// parked holds the parked clients (parked.go), parkedChunk a chunk; a
+	// place with parkedBit set is one of theirs. A zero entry (ua nil) is
+	// free.
+	parked [][]parked
+	pused  uint32
+	pfree  []uint32
 	index  slotIndex
+	// heap is the eviction heap (evict.go): the clients' places, lightest
+	// first, when Config.MaxClients caps them. It holds places, not
+	// pointers, so that a client parked or unparked keeps its place in it,
+	// and the collector never reads it.
+	heap []uint32
 	// glance is a first place to look, by glancePair: the pair's glance
 	// in the top half, the place + 1 of the last client found or put
 	// there in the bottom half (0: none). The seeded hash of a pair reads
@@ -28,6 +39,13 @@ type clientTable struct {
 	// index, which is what find did before.
 	glance []uint64
 }
+
+// parkedBit marks a place in clientTable.parked.
+const parkedBit = 1 << 31
+
+// parkedChunk is the entries in a chunk of clientTable.parked: 341 of 96
+// bytes fill 32 KiB.
+const parkedChunk = 341
 
 // glanceBits is the size of clientTable.glance: 2,048 entries, 16 KiB.
 const glanceBits = 11
@@ -75,14 +93,15 @@ var glancePair = func(ip, ua string) uint64 {
 func glanceAt(g uint64) uint64 { return g >> (64 - glanceBits) }
 
 // find returns the client with address ip and User-agent ua, or nil, and
-// the pair's hash, for put (0 when the client was found).
+// the pair's hash, for put (0 when the client was found). A parked client
+// is unparked into a full record.
 func (t *clientTable) find(ip, ua string) (*client, uint64) {
 	if t.glance == nil {
 		t.glance = make([]uint64, 1<<glanceBits)
 	}
 	g := glancePair(ip, ua)
 	e := &t.glance[glanceAt(g)]
-	if *e != 0 && (*e^g)&tagMask == 0 {
+	if *e != 0 && (*e^g)&tagMask == 0 && uint32(*e-1)&parkedBit == 0 {
 		// The address first: it tells most clients apart in fewer bytes.
 		if c := t.record(uint32(*e) - 1); c.ua != nil && c.ip == ip && c.ua.ua == ua {
 			return c, 0
@@ -95,12 +114,99 @@ func (t *clientTable) find(ip, ua string) (*client, uint64) {
 	}
 	tag := tagOf(h)
 	for s, ok := x.seek(x.start(h), tag); ok; s, ok = x.seek(x.after(s), tag) {
-		if c := t.record(x.place(s)); c.ip == ip && c.ua.ua == ua {
+		i := x.place(s)
+		if i&parkedBit != 0 {
+			if p := t.parkedAt(i); p.ua.ua == ua && string(p.ip[:p.ipLen]) == ip {
+				c := t.unpark(s)
+				*e = g&tagMask | x.slots[s]&^tagMask
+				return c, h
+			}
+			continue
+		}
+		if c := t.record(i); c.ip == ip && c.ua.ua == ua {
 			*e = g&tagMask | x.slots[s]&^tagMask
 			return c, h
 		}
 	}
 	return nil, h
+}
+
+// parkedAt returns the parked entry at place i (parkedBit set).
+func (t *clientTable) parkedAt(i uint32) *parked {
+	i &^= parkedBit
+	return &t.parked[i/parkedChunk][i%parkedChunk]
+}
+
+// unpark moves the parked client of index slot s into a full record,
+// which it returns.
+func (t *clientTable) unpark(s uint64) *client {
+	x := &t.index
+	from := x.place(s)
+	p := t.parkedAt(from)
+	c, i := t.fresh()
+	p.unpack(c)
+	x.slots[s] = x.slots[s]&tagMask | uint64(i+1)
+	if c.evict.at >= 0 {
+		t.heap[c.evict.at] = i
+	}
+	*p = parked{}
+	t.pfree = append(t.pfree, from)
+	return c
+}
+
+// full returns the client at place i, unparked first if it is parked.
+func (t *clientTable) full(i uint32) *client {
+	if i&parkedBit == 0 {
+		return t.record(i)
+	}
+	p := t.parkedAt(i)
+	x := &t.index
+	s := x.first(hashPair(string(p.ip[:p.ipLen]), p.ua.ua))
+	for x.place(s) != i {
+		s = x.next(s)
+	}
+	return t.unpark(s)
+}
+
+// park moves c, whose rate window was given back, into a parked entry if
+// one holds it exactly (parked.pack), and reports whether it did: c must
+// not be read after.
+func (t *clientTable) park(c *client) bool {
+	var p *parked
+	var i uint32
+	if n := len(t.pfree); n > 0 {
+		i = t.pfree[n-1]
+		p = t.parkedAt(i)
+		if !p.pack(c) {
+			return false
+		}
+		t.pfree = t.pfree[:n-1]
+	} else {
+		if t.pused%parkedChunk == 0 {
+			t.parked = append(t.parked, make([]parked, parkedChunk))
+		}
+		i = t.pused | parkedBit
+		p = t.parkedAt(i)
+		if !p.pack(c) {
+			return false
+		}
+		t.pused++
+	}
+	x := &t.index
+	s := t.slotOf(c)
+	from := x.place(s)
+	x.slots[s] = x.slots[s]&tagMask | uint64(i+1)
+	if t.glance != nil {
+		if e := &t.glance[glanceAt(glancePair(c.ip, c.ua.ua))]; uint32(*e) == from+1 {
+			*e = *e&tagMask | uint64(i+1)
+		}
+	}
+	if c.evict.at >= 0 {
+		t.heap[c.evict.at] = i
+	}
+	t.free = append(t.free, from)
+	*c = client{}
+	return true
 }
 
 // fresh returns a zeroed record for a new client, which put then adds
@@ -130,14 +236,21 @@ func (t *clientTable) put(i uint32, h uint64) {
 	}
 }
 
-// remove takes c out of the table and zeroes its record for a new client:
-// c must not be read after.
-func (t *clientTable) remove(c *client) {
+// slotOf returns the index slot of c, a full record in the table.
+func (t *clientTable) slotOf(c *client) uint64 {
 	x := &t.index
 	s := x.first(hashPair(c.ip, c.ua.ua))
-	for t.record(x.place(s)) != c {
+	for i := x.place(s); i&parkedBit != 0 || t.record(i) != c; i = x.place(s) {
 		s = x.next(s)
 	}
+	return s
+}
+
+// remove takes c, a full record, out of the table and zeroes it for a new
+// client: c must not be read after.
+func (t *clientTable) remove(c *client) {
+	x := &t.index
+	s := t.slotOf(c)
 	i := x.place(s)
 	// Its glance entry goes too, though find would not take it (it
 	// compares the pair): a glance never leads to a record given back.
@@ -154,9 +267,28 @@ func (t *clientTable) remove(c *client) {
 // len is the number of clients in the table.
 func (t *clientTable) len() int { return t.index.n }
 
-// all yields every client, in no order; the loop may remove the client
-// it is given.
+// all yields every client, in no order; the loop may remove a full record
+// it is given. A parked client is yielded as a copy (parked.view), valid
+// until the next: a loop must neither keep it nor write to it.
 func (t *clientTable) all() iter.Seq[*client] {
+	return func(yield func(*client) bool) {
+		for c := range t.records() {
+			if !yield(c) {
+				return
+			}
+		}
+		var c client
+		for _, p := range t.parkedEntries() {
+			c = client{}
+			if p.view(&c); !yield(&c) {
+				return
+			}
+		}
+	}
+}
+
+// records yields the clients in full records, in no order, to be written.
+func (t *clientTable) records() iter.Seq[*client] {
 	return func(yield func(*client) bool) {
 		for i := range t.used {
 			if c := t.record(i); c.ua != nil && !yield(c) {
@@ -164,6 +296,53 @@ func (t *clientTable) all() iter.Seq[*client] {
 			}
 		}
 	}
+}
+
+// parkedEntries yields the parked clients' places and entries, in no
+// order.
+func (t *clientTable) parkedEntries() iter.Seq2[uint32, *parked] {
+	return func(yield func(uint32, *parked) bool) {
+		for i := range t.pused {
+			if p := t.parkedAt(i | parkedBit); p.ua != nil && !yield(i|parkedBit, p) {
+				return
+			}
+		}
+	}
+}
+
+// refs yields every client as a clientRef, in no order.
+func (t *clientTable) refs() iter.Seq[clientRef] {
+	return func(yield func(clientRef) bool) {
+		for c := range t.records() {
+			if !yield(clientRef{c: c}) {
+				return
+			}
+		}
+		for _, p := range t.parkedEntries() {
+			if !yield(clientRef{p: p}) {
+				return
+			}
+		}
+	}
+}
+
+// weightOf is the eviction weight of the client at place i, and the
+// weight it inherited (evictSlot.floor).
+func (t *clientTable) weightOf(i uint32) (int64, uint32) {
+	if i&parkedBit != 0 {
+		p := t.parkedAt(i)
+		return p.weight(), p.evict.floor
+	}
+	c := t.record(i)
+	return c.weight(), c.evict.floor
+}
+
+// evictOf is the evictSlot of the client at place i.
+func (t *clientTable) evictOf(i uint32) *evictSlot {
+	if i&parkedBit != 0 {
+		return &t.parkedAt(i).evict
+	}
+	return &t.record(i).evict
 }
 
 // agentTable holds the interned User-agent values and finds one by its

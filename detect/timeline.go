@@ -229,7 +229,7 @@ func (d *Detector) widenTimeline(idx int64) {
 	}
 	tl.total, tl.other, tl.n, tl.base = total, other, n, newBase
 	newEpoch := findings.FloorDiv(tl.epoch, k)
-	for c := range d.clients.all() {
+	for c := range d.clients.records() {
 		b := c.bins.list() // merged in place, in the list or in the record
 		out := b[:0]
 		for _, e := range b {
@@ -242,6 +242,13 @@ func (d *Detector) widenTimeline(idx int64) {
 		}
 		if c.bins.more != nil {
 			c.bins.more.bins = out
+		}
+	}
+	// A parked client's one bucket is in its entry, which all yields a
+	// copy of.
+	for _, p := range d.clients.parkedEntries() {
+		if p.bits&parkedBinned != 0 {
+			p.bin = int32(findings.FloorDiv(tl.epoch+int64(p.bin), k) - newEpoch)
 		}
 	}
 	tl.epoch = newEpoch

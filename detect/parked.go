@@ -1,0 +1,196 @@
+package detect
+
+import (
+	"math"
+	"unsafe"
+)
+
+// parked is the record of a client with nothing notable yet: one request,
+// idle (its rate window given back), nothing rare. On a log where nearly
+// every client makes one request (a botnet, a CDN edge, a rotating
+// scraper) these are most of the clients, and a full record of 240 bytes
+// each was most of the live heap; a parked entry holds the same state in
+// 96 bytes, with one pointer (its User-agent's record) where a record
+// holds eight. A client is parked by the sweep that gives its window back
+// (Detector.park), when pack finds its record fits exactly, and is
+// unparked into a full record by its next request or its eviction; the
+// report reads a parked client through a copy unpacked on the stack. What
+// a client holds never depends on whether it was parked: pack keeps a
+// record only if unpacking gives back the same record, field for field.
+type parked struct {
+	ua    *agentInfo
+	first stamp
+	fin   int64 // rate.fin
+	evict evictSlot
+	pan1  onePanel
+	bin   int32     // bins.one.off
+	bytes uint32    // at most math.MaxUint32
+	page  [3]uint32 // page.viewHash, formHash, pollHash
+	bits  uint16    // the counts, each 0 or 1 (parkedBits)
+	sub   uint16    // page.subHash
+	epoch uint16
+	sf    sessionFlags
+	fp    fingerprint
+	flags clientFlags
+	ipLen uint8
+	ip    [parkedIP]byte // the address's text
+}
+
+// parkedIP is the longest address text a parked entry holds: every IPv4
+// address, and short IPv6 ones.
+const parkedIP = 17
+
+// The counts of a parked client's record, a bit each: with one request,
+// each is 0 or 1.
+const (
+	parkedPages uint16 = 1 << iota
+	parkedAssets
+	parkedHead
+	parkedErrors
+	parkedNotFound
+	parkedReferers
+	parkedPosts
+	parkedRobotsTxt
+	parkedPeak1
+	parkedPeak10
+	parkedPeak60
+	parkedSessions
+	parkedNotModified
+	parkedBinned // bins.one.n
+)
+
+// bitIf is bit if n is 1, 0 if not.
+func bitIf(n uint32, bit uint16) uint16 {
+	if n == 1 {
+		return bit
+	}
+	return 0
+}
+
+// countOf is 1 if bits has bit, 0 if not.
+func countOf(bits, bit uint16) uint32 {
+	if bits&bit != 0 {
+		return 1
+	}
+	return 0
+}
+
+// pack stores c in p and reports whether p holds all of c: if not, p is
+// left as it was. c's address is compared, not copied out of p, so that
+// the check allocates nothing.
+func (p *parked) pack(c *client) bool {
+	if c.requests != 1 || c.rate.window != nil || c.x != nil || len(c.ip) > parkedIP || c.bytes < 0 || c.bytes > math.MaxUint32 {
+		return false
+	}
+	var q parked
+	q.ua, q.first, q.fin, q.evict, q.pan1 = c.ua, c.first, c.rate.fin, c.evict, c.pan1
+	q.bin, q.bytes = c.bins.one.off, uint32(c.bytes)
+	q.page = [3]uint32{c.page.viewHash, c.page.formHash, c.page.pollHash}
+	q.sub, q.epoch, q.sf, q.fp, q.flags = c.page.subHash, c.epoch, c.sf, c.fp, c.flags
+	q.bits = bitIf(c.pages, parkedPages) | bitIf(c.assets, parkedAssets) | bitIf(c.head, parkedHead) |
+		bitIf(c.errors, parkedErrors) | bitIf(c.notFound, parkedNotFound) | bitIf(c.referers, parkedReferers) |
+		bitIf(c.posts, parkedPosts) | bitIf(c.robotsTxt, parkedRobotsTxt) |
+		bitIf(c.rate.peak1, parkedPeak1) | bitIf(c.rate.peak10, parkedPeak10) | bitIf(c.rate.peak60, parkedPeak60) |
+		bitIf(c.sess.n, parkedSessions) | bitIf(c.sess.notModified, parkedNotModified) | bitIf(c.bins.one.n, parkedBinned)
+	q.ipLen = uint8(copy(q.ip[:], c.ip))
+	// Whatever the bits and fields above leave out must be zero (or, for
+	// the last request's stamp, the first's): unpacking says so.
+	var back client
+	q.unpackAs(&back, c.ip)
+	if back != *c {
+		return false
+	}
+	*p = q
+	return true
+}
+
+// unpack sets c, a zero record, to the client p holds, with a copy of its
+// address.
+func (p *parked) unpack(c *client) { p.unpackAs(c, string(p.ip[:p.ipLen])) }
+
+// view sets c, a zero record, to the client p holds, its address a view of
+// p's bytes: c is a copy to read, and its address is valid as long as p
+// holds this client (after a pass's Result, for good: nothing parks or
+// unparks any more).
+func (p *parked) view(c *client) {
+	p.unpackAs(c, unsafe.String(&p.ip[0], int(p.ipLen)))
+}
+
+// unpackAs sets c, a zero record, to the client p holds, with address ip.
+func (p *parked) unpackAs(c *client, ip string) {
+	c.ip, c.ua, c.first, c.rate.fin, c.evict, c.pan1 = ip, p.ua, p.first, p.fin, p.evict, p.pan1
+	c.last = lastStamp{0, p.first.nsec, p.first.off}
+	c.requests, c.bytes = 1, int64(p.bytes)
+	c.bins.one = timeBin{off: p.bin, n: countOf(p.bits, parkedBinned)}
+	c.page.viewHash, c.page.formHash, c.page.pollHash, c.page.subHash = p.page[0], p.page[1], p.page[2], p.sub
+	c.epoch, c.sf, c.fp, c.flags = p.epoch, p.sf, p.fp, p.flags
+	b := p.bits
+	c.pages, c.assets, c.head = countOf(b, parkedPages), countOf(b, parkedAssets), countOf(b, parkedHead)
+	c.errors, c.notFound, c.referers = countOf(b, parkedErrors), countOf(b, parkedNotFound), countOf(b, parkedReferers)
+	c.posts, c.robotsTxt = countOf(b, parkedPosts), countOf(b, parkedRobotsTxt)
+	c.rate.peak1, c.rate.peak10, c.rate.peak60 = countOf(b, parkedPeak1), countOf(b, parkedPeak10), countOf(b, parkedPeak60)
+	c.sess.n, c.sess.notModified = countOf(b, parkedSessions), countOf(b, parkedNotModified)
+}
+
+// weight is the parked client's weight in the eviction heap (client.weight).
+func (p *parked) weight() int64 { return 1 + int64(p.evict.floor) }
+
+// clientRef is a client of a finished pass: its full record or its parked
+// entry, the other nil.
+type clientRef struct {
+	c *client
+	p *parked
+}
+
+// requests is the client's requests.
+func (r clientRef) requests() uint32 {
+	if r.c != nil {
+		return r.c.requests
+	}
+	return 1
+}
+
+// ip is the client's address (a view of a parked entry's bytes).
+func (r clientRef) ip() string {
+	if r.c != nil {
+		return r.c.ip
+	}
+	return unsafe.String(&r.p.ip[0], int(r.p.ipLen))
+}
+
+// agent is the client's User-agent record.
+func (r clientRef) agent() *agentInfo {
+	if r.c != nil {
+		return r.c.ua
+	}
+	return r.p.ua
+}
+
+// load returns the client: its record, or tmp, a zero record, set to a
+// copy of the parked entry (parked.view).
+func (r clientRef) load(tmp *client) *client {
+	if r.c != nil {
+		return r.c
+	}
+	r.p.view(tmp)
+	return tmp
+}
+
+// park parks c, idle, if it is a client a parked entry holds (see parked).
+// Not while Config.Events is told of clients as they come: the live
+// report's loops over the clients write to them (announce, expire).
+func (d *Detector) park(c *client) {
+	if c.requests != 1 || d.cfg.Events != nil || !parking {
+		return
+	}
+	if d.clients.park(c) {
+		d.parks++
+		if d.recent == c {
+			d.recent = nil
+		}
+	}
+}
+
+// parking is whether idle clients are parked (a variable so a test can
+// compare reports with and without).
+var parking = true

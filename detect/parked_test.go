@@ -1,0 +1,152 @@
+package detect
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/robowatch/robowatch/logparse"
+)
+
+// TestParkedSize pins the parked entry's size: a log where nearly every
+// client makes one request is made of these, 341 to a 32 KiB chunk.
+func TestParkedSize(t *testing.T) {
+	if got, want := unsafe.Sizeof(parked{}), uintptr(96); got != want {
+		t.Errorf("parked entry of %d bytes, want %d", got, want)
+	}
+	if n := unsafe.Sizeof(parked{}); n*parkedChunk > 32<<10 || n*(parkedChunk+1) <= 32<<10 {
+		t.Errorf("%d entries of %d bytes do not fill 32 KiB", parkedChunk, n)
+	}
+}
+
+// TestPackKeepsEverything: a record is parked only if unpacking it gives
+// the same record back, and one that does not fit is refused.
+func TestPackKeepsEverything(t *testing.T) {
+	ua := &agentInfo{ua: "Mozilla/5.0"}
+	base := client{ip: "203.0.113.77", ua: ua, requests: 1, pages: 1, bytes: 5120,
+		first: stamp{sec: 1_700_000_000, nsec: 250, off: 3600}, last: lastStamp{0, 250, 3600}}
+	base.rate.fin, base.rate.peak1, base.rate.peak10, base.rate.peak60 = 1_700_000_100, 1, 1, 1
+	base.page.viewHash, base.page.pollHash, base.page.subHash = 11, 12, 13
+	base.bins.one = timeBin{off: 42, n: 1}
+	base.evict = evictSlot{at: 9, floor: 3}
+	base.sess.n, base.flags, base.epoch, base.pan1 = 1, flagAgentField, 2, onePanelSet|5
+	for _, tc := range []struct {
+		name string
+		edit func(c *client)
+		fits bool
+	}{
+		{"one request", func(*client) {}, true},
+		{"IPv6, 17 bytes", func(c *client) { c.ip = "2001:db8:ffff::17" }, true},
+		{"IPv6, 18 bytes", func(c *client) { c.ip = "2001:db8:ffff::178" }, false},
+		{"two requests", func(c *client) { c.requests = 2 }, false},
+		{"two pages", func(c *client) { c.pages = 2 }, false},
+		{"a window", func(c *client) { c.rate.window = &window{} }, false},
+		{"something rare", func(c *client) { c.x = &clientRare{} }, false},
+		{"a second bucket", func(c *client) { c.bins.more = &binList{} }, false},
+		{"a later last second", func(c *client) { c.last.at = 5 }, false},
+		{"a view a second later", func(c *client) { c.page.viewAt = 1 }, false},
+		{"a peak a second later", func(c *client) { c.rate.at1 = 1 }, false},
+		{"4 GiB", func(c *client) { c.bytes = 1 << 32 }, false},
+		{"held rules", func(c *client) { c.rules = &heldRules{} }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := base
+			tc.edit(&c)
+			var p parked
+			if got := p.pack(&c); got != tc.fits {
+				t.Fatalf("pack = %v, want %v", got, tc.fits)
+			}
+			if !tc.fits {
+				if p != (parked{}) {
+					t.Error("a refused pack changed the entry")
+				}
+				return
+			}
+			var back, view client
+			p.unpack(&back)
+			p.view(&view)
+			if back != c || view != c {
+				t.Errorf("unpacked %+v\nwant %+v", back, c)
+			}
+		})
+	}
+}
+
+// TestParkingChangesNothing: reports are the same, byte for byte, whether
+// idle clients are parked or not, on real logs and generated floods, for
+// one Detector and a Pool, with clients folded past a cap and not; and
+// clients were parked.
+func TestParkingChangesNothing(t *testing.T) {
+	logs, err := filepath.Glob("../../shared/data/logs/*.log")
+	if err != nil || len(logs) == 0 {
+		t.Fatalf("no real logs in ../../shared/data/logs: %v", err)
+	}
+	mixed, _ := filepath.Glob("../testdata/detect/*.log")
+	inputs := map[string][]logparse.Record{"churn": churn(30_000), "churnRecords": churnRecords(20_000)}
+	// Ten days: the timeline widens its buckets as the log goes on, which
+	// moves every client's, parked or not.
+	days := churnRecords(20_000)
+	for i := range days {
+		days[i].Time = days[0].Time.Add(time.Duration(i) * 29 * time.Second)
+	}
+	inputs["churn, ten days"] = days
+	for _, name := range append(logs, mixed...) {
+		inputs[filepath.Base(name)] = readRecords(t, name)
+	}
+	run := func(recs []logparse.Record, cfg Config, workers int) ([]byte, int64) {
+		var res any
+		var parks int64
+		if workers == 0 {
+			d := New(cfg)
+			for i := range recs {
+				r := recs[i]
+				d.Add(&r)
+			}
+			parks = d.parks
+			res = d.Result()
+		} else {
+			p := NewPool(cfg, workers)
+			for lo := 0; lo < len(recs); lo += 700 {
+				p.Add(recs[lo:min(lo+700, len(recs))], nil, nil, nil)
+			}
+			for _, d := range p.dets {
+				parks += d.parks
+			}
+			res = p.Result()
+		}
+		out, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out, parks
+	}
+	var parked int64
+	for name, recs := range inputs {
+		for _, tc := range []struct {
+			name    string
+			cfg     Config
+			workers int
+		}{
+			{"detector", Config{}, 0},
+			{"detector, capped", Config{MaxClients: 500}, 0},
+			{"pool of 2, capped", Config{MaxClients: 700}, 2},
+		} {
+			t.Run(name+"/"+tc.name, func(t *testing.T) {
+				got, parks := run(recs, tc.cfg, tc.workers)
+				parking = false
+				defer func() { parking = true }()
+				want, _ := run(recs, tc.cfg, tc.workers)
+				if !bytes.Equal(got, want) {
+					t.Errorf("the result with %d clients parked differs from the one without", parks)
+				}
+				parked += parks
+			})
+		}
+	}
+	if parked < 10_000 {
+		t.Errorf("%d clients parked over every log, want most one-request clients", parked)
+	}
+}
