@@ -39,18 +39,12 @@ func (p *passClients) Len() int { return len(p.clients) }
 
 // At judges the i-th client.
 func (p *passClients) At(i int) findings.Verdict {
-	r := p.clients[i]
-	if r.c == nil {
-		// Parked: summarize found it plain, or it would have kept it in
-		// a full record (summarizing.keep).
-		var tmp client
-		r.p.view(&tmp)
-		return p.env.verdictOf(&tmp, &judgement{})
-	}
+	var tmp client
+	c := p.clients[i].load(&tmp)
 	if p.plain.has(i) {
-		return p.env.verdictOf(r.c, &judgement{})
+		return p.env.verdictOf(c, &judgement{})
 	}
-	return p.env.verdict(r.c)
+	return p.env.verdict(c)
 }
 
 // Key is the i-th client's address and User-agent.

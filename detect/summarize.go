@@ -34,9 +34,9 @@ type summarizing struct {
 }
 
 // summarizeRef summarizes the i-th of the clients list, r. A parked
-// client is summarized in a copy and parked again, unless summarize kept
-// it in a record of its own (keep) or it no longer fits one (a
-// summary's change that parking cannot hold: kept likewise).
+// client is summarized in a copy and parked again, as summarize left it,
+// unless summarize kept it in a record of its own (keep) or it no longer
+// fits a parked entry (kept likewise).
 func (d *Detector) summarizeRef(i int, r clientRef, b *summarizing) {
 	if r.c != nil {
 		d.summarize(i, r.c, b)
@@ -77,9 +77,8 @@ func (d *Detector) summarize(i int, c *client, b *summarizing) *client {
 		b.pc.plain.set(i)
 	}
 	v := b.env.verdictApart(c, &j)
-	if c == &b.parked && (!j.plain() || v.Robot || v.Kind == findings.KindScanner) {
-		// A robot's or a suspect's rows and lists hold it, and the
-		// report judges it again: a record of its own (few clients are).
+	if c == &b.parked && v.Kind == findings.KindScanner && b.pc.firstScanner == nil {
+		// The first scanner is held by pointer (Result.FirstScanner).
 		c = b.keep(i, c)
 	}
 	if v.Identity == agents.IdentityVerified && v.Operator != "" {
