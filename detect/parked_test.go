@@ -3,6 +3,7 @@ package detect
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -154,5 +155,40 @@ func TestParkingChangesNothing(t *testing.T) {
 	}
 	if parked < int64(n) {
 		t.Errorf("%d clients parked over every log, want most one-request clients", parked)
+	}
+}
+
+// TestParkRefusedTakesNoRoom: a client that does not fit a parked entry
+// takes no room among them, and those that fit fill the chunks.
+func TestParkRefusedTakesNoRoom(t *testing.T) {
+	var tb clientTable
+	ua := &agentInfo{ua: "curl/8.0"}
+	for i := range 3 * parkedChunk {
+		ip := fmt.Sprintf("198.51.%d.%d", i/256, i%256)
+		_, h := tb.find(ip, ua.ua)
+		c, at := tb.fresh()
+		*c = client{ip: ip, ua: ua, requests: 1, evict: evictSlot{at: -1}}
+		if i%3 != 0 {
+			c.rules = &heldRules{} // refused
+		}
+		tb.put(at, h)
+		if got, want := tb.park(c), i%3 == 0; got != want {
+			t.Fatalf("client %d: park = %v, want %v", i, got, want)
+		}
+	}
+	if got, want := len(tb.parked), 1; got != want {
+		t.Errorf("%d parked clients in %d chunks, want %d", tb.pused, got, want)
+	}
+	if tb.len() != 3*parkedChunk {
+		t.Errorf("%d clients in the table, want %d", tb.len(), 3*parkedChunk)
+	}
+	for i := range 3 * parkedChunk {
+		ip := fmt.Sprintf("198.51.%d.%d", i/256, i%256)
+		if c := tb.get(ip, ua.ua); c == nil || c.ip != ip || c.requests != 1 {
+			t.Fatalf("client %d (%s) not found as it was put: %+v", i, ip, c)
+		}
+	}
+	if len(tb.pfree) != parkedChunk {
+		t.Errorf("%d parked entries given back after every client was unparked, want %d", len(tb.pfree), parkedChunk)
 	}
 }

@@ -172,26 +172,24 @@ func (t *clientTable) full(i uint32) *client {
 // one holds it exactly (parked.pack), and reports whether it did: c must
 // not be read after.
 func (t *clientTable) park(c *client) bool {
-	var p *parked
+	// Packed first, then placed: a client that does not fit takes no
+	// room (a chunk made for it would be made again for the next).
+	var q parked
+	if !q.pack(c) {
+		return false
+	}
 	var i uint32
 	if n := len(t.pfree); n > 0 {
 		i = t.pfree[n-1]
-		p = t.parkedAt(i)
-		if !p.pack(c) {
-			return false
-		}
 		t.pfree = t.pfree[:n-1]
 	} else {
 		if t.pused%parkedChunk == 0 {
 			t.parked = append(t.parked, make([]parked, parkedChunk))
 		}
 		i = t.pused | parkedBit
-		p = t.parkedAt(i)
-		if !p.pack(c) {
-			return false
-		}
 		t.pused++
 	}
+	*t.parkedAt(i) = q
 	x := &t.index
 	s := t.slotOf(c)
 	from := x.place(s)
