@@ -19,31 +19,62 @@ import (
 // record only if unpacking gives back the same record, field for field.
 type parked struct {
 	ua    *agentInfo
+	rules *heldRules
 	first stamp
-	fin   int64 // rate.fin
 	evict evictSlot
 	pan1  onePanel
 	bin   int32     // bins.one.off
 	bytes uint32    // at most math.MaxUint32
+	fin   int32     // rate.fin, as finOf says
 	page  [3]uint32 // page.viewHash, formHash, pollHash
-	bits  uint16    // the counts, each 0 or 1 (parkedBits)
+	bits  uint32    // the counts, each 0 or 1, and the address's length (parkedPages …)
 	sub   uint16    // page.subHash
 	epoch uint16
 	sf    sessionFlags
-	fp    fingerprint
+	fp    uint8 // fp.mask
 	flags clientFlags
-	ipLen uint8
 	ip    [parkedIP]byte // the address's text
 }
 
 // parkedIP is the longest address text a parked entry holds: every IPv4
-// address, and short IPv6 ones.
-const parkedIP = 17
+// address's.
+const parkedIP = 15
 
-// The counts of a parked client's record, a bit each: with one request,
-// each is 0 or 1.
+// A parked entry's fin is rate.fin as an offset from its first second,
+// or one of these: not yet advanced (newRate), or final for good (Result).
 const (
-	parkedPages uint16 = 1 << iota
+	parkedFinNone = math.MinInt32
+	parkedFinAll  = math.MaxInt32
+)
+
+// finOf is the entry's fin for rate.fin f of a client whose first second
+// is first; pack checks it gives f back (finOf of a far f does not).
+func finOf(f, first int64) int32 {
+	switch f {
+	case math.MinInt64:
+		return parkedFinNone
+	case maxSecond:
+		return parkedFinAll
+	}
+	return int32(f - first)
+}
+
+// rateFin is the rate.fin of an entry's fin for a client whose first
+// second is first.
+func rateFin(fin int32, first int64) int64 {
+	switch fin {
+	case parkedFinNone:
+		return math.MinInt64
+	case parkedFinAll:
+		return maxSecond
+	}
+	return first + int64(fin)
+}
+
+// The counts of a parked client's record, a bit each (with one request,
+// each is 0 or 1), fp.only, and the address's length from parkedIPShift.
+const (
+	parkedPages uint32 = 1 << iota
 	parkedAssets
 	parkedHead
 	parkedErrors
@@ -57,10 +88,15 @@ const (
 	parkedSessions
 	parkedNotModified
 	parkedBinned // bins.one.n
+	parkedDelayed
+	parkedViolating
+	parkedFast
+	parkedOnly    // fp.only
+	parkedIPShift = iota
 )
 
 // bitIf is bit if n is 1, 0 if not.
-func bitIf(n uint32, bit uint16) uint16 {
+func bitIf(n uint32, bit uint32) uint32 {
 	if n == 1 {
 		return bit
 	}
@@ -68,7 +104,7 @@ func bitIf(n uint32, bit uint16) uint16 {
 }
 
 // countOf is 1 if bits has bit, 0 if not.
-func countOf(bits, bit uint16) uint32 {
+func countOf(bits, bit uint32) uint32 {
 	if bits&bit != 0 {
 		return 1
 	}
@@ -83,16 +119,21 @@ func (p *parked) pack(c *client) bool {
 		return false
 	}
 	var q parked
-	q.ua, q.first, q.fin, q.evict, q.pan1 = c.ua, c.first, c.rate.fin, c.evict, c.pan1
+	q.ua, q.rules, q.first, q.evict, q.pan1 = c.ua, c.rules, c.first, c.evict, c.pan1
+	q.fin = finOf(c.rate.fin, c.first.sec)
 	q.bin, q.bytes = c.bins.one.off, uint32(c.bytes)
 	q.page = [3]uint32{c.page.viewHash, c.page.formHash, c.page.pollHash}
-	q.sub, q.epoch, q.sf, q.fp, q.flags = c.page.subHash, c.epoch, c.sf, c.fp, c.flags
+	q.sub, q.epoch, q.sf, q.fp, q.flags = c.page.subHash, c.epoch, c.sf, c.fp.mask, c.flags
 	q.bits = bitIf(c.pages, parkedPages) | bitIf(c.assets, parkedAssets) | bitIf(c.head, parkedHead) |
 		bitIf(c.errors, parkedErrors) | bitIf(c.notFound, parkedNotFound) | bitIf(c.referers, parkedReferers) |
 		bitIf(c.posts, parkedPosts) | bitIf(c.robotsTxt, parkedRobotsTxt) |
 		bitIf(c.rate.peak1, parkedPeak1) | bitIf(c.rate.peak10, parkedPeak10) | bitIf(c.rate.peak60, parkedPeak60) |
-		bitIf(c.sess.n, parkedSessions) | bitIf(c.sess.notModified, parkedNotModified) | bitIf(c.bins.one.n, parkedBinned)
-	q.ipLen = uint8(copy(q.ip[:], c.ip))
+		bitIf(c.sess.n, parkedSessions) | bitIf(c.sess.notModified, parkedNotModified) | bitIf(c.bins.one.n, parkedBinned) |
+		bitIf(c.sess.delayed, parkedDelayed) | bitIf(c.sess.violating, parkedViolating) | bitIf(c.sess.fast, parkedFast) |
+		uint32(copy(q.ip[:], c.ip))<<parkedIPShift
+	if c.fp.only {
+		q.bits |= parkedOnly
+	}
 	// Whatever the bits and fields above leave out must be zero (or, for
 	// the last request's stamp, the first's): unpacking says so.
 	var back client
@@ -106,30 +147,35 @@ func (p *parked) pack(c *client) bool {
 
 // unpack sets c, a zero record, to the client p holds, with a copy of its
 // address.
-func (p *parked) unpack(c *client) { p.unpackAs(c, string(p.ip[:p.ipLen])) }
+func (p *parked) unpack(c *client) { p.unpackAs(c, string(p.ip[:p.ipLen()])) }
+
+// ipLen is the length of the address's text.
+func (p *parked) ipLen() int { return int(p.bits >> parkedIPShift) }
 
 // view sets c, a zero record, to the client p holds, its address a view of
 // p's bytes: c is a copy to read, and its address is valid as long as p
 // holds this client (after a pass's Result, for good: nothing parks or
 // unparks any more).
 func (p *parked) view(c *client) {
-	p.unpackAs(c, unsafe.String(&p.ip[0], int(p.ipLen)))
+	p.unpackAs(c, unsafe.String(&p.ip[0], p.ipLen()))
 }
 
 // unpackAs sets c, a zero record, to the client p holds, with address ip.
 func (p *parked) unpackAs(c *client, ip string) {
-	c.ip, c.ua, c.first, c.rate.fin, c.evict, c.pan1 = ip, p.ua, p.first, p.fin, p.evict, p.pan1
+	c.ip, c.ua, c.rules, c.first, c.evict, c.pan1 = ip, p.ua, p.rules, p.first, p.evict, p.pan1
+	c.rate.fin = rateFin(p.fin, p.first.sec)
 	c.last = lastStamp{0, p.first.nsec, p.first.off}
 	c.requests, c.bytes = 1, int64(p.bytes)
 	c.bins.one = timeBin{off: p.bin, n: countOf(p.bits, parkedBinned)}
 	c.page.viewHash, c.page.formHash, c.page.pollHash, c.page.subHash = p.page[0], p.page[1], p.page[2], p.sub
-	c.epoch, c.sf, c.fp, c.flags = p.epoch, p.sf, p.fp, p.flags
+	c.epoch, c.sf, c.fp, c.flags = p.epoch, p.sf, fingerprint{p.fp, p.bits&parkedOnly != 0}, p.flags
 	b := p.bits
 	c.pages, c.assets, c.head = countOf(b, parkedPages), countOf(b, parkedAssets), countOf(b, parkedHead)
 	c.errors, c.notFound, c.referers = countOf(b, parkedErrors), countOf(b, parkedNotFound), countOf(b, parkedReferers)
 	c.posts, c.robotsTxt = countOf(b, parkedPosts), countOf(b, parkedRobotsTxt)
 	c.rate.peak1, c.rate.peak10, c.rate.peak60 = countOf(b, parkedPeak1), countOf(b, parkedPeak10), countOf(b, parkedPeak60)
 	c.sess.n, c.sess.notModified = countOf(b, parkedSessions), countOf(b, parkedNotModified)
+	c.sess.delayed, c.sess.violating, c.sess.fast = countOf(b, parkedDelayed), countOf(b, parkedViolating), countOf(b, parkedFast)
 }
 
 // weight is the parked client's weight in the eviction heap (client.weight).
@@ -155,7 +201,7 @@ func (r clientRef) ip() string {
 	if r.c != nil {
 		return r.c.ip
 	}
-	return unsafe.String(&r.p.ip[0], int(r.p.ipLen))
+	return unsafe.String(&r.p.ip[0], r.p.ipLen())
 }
 
 // agent is the client's User-agent record.

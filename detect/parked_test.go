@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"path/filepath"
 	"testing"
 	"time"
 	"unsafe"
 
 	"github.com/robowatch/robowatch/logparse"
+	"github.com/robowatch/robowatch/robots"
 )
 
 // TestParkedSize pins the parked entry's size: a log where nearly every
@@ -40,8 +42,17 @@ func TestPackKeepsEverything(t *testing.T) {
 		fits bool
 	}{
 		{"one request", func(*client) {}, true},
-		{"IPv6, 17 bytes", func(c *client) { c.ip = "2001:db8:ffff::17" }, true},
-		{"IPv6, 18 bytes", func(c *client) { c.ip = "2001:db8:ffff::178" }, false},
+		{"IPv4, 15 bytes", func(c *client) { c.ip = "203.000.113.177" }, true},
+		{"IPv6, 15 bytes", func(c *client) { c.ip = "2001:db8:ff::17" }, true},
+		{"IPv6, 16 bytes", func(c *client) { c.ip = "2001:db8:ff::178" }, false},
+		{"held rules", func(c *client) { c.rules = &heldRules{} }, true},
+		{"not advanced", func(c *client) { c.rate.fin = math.MinInt64 }, true},
+		{"final", func(c *client) { c.rate.fin = maxSecond }, true},
+		{"final a day before", func(c *client) { c.rate.fin = c.first.sec - 86400 }, true},
+		{"final 70 years on", func(c *client) { c.rate.fin = c.first.sec + 70*365*86400 }, false},
+		{"a session under a crawl delay", func(c *client) { c.sess.delayed, c.sf.head = 1, headDelayHeld }, true},
+		{"a session too fast, in breach", func(c *client) { c.sess.fast, c.sess.violating = 1, 1 }, true},
+		{"only a favicon", func(c *client) { c.fp = fingerprint{fpFavicon, true} }, true},
 		{"two requests", func(c *client) { c.requests = 2 }, false},
 		{"two pages", func(c *client) { c.pages = 2 }, false},
 		{"a window", func(c *client) { c.rate.window = &window{} }, false},
@@ -51,7 +62,6 @@ func TestPackKeepsEverything(t *testing.T) {
 		{"a view a second later", func(c *client) { c.page.viewAt = 1 }, false},
 		{"a peak a second later", func(c *client) { c.rate.at1 = 1 }, false},
 		{"4 GiB", func(c *client) { c.bytes = 1 << 32 }, false},
-		{"held rules", func(c *client) { c.rules = &heldRules{} }, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := base
@@ -78,8 +88,8 @@ func TestPackKeepsEverything(t *testing.T) {
 
 // TestParkingChangesNothing: reports are the same, byte for byte, whether
 // idle clients are parked or not, on real logs and generated floods, for
-// one Detector and a Pool, with clients folded past a cap and not; and
-// clients were parked.
+// one Detector and a Pool, with clients folded past a cap and not, with a
+// robots.txt and without; and clients were parked.
 func TestParkingChangesNothing(t *testing.T) {
 	logs, err := filepath.Glob("../../shared/data/logs/*.log")
 	if err != nil || len(logs) == 0 {
@@ -130,6 +140,7 @@ func TestParkingChangesNothing(t *testing.T) {
 		}
 		return out, parks
 	}
+	rb := robots.ParseBytes([]byte(siteRobots))
 	var parked int64
 	for name, recs := range inputs {
 		for _, tc := range []struct {
@@ -140,6 +151,8 @@ func TestParkingChangesNothing(t *testing.T) {
 			{"detector", Config{}, 0},
 			{"detector, capped", Config{MaxClients: 500}, 0},
 			{"pool of 2, capped", Config{MaxClients: 700}, 2},
+			{"detector, robots.txt", Config{Robots: rb}, 0},
+			{"pool of 2, robots.txt", Config{Robots: rb, MaxClients: 700}, 2},
 		} {
 			t.Run(name+"/"+tc.name, func(t *testing.T) {
 				got, parks := run(recs, tc.cfg, tc.workers)
@@ -169,7 +182,7 @@ func TestParkRefusedTakesNoRoom(t *testing.T) {
 		c, at := tb.fresh()
 		*c = client{ip: ip, ua: ua, requests: 1, evict: evictSlot{at: -1}}
 		if i%3 != 0 {
-			c.rules = &heldRules{} // refused
+			c.pages = 2 // refused
 		}
 		tb.put(at, h)
 		if got, want := tb.park(c), i%3 == 0; got != want {

@@ -116,7 +116,7 @@ func (t *clientTable) find(ip, ua string) (*client, uint64) {
 	for s, ok := x.seek(x.start(h), tag); ok; s, ok = x.seek(x.after(s), tag) {
 		i := x.place(s)
 		if i&parkedBit != 0 {
-			if p := t.parkedAt(i); p.ua.ua == ua && string(p.ip[:p.ipLen]) == ip {
+			if p := t.parkedAt(i); p.ua.ua == ua && string(p.ip[:p.ipLen()]) == ip {
 				c := t.unpark(s)
 				*e = g&tagMask | x.slots[s]&^tagMask
 				return c, h
@@ -161,7 +161,7 @@ func (t *clientTable) full(i uint32) *client {
 	}
 	p := t.parkedAt(i)
 	x := &t.index
-	s := x.first(hashPair(string(p.ip[:p.ipLen]), p.ua.ua))
+	s := x.first(hashPair(string(p.ip[:p.ipLen()]), p.ua.ua))
 	for x.place(s) != i {
 		s = x.next(s)
 	}
