@@ -253,7 +253,7 @@ func (d *Detector) expireClient(c *client) {
 // heapRemove takes the client at i out of the eviction heap.
 func (d *Detector) heapRemove(i int) {
 	h := &d.clients.heap
-	c := d.clients.evictOf((*h)[i])
+	c := d.clients.evictOf((*h)[i].place)
 	last := len(*h) - 1
 	if i != last {
 		d.swap(i, last)

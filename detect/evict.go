@@ -50,6 +50,21 @@ type evictSlot struct {
 
 func (c *client) weight() int64 { return int64(c.requests) + int64(c.evict.floor) }
 
+// heapEntry is a client in the eviction heap: its place in the table and
+// what orders it (lighter), kept here so that a sift compares entries
+// side by side rather than reading each client's record, far apart in
+// memory. A new client of a churn log rises to the top of the heap and
+// sinks back once counted: two heights of the heap, a record read at each
+// step.
+type heapEntry struct {
+	weight int64  // client.weight
+	floor  uint32 // evictSlot.floor
+	place  uint32
+}
+
+// entryOf is c's heapEntry, at place i.
+func entryOf(c *client, i uint32) heapEntry { return heapEntry{c.weight(), c.evict.floor, i} }
+
 // capped reports whether a new client must take an old one's place. A
 // Pool's worker keeps to the limit of the batch it is in (Pool.cut); with
 // no client of its own it has none to fold, and cut gives every worker
@@ -88,13 +103,14 @@ func (d *Detector) admit(c *client, at uint32, floor int64) {
 	}
 	h := &d.clients.heap
 	c.evict.at = int32(len(*h))
-	*h = append(*h, at)
+	*h = append(*h, entryOf(c, at))
 	d.siftUp(int(c.evict.at))
 }
 
 // touched restores the heap after c's requests grew.
 func (d *Detector) touched(c *client) {
 	if c.evict.at >= 0 {
+		d.clients.heap[c.evict.at].weight = c.weight()
 		d.siftDown(int(c.evict.at))
 	}
 }
@@ -103,10 +119,10 @@ func (d *Detector) touched(c *client) {
 // into Other, and returns its weight for the client that takes its place.
 func (d *Detector) evictLightest() int64 {
 	h := &d.clients.heap
-	c := d.clients.full((*h)[0])
+	c := d.clients.full((*h)[0].place)
 	last := len(*h) - 1
 	(*h)[0] = (*h)[last]
-	d.clients.evictOf((*h)[0]).at = 0
+	d.clients.evictOf((*h)[0].place).at = 0
 	*h = (*h)[:last]
 	if last > 0 {
 		d.siftDown(0)
@@ -233,67 +249,60 @@ func plainBrowser(c *client, cfg *Config) bool {
 
 // lighter orders the heap: lighter first; among equals the one with fewer
 // requests of its own (more of its weight inherited) goes first, as the one
-// whose counts say least. Its arguments are clientTable.weightOf's.
-func lighter(wa int64, fa uint32, wb int64, fb uint32) bool {
-	return wa < wb || wa == wb && fa > fb
+// whose counts say least.
+func lighter(a, b *heapEntry) bool {
+	return a.weight < b.weight || a.weight == b.weight && a.floor > b.floor
 }
 
 func (d *Detector) swap(i, j int) {
 	t := &d.clients
 	h := t.heap
 	h[i], h[j] = h[j], h[i]
-	t.evictOf(h[i]).at, t.evictOf(h[j]).at = int32(i), int32(j)
+	t.evictOf(h[i].place).at, t.evictOf(h[j].place).at = int32(i), int32(j)
 }
 
 // siftUp and siftDown move the client at i as a run of swaps would, but
-// write each client passed once and the moving one at the end: a new
-// client, of no requests yet, rises to the top and sinks back once
-// counted (two heights of the heap for every line of a churn log).
+// write each client passed once and the moving one at the end.
 func (d *Detector) siftUp(i int) {
 	t := &d.clients
 	h := t.heap
-	c := h[i]
-	w, f := t.weightOf(c)
+	e := h[i]
 	for i > 0 {
 		p := (i - 1) / 2
-		if wp, fp := t.weightOf(h[p]); !lighter(w, f, wp, fp) {
+		if !lighter(&e, &h[p]) {
 			break
 		}
 		h[i] = h[p]
-		t.evictOf(h[i]).at = int32(i)
+		t.evictOf(h[i].place).at = int32(i)
 		i = p
 	}
-	h[i] = c
-	t.evictOf(c).at = int32(i)
+	h[i] = e
+	t.evictOf(e.place).at = int32(i)
 }
 
 func (d *Detector) siftDown(i int) {
 	t := &d.clients
 	h := t.heap
 	n := len(h)
-	c := h[i]
-	w, f := t.weightOf(c)
+	e := h[i]
 	for {
 		l := 2*i + 1
 		if l >= n {
 			break
 		}
 		m := l
-		wm, fm := t.weightOf(h[l])
-		if r := l + 1; r < n {
-			if wr, fr := t.weightOf(h[r]); lighter(wr, fr, wm, fm) {
-				m, wm, fm = r, wr, fr
-			}
+		if r := l + 1; r < n && lighter(&h[r], &h[l]) {
+			m = r
 		}
-		if !lighter(wm, fm, w, f) {
+		if !lighter(&h[m], &e) {
 			break
 		}
 		h[i] = h[m]
-		t.evictOf(h[i]).at = int32(i)
+		t.evictOf(h[i].place).at = int32(i)
 		i = m
 	}
-	h[i] = c
-	t.evictOf(c).at = int32(i)
+	h[i] = e
+	t.evictOf(e.place).at = int32(i)
 }
 
 // seenClients estimates the distinct clients admitted under a cap (0

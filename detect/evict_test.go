@@ -295,10 +295,11 @@ func TestSiftsAsSwaps(t *testing.T) {
 	d := &Detector{}
 	var ref []*client
 	refLess := func(i, j int) bool {
-		return lighter(ref[i].weight(), ref[i].evict.floor, ref[j].weight(), ref[j].evict.floor)
+		a, b := entryOf(ref[i], 0), entryOf(ref[j], 0)
+		return lighter(&a, &b)
 	}
 	h := &d.clients.heap
-	at := func(i int) *client { return d.clients.record((*h)[i]) }
+	at := func(i int) *client { return d.clients.record((*h)[i].place) }
 	refSwap := func(i, j int) {
 		ref[i], ref[j] = ref[j], ref[i]
 		ref[i].evict.at, ref[j].evict.at = int32(i), int32(j)
@@ -339,7 +340,7 @@ func TestSiftsAsSwaps(t *testing.T) {
 			a, place := d.clients.fresh()
 			a.ip, a.evict = id, evictSlot{at: int32(len(ref)), floor: floor}
 			b := &client{ip: id, evict: evictSlot{at: int32(len(ref)), floor: floor}}
-			*h = append(*h, place)
+			*h = append(*h, entryOf(a, place))
 			d.siftUp(len(*h) - 1)
 			ref = append(ref, b)
 			refUp(len(ref) - 1)
@@ -347,7 +348,7 @@ func TestSiftsAsSwaps(t *testing.T) {
 			i := int(rnd >> 45 % uint64(len(ref)))
 			at(i).requests++
 			ref[i].requests++
-			d.siftDown(i)
+			d.touched(at(i))
 			refDown(i)
 		default: // the lightest taken
 			last := len(ref) - 1

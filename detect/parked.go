@@ -178,9 +178,6 @@ func (p *parked) unpackAs(c *client, ip string) {
 	c.sess.delayed, c.sess.violating, c.sess.fast = countOf(b, parkedDelayed), countOf(b, parkedViolating), countOf(b, parkedFast)
 }
 
-// weight is the parked client's weight in the eviction heap (client.weight).
-func (p *parked) weight() int64 { return 1 + int64(p.evict.floor) }
-
 // clientRef is a client of a finished pass: its full record or its parked
 // entry, the other nil.
 type clientRef struct {

@@ -23,11 +23,11 @@ type clientTable struct {
 	pused  uint32
 	pfree  []uint32
 	index  slotIndex
-	// heap is the eviction heap (evict.go): the clients' places, lightest
-	// first, when Config.MaxClients caps them. It holds places, not
-	// pointers, so that a client parked or unparked keeps its place in it,
-	// and the collector never reads it.
-	heap []uint32
+	// heap is the eviction heap (evict.go), lightest first, when
+	// Config.MaxClients caps the clients. It holds places, not pointers,
+	// so that a client parked or unparked keeps its place in it, and the
+	// collector never reads it.
+	heap []heapEntry
 	// glance is a first place to look, by glancePair: the pair's glance
 	// in the top half, the place + 1 of the last client found or put
 	// there in the bottom half (0: none). The seeded hash of a pair reads
@@ -147,7 +147,7 @@ func (t *clientTable) unpark(s uint64) *client {
 	p.unpack(c)
 	x.slots[s] = x.slots[s]&tagMask | uint64(i+1)
 	if c.evict.at >= 0 {
-		t.heap[c.evict.at] = i
+		t.heap[c.evict.at].place = i
 	}
 	*p = parked{}
 	t.pfree = append(t.pfree, from)
@@ -200,7 +200,7 @@ func (t *clientTable) park(c *client) bool {
 		}
 	}
 	if c.evict.at >= 0 {
-		t.heap[c.evict.at] = i
+		t.heap[c.evict.at].place = i
 	}
 	t.free = append(t.free, from)
 	*c = client{}
@@ -322,17 +322,6 @@ func (t *clientTable) refs() iter.Seq[clientRef] {
 			}
 		}
 	}
-}
-
-// weightOf is the eviction weight of the client at place i, and the
-// weight it inherited (evictSlot.floor).
-func (t *clientTable) weightOf(i uint32) (int64, uint32) {
-	if i&parkedBit != 0 {
-		p := t.parkedAt(i)
-		return p.weight(), p.evict.floor
-	}
-	c := t.record(i)
-	return c.weight(), c.evict.floor
 }
 
 // evictOf is the evictSlot of the client at place i.
