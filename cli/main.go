@@ -82,6 +82,7 @@ func (opt *Analyse) passOptions(cfg detect.Config, stdin io.Reader, stderr io.Wr
 	po := pass.Options{Names: opt.Files, Stdin: stdin, Format: opt.Format, Strict: opt.Strict, Since: opt.Since, Until: opt.Until,
 		Proxies: opt.Proxies, Shard: opt.Shard, Detect: cfg, DNS: opt.DNS, Workers: opt.Workers, Follow: opt.Follow, Interval: opt.Interval,
 		Out: out, Notes: notes, AfterRead: func() { opt.Profiles.WriteHeap(stderr); PassEnded() }}
+	po.Detect.Judged = Judged
 	if opt.Progress {
 		po.Progress = stderr
 	}

@@ -140,6 +140,31 @@ func PassEnded() {
 	debug.FreeOSMemory()
 }
 
+// judgedMinLive is the live heap from which Judged collects: below it the
+// collection costs more than the memory it gives back is worth.
+const judgedMinLive = 64 << 20
+
+// Judged collects the heap when a Pool's workers have judged their
+// clients and before their results are merged (detect.Config.Judged), and
+// gives the pages it freed back to the system, when the live heap is
+// large (judgedMinLive): the workers' garbage (their clients' sort keys,
+// the summaries' working lists: 60 MB on the 300,000-line churn log) is
+// all garbage then, and the merge, which allocates the merged rows beside
+// it, was where that log peaked. Peak RSS there 154-159 -> 143-145 MB, user
+// CPU the same (3 runs alternated); the million-line log's live heap (17
+// MB) stays under the bound.
+func Judged() {
+	if !limiting {
+		return
+	}
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() == metrics.KindUint64 && s[0].Value.Uint64() < judgedMinLive {
+		return
+	}
+	debug.FreeOSMemory()
+}
+
 // gcSentinel is an object with a finalizer that runs once per collection.
 type gcSentinel struct{ f func() }
 

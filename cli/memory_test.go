@@ -92,3 +92,36 @@ func TestPassGCPercent(t *testing.T) {
 		}
 	}
 }
+
+// TestJudged: the collection before a Pool's merge runs under robowatch's
+// policy only, and only once the live heap is large.
+func TestJudged(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // no collection but Judged's
+	defer func(was bool) { limiting = was }(limiting)
+	runtime.GC()
+	collections := func() uint32 {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.NumGC
+	}
+	for _, tc := range []struct {
+		name     string
+		limiting bool
+		hold     int
+		collects bool
+	}{
+		{"no policy", false, 96 << 20, false},
+		{"a small heap", true, 0, false},
+		{"a large heap", true, 96 << 20, true},
+	} {
+		limiting = tc.limiting
+		held := make([]byte, tc.hold)
+		runtime.GC() // the live heap Judged reads
+		before := collections()
+		Judged()
+		if got := collections() > before; got != tc.collects {
+			t.Errorf("%s: collected %v, want %v", tc.name, got, tc.collects)
+		}
+		runtime.KeepAlive(held)
+	}
+}

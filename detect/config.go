@@ -114,6 +114,12 @@ type Config struct {
 	// holds the clients of the last Expire, not of every day. 0: never.
 	Expire time.Duration
 
+	// Judged, if set, is called once a Pool's workers have judged their
+	// clients, before their results are merged: what the workers needed
+	// only to judge is garbage then, and the merge is where a log of very
+	// many clients is largest (a caller may collect the heap there).
+	Judged func()
+
 	pooled bool // a Pool's worker, whose part of MaxClients each batch sets (Pool.cut)
 }
 

@@ -441,6 +441,9 @@ func (p *Pool) Result() *findings.Result {
 		go func() { defer wg.Done(); rs[i] = d.Result() }()
 	}
 	wg.Wait()
+	if j := p.dets[0].cfg.Judged; j != nil && len(rs) > 1 {
+		j()
+	}
 	p.res = mergeResults(rs)
 	if len(rs) > 1 {
 		// The merged rows took over the workers' (findings.Merge): with many

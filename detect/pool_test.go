@@ -375,3 +375,23 @@ func TestMergeSortedAsOneSort(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolCallsJudgedOnce: Config.Judged is called once, when the workers
+// have judged their clients and before the merge, by a Pool of more than
+// one worker (one has nothing to merge).
+func TestPoolCallsJudgedOnce(t *testing.T) {
+	for _, workers := range []int{1, 2, 3} {
+		n := 0
+		p := NewPool(Config{Judged: func() { n++ }}, workers)
+		p.Add(churn(2000), nil, nil, nil)
+		res := p.Result()
+		p.Result()
+		want := 1
+		if workers == 1 {
+			want = 0
+		}
+		if n != want || res.Clients.Len() == 0 {
+			t.Errorf("%d workers: Judged called %d times, want %d (%d clients)", workers, n, want, res.Clients.Len())
+		}
+	}
+}
