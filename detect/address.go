@@ -256,8 +256,9 @@ func rotates(addrs map[string]addressStats, ip string) bool {
 // User-agent: "unnamed (180.76.15.0/24)", its network (the address itself
 // when the log holds a host name).
 func unnamed(ip string) string {
-	if p, ok := findings.NetworkOf(ip); ok {
-		return "unnamed (" + p.String() + ")"
+	var buf [80]byte
+	if b, ok := findings.AppendNetwork(append(buf[:0], "unnamed ("...), ip); ok {
+		return string(append(b, ')'))
 	}
 	if i := strings.IndexByte(ip, '.'); i > 0 && strings.IndexByte(ip[i+1:], '.') > 0 {
 		// A host name (a Common Log Format log's %h): its domain is the

@@ -92,15 +92,11 @@ func (e *verdictEnv) verdictOf(c *client, j *judgement) findings.Verdict {
 // networkName is the network of a client address, as NetworkOf's String
 // writes it; "" for a host name.
 func networkName(ip string) string {
-	p, ok := findings.NetworkOf(ip)
-	if !ok {
-		return ""
-	}
 	// One allocation where String makes three, for every client twice
-	// (summarize, then the report). AppendTo writes a valid prefix as
-	// String does.
+	// (summarize, then the report).
 	var buf [64]byte
-	return string(p.AppendTo(buf[:0]))
+	b, _ := findings.AppendNetwork(buf[:0], ip)
+	return string(b)
 }
 
 // verdictApart is verdictOf without the network.

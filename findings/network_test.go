@@ -210,6 +210,22 @@ func TestNetworkKeyOfAsNetworkOf(t *testing.T) {
 		if k != wk || ok != wok {
 			t.Fatalf("networkKeyOf(%q) = %x, %v; NetworkOf gives %x, %v", ip, k, ok, wk, wok)
 		}
+		checkAppendNetwork(t, ip)
+	}
+}
+
+// checkAppendNetwork fails t unless AppendNetwork writes ip's network as
+// NetworkOf's String does, after what dst held.
+func checkAppendNetwork(t *testing.T, ip string) {
+	t.Helper()
+	b, ok := AppendNetwork([]byte("x"), ip)
+	p, wok := NetworkOf(ip)
+	want := "x"
+	if wok {
+		want += p.String()
+	}
+	if string(b) != want || ok != wok {
+		t.Fatalf("AppendNetwork(%q) = %q, %v; NetworkOf gives %q, %v", ip, b, ok, want, wok)
 	}
 }
 
@@ -224,5 +240,6 @@ func FuzzNetworkKeyOf(f *testing.F) {
 		if k != wk || ok != wok {
 			t.Fatalf("networkKeyOf(%q) = %x, %v; NetworkOf gives %x, %v", ip, k, ok, wk, wok)
 		}
+		checkAppendNetwork(t, ip)
 	})
 }
