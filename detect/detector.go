@@ -541,13 +541,18 @@ func (d *Detector) purposeOf(a *agents.Agent) uint16 {
 	return i
 }
 
+// fixedPurposes are the first places of every Detector's purposes: "" and
+// agents.Purposes, in order. A Pool's merged clients come from several
+// Detectors, and their verdicts read a purpose by its place (purposeText).
+var fixedPurposes = append([]string{""}, agents.Purposes...)
+
 // purposeIndex returns p's place in d.purposes, added if new; 0 for "".
 func (d *Detector) purposeIndex(p string) uint16 {
 	if p == "" {
 		return 0
 	}
 	if len(d.purposes) == 0 {
-		d.purposes = append(d.purposes, "")
+		d.purposes = slices.Clone(fixedPurposes)
 	}
 	for i, q := range d.purposes {
 		if q == p {
