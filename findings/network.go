@@ -202,14 +202,37 @@ func (n *networkTally) list() NetworkList {
 	return l
 }
 
-// sortRows puts the rows in order of network and User-agent, once.
+// sortRows puts the rows in order of network and User-agent, once. They
+// are sorted by network, then each network's few by User-agent: most
+// networks of a high-churn log have one row, and comparing the pair (both
+// halves, cmp.Or's arguments) was a fifth of listing them (cachegrind).
+// Rows of one network and User-agent may come in any order: sum adds them
+// up alike.
 func (n *networkTally) sortRows() {
-	if !n.sorted {
-		slices.SortFunc(n.rows, func(a, b networkRow) int {
-			return cmp.Or(cmp.Compare(a.net, b.net), cmp.Compare(a.ua, b.ua))
-		})
-		n.sorted = true
+	if n.sorted {
+		return
 	}
+	rows := n.rows
+	slices.SortFunc(rows, func(a, b networkRow) int {
+		switch {
+		case a.net < b.net:
+			return -1
+		case a.net > b.net:
+			return 1
+		}
+		return 0
+	})
+	for i := 0; i < len(rows); {
+		j := i + 1
+		for j < len(rows) && rows[j].net == rows[i].net {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortFunc(rows[i:j], func(a, b networkRow) int { return cmp.Compare(a.ua, b.ua) })
+		}
+		i = j
+	}
+	n.sorted = true
 }
 
 // sum adds up into s the rows of the network whose first row is at i, in
