@@ -16,6 +16,16 @@ type Clients interface {
 	Key(i int) (ip, ua string) // the i-th client's address and User-agent, without judging it
 }
 
+// ReadAhead is what a Clients may do besides: read, before the verdicts
+// of clients lo to hi-1 are made, what making them reads first.
+type ReadAhead interface {
+	ReadAhead(lo, hi int) int // a count made of what it read, for the reads not to be left out
+}
+
+// readAhead is how many clients All's workers read ahead of judging
+// them.
+const readAhead = 32
+
 // ClientList is the verdict on every tracked client, most requests first.
 // A Verdict is built from the client's counters when it is read rather
 // than stored: the pass's per-client state is about as large as the
@@ -101,6 +111,7 @@ type verdictJob struct {
 	lo   int
 	out  []Verdict
 	done chan struct{}
+	read int // ReadAhead's counts, read by no one
 }
 
 func (l ClientList) allParallel(workers int, yield func(Verdict) bool) {
@@ -140,7 +151,11 @@ func (l ClientList) allParallel(workers int, yield func(Verdict) bool) {
 				default:
 					j.out = make([]Verdict, 0, verdictChunk)
 				}
+				ahead, _ := l.lazy.(ReadAhead)
 				for i := j.lo; i < hi; i++ {
+					if ahead != nil && (i-j.lo)%readAhead == 0 {
+						j.read += ahead.ReadAhead(i, min(i+readAhead, hi))
+					}
 					j.out = append(j.out, l.lazy.At(i))
 				}
 				close(j.done)
