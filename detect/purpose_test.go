@@ -2,10 +2,13 @@ package detect
 
 import (
 	"fmt"
+	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
 	"github.com/robowatch/robowatch/agents"
+	"github.com/robowatch/robowatch/findings"
 	"github.com/robowatch/robowatch/logparse"
 )
 
@@ -53,5 +56,36 @@ func TestVerdictPurposeAsCatalogue(t *testing.T) {
 		if named < 5 {
 			t.Errorf("%d workers: %d clients with a purpose, want 5 or more", workers, named)
 		}
+	}
+}
+
+// TestVerdictIntoAsAt: judging a client into a verdict that held another
+// client's gives every field At gives, on every fixture log (robots,
+// scanners, rotations, fleets, people).
+func TestVerdictIntoAsAt(t *testing.T) {
+	logs, err := filepath.Glob("../testdata/detect/*.log")
+	if err != nil || len(logs) == 0 {
+		t.Fatalf("fixture logs: %v, %v", logs, err)
+	}
+	robots := 0
+	for _, name := range logs {
+		res := readLog(t, filepath.Base(name), Config{Robots: readRobots(t, "../testdata/detect/robots.txt")})
+		pc := clientsOf(res.Clients)
+		dirty := findings.Verdict{IP: "x", Name: "y", Reasons: []string{"z"}, Operator: "o", Network: "n", Purpose: "p",
+			Violations: 9, Cached: 9, PreferenceRule: "r", Discovery: &findings.Discovery{}, CrawlDelay: 9, CrawlDelayFast: true}
+		for i := range pc.Len() {
+			v := dirty
+			pc.VerdictInto(i, &v)
+			if want := pc.At(i); !reflect.DeepEqual(v, want) {
+				t.Errorf("%s: client %d: VerdictInto\n %+v\nAt\n %+v", name, i, v, want)
+			}
+			if v.Robot {
+				robots++
+			}
+			dirty = v
+		}
+	}
+	if robots == 0 {
+		t.Error("no robot among the fixtures' clients")
 	}
 }

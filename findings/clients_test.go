@@ -2,6 +2,7 @@ package findings
 
 import (
 	"fmt"
+	"reflect"
 	"runtime"
 	"testing"
 	"time"
@@ -17,6 +18,38 @@ func (n judged) At(i int) Verdict {
 }
 func (n judged) Key(i int) (string, string) { return n.ip(i), fmt.Sprintf("agent-%d/1.0", i%37) }
 func (judged) ip(i int) string              { return fmt.Sprintf("10.%d.%d.%d", i>>16, i>>8&255, i&255) }
+
+// judgedInto is judged that judges into a verdict too, and reads ahead
+// (detect's clients do both).
+type judgedInto struct{ judged }
+
+func (n judgedInto) VerdictInto(i int, v *Verdict) { *v = n.At(i) }
+func (n judgedInto) ReadAhead(lo, hi int) int {
+	if lo < 0 || hi > n.Len() || hi-lo > readAhead || lo >= hi {
+		panic(fmt.Sprintf("read ahead %d to %d of %d", lo, hi, n.Len()))
+	}
+	return hi - lo
+}
+
+// TestClientListAllInto: a list whose Clients judges into the workers'
+// verdicts yields At's verdicts in order, as one that does not.
+func TestClientListAllInto(t *testing.T) {
+	defer func(f func() int) { verdictWorkers = f }(verdictWorkers)
+	verdictWorkers = func() int { return 3 }
+	for _, n := range []int{1, 4*verdictChunk - 1, 4 * verdictChunk, 10*verdictChunk + 7} {
+		l := NewClientList(judgedInto{judged: judged(n)})
+		i := 0
+		for v := range l.All() {
+			if w := l.At(i); !reflect.DeepEqual(v, w) {
+				t.Fatalf("%d clients: verdict %d: %+v, At gives %+v", n, i, v, w)
+			}
+			i++
+		}
+		if i != n {
+			t.Fatalf("%d verdicts of %d", i, n)
+		}
+	}
+}
 
 // TestClientListAllInOrder: a long list judged on several goroutines
 // yields exactly the verdicts At gives, in order, and a reader that stops
