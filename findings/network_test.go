@@ -243,3 +243,36 @@ func FuzzNetworkKeyOf(f *testing.F) {
 		checkAppendNetwork(t, ip)
 	})
 }
+
+// TestSortByNetworkAsSort: the radix sort puts rows in the order of
+// their networks as a comparison sort does, and moves rows whole, at
+// lengths around its insertion sort's and over keys of /24s, /48s, both
+// and few.
+func TestSortByNetworkAsSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	keys := []func() uint64{
+		func() uint64 { return 1<<63 | rng.Uint64N(1<<24) },                    // /24s
+		func() uint64 { return rng.Uint64N(1 << 48) },                          // /48s
+		func() uint64 { return rng.Uint64N(2) << 63 >> (rng.Uint64N(2) * 15) }, // either, few
+		func() uint64 { return 1<<63 | 203<<16 | rng.Uint64N(3)<<8 | rng.Uint64N(2) },
+	}
+	for k, key := range keys {
+		for _, n := range []int{0, 1, 2, radixSmall - 1, radixSmall, radixSmall + 1, 300, 5000} {
+			rows := make([]networkRow, n)
+			for i := range rows {
+				rows[i] = networkRow{net: key(), ua: rng.Uint64(), requests: int64(i), extra: int32(i)}
+			}
+			want := slices.Clone(rows)
+			sortByNetwork(rows)
+			if !slices.IsSortedFunc(rows, func(a, b networkRow) int { return cmp.Compare(a.net, b.net) }) {
+				t.Fatalf("keys %d, %d rows: not in order of network", k, n)
+			}
+			whole := func(a, b networkRow) int { return cmp.Compare(a.requests, b.requests) }
+			slices.SortFunc(rows, whole)
+			slices.SortFunc(want, whole)
+			if !slices.Equal(rows, want) {
+				t.Fatalf("keys %d, %d rows: rows changed", k, n)
+			}
+		}
+	}
+}
