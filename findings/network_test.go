@@ -276,3 +276,41 @@ func TestSortByNetworkAsSort(t *testing.T) {
 		}
 	}
 }
+
+// TestNetworkListSortAsSortFunc: the list's radix sort gives the order a
+// comparison sort by sumOrder gives, at lengths around its insertion
+// sort's, over /24s, /48s and both, few request counts and many (some
+// past a byte, some negative, which no pass makes).
+func TestNetworkListSortAsSortFunc(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	nets := []func() uint64{
+		func() uint64 { return 1<<63 | rng.Uint64N(1<<24) },
+		func() uint64 { return rng.Uint64N(1 << 48) },
+		func() uint64 { return rng.Uint64N(2)<<63 | rng.Uint64N(1<<24) },
+	}
+	requests := []func() int64{
+		func() int64 { return 1 + rng.Int64N(3) },
+		func() int64 { return rng.Int64N(100_000) },
+		func() int64 { return rng.Int64() - rng.Int64() },
+	}
+	for k, net := range nets {
+		for q, req := range requests {
+			for _, n := range []int{0, 1, 2, radixSmall - 1, radixSmall, radixSmall + 1, 300, 5000} {
+				seen := map[uint64]bool{}
+				l := NetworkList{}
+				for len(l.sums) < n {
+					if k := net(); !seen[k] {
+						seen[k] = true
+						l.sums = append(l.sums, networkSum{name: keyOf(k), requests: req(), clients: uint32(len(l.sums))})
+					}
+				}
+				want := slices.Clone(l.sums)
+				slices.SortFunc(want, func(a, b networkSum) int { return sumOrder(&a, &b) })
+				l.sort()
+				if !slices.Equal(l.sums, want) {
+					t.Fatalf("networks %d, requests %d, %d sums: not sumOrder's order", k, q, n)
+				}
+			}
+		}
+	}
+}
