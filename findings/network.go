@@ -87,30 +87,42 @@ func networkKeyOf(ip string) (uint64, bool) {
 // netip.ParseAddr reads one (four fields of 1-3 digits, at most 255, no
 // leading zero); ok is false for anything else, which NetworkOf reads.
 func ipv4Key(s string) (uint64, bool) {
-	var b [3]uint64
-	field, val, digits := 0, uint64(0), 0
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		switch {
-		case ch >= '0' && ch <= '9':
-			if digits == 1 && val == 0 {
-				return 0, false // a leading zero
-			}
-			val, digits = val*10+uint64(ch-'0'), digits+1
-			if val > 255 {
-				return 0, false
-			}
-		case ch == '.' && digits > 0 && field < 3:
-			b[field] = val
-			field, val, digits = field+1, 0, 0
-		default:
+	// A field at a time, its up to three digits read one after another,
+	// not through a switch a byte: for every client twice (the network
+	// tally, the report's network), 61M of churn.log's instructions
+	// (cachegrind).
+	var key uint64
+	i := 0
+	for field := range 4 {
+		if i >= len(s) || s[i]-'0' > 9 {
 			return 0, false
 		}
+		val := uint64(s[i] - '0')
+		i++
+		// No digit after a leading zero: the next byte must be a dot.
+		if val != 0 && i < len(s) && s[i]-'0' <= 9 {
+			val = val*10 + uint64(s[i]-'0')
+			i++
+			if i < len(s) && s[i]-'0' <= 9 {
+				val = val*10 + uint64(s[i]-'0')
+				i++
+			}
+		}
+		if val > 255 {
+			return 0, false
+		}
+		key = key<<8 | val
+		if field < 3 {
+			if i >= len(s) || s[i] != '.' {
+				return 0, false
+			}
+			i++
+		}
 	}
-	if field != 3 || digits == 0 {
+	if i != len(s) {
 		return 0, false
 	}
-	return 1<<63 | b[0]<<16 | b[1]<<8 | b[2], true
+	return 1<<63 | key>>8, true
 }
 
 // networkTally sums verdicts by network, most requests first. A high-churn log
