@@ -1,7 +1,5 @@
 package findings
 
-import "slices"
-
 // robotRows are robots rows by name as a pass (Summary) and a merge
 // (mergeRobots) build them: a row is added to by add, whether what joins it
 // is one client or a part's row, and finished by finish.
@@ -102,7 +100,7 @@ func (t *robotRows) finish(checked bool) []RobotSummary {
 		}
 		sortPrefixes(s)
 	}
-	slices.SortFunc(t.list, robotOrder)
+	sortRobots(t.list)
 	return t.list
 }
 
