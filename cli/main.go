@@ -51,6 +51,7 @@ func analyse(ctx context.Context, opt *Analyse, stdin io.Reader, stdout, stderr 
 	case o.Stopped:
 		return notes.status // no report: nothing to say, or --strict asked for none
 	}
+	Settle() // the pass's garbage, before the report's
 	status := notes.status
 	if o.Partial {
 		status = ExitInterrupted
@@ -82,7 +83,7 @@ func (opt *Analyse) passOptions(cfg detect.Config, stdin io.Reader, stderr io.Wr
 	po := pass.Options{Names: opt.Files, Stdin: stdin, Format: opt.Format, Strict: opt.Strict, Since: opt.Since, Until: opt.Until,
 		Proxies: opt.Proxies, Shard: opt.Shard, Detect: cfg, DNS: opt.DNS, Workers: opt.Workers, Follow: opt.Follow, Interval: opt.Interval,
 		Out: out, Notes: notes, AfterRead: func() { opt.Profiles.WriteHeap(stderr); PassEnded() }}
-	po.Detect.Judged = Judged
+	po.Detect.Judged = Settle
 	if opt.Progress {
 		po.Progress = stderr
 	}

@@ -93,9 +93,9 @@ func TestPassGCPercent(t *testing.T) {
 	}
 }
 
-// TestJudged: the collection before a Pool's merge runs under robowatch's
-// policy only, and only once the live heap is large.
-func TestJudged(t *testing.T) {
+// TestSettle: the collections before a Pool's merge and before the report
+// run under robowatch's policy only, and only once the live heap is large.
+func TestSettle(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // no collection but Judged's
 	defer func(was bool) { limiting = was }(limiting)
 	runtime.GC()
@@ -118,7 +118,7 @@ func TestJudged(t *testing.T) {
 		held := make([]byte, tc.hold)
 		runtime.GC() // the live heap Judged reads
 		before := collections()
-		Judged()
+		Settle()
 		if got := collections() > before; got != tc.collects {
 			t.Errorf("%s: collected %v, want %v", tc.name, got, tc.collects)
 		}
