@@ -15,6 +15,14 @@ func (d *Detector) Result() *findings.Result {
 		return d.result
 	}
 	res, lt := d.passTotals()
+	// The pass has read its last record: what only reading needed (the
+	// User-agent interning, the classifier's cache, the clients' index
+	// and eviction heap: 11 MB of indexes for the churn log's 250,000
+	// clients) goes before the clients' sort keys and the verdicts are
+	// made, not after, so the two are never held together.
+	d.uas, d.agents, d.agentSet, d.agentPurpose = agentTable{}, agents.Classifier{}, nil, nil
+	d.clients.readOnly()
+	d.recent = nil
 	sorted := sortClients(&d.clients)
 	if d.cfg.Watch != nil {
 		res.Watched = d.timelines()
@@ -24,14 +32,8 @@ func (d *Detector) Result() *findings.Result {
 	// and what only the pass needed is let go.
 	lt.fleets = d.fleets
 	env := &verdictEnv{lt: lt, cfg: d.cfg, loc: d.loc, addrs: addressesOf(&d.clients), dns: d.dns.answers}
-	// The pass has read its last record: what only reading needed (the
-	// User-agent interning, the classifier's cache) goes before the
-	// verdicts are built, not after, so the two are never held together.
-	d.uas, d.agents, d.agentSet, d.agentPurpose = agentTable{}, agents.Classifier{}, nil, nil
-	// The clients are in sorted now, which holds their records: the
-	// tables' index (slotIndex, 11 MB for the churn log's 250,000 clients)
-	// goes before summarize allocates the rows.
-	d.clients, d.recent = clientTable{}, nil
+	// The clients are in sorted now, which holds their records.
+	d.clients = clientTable{}
 	res.DNSChecked = d.dns.checked
 	pc := &passClients{clients: sorted, env: env, plain: newClientBits(len(sorted))}
 	res.Clients = findings.NewClientList(pc)

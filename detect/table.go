@@ -262,6 +262,14 @@ func (t *clientTable) remove(c *client) {
 	x.remove(s)
 }
 
+// readOnly lets go of what only finding, adding and evicting clients
+// needs (the index, the glance cache, the eviction heap, the free
+// places), for a table that is only read from now on: len and the loops
+// over the clients still work, find and the rest do not.
+func (t *clientTable) readOnly() {
+	t.index.slots, t.glance, t.heap, t.free, t.pfree = nil, nil, nil, nil, nil
+}
+
 // len is the number of clients in the table.
 func (t *clientTable) len() int { return t.index.n }
 
