@@ -88,6 +88,25 @@ func (l ClientList) At(i int) Verdict {
 	return l.lazy.At(i)
 }
 
+// VerdictInto sets v, all of it, to the verdict on the i-th client, as At
+// returns it: in place, where a lazy list judges into (Into).
+func (l ClientList) VerdictInto(i int, v *Verdict) {
+	if into, ok := l.lazy.(Into); ok {
+		into.VerdictInto(i, v)
+		return
+	}
+	*v = l.At(i)
+}
+
+// ReadAhead reads, if the list is lazy and can, what judging its clients
+// lo to hi-1 reads first, for a caller about to judge them in order.
+func (l ClientList) ReadAhead(lo, hi int) int {
+	if ra, ok := l.lazy.(ReadAhead); ok {
+		return ra.ReadAhead(lo, hi)
+	}
+	return 0
+}
+
 // All yields the verdicts in order. A long list is judged on every core a
 // little ahead of the reader: a JSON report of 250,000 clients otherwise
 // spends a second judging them one by one after the pass.

@@ -22,7 +22,7 @@ import (
 type jsonReport struct {
 	Version    int                        `json:"version"`
 	Summary    jsonSummary                `json:"summary"`
-	Clients    iter.Seq[findings.Verdict] `json:"clients"`
+	Clients    iter.Seq[findings.Verdict] `json:"clients"` // unless clientList is set
 	Robots     []findings.RobotSummary    `json:"robots"`
 	Violations *findings.ViolationList    `json:"violations"`
 	Incidents  []findings.Incident        `json:"incidents"`
@@ -34,6 +34,11 @@ type jsonReport struct {
 	Watched    []findings.ClientTimeline  `json:"watched,omitempty"` // drill-downs of the --client clients
 	Panels     findings.Panels            `json:"panels"`            // answers to robots and people, robots' top paths
 	State      *jsonState                 `json:"state"`             // what robowatch merge needs (merge.go)
+
+	// clientList, if set, is the clients list, written by index: its
+	// first clientsN clients.
+	clientList *findings.ClientList
+	clientsN   int
 }
 
 type jsonSummary struct {
@@ -134,6 +139,8 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 	}
 	if !opt.wants("clients") {
 		out.Clients = limit(out.Clients, 0)
+	} else {
+		out.clientList, out.clientsN = &res.Clients, min(opt.top(res.Clients.Len()), res.Clients.Len())
 	}
 	return streamJSON(w, &out)
 }
@@ -223,7 +230,12 @@ func streamJSON(w io.Writer, out *jsonReport) error {
 	j.raw("{\n")
 	j.value("version", out.Version)
 	j.value("summary", out.Summary)
-	writeSeq(j, "clients", out.Clients)
+	if out.clientList != nil {
+		j.key("clients")
+		closeList(j, writeElems(j, indexes(out.clientsN), "    ", verdictElem(out.clientList, out.clientsN)), "  ")
+	} else {
+		writeSeq(j, "clients", out.Clients)
+	}
 	writeSeq(j, "robots", slices.Values(out.Robots))
 	writeSeq(j, "violations", out.Violations.All())
 	writeSeq(j, "incidents", slices.Values(out.Incidents))
@@ -256,6 +268,8 @@ type jsonStream struct {
 	enc     map[string]*json.Encoder // by indent prefix
 	buf     []byte                   // a row written by hand (jsonrows.go)
 	name    []byte                   // a network's name, for networkElem
+	verdict findings.Verdict         // a client's, for verdictElem
+	read    int                      // ClientList.ReadAhead's counts, read by no one
 }
 
 func (j *jsonStream) raw(s string) {

@@ -122,3 +122,51 @@ func TestListWriteErrorStopsTheList(t *testing.T) {
 	}
 	t.Errorf("%d goroutines, %d before: renderers left behind", runtime.NumGoroutine(), before)
 }
+
+// lazyVerdicts is a clients list judged as it is read, into a verdict
+// and reading ahead, as detect's is.
+type lazyVerdicts []findings.Verdict
+
+func (l lazyVerdicts) Len() int                               { return len(l) }
+func (l lazyVerdicts) At(i int) findings.Verdict              { return l[i] }
+func (l lazyVerdicts) Key(i int) (string, string)             { return l[i].IP, l[i].UserAgent }
+func (l lazyVerdicts) VerdictInto(i int, v *findings.Verdict) { *v = l[i] }
+func (l lazyVerdicts) ReadAhead(lo, hi int) int {
+	if lo < 0 || hi > len(l) || lo >= hi || hi-lo > clientsReadAhead {
+		panic(fmt.Sprintf("read ahead %d to %d of %d", lo, hi, len(l)))
+	}
+	return hi - lo
+}
+
+// TestClientsByIndexAsBySeq: a JSON report writes a lazy clients list by
+// index, each client judged by the renderer that writes it; the report is
+// byte for byte the one written from the list's verdicts in order, on one
+// renderer and several, whole and cut by --top.
+func TestClientsByIndexAsBySeq(t *testing.T) {
+	defer func(f func() int) { listRenderers = f }(listRenderers)
+	r := rand.New(rand.NewPCG(9, 10))
+	at := time.Date(2024, 3, 10, 4, 29, 8, 0, time.UTC)
+	var verdicts lazyVerdicts
+	for i := range 4*listChunkLen + 5 {
+		verdicts = append(verdicts, findings.Verdict{IP: randomText(r), UserAgent: randomText(r), Name: randomText(r),
+			Reasons: []string{randomText(r)}, Details: []string{}, Requests: r.Int64(), First: at, Last: at.Add(time.Duration(i) * time.Second)})
+	}
+	l := findings.NewClientList(verdicts)
+	for _, n := range []int{0, 1, clientsReadAhead + 1, listChunkLen + 1, len(verdicts)} {
+		for _, g := range []int{1, 2, 8} {
+			listRenderers = func() int { return g }
+			var bySeq, byIndex bytes.Buffer
+			out := &jsonReport{Clients: slices.Values(verdicts[:n]), Violations: &findings.ViolationList{}}
+			if err := streamJSON(&bySeq, out); err != nil {
+				t.Fatal(err)
+			}
+			out.clientList, out.clientsN = &l, n
+			if err := streamJSON(&byIndex, out); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(bySeq.Bytes(), byIndex.Bytes()) {
+				t.Fatalf("%d clients, %d renderers: by index\n%s\nwant\n%s", n, g, byIndex.Bytes(), bySeq.Bytes())
+			}
+		}
+	}
+}
