@@ -634,16 +634,39 @@ func leadBytes(s string, from int) uint64 {
 	return lead
 }
 
+// placeKey is a sortKey whose client is its place in the table: 24
+// bytes, not 48, which the sort moves.
+type placeKey struct {
+	lead, lead2 uint64
+	requests    uint32
+	place       uint32
+}
+
 // sortClients returns the clients in clientBefore's order.
-func sortClients(clients *clientTable) []clientRef {
-	keys := make([]sortKey, 0, clients.len())
-	for r := range clients.refs() {
-		keys = append(keys, sortKeyOf(r))
+func sortClients(t *clientTable) []clientRef {
+	keys := make([]placeKey, 0, t.len())
+	for r, i := range t.places() {
+		ip := r.ip()
+		keys = append(keys, placeKey{leadBytes(ip, 0), leadBytes(ip, 8), r.requests(), i})
 	}
-	slices.SortFunc(keys, compareSortKeys)
+	slices.SortFunc(keys, func(a, b placeKey) int {
+		switch {
+		case a.requests != b.requests:
+			return cmp.Compare(b.requests, a.requests)
+		case a.lead != b.lead:
+			return cmp.Compare(a.lead, b.lead)
+		case a.lead2 != b.lead2:
+			return cmp.Compare(a.lead2, b.lead2)
+		case a.place == b.place:
+			return 0
+		case clientBefore(t.ref(a.place), t.ref(b.place)):
+			return -1
+		}
+		return 1 // two clients' keys differ
+	})
 	sorted := make([]clientRef, len(keys))
 	for i, k := range keys {
-		sorted[i] = k.r
+		sorted[i] = t.ref(k.place)
 	}
 	return sorted
 }

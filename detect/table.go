@@ -319,17 +319,36 @@ func (t *clientTable) parkedEntries() iter.Seq2[uint32, *parked] {
 // refs yields every client as a clientRef, in no order.
 func (t *clientTable) refs() iter.Seq[clientRef] {
 	return func(yield func(clientRef) bool) {
-		for c := range t.records() {
-			if !yield(clientRef{c: c}) {
-				return
-			}
-		}
-		for _, p := range t.parkedEntries() {
-			if !yield(clientRef{p: p}) {
+		for r := range t.places() {
+			if !yield(r) {
 				return
 			}
 		}
 	}
+}
+
+// places yields every client as a clientRef, with its place, in no order.
+func (t *clientTable) places() iter.Seq2[clientRef, uint32] {
+	return func(yield func(clientRef, uint32) bool) {
+		for i := range t.used {
+			if c := t.record(i); c.ua != nil && !yield(clientRef{c: c}, i) {
+				return
+			}
+		}
+		for i, p := range t.parkedEntries() {
+			if !yield(clientRef{p: p}, i) {
+				return
+			}
+		}
+	}
+}
+
+// ref is the client at place i.
+func (t *clientTable) ref(i uint32) clientRef {
+	if i&parkedBit != 0 {
+		return clientRef{p: t.parkedAt(i)}
+	}
+	return clientRef{c: t.record(i)}
 }
 
 // evictOf is the evictSlot of the client at place i.
