@@ -218,36 +218,18 @@ func (d *Detector) expire(quiet int64) {
 	}
 	d.live.expireAt = now + expireEvery
 	cut := time.Unix(now, 0).Add(-d.cfg.Expire)
-	idle := func(c *client) bool {
-		return c.rare().watch == nil && c.lastOf().time().Before(cut) && c.rate.window == nil
-	}
+	// No client is parked under Config.Expire (Detector.park): every one
+	// is a record.
 	for c := range d.clients.records() {
-		if idle(c) {
-			d.expireClient(c)
+		if c.rare().watch != nil || !c.lastOf().time().Before(cut) || c.rate.window != nil {
+			continue
 		}
-	}
-	// Parked clients are unparked to be folded, after the loop over the
-	// records, which unparking adds to.
-	var parked []uint32
-	var tmp client
-	for i, p := range d.clients.parkedEntries() {
-		tmp = client{}
-		if p.view(&tmp); idle(&tmp) {
-			parked = append(parked, i)
+		if c.evict.at >= 0 {
+			d.heapRemove(int(c.evict.at))
 		}
+		d.foldClient(c)
+		d.live.expired++
 	}
-	for _, i := range parked {
-		d.expireClient(d.clients.full(i))
-	}
-}
-
-// expireClient folds c, idle for Config.Expire.
-func (d *Detector) expireClient(c *client) {
-	if c.evict.at >= 0 {
-		d.heapRemove(int(c.evict.at))
-	}
-	d.foldClient(c)
-	d.live.expired++
 }
 
 // heapRemove takes the client at i out of the eviction heap.

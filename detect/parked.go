@@ -221,9 +221,13 @@ func (r clientRef) load(tmp *client) *client {
 
 // park parks c, idle, if it is a client a parked entry holds (see parked).
 // Not while Config.Events is told of clients as they come: the live
-// report's loops over the clients write to them (announce, expire).
+// report's loops over the clients write to them (announce). Nor under
+// Config.Expire: expire folds the idle clients in the table's order, which
+// parking changes, and under a cap the order of the heap's removals picks
+// which of two equal clients is evicted next (a followed log's report
+// differed with and without parking).
 func (d *Detector) park(c *client) {
-	if c.requests != 1 || d.cfg.Events != nil || !parking {
+	if c.requests != 1 || d.cfg.Events != nil || d.cfg.Expire > 0 || !parking {
 		return
 	}
 	if d.clients.park(c) {

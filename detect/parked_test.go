@@ -205,3 +205,36 @@ func TestParkRefusedTakesNoRoom(t *testing.T) {
 		t.Errorf("%d parked entries given back after every client was unparked, want %d", len(tb.pfree), parkedChunk)
 	}
 }
+
+// TestParkingUnderExpire: a followed log's expiry (Config.Expire), under a
+// cap, folds and evicts the same clients with parking as without.
+func TestParkingUnderExpire(t *testing.T) {
+	recs := churnRecords(6000)
+	for i := range recs {
+		recs[i].Time = recs[0].Time.Add(time.Duration(i) * 2 * time.Second)
+	}
+	run := func(cfg Config) []byte {
+		d := New(cfg)
+		for i := range recs {
+			r := recs[i]
+			d.Add(&r)
+			if i%300 == 299 {
+				d.Advance(0) // as a follow run's ticks do
+			}
+		}
+		out, err := json.Marshal(d.Result())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for _, cfg := range []Config{{Expire: 10 * time.Minute}, {Expire: 10 * time.Minute, MaxClients: 400}} {
+		got := run(cfg)
+		parking = false
+		want := run(cfg)
+		parking = true
+		if !bytes.Equal(got, want) {
+			t.Errorf("MaxClients %d: the result with parking differs from the one without", cfg.MaxClients)
+		}
+	}
+}
