@@ -114,8 +114,8 @@ type Config struct {
 	// holds the clients of the last Expire, not of every day. 0: never.
 	Expire time.Duration
 
-	// Judged, if set, is called once a Pool's workers have judged their
-	// clients, before their results are merged: what the workers needed
+	// Judged, if set, is called once a Pool of several workers has judged
+	// its clients, before their results are merged: what the workers needed
 	// only to judge is garbage then, and the merge is where a log of very
 	// many clients is largest (a caller may collect the heap there).
 	Judged func()

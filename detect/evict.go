@@ -40,7 +40,7 @@ import (
 // sweep) is kept in its rate window (window.active): a client is active
 // exactly while it holds one.
 type evictSlot struct {
-	at int32 // index in Detector.heap; -1 when not in it
+	at int32 // index in clientTable.heap; -1 when not in it
 	// floor: the weight inherited from the client it replaced, stopping at
 	// the top of 32 bits as the client's counts do (a floor grows by about
 	// the log's requests over the cap, far below it), so that the slot
