@@ -320,7 +320,7 @@ func (d *Detector) seenClients() int64 {
 	var held distinctCount
 	var batch [4]clientKey
 	n := 0
-	for r := range d.clients.refs() {
+	for r := range d.clients.places() {
 		batch[n] = clientKey{r.ip(), r.agent().ua}
 		if n++; n == len(batch) {
 			for _, h := range clientHashes4(&batch) {

@@ -296,7 +296,10 @@ func TestSortClientsAsClientBefore(t *testing.T) {
 		t.Fatal("no client parked")
 	}
 	got := sortClients(&tb)
-	want := slices.Collect(tb.refs())
+	var want []clientRef
+	for r := range tb.places() {
+		want = append(want, r)
+	}
 	slices.SortFunc(want, func(a, b clientRef) int {
 		switch {
 		case a == b:

@@ -316,17 +316,6 @@ func (t *clientTable) parkedEntries() iter.Seq2[uint32, *parked] {
 	}
 }
 
-// refs yields every client as a clientRef, in no order.
-func (t *clientTable) refs() iter.Seq[clientRef] {
-	return func(yield func(clientRef) bool) {
-		for r := range t.places() {
-			if !yield(r) {
-				return
-			}
-		}
-	}
-}
-
 // places yields every client as a clientRef, with its place, in no order.
 func (t *clientTable) places() iter.Seq2[clientRef, uint32] {
 	return func(yield func(clientRef, uint32) bool) {
