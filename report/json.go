@@ -140,7 +140,7 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 	if !opt.wants("clients") {
 		out.Clients = limit(out.Clients, 0)
 	} else {
-		out.clientList, out.clientsN = &res.Clients, min(opt.top(res.Clients.Len()), res.Clients.Len())
+		out.clientList, out.clientsN = &res.Clients, opt.top(res.Clients.Len())
 	}
 	return streamJSON(w, &out)
 }
