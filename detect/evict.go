@@ -55,15 +55,19 @@ func (c *client) weight() int64 { return int64(c.requests) + int64(c.evict.floor
 // side by side rather than reading each client's record, far apart in
 // memory. A new client of a churn log rises to the top of the heap and
 // sinks back once counted: two heights of the heap, a record read at each
-// step.
+// step. 12 bytes: the client's requests, not its weight (their sum with
+// the floor, which takes 33 bits).
 type heapEntry struct {
-	weight int64  // client.weight
-	floor  uint32 // evictSlot.floor
-	place  uint32
+	requests uint32 // client.requests
+	floor    uint32 // evictSlot.floor
+	place    uint32
 }
 
 // entryOf is c's heapEntry, at place i.
-func entryOf(c *client, i uint32) heapEntry { return heapEntry{c.weight(), c.evict.floor, i} }
+func entryOf(c *client, i uint32) heapEntry { return heapEntry{c.requests, c.evict.floor, i} }
+
+// weight is the entry's client's weight (client.weight).
+func (e *heapEntry) weight() int64 { return int64(e.requests) + int64(e.floor) }
 
 // capped reports whether a new client must take an old one's place. A
 // Pool's worker keeps to the limit of the batch it is in (Pool.cut); with
@@ -110,7 +114,7 @@ func (d *Detector) admit(c *client, at uint32, floor int64) {
 // touched restores the heap after c's requests grew.
 func (d *Detector) touched(c *client) {
 	if c.evict.at >= 0 {
-		d.clients.heap[c.evict.at].weight = c.weight()
+		d.clients.heap[c.evict.at].requests = c.requests
 		d.siftDown(int(c.evict.at))
 	}
 }
@@ -251,7 +255,8 @@ func plainBrowser(c *client, cfg *Config) bool {
 // requests of its own (more of its weight inherited) goes first, as the one
 // whose counts say least.
 func lighter(a, b *heapEntry) bool {
-	return a.weight < b.weight || a.weight == b.weight && a.floor > b.floor
+	wa, wb := a.weight(), b.weight()
+	return wa < wb || wa == wb && a.floor > b.floor
 }
 
 func (d *Detector) swap(i, j int) {
