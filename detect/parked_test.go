@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 	"unsafe"
@@ -236,5 +238,91 @@ func TestParkingUnderExpire(t *testing.T) {
 		if !bytes.Equal(got, want) {
 			t.Errorf("MaxClients %d: the result with parking differs from the one without", cfg.MaxClients)
 		}
+	}
+}
+
+// TestParkedTableAsMap: a table whose clients are added, parked, found
+// again (unparked), evicted and removed in random order, with every pair
+// hashed and glanced alike or not, holds the clients a map holds, each as
+// it was left, and its eviction heap the places they are at.
+func TestParkedTableAsMap(t *testing.T) {
+	for _, collide := range []bool{false, true} {
+		t.Run(fmt.Sprintf("collide=%v", collide), func(t *testing.T) {
+			if collide {
+				collideHashes(t)
+			}
+			rng := rand.New(rand.NewPCG(3, 5))
+			var tb clientTable
+			ua := &agentInfo{ua: "flood/1.0"}
+			want := map[string]uint32{} // address: requests
+			var keys []string
+			pick := func() string { return keys[rng.IntN(len(keys))] }
+			steps := 4000
+			if collide {
+				steps = 800 // every probe reads every slot
+			}
+			for step := range steps {
+				switch k := rng.IntN(10); {
+				case k < 4 || len(keys) == 0: // a new client
+					ip := fmt.Sprintf("198.51.%d.%d", step/256, step%256)
+					_, h := tb.find(ip, ua.ua)
+					c, at := tb.fresh()
+					*c = client{ip: ip, ua: ua, requests: 1, evict: evictSlot{at: int32(len(tb.heap))}}
+					tb.put(at, h)
+					tb.heap = append(tb.heap, entryOf(c, at))
+					want[ip] = 1
+					keys = append(keys, ip)
+				case k < 7: // park one, if it fits
+					ip := pick()
+					if c := tb.get(ip, ua.ua); c.requests == 1 && !tb.park(c) {
+						t.Fatalf("step %d: %s of one request not parked", step, ip)
+					}
+				case k < 9: // a request of one: unparked if parked
+					ip := pick()
+					c := tb.get(ip, ua.ua)
+					c.requests++
+					tb.heap[c.evict.at].requests = c.requests
+					want[ip]++
+				default: // evicted or removed: out of the heap and the table
+					ip := pick()
+					at := tb.get(ip, ua.ua).evict.at
+					c := tb.full(tb.heap[at].place)
+					if c.ip != ip {
+						t.Fatalf("step %d: heap place %d holds %s, want %s", step, at, c.ip, ip)
+					}
+					last := len(tb.heap) - 1
+					tb.heap[at] = tb.heap[last]
+					tb.evictOf(tb.heap[at].place).at = at
+					tb.heap = tb.heap[:last]
+					tb.remove(c)
+					delete(want, ip)
+					keys = slices.DeleteFunc(keys, func(k string) bool { return k == ip })
+				}
+				if step%50 != 0 && step != steps-1 {
+					continue
+				}
+				if tb.len() != len(want) {
+					t.Fatalf("step %d: %d clients in the table, want %d", step, tb.len(), len(want))
+				}
+				for i, e := range tb.heap {
+					if tb.evictOf(e.place).at != int32(i) {
+						t.Fatalf("step %d: heap entry %d's client says it is at %d", step, i, tb.evictOf(e.place).at)
+					}
+				}
+				n := 0
+				for r := range tb.places() {
+					n++
+					if want[r.ip()] != r.requests() {
+						t.Fatalf("step %d: %s with %d requests, want %d", step, r.ip(), r.requests(), want[r.ip()])
+					}
+				}
+				if n != len(want) {
+					t.Fatalf("step %d: %d clients yielded, want %d", step, n, len(want))
+				}
+			}
+			if tb.pused == 0 || len(tb.pfree) == 0 {
+				t.Errorf("%d parked, %d parked places given back: the test parked or unparked none", tb.pused, len(tb.pfree))
+			}
+		})
 	}
 }
