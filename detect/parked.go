@@ -10,8 +10,8 @@ import (
 // every client makes one request (a botnet, a CDN edge, a rotating
 // scraper) these are most of the clients, and a full record of 240 bytes
 // each was most of the live heap; a parked entry holds the same state in
-// 96 bytes, with one pointer (its User-agent's record) where a record
-// holds eight. A client is parked by the sweep that gives its window back
+// 96 bytes, with two pointers (its User-agent's record and its robots.txt
+// rules, shared by many) where a record holds eight. A client is parked by the sweep that gives its window back
 // (Detector.park), when pack finds its record fits exactly, and is
 // unparked into a full record by its next request or its eviction; the
 // report reads a parked client through a copy unpacked on the stack. What
@@ -48,7 +48,8 @@ const (
 )
 
 // finOf is the entry's fin for rate.fin f of a client whose first second
-// is first; pack checks it gives f back (finOf of a far f does not).
+// is first; pack checks that rateFin gives f back (it does not for an f
+// 2^31 seconds or more from first, or at one of the two marks' offsets).
 func finOf(f, first int64) int32 {
 	switch f {
 	case math.MinInt64:
