@@ -585,35 +585,54 @@ func rankOf(rs []*findings.Result, merged *passClients) func(ip, ua string) int 
 	return func(ip, ua string) int { return rank[clientKey{ip, ua}] }
 }
 
-// sortKey is a client with what clientBefore compares first at hand: on a
-// log where most clients made one request, comparing the addresses'
-// leading bytes in the key, not behind two pointers, is most of a sort of
-// the clients that took a tenth of the run. Sixteen bytes hold an IPv4
-// address's whole text: with eight, the clients of one /16 ("203.0.11")
-// tied, and were compared behind the pointers (the churn log: 77 ms of
-// its Result, CPU profiles of 3 runs, a third of it in strings.Compare).
-type sortKey struct {
-	requests    int64
+// leadKey is what clientBefore compares first, at hand: on a log where
+// most clients made one request, comparing the addresses' leading bytes
+// in the key, not behind two pointers, is most of a sort of the clients
+// that took a tenth of the run. Sixteen bytes hold an IPv4 address's
+// whole text: with eight, the clients of one /16 ("203.0.11") tied, and
+// were compared behind the pointers (the churn log: 77 ms of its Result,
+// CPU profiles of 3 runs, a third of it in strings.Compare). 24 bytes,
+// which a sort moves: a table's sort (sortClients) keys its clients by
+// their places in it.
+type leadKey struct {
 	lead, lead2 uint64 // the address's first 16 bytes, big-endian, zero-padded
-	r           clientRef
+	requests    uint32
+	place       uint32 // the client's place in its table (sortClients; 0 in a sortKey)
 }
 
-// sortKeyOf is r's sortKey.
-func sortKeyOf(r clientRef) sortKey {
+// leadKeyOf is r's leadKey, r at place i of its table.
+func leadKeyOf(r clientRef, i uint32) leadKey {
 	ip := r.ip()
-	return sortKey{int64(r.requests()), leadBytes(ip, 0), leadBytes(ip, 8), r}
+	return leadKey{leadBytes(ip, 0), leadBytes(ip, 8), r.requests(), i}
 }
 
-// compareSortKeys is clientBefore's order of the keys' clients, as
-// slices.SortFunc takes it.
-func compareSortKeys(a, b sortKey) int {
+// compare is clientBefore's order of a's and b's clients as far as the
+// keys tell it: 0 when they tie.
+func (a *leadKey) compare(b *leadKey) int {
 	switch {
 	case a.requests != b.requests:
 		return cmp.Compare(b.requests, a.requests)
 	case a.lead != b.lead:
 		return cmp.Compare(a.lead, b.lead)
-	case a.lead2 != b.lead2:
-		return cmp.Compare(a.lead2, b.lead2)
+	}
+	return cmp.Compare(a.lead2, b.lead2)
+}
+
+// sortKey is a client of any list with its leadKey, for merging lists.
+type sortKey struct {
+	leadKey
+	r clientRef
+}
+
+// sortKeyOf is r's sortKey.
+func sortKeyOf(r clientRef) sortKey { return sortKey{leadKeyOf(r, 0), r} }
+
+// compareSortKeys is clientBefore's order of the keys' clients, as
+// slices.SortFunc takes it.
+func compareSortKeys(a, b sortKey) int {
+	switch c := a.compare(&b.leadKey); {
+	case c != 0:
+		return c
 	case a.r == b.r:
 		return 0
 	case clientBefore(a.r, b.r):
@@ -634,29 +653,16 @@ func leadBytes(s string, from int) uint64 {
 	return lead
 }
 
-// placeKey is a sortKey whose client is its place in the table: 24
-// bytes, not 48, which the sort moves.
-type placeKey struct {
-	lead, lead2 uint64
-	requests    uint32
-	place       uint32
-}
-
 // sortClients returns the clients in clientBefore's order.
 func sortClients(t *clientTable) []clientRef {
-	keys := make([]placeKey, 0, t.len())
+	keys := make([]leadKey, 0, t.len())
 	for r, i := range t.places() {
-		ip := r.ip()
-		keys = append(keys, placeKey{leadBytes(ip, 0), leadBytes(ip, 8), r.requests(), i})
+		keys = append(keys, leadKeyOf(r, i))
 	}
-	slices.SortFunc(keys, func(a, b placeKey) int {
-		switch {
-		case a.requests != b.requests:
-			return cmp.Compare(b.requests, a.requests)
-		case a.lead != b.lead:
-			return cmp.Compare(a.lead, b.lead)
-		case a.lead2 != b.lead2:
-			return cmp.Compare(a.lead2, b.lead2)
+	slices.SortFunc(keys, func(a, b leadKey) int {
+		switch c := a.compare(&b); {
+		case c != 0:
+			return c
 		case a.place == b.place:
 			return 0
 		case clientBefore(t.ref(a.place), t.ref(b.place)):
