@@ -22,7 +22,7 @@ import (
 type jsonReport struct {
 	Version    int                        `json:"version"`
 	Summary    jsonSummary                `json:"summary"`
-	Clients    iter.Seq[findings.Verdict] `json:"clients"` // unless clientList is set
+	Clients    iter.Seq[findings.Verdict] `json:"clients"` // unless clientList is set (writeJSON sets it)
 	Robots     []findings.RobotSummary    `json:"robots"`
 	Violations *findings.ViolationList    `json:"violations"`
 	Incidents  []findings.Incident        `json:"incidents"`
@@ -124,7 +124,6 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 	out := jsonReport{
 		Version:    Version,
 		Summary:    summaryOf(r),
-		Clients:    limit(res.Clients.All(), opt.top(res.Clients.Len())),
 		Robots:     nonNil(res.Robots),
 		Violations: &res.Violations,
 		Incidents:  nonNil(res.Incidents),
@@ -137,10 +136,9 @@ func writeJSON(w io.Writer, r *Report, opt Options) error {
 		Panels:     panelsOf(res),
 		State:      stateOf(r),
 	}
-	if !opt.wants("clients") {
-		out.Clients = limit(out.Clients, 0)
-	} else {
-		out.clientList, out.clientsN = &res.Clients, opt.top(res.Clients.Len())
+	out.clientList = &res.Clients
+	if opt.wants("clients") {
+		out.clientsN = opt.top(res.Clients.Len())
 	}
 	return streamJSON(w, &out)
 }
@@ -444,24 +442,6 @@ func writeList[T any](j *jsonStream, list []T) {
 		return
 	}
 	closeList(j, writeElems(j, slices.Values(list), "      ", rowElem[T]), "    ")
-}
-
-// limit yields the first n of seq.
-func limit[T any](seq iter.Seq[T], n int) iter.Seq[T] {
-	return func(yield func(T) bool) {
-		if n <= 0 {
-			return
-		}
-		left := n
-		for v := range seq {
-			if !yield(v) {
-				return
-			}
-			if left--; left == 0 {
-				return
-			}
-		}
-	}
 }
 
 // writeSeq writes a list member, one element at a time: on every core
