@@ -695,6 +695,11 @@ func clientBefore(a, b clientRef) bool {
 // halves meet exactly.
 func mergeSorted(lists []*passClients, n int) *passClients {
 	out := &passClients{clients: make([]clientRef, n), plain: newClientBits(n)}
+	// Written before the merge fills them: see slotIndex.grow. The
+	// collector's scan of the list, or a bit set, would otherwise read
+	// pages first that the merge then writes (0.6% of the churn log's CPU).
+	clear(out.clients)
+	clear(out.plain)
 	// Whole words of plain to each half: the two never set bits of one.
 	half := n / 2 &^ 63
 	done := make(chan struct{})
