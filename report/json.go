@@ -240,8 +240,7 @@ func streamJSON(w io.Writer, out *jsonReport) error {
 	writeSeq(j, "malformed", slices.Values(out.Malformed))
 	writeSeq(j, "errors", slices.Values(out.Errors))
 	j.value("timeline", out.Timeline)
-	j.key("networks")
-	closeList(j, writeElems(j, indexes(out.Networks.Len()), "    ", networkElem(out.Networks)), "  ")
+	writeNetworks(j, out.Networks)
 	writeSeq(j, "operators", slices.Values(out.Operators))
 	if len(out.Watched) > 0 {
 		writeSeq(j, "watched", slices.Values(out.Watched))

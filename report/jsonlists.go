@@ -27,6 +27,15 @@ import (
 // chunk over costs nothing next to rendering it.
 const listChunkLen = 64
 
+// networkChunkLen is listChunkLen for the networks list: a network's row
+// is about 150 bytes written, a sixth of a client's, and in chunks of 64
+// handing a chunk over cost more than rendering it: the churn log's
+// 233,249 networks were written on 1.0-1.3 of two cores (perf samples by
+// time), slower than on one. BenchmarkWriteNetworks, two cores: 34 -> 15
+// ms with 1,024 (one core: 24 ms); chunks of 256 were halfway, of 4,096
+// no faster.
+const networkChunkLen = 1024
+
 // listDepth is the chunks in flight per renderer.
 const listDepth = 2
 
@@ -52,7 +61,7 @@ func rowElem[T any](j *jsonStream, v *T, indent string) {
 	}
 }
 
-// listChunk is up to listChunkLen consecutive elements of a list and, once
+// listChunk is up to a chunk's length (listChunkLen) of consecutive elements of a list and, once
 // rendered, their text with the separators before each.
 type listChunk[T any] struct {
 	items []T
@@ -98,6 +107,11 @@ func writeElem[T any](j *jsonStream, v *T, first bool, indent string, elem elemF
 // for none. It reports how many there were. The elements are rendered on
 // every core (listRenderers) once there are more than a chunk's.
 func writeElems[T any](j *jsonStream, items iter.Seq[T], indent string, elem elemFunc[T]) int {
+	return writeElemsBy(j, items, indent, elem, listChunkLen)
+}
+
+// writeElemsBy is writeElems in chunks of chunk elements.
+func writeElemsBy[T any](j *jsonStream, items iter.Seq[T], indent string, elem elemFunc[T], chunk int) int {
 	renderers := listRenderers()
 	if renderers < 2 {
 		return writeElemsHere(j, items, indent, elem)
@@ -138,7 +152,7 @@ func writeElems[T any](j *jsonStream, items iter.Seq[T], indent string, elem ele
 			free = free[:n-1]
 			return c
 		}
-		return &listChunk[T]{items: make([]T, 0, listChunkLen), done: make(chan struct{}, 1)}
+		return &listChunk[T]{items: make([]T, 0, chunk), done: make(chan struct{}, 1)}
 	}
 	n := 0
 	cur := next()
@@ -146,7 +160,7 @@ func writeElems[T any](j *jsonStream, items iter.Seq[T], indent string, elem ele
 	for v := range items {
 		cur.items = append(cur.items, v)
 		n++
-		if len(cur.items) < listChunkLen {
+		if len(cur.items) < chunk {
 			continue
 		}
 		if !started {

@@ -29,9 +29,27 @@ func BenchmarkWriteLists(b *testing.B) {
 	for b.Loop() {
 		j := &jsonStream{w: bufio.NewWriterSize(io.Discard, 64<<10)}
 		writeSeq(j, "robots", slices.Values(robots))
-		j.key("networks")
-		closeList(j, writeElems(j, indexes(list.Len()), "    ", networkElem(list)), "  ")
+		writeNetworks(j, list)
 		writeList(j, edges)
+		if j.err != nil {
+			b.Fatal(j.err)
+		}
+	}
+}
+
+// BenchmarkWriteNetworks writes a pass's networks list of the churn log's
+// size (233,249 /24s, one client each), as the JSON report does.
+func BenchmarkWriteNetworks(b *testing.B) {
+	sum := findings.NewSummary(233_249)
+	for i := range 233_249 {
+		v := findings.Verdict{IP: fmt.Sprintf("%d.%d.%d.9", 1+i>>16, i>>8&255, i&255), UserAgent: "a", Requests: 1}
+		sum.Add(&v, &findings.ClientFacts{})
+	}
+	var res findings.Result
+	sum.Finish(&res)
+	for b.Loop() {
+		j := &jsonStream{w: bufio.NewWriterSize(io.Discard, 64<<10)}
+		writeNetworks(j, res.Networks)
 		if j.err != nil {
 			b.Fatal(j.err)
 		}

@@ -2,6 +2,12 @@ package report
 
 import "github.com/robowatch/robowatch/findings"
 
+// writeNetworks writes l as the report's networks member, on every core.
+func writeNetworks(j *jsonStream, l findings.NetworkList) {
+	j.key("networks")
+	closeList(j, writeElemsBy(j, indexes(l.Len()), "    ", networkElem(l), networkChunkLen), "  ")
+}
+
 // networkElem writes row i of l, a networks list. A pass's networks are
 // written with their names' bytes (NetworkList.Row): a string a network,
 // or a chunk, was 25 MB of garbage on the churn log.

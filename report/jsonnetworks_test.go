@@ -18,7 +18,7 @@ import (
 // chunk and many. No list is held whole in a buffer.
 func TestListsByKindOnEveryCore(t *testing.T) {
 	at := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
-	for _, n := range []int{0, 1, listChunkLen, 5*listChunkLen + 3} {
+	for _, n := range []int{0, 1, listChunkLen, 5*listChunkLen + 3, networkChunkLen, 3*networkChunkLen + 5} {
 		robots := make([]findings.RobotSummary, n)
 		nets := make([]findings.NetworkSummary, n)
 		edges := make([]findings.ClientEdge, n)
@@ -48,8 +48,7 @@ func TestListsByKindOnEveryCore(t *testing.T) {
 		passNets := res.Networks
 		networks := func(l findings.NetworkList) func(j *jsonStream) {
 			return func(j *jsonStream) {
-				j.key("l")
-				closeList(j, writeElems(j, indexes(l.Len()), "    ", networkElem(l)), "  ")
+				writeNetworks(j, l)
 			}
 		}
 		for _, tc := range []struct {
@@ -57,9 +56,9 @@ func TestListsByKindOnEveryCore(t *testing.T) {
 			one, many func(j *jsonStream)
 		}{
 			{"robots", func(j *jsonStream) { writeSeq(j, "l", slices.Values(robots)) }, nil},
-			{"networks", func(j *jsonStream) { writeSeq(j, "l", slices.Values(nets)) }, networks(findings.NetworkListOf(nets))},
+			{"networks", func(j *jsonStream) { writeSeq(j, "networks", slices.Values(nets)) }, networks(findings.NetworkListOf(nets))},
 			{"edges", func(j *jsonStream) { writeList(j, edges) }, nil},
-			{"a pass's networks", func(j *jsonStream) { writeSeq(j, "l", slices.Values(passNets.Summaries())) }, networks(passNets)},
+			{"a pass's networks", func(j *jsonStream) { writeSeq(j, "networks", slices.Values(passNets.Summaries())) }, networks(passNets)},
 		} {
 			want, _ := writtenBy(1, tc.one)
 			for _, renderers := range []int{1, 4} {
@@ -72,7 +71,7 @@ func TestListsByKindOnEveryCore(t *testing.T) {
 						t.Errorf("%d %s, %d renderers:\n%.300s\nwant\n%.300s", n, tc.name, renderers, got, want)
 					}
 					// An element at a time, never the whole list in one buffer.
-					if n > listChunkLen && held > len(got)/2 {
+					if n > networkChunkLen && held > len(got)/2 {
 						t.Errorf("%d %s, %d renderers: a buffer of %d bytes for %d written", n, tc.name, renderers, held, len(got))
 					}
 				}
