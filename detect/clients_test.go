@@ -79,8 +79,11 @@ func TestClientRecordSize(t *testing.T) {
 	if got, want := unsafe.Sizeof(clientPanel{}), uintptr(56); got != want {
 		t.Errorf("clientPanel of %d bytes, want %d (a size class of 64)", got, want)
 	}
-	if got, want := unsafe.Sizeof(agentInfo{}), uintptr(32); got != want {
+	if got, want := unsafe.Sizeof(agentInfo{}), uintptr(40); got != want {
 		t.Errorf("agentInfo of %d bytes, want %d", got, want)
+	}
+	if n := unsafe.Sizeof(agentInfo{}); n*tableChunk > 4<<10 || n*(tableChunk+1) <= 4<<10 {
+		t.Errorf("%d User-agent records of %d bytes do not fill 4 KiB", tableChunk, n)
 	}
 }
 

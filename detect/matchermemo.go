@@ -16,7 +16,14 @@ import (
 type matcherMemo struct {
 	seed  maphash.Seed
 	slots []matcherSlot // matcherMemoSlots, made at the first call
-	held  map[heldRules]*heldRules
+	held  map[rulesKey]*heldRules
+	list  []*heldRules // held's values, each at its id - 1, by which a parked client names it
+}
+
+// rulesKey is a heldRules' pair.
+type rulesKey struct {
+	rb *robots.Robots
+	m  *robots.Matcher
 }
 
 // heldRules is a robots.txt and a client's groups of it, shared by every
@@ -26,20 +33,22 @@ type matcherMemo struct {
 type heldRules struct {
 	rb *robots.Robots
 	m  *robots.Matcher
+	id uint32 // 1 + its place in matcherMemo.list
 }
 
 // rules returns the shared pair of rb and m, made on first use. A
 // Detector holds as many pairs as robots.txt versions times groups.
 func (ms *matcherMemo) rules(rb *robots.Robots, m *robots.Matcher) *heldRules {
-	k := heldRules{rb, m}
+	k := rulesKey{rb, m}
 	if p := ms.held[k]; p != nil {
 		return p
 	}
 	if ms.held == nil {
-		ms.held = make(map[heldRules]*heldRules)
+		ms.held = make(map[rulesKey]*heldRules)
 	}
-	p := &k
+	p := &heldRules{rb: rb, m: m, id: uint32(len(ms.list) + 1)}
 	ms.held[k] = p
+	ms.list = append(ms.list, p)
 	return p
 }
 

@@ -223,7 +223,7 @@ func TestRecordSizes(t *testing.T) {
 		size, max uintptr
 	}{
 		{"client", unsafe.Sizeof(client{}), 288},
-		{"agentInfo", unsafe.Sizeof(agentInfo{}), 32},
+		{"agentInfo", unsafe.Sizeof(agentInfo{}), 40},
 	} {
 		if tc.size > tc.max {
 			t.Errorf("%s takes %d bytes, want at most %d", tc.name, tc.size, tc.max)

@@ -17,20 +17,76 @@ import (
 )
 
 // TestParkedSize pins the parked entry's size: a log where nearly every
-// client makes one request is made of these, 341 to a 32 KiB chunk.
+// client makes one request is made of these, 372 to a 32 KiB chunk.
 func TestParkedSize(t *testing.T) {
-	if got, want := unsafe.Sizeof(parked{}), uintptr(96); got != want {
+	if got, want := unsafe.Sizeof(parked{}), uintptr(88); got != want {
 		t.Errorf("parked entry of %d bytes, want %d", got, want)
 	}
-	if n := unsafe.Sizeof(parked{}); n*parkedChunk > 32<<10 || n*(parkedChunk+1) <= 32<<10 {
-		t.Errorf("%d entries of %d bytes do not fill 32 KiB", parkedChunk, n)
+	if n := unsafe.Sizeof(parkedChunk{}); n > 32<<10 || n+unsafe.Sizeof(parked{}) <= 32<<10 {
+		t.Errorf("a chunk of %d entries is %d bytes: it does not fill 32 KiB", parkedChunkLen, n)
 	}
 }
+
+// TestParkedOwner: every entry of a chunk finds the chunk's owner, and
+// its User-agent's record there.
+func TestParkedOwner(t *testing.T) {
+	tb := clientTable{owner: testOwner()}
+	uas := map[string]string{}
+	for i := range parkedChunkLen + 3 {
+		ip := fmt.Sprintf("198.51.%d.%d", i/256, i%256)
+		ua := tb.owner.agent(fmt.Sprintf("agent/%d", i%5))
+		uas[ip] = ua.ua
+		_, h := tb.find(ip, ua.ua)
+		c, at := tb.fresh()
+		*c = client{ip: ip, ua: ua, requests: 1, evict: evictSlot{at: -1}}
+		tb.put(at, h)
+		if !tb.park(c) {
+			t.Fatalf("client %d not parked", i)
+		}
+	}
+	for r := range tb.places() {
+		if r.p == nil || r.p.owner() != tb.owner {
+			t.Fatalf("%s: entry %+v does not find its owner", r.ip(), r.p)
+		}
+		if r.agent().ua != uas[r.ip()] {
+			t.Fatalf("%s: User-agent %q, want %q", r.ip(), r.agent().ua, uas[r.ip()])
+		}
+	}
+	if len(tb.parked) != 2 {
+		t.Errorf("%d chunks for %d entries, want 2", len(tb.parked), parkedChunkLen+3)
+	}
+}
+
+// testOwner is a parkedOwner of tables of its own, for tests that make
+// clients by hand.
+func testOwner() *parkedOwner {
+	return &parkedOwner{agents: new(agentTable), rules: new([]*heldRules)}
+}
+
+// agent returns the record of ua in o's agents, made on first use.
+func (o *parkedOwner) agent(ua string) *agentInfo {
+	a, h := o.agents.find(ua)
+	if a == nil {
+		a = o.agents.add(agentInfo{ua: ua}, h)
+	}
+	return a
+}
+
+// hold returns new rules held in o's.
+func (o *parkedOwner) hold() *heldRules {
+	r := &heldRules{id: uint32(len(*o.rules) + 1)}
+	*o.rules = append(*o.rules, r)
+	return r
+}
+
+// parkedIn returns the first entry of a new chunk of o's, for pack.
+func parkedIn(o *parkedOwner) *parked { return &(&parkedChunk{owner: o}).e[0] }
 
 // TestPackKeepsEverything: a record is parked only if unpacking it gives
 // the same record back, and one that does not fit is refused.
 func TestPackKeepsEverything(t *testing.T) {
-	ua := &agentInfo{ua: "Mozilla/5.0"}
+	o := testOwner()
+	ua := o.agent("Mozilla/5.0")
 	base := client{ip: "203.0.113.77", ua: ua, requests: 1, pages: 1, bytes: 5120,
 		first: stamp{sec: 1_700_000_000, nsec: 250, off: 3600}, last: lastStamp{0, 250, 3600}}
 	base.rate.fin, base.rate.peak1, base.rate.peak10, base.rate.peak60 = 1_700_000_100, 1, 1, 1
@@ -47,7 +103,9 @@ func TestPackKeepsEverything(t *testing.T) {
 		{"IPv4, 15 bytes", func(c *client) { c.ip = "203.000.113.177" }, true},
 		{"IPv6, 15 bytes", func(c *client) { c.ip = "2001:db8:ff::17" }, true},
 		{"IPv6, 16 bytes", func(c *client) { c.ip = "2001:db8:ff::178" }, false},
-		{"held rules", func(c *client) { c.rules = &heldRules{} }, true},
+		{"held rules", func(c *client) { c.rules = o.hold() }, true},
+		{"rules held elsewhere", func(c *client) { c.rules = &heldRules{id: 1} }, false},
+		{"a User-agent of another table", func(c *client) { c.ua = &agentInfo{ua: "Mozilla/5.0"} }, false},
 		{"not advanced", func(c *client) { c.rate.fin = math.MinInt64 }, true},
 		{"final", func(c *client) { c.rate.fin = maxSecond }, true},
 		{"final a day before", func(c *client) { c.rate.fin = c.first.sec - 86400 }, true},
@@ -68,12 +126,12 @@ func TestPackKeepsEverything(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := base
 			tc.edit(&c)
-			var p parked
-			if got := p.pack(&c); got != tc.fits {
+			p := parkedIn(o)
+			if got := p.pack(&c, o); got != tc.fits {
 				t.Fatalf("pack = %v, want %v", got, tc.fits)
 			}
 			if !tc.fits {
-				if p != (parked{}) {
+				if *p != (parked{}) {
 					t.Error("a refused pack changed the entry")
 				}
 				return
@@ -176,9 +234,9 @@ func TestParkingChangesNothing(t *testing.T) {
 // TestParkRefusedTakesNoRoom: a client that does not fit a parked entry
 // takes no room among them, and those that fit fill the chunks.
 func TestParkRefusedTakesNoRoom(t *testing.T) {
-	var tb clientTable
-	ua := &agentInfo{ua: "curl/8.0"}
-	for i := range 3 * parkedChunk {
+	tb := clientTable{owner: testOwner()}
+	ua := tb.owner.agent("curl/8.0")
+	for i := range 3 * parkedChunkLen {
 		ip := fmt.Sprintf("198.51.%d.%d", i/256, i%256)
 		_, h := tb.find(ip, ua.ua)
 		c, at := tb.fresh()
@@ -194,17 +252,17 @@ func TestParkRefusedTakesNoRoom(t *testing.T) {
 	if got, want := len(tb.parked), 1; got != want {
 		t.Errorf("%d parked clients in %d chunks, want %d", tb.pused, got, want)
 	}
-	if tb.len() != 3*parkedChunk {
-		t.Errorf("%d clients in the table, want %d", tb.len(), 3*parkedChunk)
+	if tb.len() != 3*parkedChunkLen {
+		t.Errorf("%d clients in the table, want %d", tb.len(), 3*parkedChunkLen)
 	}
-	for i := range 3 * parkedChunk {
+	for i := range 3 * parkedChunkLen {
 		ip := fmt.Sprintf("198.51.%d.%d", i/256, i%256)
 		if c := tb.get(ip, ua.ua); c == nil || c.ip != ip || c.requests != 1 {
 			t.Fatalf("client %d (%s) not found as it was put: %+v", i, ip, c)
 		}
 	}
-	if len(tb.pfree) != parkedChunk {
-		t.Errorf("%d parked entries given back after every client was unparked, want %d", len(tb.pfree), parkedChunk)
+	if len(tb.pfree) != parkedChunkLen {
+		t.Errorf("%d parked entries given back after every client was unparked, want %d", len(tb.pfree), parkedChunkLen)
 	}
 }
 
@@ -252,8 +310,8 @@ func TestParkedTableAsMap(t *testing.T) {
 				collideHashes(t)
 			}
 			rng := rand.New(rand.NewPCG(3, 5))
-			var tb clientTable
-			ua := &agentInfo{ua: "flood/1.0"}
+			tb := clientTable{owner: testOwner()}
+			ua := tb.owner.agent("flood/1.0")
 			want := map[string]uint32{} // address: requests
 			var keys []string
 			pick := func() string { return keys[rng.IntN(len(keys))] }

@@ -270,8 +270,7 @@ func TestPoolLetsTheWorkersPartsGo(t *testing.T) {
 func TestSortClientsAsClientBefore(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	prefixes := []string{"203.0.113.", "203.0.11", "2001:db8:0:0:1:", "2001:db8::", "host-", "", "1.2.3.4\x00", "10.0.0.1"}
-	var tb clientTable
-	uas := map[string]*agentInfo{}
+	tb := clientTable{owner: testOwner()}
 	for range 5000 {
 		ip := prefixes[rng.IntN(len(prefixes))] + strconv.Itoa(rng.IntN(300))
 		if rng.IntN(10) == 0 {
@@ -281,12 +280,9 @@ func TestSortClientsAsClientBefore(t *testing.T) {
 		if c, _ := tb.find(ip, ua); c != nil {
 			continue
 		}
-		if uas[ua] == nil {
-			uas[ua] = &agentInfo{ua: ua}
-		}
 		_, h := tb.find(ip, ua)
 		c, at := tb.fresh()
-		*c = client{ip: ip, ua: uas[ua], requests: uint32(1 + rng.IntN(3)), evict: evictSlot{at: -1}}
+		*c = client{ip: ip, ua: tb.owner.agent(ua), requests: uint32(1 + rng.IntN(3)), evict: evictSlot{at: -1}}
 		tb.put(at, h)
 		if rng.IntN(2) == 0 {
 			tb.park(c)
@@ -324,6 +320,7 @@ func TestSortClientsAsClientBefore(t *testing.T) {
 // for any number of lists and clients (the halves meet at any place),
 // parked or not.
 func TestMergeSortedAsOneSort(t *testing.T) {
+	o := testOwner()
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, size := range []int{0, 1, 2, 63, 64, 65, 130, 300, 1000, 5000} {
 		for parts := 1; parts <= 3; parts++ {
@@ -335,8 +332,8 @@ func TestMergeSortedAsOneSort(t *testing.T) {
 			}
 			for i := range size {
 				ip := fmt.Sprintf("203.0.%d.%d", rng.IntN(4), rng.IntN(300))
-				c := clientRef{c: &client{ip: ip, ua: &agentInfo{ua: fmt.Sprintf("agent/%d", i)}, requests: uint32(1 + rng.IntN(3))}}
-				if p := new(parked); rng.IntN(2) == 0 && p.pack(c.c) {
+				c := clientRef{c: &client{ip: ip, ua: o.agent(fmt.Sprintf("agent/%d", i)), requests: uint32(1 + rng.IntN(3))}}
+				if p := parkedIn(o); rng.IntN(2) == 0 && p.pack(c.c, o) {
 					c = clientRef{p: p}
 				}
 				all = append(all, c)

@@ -19,8 +19,10 @@ func (d *Detector) Result() *findings.Result {
 	// User-agent interning, the classifier's cache, the clients' index
 	// and eviction heap: 11 MB of indexes for the churn log's 250,000
 	// clients) goes before the clients' sort keys and the verdicts are
-	// made, not after, so the two are never held together.
-	d.uas, d.agents, d.agentSet, d.agentPurpose = agentTable{}, agents.Classifier{}, nil, nil
+	// made, not after, so the two are never held together. The
+	// User-agent records stay, for the parked clients that name them.
+	d.uas.index, d.uas.free = slotIndex{}, nil
+	d.agents, d.agentSet, d.agentPurpose = agents.Classifier{}, nil, nil
 	d.clients.readOnly()
 	d.recent = nil
 	sorted := sortClients(&d.clients)

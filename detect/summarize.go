@@ -45,7 +45,7 @@ func (d *Detector) summarizeRef(i int, r clientRef, b *summarizing) {
 	c := &b.parked
 	*c = client{}
 	r.p.view(c)
-	if d.summarize(i, c, b) == c && !r.p.pack(c) {
+	if d.summarize(i, c, b) == c && !r.p.pack(c, r.p.owner()) {
 		b.keep(i, c)
 	}
 }

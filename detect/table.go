@@ -16,12 +16,12 @@ type clientTable struct {
 	chunks [][]client // records, clientChunk a chunk; a zero record (ua nil) is free
 	used   uint32     // records handed out of the chunks
 	free   []uint32   // places of zeroed records, for the next new clients
-	// parked holds the parked clients (parked.go), parkedChunk a chunk; a
-	// place with parkedBit set is one of theirs. A zero entry (ua nil) is
-	// free.
-	parked [][]parked
+	// parked holds the parked clients (parked.go); a place with
+	// parkedBit set is one of theirs. A zero entry (agent 0) is free.
+	parked []*parkedChunk
 	pused  uint32
 	pfree  []uint32
+	owner  *parkedOwner // what the parked entries name; nil: none are parked
 	index  slotIndex
 	// heap is the eviction heap (evict.go), lightest first, when
 	// Config.MaxClients caps the clients. It holds places, not pointers,
@@ -43,16 +43,12 @@ type clientTable struct {
 // parkedBit marks a place in clientTable.parked.
 const parkedBit = 1 << 31
 
-// parkedChunk is the entries in a chunk of clientTable.parked: 341 of 96
-// bytes fill 32 KiB.
-const parkedChunk = 341
-
 // glanceBits is the size of clientTable.glance: 2,048 entries, 16 KiB.
 const glanceBits = 11
 
-// tableChunk is the entries in a chunk of agentTable (4 KiB); no chunk's
-// entries ever move (they are held by pointer).
-const tableChunk = 128
+// tableChunk is the entries in a chunk of agentTable: 102 of 40 bytes
+// fill 4 KiB. No chunk's entries ever move (they are held by pointer).
+const tableChunk = 102
 
 // clientChunk is the records in a chunk of clientTable: 136 records of 240
 // bytes are 32,640 bytes, which fill the 32 KiB size class a chunk is
@@ -116,7 +112,7 @@ func (t *clientTable) find(ip, ua string) (*client, uint64) {
 	for s, ok := x.seek(x.start(h), tag); ok; s, ok = x.seek(x.after(s), tag) {
 		i := x.place(s)
 		if i&parkedBit != 0 {
-			if p := t.parkedAt(i); p.ua.ua == ua && string(p.ip[:p.ipLen()]) == ip {
+			if p := t.parkedAt(i); t.owner.agentAt(p.agent-1).ua == ua && string(p.ip[:p.ipLen()]) == ip {
 				c := t.unpark(s)
 				*e = g&tagMask | x.slots[s]&^tagMask
 				return c, h
@@ -134,7 +130,7 @@ func (t *clientTable) find(ip, ua string) (*client, uint64) {
 // parkedAt returns the parked entry at place i (parkedBit set).
 func (t *clientTable) parkedAt(i uint32) *parked {
 	i &^= parkedBit
-	return &t.parked[i/parkedChunk][i%parkedChunk]
+	return &t.parked[i/parkedChunkLen].e[i%parkedChunkLen]
 }
 
 // unpark moves the parked client of index slot s into a full record,
@@ -161,7 +157,7 @@ func (t *clientTable) full(i uint32) *client {
 	}
 	p := t.parkedAt(i)
 	x := &t.index
-	s := x.first(hashPair(string(p.ip[:p.ipLen()]), p.ua.ua))
+	s := x.first(hashPair(string(p.ip[:p.ipLen()]), t.owner.agentAt(p.agent-1).ua))
 	for x.place(s) != i {
 		s = x.next(s)
 	}
@@ -175,7 +171,7 @@ func (t *clientTable) park(c *client) bool {
 	// Packed first, then placed: a client that does not fit takes no
 	// room (a chunk made for it would be made again for the next).
 	var q parked
-	if !q.pack(c) {
+	if t.owner == nil || !q.pack(c, t.owner) {
 		return false
 	}
 	var i uint32
@@ -183,12 +179,13 @@ func (t *clientTable) park(c *client) bool {
 		i = t.pfree[n-1]
 		t.pfree = t.pfree[:n-1]
 	} else {
-		if t.pused%parkedChunk == 0 {
-			t.parked = append(t.parked, make([]parked, parkedChunk))
+		if t.pused%parkedChunkLen == 0 {
+			t.parked = append(t.parked, &parkedChunk{owner: t.owner})
 		}
 		i = t.pused | parkedBit
 		t.pused++
 	}
+	q.slot = uint16((i &^ parkedBit) % parkedChunkLen)
 	*t.parkedAt(i) = q
 	x := &t.index
 	s := t.slotOf(c)
@@ -309,7 +306,7 @@ func (t *clientTable) records() iter.Seq[*client] {
 func (t *clientTable) parkedEntries() iter.Seq2[uint32, *parked] {
 	return func(yield func(uint32, *parked) bool) {
 		for i := range t.pused {
-			if p := t.parkedAt(i | parkedBit); p.ua != nil && !yield(i|parkedBit, p) {
+			if p := t.parkedAt(i | parkedBit); p.agent != 0 && !yield(i|parkedBit, p) {
 				return
 			}
 		}
@@ -406,6 +403,7 @@ func (t *agentTable) add(a agentInfo, h uint64) *agentInfo {
 	}
 	p := t.entry(i)
 	*p = a
+	p.place = i
 	t.index.put(h, i)
 	return p
 }
