@@ -61,8 +61,9 @@ func rowElem[T any](j *jsonStream, v *T, indent string) {
 	}
 }
 
-// listChunk is up to a chunk's length (listChunkLen) of consecutive elements of a list and, once
-// rendered, their text with the separators before each.
+// listChunk is up to a chunk's length (listChunkLen) of consecutive
+// elements of a list and, once rendered, their text with the separators
+// before each.
 type listChunk[T any] struct {
 	items []T
 	first bool // it holds the list's first element
