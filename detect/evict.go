@@ -312,32 +312,17 @@ func (d *Detector) siftDown(i int) {
 
 // seenClients estimates the distinct clients admitted under a cap (0
 // without one: then the table's size is the exact count): those folded
-// and those held. A distinct count is a register-wise maximum, so the
-// folded clients' count joined with the held clients' is, register for
-// register, the count of every client as it was admitted; made once at
-// the end, it costs the hashes of the clients held, not of every
-// admission, and nothing on a pass that folds none (the only one that
-// asks).
-func (d *Detector) seenClients() int64 {
+// and held, the count of the clients held (summarizing.held). A distinct
+// count is a register-wise maximum, so the folded clients' count joined
+// with the held clients' is, register for register, the count of every
+// client as it was admitted; made once at the end, it costs the hashes of
+// the clients held, not of every admission, and nothing on a pass that
+// folds none (the only one that asks).
+func (d *Detector) seenClients(held *distinctCount) int64 {
 	if d.cfg.MaxClients <= 0 {
 		return 0
 	}
-	var held distinctCount
-	var batch [4]clientKey
-	n := 0
-	for r := range d.clients.places() {
-		batch[n] = clientKey{r.ip(), r.agent().ua}
-		if n++; n == len(batch) {
-			for _, h := range clientHashes4(&batch) {
-				held.add(h)
-			}
-			n = 0
-		}
-	}
-	for _, k := range batch[:n] {
-		held.add(clientHash(k.ip, k.ua))
-	}
-	u := d.otherClients.union(&held)
+	u := d.otherClients.union(held)
 	return u.estimate()
 }
 
@@ -361,14 +346,14 @@ func mixClientHash(ip, ua uint64) uint64 {
 	return h
 }
 
-// clientHashes4 is clientHash of each of four clients. The User-agents,
-// most of the bytes hashed, are hashed side by side: FNV-1a is a chain of
-// multiplications, each waiting on the one before it, and four chains
-// keep the multiplier busy where one left it idle (the hashes of the held
-// clients were 20 ms of the churn log's Result, CPU profiles of 4 runs).
-func clientHashes4(cs *[4]clientKey) [4]uint64 {
+// agentHashes4 is pathHash of each of four User-agents, hashed side by
+// side: FNV-1a is a chain of multiplications, each waiting on the one
+// before it, and four chains keep the multiplier busy where one left it
+// idle (the hashes of the held clients were 20 ms of the churn log's
+// Result, CPU profiles of 4 runs).
+func agentHashes4(uas *[4]string) [4]uint64 {
 	const prime = 1099511628211
-	a, b, c, d := cs[0].ua, cs[1].ua, cs[2].ua, cs[3].ua
+	a, b, c, d := uas[0], uas[1], uas[2], uas[3]
 	n := min(len(a), len(b), len(c), len(d))
 	a, b, c, d = a[:n], b[:n], c[:n], d[:n]
 	ha, hb, hc, hd := uint64(fnvOffset), uint64(fnvOffset), uint64(fnvOffset), uint64(fnvOffset)
@@ -378,12 +363,7 @@ func clientHashes4(cs *[4]clientKey) [4]uint64 {
 		hc = (hc ^ uint64(c[i])) * prime
 		hd = (hd ^ uint64(d[i])) * prime
 	}
-	var out [4]uint64
-	for k, h := range [4]uint64{ha, hb, hc, hd} {
-		cl := cs[k]
-		out[k] = mixClientHash(pathHash(cl.ip), pathHashFrom(h, cl.ua[n:]))
-	}
-	return out
+	return [4]uint64{pathHashFrom(ha, uas[0][n:]), pathHashFrom(hb, uas[1][n:]), pathHashFrom(hc, uas[2][n:]), pathHashFrom(hd, uas[3][n:])}
 }
 
 // fnvOffset is FNV-1a's offset basis, where pathHash starts.

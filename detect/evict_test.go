@@ -283,8 +283,8 @@ func TestSeenClientsAtTheEnd(t *testing.T) {
 	if u := d.otherClients.union(&held); !slices.Equal(u.reg, every.reg) {
 		t.Error("the folded and held clients' count differs from the count of every admission")
 	}
-	if got, want := d.seenClients(), every.estimate(); got != want {
-		t.Errorf("seenClients %d, want %d", got, want)
+	if got, want := d.Result().DistinctClients, every.estimate(); got != want {
+		t.Errorf("Result's DistinctClients %d, want %d", got, want)
 	}
 }
 
@@ -385,21 +385,24 @@ func hashTestClients(n int) []*client {
 	return out
 }
 
-// TestClientHashes4AsClientHash: hashing four clients side by side gives
-// each one's clientHash.
-func TestClientHashes4AsClientHash(t *testing.T) {
+// TestAgentHashes4AsPathHash: hashing four User-agents side by side gives
+// each one's pathHash, of which clientHash is made.
+func TestAgentHashes4AsPathHash(t *testing.T) {
 	cs := hashTestClients(4000)
 	for i := 0; i+4 <= len(cs); i++ {
-		var batch [4]clientKey
+		var batch [4]string
 		for k, c := range [4]*client{cs[i], cs[(i*13)%len(cs)], cs[(i*31)%len(cs)], cs[(i*7+1)%len(cs)]} {
-			batch[k] = clientKey{c.ip, c.ua.ua}
+			batch[k] = c.ua.ua
 		}
-		got := clientHashes4(&batch)
-		for k, c := range batch {
-			if want := clientHash(c.ip, c.ua); got[k] != want {
-				t.Fatalf("client %q %q: %x, want %x", c.ip, c.ua, got[k], want)
+		got := agentHashes4(&batch)
+		for k, ua := range batch {
+			if want := pathHash(ua); got[k] != want {
+				t.Fatalf("User-agent %q: %x, want %x", ua, got[k], want)
 			}
 		}
+	}
+	if got, want := mixClientHash(pathHash("192.0.2.1"), pathHash("agent")), clientHash("192.0.2.1", "agent"); got != want {
+		t.Errorf("mixClientHash %x, clientHash %x", got, want)
 	}
 }
 
@@ -411,8 +414,9 @@ func BenchmarkClientHashes(b *testing.B) {
 		c.ua.ua = fmt.Sprintf("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/1%02d.0.%d.95 Safari/537.36", i%30, i)
 	}
 	keys := make([]clientKey, len(cs))
+	uas := make([]string, len(cs))
 	for i, c := range cs {
-		keys[i] = clientKey{c.ip, c.ua.ua}
+		keys[i], uas[i] = clientKey{c.ip, c.ua.ua}, c.ua.ua
 	}
 	var sink uint64
 	b.Run("one-by-one", func(b *testing.B) {
@@ -425,8 +429,8 @@ func BenchmarkClientHashes(b *testing.B) {
 	b.Run("by-four", func(b *testing.B) {
 		for b.Loop() {
 			for i := 0; i+4 <= len(cs); i += 4 {
-				for _, h := range clientHashes4((*[4]clientKey)(keys[i : i+4])) {
-					sink += h
+				for k, h := range agentHashes4((*[4]string)(uas[i : i+4])) {
+					sink += mixClientHash(pathHash(keys[i+k].ip), h)
 				}
 			}
 		}

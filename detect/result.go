@@ -41,12 +41,18 @@ func (d *Detector) Result() *findings.Result {
 	res.Clients = findings.NewClientList(pc)
 	b := &summarizing{sum: findings.NewSummary(len(sorted)), env: env, pc: pc, checked: res.ViolationsChecked,
 		viols: &storedViolations{index: new(findings.Index)}, folded: d.other.Requests > 0}
+	b.countHeld = b.folded && d.cfg.MaxClients > 0
 	for lo := 0; lo < len(sorted); lo += touchAhead {
 		batch := sorted[lo:min(lo+touchAhead, len(sorted))]
 		b.touched += touchClients(batch)
+		b.hashBatch(batch)
 		for k, r := range batch {
 			d.summarizeRef(lo+k, r, b)
 		}
+	}
+	if res.ClientsEstimated {
+		// A client folded and seen again is one client, not two.
+		res.DistinctClients = max(d.seenClients(&b.held), res.DistinctClients)
 	}
 	d.th.pool = nil
 	res.Violations = findings.NewViolationList(b.viols)
@@ -105,11 +111,10 @@ func (d *Detector) passTotals() (*findings.Result, logTraits) {
 	// totals to look at.
 	res.BytesSaturated = d.other.Bytes == math.MaxInt64
 	res.WatchDropped = d.watchDropped
-	// A client folded and seen again is one client, not two.
 	res.DistinctClients = int64(d.clients.len())
-	if d.other.Requests > 0 {
-		res.DistinctClients, res.ClientsEstimated = max(d.seenClients(), res.DistinctClients), true
-	}
+	// Estimated when some client was folded: after the clients are
+	// summarized, which hashes them (Result).
+	res.ClientsEstimated = d.other.Requests > 0
 	// Folded clients' findings count in the totals (their rows are gone).
 	res.ViolationCount += d.other.Violations
 	res.IncidentCount += int(d.other.Incidents)

@@ -28,9 +28,49 @@ type summarizing struct {
 
 	touched int // touchClients's counts, read by no one
 
+	// The hashes of the batch of clients being summarized, by place in
+	// the batch (hashBatch): their User-agents' agentHash, and when
+	// clients were folded their clientHash, and held, the distinct count
+	// of the clients held (when countHeld).
+	agentHashes  [touchAhead]uint64
+	clientHashes [touchAhead]uint64
+	countHeld    bool
+	held         distinctCount
+
 	// parked is the record a parked client is unpacked into to be
 	// summarized (it is parked again after, as summarize left it).
 	parked client
+}
+
+// hashBatch hashes the clients of a batch, each User-agent once: for the
+// summary's counts of User-agents (findings.ClientFacts.AgentHash), and
+// after a fold for the count of distinct robots and clients. Each was a
+// pass of its own over the clients' User-agents, 250,000 cold texts of
+// 120 bytes on the churn log: the held clients' hashes in their table,
+// and the summary's maphash of each in the sorted order.
+func (b *summarizing) hashBatch(cs []clientRef) {
+	var uas [4]string
+	k := 0
+	for ; k+4 <= len(cs); k += 4 {
+		for j := range uas {
+			uas[j] = cs[k+j].agent().ua
+		}
+		h := agentHashes4(&uas)
+		copy(b.agentHashes[k:k+4], h[:])
+	}
+	for ; k < len(cs); k++ {
+		b.agentHashes[k] = pathHash(cs[k].agent().ua)
+	}
+	if !b.folded {
+		return
+	}
+	for k, r := range cs {
+		h := mixClientHash(pathHash(r.ip()), b.agentHashes[k])
+		b.clientHashes[k] = h
+		if b.countHeld {
+			b.held.add(h)
+		}
+	}
 }
 
 // summarizeRef summarizes the i-th of the clients list, r. A parked
@@ -88,7 +128,7 @@ func (d *Detector) summarize(i int, c *client, b *summarizing) *client {
 		// churn log).
 		v.Network = networkName(c.ip)
 	}
-	var f findings.ClientFacts
+	f := findings.ClientFacts{AgentHash: b.agentHashes[i%touchAhead]}
 	if v.Kind != findings.KindServer && v.Kind != findings.KindJunk {
 		f.Incidents, f.IncidentsUnlisted = d.incidentsOf(c, v.Name)
 	}
@@ -111,7 +151,7 @@ func (d *Detector) summarize(i int, c *client, b *summarizing) *client {
 		return c
 	}
 	if b.folded {
-		b.robotsSeen.add(clientHash(c.ip, c.ua.ua))
+		b.robotsSeen.add(b.clientHashes[i%touchAhead])
 	}
 	if d.cfg.Events != nil && c.flags&flagAnnounced == 0 {
 		// Judged a robot on the whole of its traffic only now.

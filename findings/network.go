@@ -3,7 +3,6 @@ package findings
 import (
 	"cmp"
 	"encoding/binary"
-	"hash/maphash"
 	"math"
 	"math/bits"
 	"net/netip"
@@ -25,10 +24,6 @@ type NetworkSummary struct {
 	Violations int64  `json:"violations"`
 	Incidents  int    `json:"incidents"`
 }
-
-// seedAgents seeds the hashes of a network's User-agents; collisions among
-// them (one in 2^64 a pair) would undercount by one.
-var seedAgents = maphash.MakeSeed()
 
 // maxNetworkAgents bounds the User-agents counted per network: past it the
 // count is a lower bound, as it is in merged reports.
@@ -141,7 +136,7 @@ type networkTally struct {
 // what Result allocated).
 type networkRow struct {
 	net      uint64 // the network (networkKey): the sort key
-	ua       uint64 // hash of the User-agent
+	ua       uint64 // agentHash of the User-agent; a collision (one in 2^64 a pair) would undercount by one
 	requests int64
 	extra    int32 // 1 + index in networkTally.extras; 0: no violations, incidents nor operator
 	robot    bool
@@ -166,13 +161,13 @@ func networkOfKey(k uint64) netip.Prefix {
 	return netip.PrefixFrom(netip.AddrFrom16(b), 48)
 }
 
-// Add counts a client.
-func (n *networkTally) Add(v *Verdict) {
+// Add counts a client, ua the agentHash of its User-agent.
+func (n *networkTally) Add(v *Verdict, ua uint64) {
 	net, ok := networkKeyOf(v.IP)
 	if !ok {
 		return
 	}
-	r := networkRow{net: net, ua: maphash.String(seedAgents, v.UserAgent), requests: v.Requests, robot: v.Robot}
+	r := networkRow{net: net, ua: ua, requests: v.Requests, robot: v.Robot}
 	e := networkExtra{violations: v.Violations, incidents: int32(min(v.Incidents, math.MaxInt32)), order: int32(min(len(n.rows), math.MaxInt32))}
 	if v.Identity == agents.IdentityVerified && v.Operator != "" {
 		k := slices.Index(n.ops, v.Operator)

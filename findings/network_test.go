@@ -46,7 +46,7 @@ func TestNetworksList(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var n networkTally
 			for i := range tt.verdicts {
-				n.Add(&tt.verdicts[i])
+				n.Add(&tt.verdicts[i], agentHash(tt.verdicts[i].UserAgent))
 			}
 			var got []string
 			for _, s := range n.list().Summaries() {
@@ -76,7 +76,7 @@ func TestNetworkNamesAsString(t *testing.T) {
 	var n networkTally
 	want := map[string]bool{}
 	for _, ip := range ips {
-		n.Add(&Verdict{IP: ip, UserAgent: "a", Requests: 1})
+		n.Add(&Verdict{IP: ip, UserAgent: "a", Requests: 1}, agentHash("a"))
 		p, ok := NetworkOf(ip)
 		if !ok {
 			t.Fatalf("%s: no network", ip)
@@ -123,9 +123,9 @@ func TestNetworkListOrder(t *testing.T) {
 		if op := ops[rng.IntN(len(ops))]; op != "" {
 			v.Identity, v.Operator = IdentityVerified, op
 		}
-		one.Add(&v)
+		one.Add(&v, agentHash(v.UserAgent))
 		p, _ := NetworkOf(ip)
-		parts[networkKey(p.Addr())%3].Add(&v)
+		parts[networkKey(p.Addr())%3].Add(&v, agentHash(v.UserAgent))
 		ips[i] = p.String()
 	}
 	want := one.list().Summaries()

@@ -19,7 +19,7 @@ func BenchmarkNetworkList(b *testing.B) {
 	for b.Loop() {
 		n := newNetworkTally(len(verdicts))
 		for i := range verdicts {
-			n.Add(&verdicts[i])
+			n.Add(&verdicts[i], agentHash(verdicts[i].UserAgent))
 		}
 		if l := n.list(); l.Len() < 100_000 {
 			b.Fatalf("%d networks", l.Len())

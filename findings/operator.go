@@ -61,8 +61,9 @@ func (o operatorTally) Refer(op string, views int64) {
 	}
 }
 
-// Add counts a client, if it is a verified crawler.
-func (o operatorTally) Add(v *Verdict) {
+// Add counts a client, if it is a verified crawler; ua is the agentHash
+// of its User-agent.
+func (o operatorTally) Add(v *Verdict, ua uint64) {
 	if v.Identity != IdentityVerified || v.Operator == "" {
 		return
 	}
@@ -79,7 +80,7 @@ func (o operatorTally) Add(v *Verdict) {
 		e.nets[v.Network] = struct{}{}
 	}
 	if len(e.agents) < maxNetworkAgents {
-		e.agents[agentHash(v.UserAgent)] = struct{}{}
+		e.agents[ua] = struct{}{}
 	}
 }
 

@@ -41,6 +41,13 @@ type ClientFacts struct {
 	// the rest from the verdict and adds it to its row as a merge adds a
 	// part's (RobotSummary.add).
 	Robot RobotSummary
+
+	// AgentHash is the agentHash (FNV-1a) of its verdict's UserAgent, if
+	// the caller has it (0: Add works it out). The networks' and the
+	// operators' counts of User-agents read it: hashing the text in Add
+	// read every client's User-agent again, cold, after detect had hashed
+	// it for its distinct-client count.
+	AgentHash uint64
 }
 
 // NewSummary returns a Summary with room for the given number of clients.
@@ -51,8 +58,12 @@ func NewSummary(clients int) *Summary {
 // Add adds a client of verdict v, and what the pass knows of it, and
 // returns the index of its robots row (Row); -1 when it is no robot.
 func (s *Summary) Add(v *Verdict, f *ClientFacts) int {
-	s.nets.Add(v)
-	s.ops.Add(v)
+	ua := f.AgentHash
+	if ua == 0 { // a text whose hash is 0 hashes to 0 again: the same
+		ua = agentHash(v.UserAgent)
+	}
+	s.nets.Add(v, ua)
+	s.ops.Add(v, ua)
 	t := &s.totals
 	if v.Bytes == math.MaxInt64 {
 		s.bytesSaturated = true
