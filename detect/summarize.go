@@ -49,6 +49,15 @@ type summarizing struct {
 // 120 bytes on the churn log: the held clients' hashes in their table,
 // and the summary's maphash of each in the sorted order.
 func (b *summarizing) hashBatch(cs []clientRef) {
+	for _, r := range cs {
+		ua := r.agent().ua
+		for at := 64; at < len(ua); at += 64 {
+			b.touched += int(ua[at] >> 7)
+		}
+		if len(ua) > 0 {
+			b.touched += int(ua[len(ua)-1] >> 7)
+		}
+	}
 	var uas [4]string
 	k := 0
 	for ; k+4 <= len(cs); k += 4 {
