@@ -70,7 +70,7 @@ func TestJunkKeepsNoRareUntilARequest(t *testing.T) {
 	if c.junkOnly() || c.rare().probes.junk != 4 || c.otherMethods() != 4 {
 		t.Errorf("junk only %v, junk %d, other methods %d: want false, 4, 4", c.junkOnly(), c.rare().probes.junk, c.otherMethods())
 	}
-	if k := conductOf(c, false); k.Methods["GET"] != 1 || k.Methods["other"] != 4 {
+	if k := conductOf(c, false, map[string]int64{}); k.Methods["GET"] != 1 || k.Methods["other"] != 4 {
 		t.Errorf("methods %v: want GET 1, other 4", k.Methods)
 	}
 }
@@ -133,7 +133,7 @@ func TestJunkCountsAsCountedOneByOne(t *testing.T) {
 				t.Errorf("other methods %d, want %d", got, nOther)
 			}
 			want := map[string]int64{"GET": n - nHead - nPost - nOther, "HEAD": nHead, "POST": nPost, "other": nOther}
-			k := conductOf(c, false)
+			k := conductOf(c, false, map[string]int64{})
 			for m, w := range want {
 				if k.Methods[m] != w {
 					t.Errorf("methods %v: want %s %d", k.Methods, m, w)
@@ -191,7 +191,7 @@ func TestHeadDelayAcrossMatchers(t *testing.T) {
 			}
 			c := d.clients.get("192.0.2.1", "BadBot/1.0")
 			ms, ok := edgeFor(d, "192.0.2.1", "BadBot/1.0")
-			k := conductOf(c, true)
+			k := conductOf(c, true, map[string]int64{})
 			if !ok || ms != tc.delayMs {
 				t.Errorf("edge's head delay %d ms (edge %v), want %d", ms, ok, tc.delayMs)
 			}

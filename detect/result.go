@@ -40,7 +40,7 @@ func (d *Detector) Result() *findings.Result {
 	pc := &passClients{clients: sorted, env: env, plain: newClientBits(len(sorted))}
 	res.Clients = findings.NewClientList(pc)
 	b := &summarizing{sum: findings.NewSummary(len(sorted)), env: env, pc: pc, checked: res.ViolationsChecked,
-		viols: &storedViolations{index: new(findings.Index)}, folded: d.other.Requests > 0}
+		viols: &storedViolations{index: new(findings.Index)}, folded: d.other.Requests > 0, methods: map[string]int64{}}
 	b.countHeld = b.folded && d.cfg.MaxClients > 0
 	for lo := 0; lo < len(sorted); lo += touchAhead {
 		batch := sorted[lo:min(lo+touchAhead, len(sorted))]

@@ -28,6 +28,10 @@ type summarizing struct {
 
 	touched int // touchClients's counts, read by no one
 
+	// methods is the map of a robot client's requests by method (see
+	// conductOf), the same for every client: Summary.Add copies it.
+	methods map[string]int64
+
 	// The hashes of the batch of clients being summarized, by place in
 	// the batch (hashBatch): their User-agents' agentHash, and when
 	// clients were folded their clientHash, and held, the distinct count
@@ -172,7 +176,7 @@ func (d *Detector) summarize(i int, c *client, b *summarizing) *client {
 	if e, ok := edgeOf(c, recent); ok { // before conductOf closes its open minute
 		b.edges = append(b.edges, e)
 	}
-	robotFacts(c, &f, b.checked)
+	robotFacts(c, &f, b.checked, b.methods)
 	row := b.sum.Add(&v, &f)
 	if row == len(b.tallies) {
 		b.tallies = append(b.tallies, &pathTally{})
@@ -186,11 +190,11 @@ func (d *Detector) summarize(i int, c *client, b *summarizing) *client {
 
 // robotFacts sets what the robots row of c needs beyond its verdict (a
 // new per-robot number is set here, on f.Robot); checked: violations were
-// checked at all.
-func robotFacts(c *client, f *findings.ClientFacts, checked bool) {
+// checked at all; methods is the map conductOf fills.
+func robotFacts(c *client, f *findings.ClientFacts, checked bool, methods map[string]int64) {
 	x, r := c.rare(), &f.Robot
 	f.Checked = c.flags&flagChecked != 0
-	r.Conduct = conductOf(c, checked && f.Checked)
+	r.Conduct = conductOf(c, checked && f.Checked, methods)
 	if fe := x.fetches; fe != nil {
 		r.UnreachableRequests, r.RobotsTxtServed = fe.unreachable, fe.served
 	}

@@ -39,7 +39,8 @@ type ClientFacts struct {
 	// LastViolation, Prefixes, UnreachableRequests, RobotsTxtServed,
 	// Conduct, and whatever per-robot number is added next); Add sets
 	// the rest from the verdict and adds it to its row as a merge adds a
-	// part's (RobotSummary.add).
+	// part's (RobotSummary.add), which copies the counts of its
+	// Conduct's Methods: the caller may reuse that map after Add.
 	Robot RobotSummary
 
 	// AgentHash is the agentHash (FNV-1a) of its verdict's UserAgent, if
