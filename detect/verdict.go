@@ -469,7 +469,7 @@ func (j *judgement) browserHabits(c *client, a *agents.Agent, lt *logTraits, cfg
 		// A browser asks for pages with GET; HEAD under its name is a link
 		// checker or a scanner's fingerprint. A page's script may send one,
 		// but with the page's assets loaded.
-		j.add(findings.ReasonBehaviour, pointsHeadBrowser, fmt.Sprintf("%s under a browser's User-agent, never an asset", headCount(c.head)))
+		j.add(findings.ReasonBehaviour, pointsHeadBrowser, headBrowserDetail(c.head))
 	}
 	if c.noUserAgent(lt) && c.head > 0 && int64(c.head) == int64(c.requests) && c.assets == 0 && j.kind == "" && !mostlyHead {
 		// In lines that log no User-agent (Common Log Format, HAProxy
@@ -489,13 +489,43 @@ func (j *judgement) browserHabits(c *client, a *agents.Agent, lt *logTraits, cfg
 	}
 	if a.Kind == agents.Browser && c.homeOnly() && lt.hasAssets && !lt.assetsElsewhere {
 		weak++
-		j.add(findings.ReasonBehaviour, pointsHomeOnly, fmt.Sprintf("%s for the home page and nothing else, never an asset", requestCount(int64(c.requests))))
+		j.add(findings.ReasonBehaviour, pointsHomeOnly, homeOnlyDetail(c.requests))
 	}
 	if c.rare().selfReferer && c.assets == 0 {
 		weak++
 		j.add(findings.ReasonBehaviour, pointsSelfReferer, "its first request names itself as the Referer, and never an asset")
 	}
 	return weak
+}
+
+// headBrowserDetail and homeOnlyDetail are the details of the commonest
+// reasons of a churn log, a browser's User-agent that sent HEAD, or asked
+// for the home page only, never an asset: formatted once for a single
+// request, the count of 35,000 of its 250,000 clients, each judged twice
+// (Result, then the report), where fmt.Sprintf was 49 of the 1,249 perf
+// samples of the workers' Results.
+func headBrowserDetail(head uint32) string {
+	if head == 1 {
+		return oneHeadBrowser
+	}
+	return formatHeadBrowser(head)
+}
+
+func homeOnlyDetail(requests uint32) string {
+	if requests == 1 {
+		return oneHomeOnly
+	}
+	return formatHomeOnly(requests)
+}
+
+var oneHeadBrowser, oneHomeOnly = formatHeadBrowser(1), formatHomeOnly(1)
+
+func formatHeadBrowser(head uint32) string {
+	return fmt.Sprintf("%s under a browser's User-agent, never an asset", headCount(head))
+}
+
+func formatHomeOnly(requests uint32) string {
+	return fmt.Sprintf("%s for the home page and nothing else, never an asset", requestCount(int64(requests)))
 }
 
 // kindSignals weighs what makes c a robot of a kind whatever its
