@@ -148,14 +148,14 @@ func (d *Detector) clientOf(r *logparse.Record) *client {
 	if c := d.recent; c != nil && c.ip == ip && c.ua.ua == ua {
 		return c
 	}
-	c, h := d.clients.find(ip, ua)
+	c, h := d.clients.findAhead(ip, ua, d.pre)
 	if c == nil {
 		var floor int64
 		if d.capped() {
 			floor = d.evictLightest()
 		}
 		var at uint32
-		c, at = d.newClient(r, ip, ua, kept, h)
+		c, at = d.newClient(r, ip, ua, kept, h, d.pre)
 		d.admit(c, at, floor)
 	}
 	d.recent = c

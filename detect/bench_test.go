@@ -153,3 +153,27 @@ func BenchmarkManyRobotNames(b *testing.B) {
 		runtime.KeepAlive(res)
 	}
 }
+
+// BenchmarkPoolChurn is BenchmarkChurn through a Pool of workers under the
+// default cap: 300,000 clients of one request, as the churn log's pass, so
+// that every record is a new client and the last 50,000 evict one.
+func BenchmarkPoolChurn(b *testing.B) {
+	const clients, batch = 300000, 4096
+	ips := benchAddresses(clients)
+	recs := make([]logparse.Record, clients)
+	for i := range recs {
+		recs[i] = logparse.Record{Client: ips[(i*7919)%clients], Method: "GET", Target: "/", Status: 200, Bytes: 5120,
+			UserAgent: fmt.Sprintf("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/%d.0.%d.%d Safari/537.36", 100+i%30, i%7919, i%211),
+			Time:      t0.Add(time.Duration(i) * 10 * time.Millisecond)}
+	}
+	b.ResetTimer()
+	cpu := processCPU()
+	for n := 0; n < b.N; n++ {
+		p := NewPool(Config{MaxClients: DefaultMaxClients}, 2)
+		for lo := 0; lo < clients; lo += batch {
+			p.Add(recs[lo:min(lo+batch, clients)], nil, nil, nil)
+		}
+		p.Close()
+	}
+	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
+}

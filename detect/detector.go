@@ -45,6 +45,12 @@ type Detector struct {
 	// (fleetTally.count): on a log where every client sends its own
 	// string, one copy, not two.
 	kept keptText
+	// lookahead: what a Pool worker read ahead of its next records
+	// (readAhead); pre: the record's being added, or nil.
+	lookahead [aheadGroup]pairAhead
+	pre       *pairAhead
+	made      int64  // clients made so far (newClient), for aheadPays
+	seen      uint64 // index slots parkIdle read, kept so that the reads are not dropped
 	// referrals finds the operator a Referer names; otherReferred holds
 	// the referred views of people folded into Other, by operator.
 	referrals     agents.Referrals
@@ -484,16 +490,25 @@ func (d *Detector) sweep() {
 	// client before counting its record), so the sweep costs the clients
 	// active in the last minutes, not all clients ever seen.
 	keep := d.active[:0]
+	var idle [aheadGroup]*client // to park, in turn (parkIdle)
+	n := 0
 	for _, c := range d.active {
 		d.advance(c, wm)
 		if c.rateIdle() {
 			c.rate.release(d.th.pool)
-			d.park(c)
+			if d.parkable(c) {
+				idle[n] = c
+				if n++; n == len(idle) {
+					d.parkIdle(idle[:n])
+					n = 0
+				}
+			}
 			continue
 		}
 		c.rate.window.active = int32(len(keep))
 		keep = append(keep, c)
 	}
+	d.parkIdle(idle[:n])
 	clear(d.active[len(keep):])
 	d.active = keep
 	// A burst of clients has passed: give its room back. Not below four
@@ -578,8 +593,14 @@ const maxInternedAgents = 1 << 14
 // (capText), are ip and ua: views of r, cloned here unless kept has
 // copies of them that outlive r; h is the pair's hash (clientTable.find).
 // It returns the client and its place in the table.
-func (d *Detector) newClient(r *logparse.Record, ip, ua string, kept keptText, h uint64) (*client, uint32) {
-	ai, uh := d.uas.find(ua)
+func (d *Detector) newClient(r *logparse.Record, ip, ua string, kept keptText, h uint64, a *pairAhead) (*client, uint32) {
+	var ai *agentInfo
+	var uh uint64
+	if a != nil && a.hashed {
+		ai, uh = d.uas.findHashed(ua, a.uh)
+	} else {
+		ai, uh = d.uas.find(ua)
+	}
 	if ai == nil {
 		switch {
 		case kept.ua == ua:
@@ -616,6 +637,7 @@ func (d *Detector) newClient(r *logparse.Record, ip, ua string, kept keptText, h
 	// while the collector marks costs a barrier over the record's every
 	// pointer word.
 	c, at := d.clients.fresh()
+	d.made++
 	c.ip, c.ua, c.epoch = ip, ai, d.epoch
 	c.rate.fin = newRate().fin
 	if len(d.cfg.Seed) > 0 {

@@ -287,10 +287,19 @@ func (r clientRef) load(tmp *client) *client {
 // which of two equal clients is evicted next (a followed log's report
 // differed with and without parking).
 func (d *Detector) park(c *client) {
-	if c.requests != 1 || d.cfg.Events != nil || d.cfg.Expire > 0 || !parking {
-		return
+	if d.parkable(c) {
+		d.parkHashed(c, hashPair(c.ip, c.ua.ua))
 	}
-	if d.clients.park(c) {
+}
+
+// parkable reports whether park would try to park c.
+func (d *Detector) parkable(c *client) bool {
+	return c.requests == 1 && d.cfg.Events == nil && d.cfg.Expire <= 0 && parking
+}
+
+// parkHashed is park of c, parkable, whose pair's hash is h.
+func (d *Detector) parkHashed(c *client, h uint64) {
+	if d.clients.parkHashed(c, h) {
 		d.parks++
 		if d.recent == c {
 			d.recent = nil

@@ -122,11 +122,19 @@ func NewPool(cfg Config, workers int) *Pool {
 func (p *Pool) work(k int, d *Detector, in <-chan *poolBatch) {
 	defer p.wg.Done()
 	me := uint8(k)
+	var ahead aheadState
 	for b := range in {
 		before := d.counts // Add counts this worker's own records; the batch counts all
 		d.setZone(b.zone)
 		d.limitClients(b.limits, k)
-		for _, i := range b.picks[k] {
+		picks := b.picks[k]
+		for j, i := range picks {
+			if j%aheadGroup == 0 {
+				ahead = d.aheadPays(ahead)
+				if ahead.on {
+					d.readAhead(b.recs, picks[j:min(j+aheadGroup, len(picks))])
+				}
+			}
 			if b.owner[i] != me {
 				continue // left out after it was routed (LeaveOut)
 			}
@@ -144,7 +152,11 @@ func (p *Pool) work(k int, d *Detector, in <-chan *poolBatch) {
 			}
 			r := &b.recs[i]
 			d.kept = b.kept[i]
+			if ahead.on {
+				d.pre = &d.lookahead[j%aheadGroup]
+			}
 			d.Add(r)
+			d.pre = nil
 		}
 		d.counts = before.plus(b.counts)
 		if b.left.Add(-1) == 0 {

@@ -91,11 +91,20 @@ func glanceAt(g uint64) uint64 { return g >> (64 - glanceBits) }
 // find returns the client with address ip and User-agent ua, or nil, and
 // the pair's hash, for put (0 when the client was found). A parked client
 // is unparked into a full record.
-func (t *clientTable) find(ip, ua string) (*client, uint64) {
+func (t *clientTable) find(ip, ua string) (*client, uint64) { return t.findAhead(ip, ua, nil) }
+
+// findAhead is find with the hashes readAhead worked out of the pair, if
+// a is not nil.
+func (t *clientTable) findAhead(ip, ua string, a *pairAhead) (*client, uint64) {
 	if t.glance == nil {
 		t.glance = make([]uint64, 1<<glanceBits)
 	}
-	g := glancePair(ip, ua)
+	var g uint64
+	if a != nil && a.glanced {
+		g = a.g
+	} else {
+		g = glancePair(ip, ua)
+	}
 	e := &t.glance[glanceAt(g)]
 	if *e != 0 && (*e^g)&tagMask == 0 && uint32(*e-1)&parkedBit == 0 {
 		// The address first: it tells most clients apart in fewer bytes.
@@ -103,7 +112,12 @@ func (t *clientTable) find(ip, ua string) (*client, uint64) {
 			return c, 0
 		}
 	}
-	h := hashPair(ip, ua)
+	var h uint64
+	if a != nil && a.hashed {
+		h = a.h
+	} else {
+		h = hashPair(ip, ua)
+	}
 	x := &t.index
 	if x.n == 0 {
 		return nil, h
@@ -167,7 +181,10 @@ func (t *clientTable) full(i uint32) *client {
 // park moves c, whose rate window was given back, into a parked entry if
 // one holds it exactly (parked.pack), and reports whether it did: c must
 // not be read after.
-func (t *clientTable) park(c *client) bool {
+func (t *clientTable) park(c *client) bool { return t.parkHashed(c, hashPair(c.ip, c.ua.ua)) }
+
+// parkHashed is park of c, whose pair's hash is h.
+func (t *clientTable) parkHashed(c *client, h uint64) bool {
 	// Packed first, then placed: a client that does not fit takes no
 	// room (a chunk made for it would be made again for the next).
 	var q parked
@@ -188,7 +205,7 @@ func (t *clientTable) park(c *client) bool {
 	q.slot = uint16((i &^ parkedBit) % parkedChunkLen)
 	*t.parkedAt(i) = q
 	x := &t.index
-	s := t.slotOf(c)
+	s := t.slotOfHashed(c, h)
 	from := x.place(s)
 	x.slots[s] = x.slots[s]&tagMask | uint64(i+1)
 	if t.glance != nil {
@@ -232,9 +249,12 @@ func (t *clientTable) put(i uint32, h uint64) {
 }
 
 // slotOf returns the index slot of c, a full record in the table.
-func (t *clientTable) slotOf(c *client) uint64 {
+func (t *clientTable) slotOf(c *client) uint64 { return t.slotOfHashed(c, hashPair(c.ip, c.ua.ua)) }
+
+// slotOfHashed is slotOf of c, whose pair's hash is h.
+func (t *clientTable) slotOfHashed(c *client, h uint64) uint64 {
 	x := &t.index
-	s := x.first(hashPair(c.ip, c.ua.ua))
+	s := x.first(h)
 	for i := x.place(s); i&parkedBit != 0 || t.record(i) != c; i = x.place(s) {
 		s = x.next(s)
 	}
@@ -372,8 +392,10 @@ func (t *agentTable) get(ua string) *agentInfo {
 }
 
 // find returns the entry of ua, or nil, and ua's hash, for add.
-func (t *agentTable) find(ua string) (*agentInfo, uint64) {
-	h := hashAgent(ua)
+func (t *agentTable) find(ua string) (*agentInfo, uint64) { return t.findHashed(ua, hashAgent(ua)) }
+
+// findHashed is find of ua, of hash h.
+func (t *agentTable) findHashed(ua string, h uint64) (*agentInfo, uint64) {
 	x := &t.index
 	if x.n == 0 {
 		return nil, h
