@@ -671,17 +671,7 @@ func sortClients(t *clientTable) []clientRef {
 	for r, i := range t.places() {
 		keys = append(keys, leadKeyOf(r, i))
 	}
-	slices.SortFunc(keys, func(a, b leadKey) int {
-		switch c := a.compare(&b); {
-		case c != 0:
-			return c
-		case a.place == b.place:
-			return 0
-		case clientBefore(t.ref(a.place), t.ref(b.place)):
-			return -1
-		}
-		return 1 // two clients' keys differ
-	})
+	sortLeadKeys(keys, t)
 	sorted := make([]clientRef, len(keys))
 	for i, k := range keys {
 		sorted[i] = t.ref(k.place)

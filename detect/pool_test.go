@@ -282,7 +282,11 @@ func TestSortClientsAsClientBefore(t *testing.T) {
 		}
 		_, h := tb.find(ip, ua)
 		c, at := tb.fresh()
-		*c = client{ip: ip, ua: tb.owner.agent(ua), requests: uint32(1 + rng.IntN(3)), evict: evictSlot{at: -1}}
+		requests := uint32(1 + rng.IntN(3))
+		if rng.IntN(20) == 0 { // counts that differ in their higher bytes too
+			requests = uint32(rng.Int64N(1 << 32))
+		}
+		*c = client{ip: ip, ua: tb.owner.agent(ua), requests: requests, evict: evictSlot{at: -1}}
 		tb.put(at, h)
 		if rng.IntN(2) == 0 {
 			tb.park(c)
