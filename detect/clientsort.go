@@ -86,6 +86,12 @@ func (s *leadKeySort) sort(keys []leadKey, d int) {
 	for i := range keys {
 		end[byteOf(&keys[i], field, shift)]++
 	}
+	if end[byteOf(&keys[0], field, shift)] == len(keys) {
+		// One byte for all (an address's dot, where every address of
+		// the run has its first field as long): nothing to move.
+		s.sort(keys, d+1)
+		return
+	}
 	at := 0
 	for b := range end {
 		start[b], at = at, at+end[b]
