@@ -253,6 +253,12 @@ func radixSums(sums []networkSum, at int, diff *[sumKeyWords]uint64) {
 	for i := range sums {
 		end[byte(sumKey(&sums[i], w)>>shift)]++
 	}
+	if end[byte(sumKey(&sums[0], w)>>shift)] == len(sums) {
+		// One byte for all (a name's dot, where every name of the run
+		// has its first field as long): nothing to move.
+		radixSums(sums, at+1, diff)
+		return
+	}
 	n := 0
 	for d := range end {
 		start[d], n = n, n+end[d]
