@@ -145,10 +145,12 @@ func (d *Detector) clientOf(r *logparse.Record) *client {
 	}
 	// Consecutive lines often come from one client (a page and its
 	// assets): comparing with the last one skips hashing the User-agent.
+	d.pair = 0
 	if c := d.recent; c != nil && c.ip == ip && c.ua.ua == ua {
 		return c
 	}
 	c, h := d.clients.findAhead(ip, ua, d.pre)
+	d.pair = h
 	if c == nil {
 		var floor int64
 		if d.capped() {
@@ -370,8 +372,9 @@ func (d *Detector) addToRate(c *client, q *request) {
 	if !c.rate.add(q.sec, q.hits, q.r.Bytes, q.r.Status, q.ph, d.th.pool) {
 		d.late++
 	}
-	if idle && c.rate.window != nil {
-		c.rate.window.active = int32(len(d.active))
+	if w := c.rate.window; idle && w != nil {
+		w.active = int32(len(d.active))
+		w.pair, w.paired = uint32(d.pair), d.pair != 0
 		d.active = append(d.active, c)
 	}
 }

@@ -71,21 +71,46 @@ func (d *Detector) readAhead(recs []logparse.Record, picks []int32) {
 	}
 }
 
-// parkIdle parks cs, parkable, in turn (park), their index slots read
-// together first: a sweep of a churn log parks clients whose slots have
-// left the cache long ago, and finding each one's slot (slotOf) waited
-// for its own miss.
-func (d *Detector) parkIdle(cs []*client) {
-	var hs [aheadGroup]uint64
+// parkGroup is idle clients a sweep parks together (parkIdle), with
+// their pairs' hashes.
+type parkGroup struct {
+	cs [aheadGroup]*client
+	hs [aheadGroup]uint64
+	// known: the bits of the clients whose hash is in hs, the low half
+	// of it (window.pair).
+	known uint8
+	n     int
+}
+
+// add adds c, its window's pair and paired, and reports whether the
+// group is full.
+func (g *parkGroup) add(c *client, pair uint32, paired bool) bool {
+	g.cs[g.n], g.hs[g.n] = c, uint64(pair)
+	if paired {
+		g.known |= 1 << g.n
+	}
+	g.n++
+	return g.n == len(g.cs)
+}
+
+// parkIdle parks g's clients, parkable, in turn (park), their index slots
+// read together first, and empties g: a sweep of a churn log parks
+// clients whose slots have left the cache long ago, and finding each
+// one's slot (slotOf) waited for its own miss.
+func (d *Detector) parkIdle(g *parkGroup) {
+	cs, hs := g.cs[:g.n], g.hs[:g.n]
 	for k, c := range cs {
-		hs[k] = hashPair(c.ip, c.ua.ua)
+		if g.known&(1<<k) == 0 {
+			hs[k] = hashPair(c.ip, c.ua.ua)
+		}
 	}
 	if slots := d.clients.index.slots; len(slots) > 0 {
-		for _, h := range hs[:len(cs)] {
+		for _, h := range hs {
 			d.seen ^= slots[h&uint64(len(slots)-1)]
 		}
 	}
 	for k, c := range cs {
 		d.parkHashed(c, hs[k])
 	}
+	*g = parkGroup{}
 }

@@ -1,8 +1,10 @@
 package detect
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/robowatch/robowatch/logparse"
 )
@@ -53,5 +55,46 @@ func TestReadAheadHashes(t *testing.T) {
 	}
 	if n := d.clients.len(); n != 8 {
 		t.Errorf("%d clients, want 8", n)
+	}
+}
+
+// TestWindowPairs holds every active client's window.pair to its pair's
+// hash, which the sweep parks it by without hashing again: clients new,
+// found again, parked and unparked, evicted under a cap.
+func TestWindowPairs(t *testing.T) {
+	d := New(Config{MaxClients: 300})
+	recs := make([]logparse.Record, 3*sweepEvery)
+	picks := make([]int32, len(recs))
+	for i := range recs {
+		n := i
+		if i%5 == 0 {
+			n = i / 5 % 40 // some come back
+		}
+		recs[i] = logparse.Record{Client: fmt.Sprintf("198.%d.%d.%d", n>>16, n>>8&255, n&255), UserAgent: benchUAs[n%len(benchUAs)],
+			Method: "GET", Target: "/", Status: 200, Time: t0.Add(time.Duration(i) * 700 * time.Millisecond)}
+		picks[i] = int32(i)
+	}
+	paired := 0
+	for j := range recs {
+		if j%aheadGroup == 0 {
+			d.readAhead(recs, picks[j:min(j+aheadGroup, len(picks))])
+		}
+		d.pre = &d.lookahead[j%aheadGroup]
+		d.Add(&recs[j])
+		d.pre = nil
+		if j%7 != 0 {
+			continue
+		}
+		for _, c := range d.active {
+			if w := c.rate.window; w.paired {
+				paired++
+				if want := uint32(hashPair(c.ip, c.ua.ua)); w.pair != want {
+					t.Fatalf("record %d: %s's window pair %x, want %x", j, c.ip, w.pair, want)
+				}
+			}
+		}
+	}
+	if paired == 0 || d.parks == 0 {
+		t.Errorf("%d windows paired, %d clients parked: the test tries nothing", paired, d.parks)
 	}
 }

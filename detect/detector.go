@@ -51,6 +51,9 @@ type Detector struct {
 	pre       *pairAhead
 	made      int64  // clients made so far (newClient), for aheadPays
 	seen      uint64 // index slots parkIdle read, kept so that the reads are not dropped
+	// pair: the hashPair of the record's client, as clientOf found or
+	// made it; 0 when it did not hash the pair (found by a glance).
+	pair uint64
 	// referrals finds the operator a Referer names; otherReferred holds
 	// the referred views of people folded into Other, by operator.
 	referrals     agents.Referrals
@@ -490,25 +493,22 @@ func (d *Detector) sweep() {
 	// client before counting its record), so the sweep costs the clients
 	// active in the last minutes, not all clients ever seen.
 	keep := d.active[:0]
-	var idle [aheadGroup]*client // to park, in turn (parkIdle)
-	n := 0
+	var idle parkGroup // to park, in turn
 	for _, c := range d.active {
 		d.advance(c, wm)
 		if c.rateIdle() {
+			w := c.rate.window
+			pair, paired := w.pair, w.paired
 			c.rate.release(d.th.pool)
-			if d.parkable(c) {
-				idle[n] = c
-				if n++; n == len(idle) {
-					d.parkIdle(idle[:n])
-					n = 0
-				}
+			if d.parkable(c) && idle.add(c, pair, paired) {
+				d.parkIdle(&idle)
 			}
 			continue
 		}
 		c.rate.window.active = int32(len(keep))
 		keep = append(keep, c)
 	}
-	d.parkIdle(idle[:n])
+	d.parkIdle(&idle)
 	clear(d.active[len(keep):])
 	d.active = keep
 	// A burst of clients has passed: give its room back. Not below four

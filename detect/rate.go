@@ -105,11 +105,18 @@ type window struct {
 	h10, h60   uint32 // hits in those windows
 	paths      []pathStamp
 	pathsLost  bool  // paths were dropped: incident path counts are lower bounds
+	paired     bool  // pair holds the client's hashPair (its low half)
 	pathsFull  int64 // with pathsLost, the cut at which paths was last found full
 	// active: the client's index in Detector.active, which it is in exactly
 	// while it holds a window (here, not in the client record: most
 	// clients of a churn log are idle).
 	active int32
+	// pair: the low half of the client's hashPair when paired, which is
+	// all its index slot needs (slotIndex): the sweep that parks it
+	// finds its slot without hashing its address and User-agent again,
+	// whose text, read first there, missed the cache. pair and paired
+	// sit where the fields before them left room.
+	pair uint32
 }
 
 // openIncident is a rapid-fire incident that may still grow.
