@@ -98,3 +98,26 @@ func TestWindowPairs(t *testing.T) {
 		t.Errorf("%d windows paired, %d clients parked: the test tries nothing", paired, d.parks)
 	}
 }
+
+// TestPanelIDsCapped: a path past MaxStoredPath takes the id of its capped
+// text (which keeps a hash of the whole), as that text does; short paths
+// keep theirs.
+func TestPanelIDsCapped(t *testing.T) {
+	var p panels
+	long := "/" + strings.Repeat("a", MaxStoredPath+30)
+	capped := capText(long, MaxStoredPath)
+	a, _ := p.id(long)
+	b, _ := p.id(capped)
+	c, _ := p.id(long + "b")
+	d, _ := p.id("/short")
+	e, _ := p.id("/short")
+	if a != b || c == a || d != e || d == a || d == c || p.paths.len() != 3 {
+		t.Errorf("ids %d %d %d %d %d, %d paths; want a = b, d = e, three paths", a, b, c, d, e, p.paths.len())
+	}
+	if f, _ := p.id(long); f != a {
+		t.Errorf("id %d again, want %d", f, a)
+	}
+	if got := p.paths.name(a); got != capped {
+		t.Errorf("name %q, want the capped path", got)
+	}
+}

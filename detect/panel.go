@@ -230,17 +230,24 @@ func (p *panels) idOf(f *pathFacts, path string) (uint32, bool) {
 
 // id interns a path, false when the table is full.
 func (p *panels) id(path string) (uint32, bool) {
-	if id, ok := p.paths.get(path); ok {
+	h := hashPath(path)
+	if id, ok := p.paths.getHashed(path, h); ok {
 		return id, true
 	}
 	if p.paths.len() >= maxPanelPaths {
 		return 0, false
 	}
-	path = capText(path, MaxStoredPath)
-	if id, ok := p.paths.get(path); ok {
-		return id, true
+	if len(path) > MaxStoredPath {
+		// Looked up again capped; a path that needs no cap was not
+		// there (a churn log's new paths were hashed and looked up
+		// three times: a tenth of the clients' panels, CPU profile).
+		path = capText(path, MaxStoredPath)
+		h = hashPath(path)
+		if id, ok := p.paths.getHashed(path, h); ok {
+			return id, true
+		}
 	}
-	return p.paths.add(path), true
+	return p.paths.addHashed(path, h), true
 }
 
 // release gives a forgotten client's panel back.

@@ -20,9 +20,10 @@ type pathTable struct {
 // collide).
 var hashPath = func(path string) uint64 { return maphash.String(seedClients, path) }
 
-// get returns the id of path, false if it has none.
-func (t *pathTable) get(path string) (uint32, bool) {
-	if id, ok := t.byHash[hashPath(path)]; ok && string(t.text.bytes(t.refs[id])) == path {
+// getHashed returns the id of path, whose hashPath is h, false if it has
+// none.
+func (t *pathTable) getHashed(path string, h uint64) (uint32, bool) {
+	if id, ok := t.byHash[h]; ok && string(t.text.bytes(t.refs[id])) == path {
 		return id, true
 	}
 	if len(t.collide) > 0 {
@@ -34,10 +35,12 @@ func (t *pathTable) get(path string) (uint32, bool) {
 
 // add interns path, which get does not find, copying it (the record's
 // memory is reused after Add), and returns its id.
-func (t *pathTable) add(path string) uint32 {
+func (t *pathTable) add(path string) uint32 { return t.addHashed(path, hashPath(path)) }
+
+// addHashed is add of path, whose hashPath is h.
+func (t *pathTable) addHashed(path string, h uint64) uint32 {
 	id := uint32(len(t.refs))
 	t.refs = append(t.refs, t.text.add(path))
-	h := hashPath(path)
 	if _, taken := t.byHash[h]; !taken {
 		if t.byHash == nil {
 			t.byHash = make(map[uint64]uint32)
