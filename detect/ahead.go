@@ -104,9 +104,14 @@ func (d *Detector) parkIdle(g *parkGroup) {
 			hs[k] = hashPair(c.ip, c.ua.ua)
 		}
 	}
-	if slots := d.clients.index.slots; len(slots) > 0 {
-		for _, h := range hs {
+	t := &d.clients
+	if slots := t.index.slots; len(slots) > 0 {
+		for k, h := range hs {
 			d.seen ^= slots[h&uint64(len(slots)-1)]
+			// Its entry in the eviction heap, which takes its new place.
+			if at := cs[k].evict.at; at >= 0 {
+				d.seen ^= uint64(t.heap[at].place)
+			}
 		}
 	}
 	for k, c := range cs {
