@@ -752,6 +752,7 @@ func mergeEnd(lists []*passClients, out *passClients, lo, hi, dir int) {
 // keyChunk is the sortKeys of the next clients of a sorted list, going
 // forwards (dir 1) or backwards (-1).
 type keyChunk struct {
+	touched int // the first reads' count, read by no one
 	clients []clientRef
 	keys    []sortKey
 	i       int // keys[i] is the key of clients[at]
@@ -767,6 +768,15 @@ func (h *keyChunk) fill() {
 		h.keys = make([]sortKey, 0, keyChunkLen)
 	}
 	h.keys, h.i = h.keys[:0], 0
+	// The chunk's clients are read first, in a loop of reads independent
+	// of each other, so that their misses are in flight together: making
+	// each key waited on its client's (leadKeyOf was 28% of the churn
+	// log's merge, perf samples by time).
+	for i, n := h.at, 0; i >= 0 && i < len(h.clients) && n < keyChunkLen; i, n = i+h.dir, n+1 {
+		if ip := h.clients[i].ip(); len(ip) > 0 && ip[0] == 0 {
+			h.touched++
+		}
+	}
 	for i := h.at; i >= 0 && i < len(h.clients) && len(h.keys) < keyChunkLen; i += h.dir {
 		h.keys = append(h.keys, sortKeyOf(h.clients[i]))
 	}
