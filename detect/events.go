@@ -218,7 +218,7 @@ func (d *Detector) expire(quiet int64) {
 	}
 	d.live.expireAt = now + expireEvery
 	cut := time.Unix(now, 0).Add(-d.cfg.Expire)
-	// No client is parked under Config.Expire (Detector.park): every one
+	// No client is parked under Config.Expire (Detector.parkable): every one
 	// is a record.
 	for c := range d.clients.records() {
 		if c.rare().watch != nil || !c.lastOf().time().Before(cut) || c.rate.window != nil {

@@ -16,7 +16,7 @@ import (
 // cycle, skips the entries' chunks (with two pointers an entry, their
 // reading was 6% of the churn log's CPU: perf, four runs alternated). A
 // client is parked by the sweep that gives its window back
-// (Detector.park), when pack finds its record fits exactly, and is
+// (Detector.parkIdle), when pack finds its record fits exactly, and is
 // unparked into a full record by its next request or its eviction; the
 // report reads a parked client through a copy unpacked on the stack. What
 // a client holds never depends on whether it was parked: pack keeps a
@@ -279,25 +279,19 @@ func (r clientRef) load(tmp *client) *client {
 	return tmp
 }
 
-// park parks c, idle, if it is a client a parked entry holds (see parked).
-// Not while Config.Events is told of clients as they come: the live
-// report's loops over the clients write to them (announce). Nor under
-// Config.Expire: expire folds the idle clients in the table's order, which
-// parking changes, and under a cap the order of the heap's removals picks
-// which of two equal clients is evicted next (a followed log's report
-// differed with and without parking).
-func (d *Detector) park(c *client) {
-	if d.parkable(c) {
-		d.parkHashed(c, hashPair(c.ip, c.ua.ua))
-	}
-}
-
-// parkable reports whether park would try to park c.
+// parkable reports whether c, idle, may be parked (parkHashed). Not while
+// Config.Events is told of clients as they come: the live report's loops
+// over the clients write to them (announce). Nor under Config.Expire:
+// expire folds the idle clients in the table's order, which parking
+// changes, and under a cap the order of the heap's removals picks which
+// of two equal clients is evicted next (a followed log's report differed
+// with and without parking).
 func (d *Detector) parkable(c *client) bool {
 	return c.requests == 1 && d.cfg.Events == nil && d.cfg.Expire <= 0 && parking
 }
 
-// parkHashed is park of c, parkable, whose pair's hash is h.
+// parkHashed parks c, parkable, whose pair's hash is h, if it is a client
+// a parked entry holds (see parked).
 func (d *Detector) parkHashed(c *client, h uint64) {
 	if d.clients.parkHashed(c, h) {
 		d.parks++
