@@ -1,5 +1,7 @@
 package detect
 
+import "github.com/robowatch/robowatch/internal/radix"
+
 // sortLeadKeys puts keys, of clients of t, in clientBefore's order of
 // their clients: an American flag sort on the bytes of the keys (fewer
 // requests last, then the address's first 16 bytes), most significant
@@ -22,7 +24,11 @@ func sortLeadKeys(keys []leadKey, t *clientTable) {
 		diff[2] |= k.lead2 ^ k0.lead2
 	}
 	s := leadKeySort{t: t, diff: diff}
-	s.sort(keys, 0)
+	var buckets []byte // each key's byte being sorted on (radix.Permute)
+	if len(keys) >= leadKeySmall {
+		buckets = make([]byte, len(keys))
+	}
+	s.sort(keys, buckets, 0)
 }
 
 // leadKeySort is a sort of leadKeys by radix (sortLeadKeys).
@@ -51,21 +57,30 @@ func digit(d int) (field int, shift uint) {
 	return 2, uint(8 * (19 - d))
 }
 
-// byteOf is the byte at shift of k's field, the requests inverted: most
-// requests first.
-func byteOf(k *leadKey, field int, shift uint) byte {
-	v := k.lead
+// bytesOf writes into out the byte at shift of each key's field, the
+// requests inverted: most requests first. The field is chosen once, not
+// per key.
+func bytesOf(keys []leadKey, out []byte, field int, shift uint) {
+	out = out[:len(keys)]
 	switch field {
 	case 0:
-		v = uint64(^k.requests)
-	case 2:
-		v = k.lead2
+		for i := range keys {
+			out[i] = byte(^keys[i].requests >> shift)
+		}
+	case 1:
+		for i := range keys {
+			out[i] = byte(keys[i].lead >> shift)
+		}
+	default:
+		for i := range keys {
+			out[i] = byte(keys[i].lead2 >> shift)
+		}
 	}
-	return byte(v >> shift)
 }
 
-// sort sorts keys, which agree on the bytes before the d-th.
-func (s *leadKeySort) sort(keys []leadKey, d int) {
+// sort sorts keys, which agree on the bytes before the d-th; buckets is
+// scratch as long as keys.
+func (s *leadKeySort) sort(keys []leadKey, buckets []byte, d int) {
 	for ; d < leadKeyDigits; d++ {
 		if f, shift := digit(d); byte(s.diff[f]>>shift) != 0 {
 			break
@@ -82,38 +97,13 @@ func (s *leadKeySort) sort(keys []leadKey, d int) {
 		return
 	}
 	field, shift := digit(d)
-	var start, end [256]int
-	for i := range keys {
-		end[byteOf(&keys[i], field, shift)]++
-	}
-	if end[byteOf(&keys[0], field, shift)] == len(keys) {
-		// One byte for all (an address's dot, where every address of
-		// the run has its first field as long): nothing to move.
-		s.sort(keys, d+1)
-		return
-	}
-	at := 0
-	for b := range end {
-		start[b], at = at, at+end[b]
-		end[b] = at
-	}
-	next := start
-	for b := range next {
-		for next[b] < end[b] {
-			// Carry the key at the bucket's next place to its own
-			// bucket, and the one there on, until one belongs here.
-			k := keys[next[b]]
-			for o := byteOf(&k, field, shift); int(o) != b; o = byteOf(&k, field, shift) {
-				k, keys[next[o]] = keys[next[o]], k
-				next[o]++
-			}
-			keys[next[b]] = k
-			next[b]++
-		}
-	}
+	bytesOf(keys, buckets, field, shift)
+	// One byte for all (an address's dot, where every address of the run
+	// has its first field as long) moves nothing: its bucket is the run.
+	start, end := radix.Permute(keys, buckets)
 	for b := range start {
 		if end[b]-start[b] > 1 {
-			s.sort(keys[start[b]:end[b]], d+1)
+			s.sort(keys[start[b]:end[b]], buckets[start[b]:end[b]], d+1)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/robowatch/robowatch/agents"
+	"github.com/robowatch/robowatch/internal/radix"
 )
 
 // NetworkSummary is what the clients of one network (a /24 for IPv4, a /48
@@ -247,9 +248,14 @@ func sortByNetwork(rows []networkRow) {
 	for i := range rows {
 		diff |= rows[i].net ^ rows[0].net
 	}
-	if diff != 0 {
-		radixByNetwork(rows, (63-bits.LeadingZeros64(diff))/8, diff)
+	if diff == 0 {
+		return
 	}
+	var buckets []byte // each row's byte being sorted on (radix.Permute)
+	if len(rows) >= radixSmall {
+		buckets = make([]byte, len(rows))
+	}
+	radixByNetwork(rows, buckets, (63-bits.LeadingZeros64(diff))/8, diff)
 }
 
 // radixSmall is the length under which radixByNetwork sorts by insertion.
@@ -257,8 +263,8 @@ const radixSmall = 24
 
 // radixByNetwork sorts rows, which agree on the networks' bytes above
 // byte b (0: the least significant), by the bytes from b down that diff
-// has bits in.
-func radixByNetwork(rows []networkRow, b int, diff uint64) {
+// has bits in; buckets is scratch as long as rows.
+func radixByNetwork(rows []networkRow, buckets []byte, b int, diff uint64) {
 	for b >= 0 && byte(diff>>(8*b)) == 0 {
 		b--
 	}
@@ -274,32 +280,14 @@ func radixByNetwork(rows []networkRow, b int, diff uint64) {
 		return
 	}
 	shift := uint(8 * b)
-	var start, end [256]int
+	buckets = buckets[:len(rows)]
 	for i := range rows {
-		end[byte(rows[i].net>>shift)]++
+		buckets[i] = byte(rows[i].net >> shift)
 	}
-	at := 0
-	for d := range end {
-		start[d], at = at, at+end[d]
-		end[d] = at
-	}
-	next := start
-	for d := range next {
-		for next[d] < end[d] {
-			// Carry the row at the bucket's next place to its own
-			// bucket, and the one there on, until one belongs here.
-			r := rows[next[d]]
-			for k := byte(r.net >> shift); int(k) != d; k = byte(r.net >> shift) {
-				r, rows[next[k]] = rows[next[k]], r
-				next[k]++
-			}
-			rows[next[d]] = r
-			next[d]++
-		}
-	}
+	start, end := radix.Permute(rows, buckets)
 	for d := range start {
 		if end[d]-start[d] > 1 {
-			radixByNetwork(rows[start[d]:end[d]], b-1, diff)
+			radixByNetwork(rows[start[d]:end[d]], buckets[start[d]:end[d]], b-1, diff)
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"iter"
 	"slices"
+
+	"github.com/robowatch/robowatch/internal/radix"
 )
 
 // NetworkList is the networks of a Result, most requests first, then by
@@ -200,7 +202,11 @@ func (l *NetworkList) sort() {
 			diff[w] |= sumKey(&sums[i], w) ^ sumKey(&sums[0], w)
 		}
 	}
-	radixSums(sums, 0, &diff)
+	var buckets []byte // each sum's byte being sorted on (radix.Permute)
+	if len(sums) >= radixSmall {
+		buckets = make([]byte, len(sums))
+	}
+	radixSums(sums, buckets, 0, &diff)
 }
 
 // sumOrder is the list's order: most requests first, then by name.
@@ -232,8 +238,8 @@ func sumKey(s *networkSum, w int) uint64 {
 
 // radixSums sorts sums, whose keys agree on the bytes before byte at (0:
 // the most significant of the first word), by the bytes from at on in
-// which diff has bits.
-func radixSums(sums []networkSum, at int, diff *[sumKeyWords]uint64) {
+// which diff has bits; buckets is scratch as long as sums.
+func radixSums(sums []networkSum, buckets []byte, at int, diff *[sumKeyWords]uint64) {
 	for at < 8*sumKeyWords && byte(diff[at/8]>>(56-8*(at%8))) == 0 {
 		at++
 	}
@@ -249,38 +255,16 @@ func radixSums(sums []networkSum, at int, diff *[sumKeyWords]uint64) {
 		return
 	}
 	w, shift := at/8, uint(56-8*(at%8))
-	var start, end [256]int
+	buckets = buckets[:len(sums)]
 	for i := range sums {
-		end[byte(sumKey(&sums[i], w)>>shift)]++
+		buckets[i] = byte(sumKey(&sums[i], w) >> shift)
 	}
-	if end[byte(sumKey(&sums[0], w)>>shift)] == len(sums) {
-		// One byte for all (a name's dot, where every name of the run
-		// has its first field as long): nothing to move.
-		radixSums(sums, at+1, diff)
-		return
-	}
-	n := 0
-	for d := range end {
-		start[d], n = n, n+end[d]
-		end[d] = n
-	}
-	next := start
-	for d := range next {
-		for next[d] < end[d] {
-			// As radixByNetwork: carry the sum to its bucket, and the one
-			// there on, until one belongs here.
-			s := sums[next[d]]
-			for k := byte(sumKey(&s, w) >> shift); int(k) != d; k = byte(sumKey(&s, w) >> shift) {
-				s, sums[next[k]] = sums[next[k]], s
-				next[k]++
-			}
-			sums[next[d]] = s
-			next[d]++
-		}
-	}
+	// One byte for all (a name's dot, where every name of the run has its
+	// first field as long) moves nothing: its bucket is the run.
+	start, end := radix.Permute(sums, buckets)
 	for d := range start {
 		if end[d]-start[d] > 1 {
-			radixSums(sums[start[d]:end[d]], at+1, diff)
+			radixSums(sums[start[d]:end[d]], buckets[start[d]:end[d]], at+1, diff)
 		}
 	}
 }
