@@ -100,11 +100,10 @@ func (s *leadKeySort) sort(keys []leadKey, buckets []byte, d int) {
 	bytesOf(keys, buckets, field, shift)
 	// One byte for all (an address's dot, where every address of the run
 	// has its first field as long) moves nothing: its bucket is the run.
-	start, end := radix.Permute(keys, buckets)
-	for b := range start {
-		if end[b]-start[b] > 1 {
-			s.sort(keys[start[b]:end[b]], buckets[start[b]:end[b]], d+1)
-		}
+	var end [256]int
+	radix.Permute(keys, buckets, &end)
+	for lo, hi := range radix.Runs(&end) {
+		s.sort(keys[lo:hi], buckets[lo:hi], d+1)
 	}
 }
 

@@ -35,13 +35,12 @@ func radixHashes(h []uint64, buckets []byte, shift uint) {
 	for i, x := range h {
 		buckets[i] = byte(x >> shift)
 	}
-	start, end := radix.Permute(h, buckets)
+	var end [256]int
+	radix.Permute(h, buckets, &end)
 	if shift == 0 {
 		return
 	}
-	for d := range start {
-		if end[d]-start[d] > 1 {
-			radixHashes(h[start[d]:end[d]], buckets[start[d]:end[d]], shift-8)
-		}
+	for lo, hi := range radix.Runs(&end) {
+		radixHashes(h[lo:hi], buckets[lo:hi], shift-8)
 	}
 }

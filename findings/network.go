@@ -284,11 +284,10 @@ func radixByNetwork(rows []networkRow, buckets []byte, b int, diff uint64) {
 	for i := range rows {
 		buckets[i] = byte(rows[i].net >> shift)
 	}
-	start, end := radix.Permute(rows, buckets)
-	for d := range start {
-		if end[d]-start[d] > 1 {
-			radixByNetwork(rows[start[d]:end[d]], buckets[start[d]:end[d]], b-1, diff)
-		}
+	var end [256]int
+	radix.Permute(rows, buckets, &end)
+	for lo, hi := range radix.Runs(&end) {
+		radixByNetwork(rows[lo:hi], buckets[lo:hi], b-1, diff)
 	}
 }
 

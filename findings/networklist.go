@@ -261,11 +261,10 @@ func radixSums(sums []networkSum, buckets []byte, at int, diff *[sumKeyWords]uin
 	}
 	// One byte for all (a name's dot, where every name of the run has its
 	// first field as long) moves nothing: its bucket is the run.
-	start, end := radix.Permute(sums, buckets)
-	for d := range start {
-		if end[d]-start[d] > 1 {
-			radixSums(sums[start[d]:end[d]], buckets[start[d]:end[d]], at+1, diff)
-		}
+	var end [256]int
+	radix.Permute(sums, buckets, &end)
+	for lo, hi := range radix.Runs(&end) {
+		radixSums(sums[lo:hi], buckets[lo:hi], at+1, diff)
 	}
 }
 

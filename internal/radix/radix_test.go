@@ -17,16 +17,20 @@ func sortBytes(s []uint64, scratch []byte, shift uint, small int) {
 	for i, x := range s {
 		scratch[i] = byte(x >> shift)
 	}
-	start, end := Permute(s, scratch)
-	for b := range start {
-		if end[b] < start[b] || b > 0 && start[b] != end[b-1] {
+	var end [256]int
+	Permute(s, scratch, &end)
+	lo := 0
+	for b := range end {
+		hi := end[b]
+		if hi < lo {
 			panic("buckets out of order")
 		}
-		for _, x := range s[start[b]:end[b]] {
+		for _, x := range s[lo:hi] {
 			if int(byte(x>>shift)) != b {
 				panic("element in another byte's bucket")
 			}
 		}
+		lo = hi
 	}
 	if end[255] != len(s) {
 		panic("buckets do not cover the slice")
@@ -34,10 +38,8 @@ func sortBytes(s []uint64, scratch []byte, shift uint, small int) {
 	if shift == 0 {
 		return
 	}
-	for b := range start {
-		if end[b]-start[b] > 1 {
-			sortBytes(s[start[b]:end[b]], scratch[start[b]:end[b]], shift-8, small)
-		}
+	for lo, hi := range Runs(&end) {
+		sortBytes(s[lo:hi], scratch[lo:hi], shift-8, small)
 	}
 }
 
@@ -82,8 +84,9 @@ func TestPermuteSortsAsSlicesSort(t *testing.T) {
 }
 
 func TestPermuteEmpty(t *testing.T) {
-	start, end := Permute([]int(nil), nil)
-	if start != [256]int{} || end != [256]int{} {
-		t.Fatalf("Permute(nil) = %v, %v, want zeros", start, end)
+	end := [256]int{2}
+	Permute([]int(nil), nil, &end)
+	if end != [256]int{} {
+		t.Fatalf("Permute(nil) ends = %v, want zeros", end)
 	}
 }
