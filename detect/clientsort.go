@@ -1,6 +1,10 @@
 package detect
 
-import "github.com/robowatch/robowatch/internal/radix"
+import (
+	"slices"
+
+	"github.com/robowatch/robowatch/internal/radix"
+)
 
 // sortLeadKeys puts keys, of clients of t, in clientBefore's order of
 // their clients: an American flag sort on the bytes of the keys (fewer
@@ -86,9 +90,15 @@ func (s *leadKeySort) sort(keys []leadKey, buckets []byte, d int) {
 			break
 		}
 	}
-	if len(keys) < leadKeySmall || d == leadKeyDigits {
-		// Sorted whole: keys that tie on all their bytes (a long IPv6
-		// address's clients, an address's User-agents) are rare.
+	if d == leadKeyDigits && len(keys) >= leadKeySmall {
+		// Keys that tie on all their bytes, compared whole: rare, but an
+		// address behind a proxy can have thousands of User-agents, whose
+		// sort by insertion made a log of 60,000 such clients take 11.9 s,
+		// not 0.7 (TestSortClientsTiedKeysInTime).
+		slices.SortFunc(keys, func(a, b leadKey) int { return compareLeadKeys(s.t, &a, &b) })
+		return
+	}
+	if len(keys) < leadKeySmall {
 		for i := 1; i < len(keys); i++ {
 			for j := i; j > 0 && compareLeadKeys(s.t, &keys[j], &keys[j-1]) < 0; j-- {
 				keys[j], keys[j-1] = keys[j-1], keys[j]

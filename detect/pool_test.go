@@ -399,3 +399,29 @@ func TestPoolCallsJudgedOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestSortClientsTiedKeysInTime: clients whose keys tie on every byte
+// (one address behind a proxy with a User-agent each, all of one request)
+// are sorted in n log n comparisons, not by insertion: 100,000 took 4.8 s
+// here by insertion, 0.05 s by pdqsort.
+func TestSortClientsTiedKeysInTime(t *testing.T) {
+	tb := clientTable{owner: testOwner()}
+	const n = 100_000
+	for i := range n {
+		ip, ua := "10.0.0.1", "Mozilla/5.0 Agent/"+strconv.Itoa(i)
+		_, h := tb.find(ip, ua)
+		c, at := tb.fresh()
+		*c = client{ip: ip, ua: tb.owner.agent(ua), requests: 1, evict: evictSlot{at: -1}}
+		tb.put(at, h)
+	}
+	start := time.Now()
+	got := sortClients(&tb)
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("%d clients of tied keys sorted in %v", n, d)
+	}
+	for i := 1; i < len(got); i++ {
+		if !clientBefore(got[i-1], got[i]) {
+			t.Fatalf("place %d: %q before %q", i, got[i-1].agent().ua, got[i].agent().ua)
+		}
+	}
+}
