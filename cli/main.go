@@ -68,10 +68,13 @@ func analyse(ctx context.Context, opt *Analyse, stdin io.Reader, stdout, stderr 
 	// The proxy hint reads every network: on a botnet's log (the churn
 	// log's 233,249) that was 13-20 ms on one goroutine after the report,
 	// and a collection its garbage set off. It is worked out beside the
-	// report, which leaves a core idle at times, and said after it.
+	// report, which leaves a core idle at times, and said after it. It
+	// is given the Result, not rep: the renderers set rep.Result when it
+	// is nil (report.Write).
 	var hint strings.Builder
 	hinted := make(chan struct{})
-	go func() { defer close(hinted); opt.ProxyHint(&hint, rep.Result) }()
+	res := rep.Result
+	go func() { defer close(hinted); opt.ProxyHint(&hint, res) }()
 	if err := opt.write(stdout, stderr, rep); err != nil {
 		return fail(err)
 	}
