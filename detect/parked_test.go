@@ -250,7 +250,7 @@ func TestParkRefusedTakesNoRoom(t *testing.T) {
 		}
 	}
 	if got, want := len(tb.parked), 1; got != want {
-		t.Errorf("%d parked clients in %d chunks, want %d", tb.pused, got, want)
+		t.Errorf("%d parked clients in %d chunks, want %d", tb.parks.used, got, want)
 	}
 	if tb.len() != 3*parkedChunkLen {
 		t.Errorf("%d clients in the table, want %d", tb.len(), 3*parkedChunkLen)
@@ -261,8 +261,8 @@ func TestParkRefusedTakesNoRoom(t *testing.T) {
 			t.Fatalf("client %d (%s) not found as it was put: %+v", i, ip, c)
 		}
 	}
-	if len(tb.pfree) != parkedChunkLen {
-		t.Errorf("%d parked entries given back after every client was unparked, want %d", len(tb.pfree), parkedChunkLen)
+	if len(tb.parks.free) != parkedChunkLen {
+		t.Errorf("%d parked entries given back after every client was unparked, want %d", len(tb.parks.free), parkedChunkLen)
 	}
 }
 
@@ -378,8 +378,8 @@ func TestParkedTableAsMap(t *testing.T) {
 					t.Fatalf("step %d: %d clients yielded, want %d", step, n, len(want))
 				}
 			}
-			if tb.pused == 0 || len(tb.pfree) == 0 {
-				t.Errorf("%d parked, %d parked places given back: the test parked or unparked none", tb.pused, len(tb.pfree))
+			if tb.parks.used == 0 || len(tb.parks.free) == 0 {
+				t.Errorf("%d parked, %d parked places given back: the test parked or unparked none", tb.parks.used, len(tb.parks.free))
 			}
 		})
 	}

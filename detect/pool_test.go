@@ -293,7 +293,7 @@ func TestSortClientsAsClientBefore(t *testing.T) {
 			tb.park(c)
 		}
 	}
-	if tb.pused == 0 {
+	if tb.parks.used == 0 {
 		t.Fatal("no client parked")
 	}
 	got := sortClients(&tb)

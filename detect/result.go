@@ -21,7 +21,7 @@ func (d *Detector) Result() *findings.Result {
 	// clients) goes before the clients' sort keys and the verdicts are
 	// made, not after, so the two are never held together. The
 	// User-agent records stay, for the parked clients that name them.
-	d.uas.index, d.uas.free = slotIndex{}, nil
+	d.uas.index, d.uas.places.free = slotIndex{}, nil
 	d.agents, d.agentSet, d.agentPurpose = agents.Classifier{}, nil, nil
 	d.clients.readOnly()
 	d.recent = nil

@@ -14,13 +14,11 @@ import (
 // next new client.
 type clientTable struct {
 	chunks [][]client // records, clientChunk a chunk; a zero record (ua nil) is free
-	used   uint32     // records handed out of the chunks
-	free   []uint32   // places of zeroed records, for the next new clients
+	recs   placeList  // the records' places: zeroed ones go to the next new clients
 	// parked holds the parked clients (parked.go); a place with
 	// parkedBit set is one of theirs. A zero entry (agent 0) is free.
 	parked []*parkedChunk
-	pused  uint32
-	pfree  []uint32
+	parks  placeList    // the parked entries' places, without parkedBit
 	owner  *parkedOwner // what the parked entries name; nil: none are parked
 	index  slotIndex
 	// heap is the eviction heap (evict.go), lightest first, when
@@ -160,7 +158,7 @@ func (t *clientTable) unpark(s uint64) *client {
 		t.heap[c.evict.at].place = i
 	}
 	*p = parked{}
-	t.pfree = append(t.pfree, from)
+	t.parks.give(from &^ parkedBit)
 	return c
 }
 
@@ -191,18 +189,12 @@ func (t *clientTable) parkHashed(c *client, h uint64) bool {
 	if t.owner == nil || !q.pack(c, t.owner) {
 		return false
 	}
-	var i uint32
-	if n := len(t.pfree); n > 0 {
-		i = t.pfree[n-1]
-		t.pfree = t.pfree[:n-1]
-	} else {
-		if t.pused%parkedChunkLen == 0 {
-			t.parked = append(t.parked, &parkedChunk{owner: t.owner})
-		}
-		i = t.pused | parkedBit
-		t.pused++
+	k, grow := t.parks.take(parkedChunkLen)
+	if grow {
+		t.parked = append(t.parked, &parkedChunk{owner: t.owner})
 	}
-	q.slot = uint16((i &^ parkedBit) % parkedChunkLen)
+	i := k | parkedBit
+	q.slot = uint16(k % parkedChunkLen)
 	*t.parkedAt(i) = q
 	x := &t.index
 	s := t.slotOfHashed(c, h)
@@ -216,7 +208,7 @@ func (t *clientTable) parkHashed(c *client, h uint64) bool {
 	if c.evict.at >= 0 {
 		t.heap[c.evict.at].place = i
 	}
-	t.free = append(t.free, from)
+	t.recs.give(from)
 	*c = client{}
 	return true
 }
@@ -224,16 +216,10 @@ func (t *clientTable) parkHashed(c *client, h uint64) bool {
 // fresh returns a zeroed record for a new client, which put then adds
 // with its hash: a folded client's if one was given back.
 func (t *clientTable) fresh() (*client, uint32) {
-	if n := len(t.free); n > 0 {
-		i := t.free[n-1]
-		t.free = t.free[:n-1]
-		return t.record(i), i
-	}
-	if t.used%clientChunk == 0 {
+	i, grow := t.recs.take(clientChunk)
+	if grow {
 		t.chunks = append(t.chunks, make([]client, clientChunk))
 	}
-	i := t.used
-	t.used++
 	return t.record(i), i
 }
 
@@ -274,7 +260,7 @@ func (t *clientTable) remove(c *client) {
 			*e = 0
 		}
 	}
-	t.free = append(t.free, i)
+	t.recs.give(i)
 	*c = client{}
 	x.remove(s)
 }
@@ -284,7 +270,7 @@ func (t *clientTable) remove(c *client) {
 // places), for a table that is only read from now on: len and the loops
 // over the clients still work, find and the rest do not.
 func (t *clientTable) readOnly() {
-	t.index.slots, t.glance, t.heap, t.free, t.pfree = nil, nil, nil, nil, nil
+	t.index.slots, t.glance, t.heap, t.recs.free, t.parks.free = nil, nil, nil, nil, nil
 }
 
 // len is the number of clients in the table.
@@ -313,7 +299,7 @@ func (t *clientTable) all() iter.Seq[*client] {
 // records yields the clients in full records, in no order, to be written.
 func (t *clientTable) records() iter.Seq[*client] {
 	return func(yield func(*client) bool) {
-		for i := range t.used {
+		for i := range t.recs.used {
 			if c := t.record(i); c.ua != nil && !yield(c) {
 				return
 			}
@@ -325,7 +311,7 @@ func (t *clientTable) records() iter.Seq[*client] {
 // order.
 func (t *clientTable) parkedEntries() iter.Seq2[uint32, *parked] {
 	return func(yield func(uint32, *parked) bool) {
-		for i := range t.pused {
+		for i := range t.parks.used {
 			if p := t.parkedAt(i | parkedBit); p.agent != 0 && !yield(i|parkedBit, p) {
 				return
 			}
@@ -336,7 +322,7 @@ func (t *clientTable) parkedEntries() iter.Seq2[uint32, *parked] {
 // places yields every client as a clientRef, with its place, in no order.
 func (t *clientTable) places() iter.Seq2[clientRef, uint32] {
 	return func(yield func(clientRef, uint32) bool) {
-		for i := range t.used {
+		for i := range t.recs.used {
 			if c := t.record(i); c.ua != nil && !yield(clientRef{c: c}, i) {
 				return
 			}
@@ -371,8 +357,7 @@ func (t *clientTable) evictOf(i uint32) *evictSlot {
 // chunks, found through a slotIndex over a 64-bit hash of the string.
 type agentTable struct {
 	chunks [][]agentInfo // entries; a zero entry (agent nil) is free
-	used   uint32
-	free   []uint32
+	places placeList
 	index  slotIndex
 }
 
@@ -412,16 +397,9 @@ func (t *agentTable) findHashed(ua string, h uint64) (*agentInfo, uint64) {
 // add adds a copy of a, of hash h, which find does not find yet, and
 // returns the table's.
 func (t *agentTable) add(a agentInfo, h uint64) *agentInfo {
-	var i uint32
-	if n := len(t.free); n > 0 {
-		i = t.free[n-1]
-		t.free = t.free[:n-1]
-	} else {
-		if t.used%tableChunk == 0 {
-			t.chunks = append(t.chunks, make([]agentInfo, tableChunk))
-		}
-		i = t.used
-		t.used++
+	i, grow := t.places.take(tableChunk)
+	if grow {
+		t.chunks = append(t.chunks, make([]agentInfo, tableChunk))
 	}
 	p := t.entry(i)
 	*p = a
@@ -438,7 +416,7 @@ func (t *agentTable) remove(a *agentInfo) {
 	for t.entry(x.place(s)) != a {
 		s = x.next(s)
 	}
-	t.free = append(t.free, x.place(s))
+	t.places.give(x.place(s))
 	*a = agentInfo{}
 	x.remove(s)
 }
@@ -564,3 +542,27 @@ func (x *slotIndex) remove(i uint64) {
 	x.slots[i] = 0
 	x.n--
 }
+
+// placeList hands out the places of a table kept in chunks: one given
+// back first, else the next never used (clientTable's records and parked
+// entries, agentTable's entries).
+type placeList struct {
+	used uint32   // places handed out of the chunks
+	free []uint32 // places given back, for the next taken
+}
+
+// take returns a place, and whether it is the first of a chunk of n
+// places not made yet, which the caller makes.
+func (l *placeList) take(n uint32) (i uint32, grow bool) {
+	if k := len(l.free); k > 0 {
+		i = l.free[k-1]
+		l.free = l.free[:k-1]
+		return i, false
+	}
+	i = l.used
+	l.used++
+	return i, i%n == 0
+}
+
+// give gives place i back.
+func (l *placeList) give(i uint32) { l.free = append(l.free, i) }
