@@ -93,10 +93,10 @@ func (g *parkGroup) add(c *client, pair uint32, paired bool) bool {
 	return g.n == len(g.cs)
 }
 
-// parkIdle parks g's clients, parkable, in turn (parkHashed), their index slots
-// read together first, and empties g: a sweep of a churn log parks
-// clients whose slots have left the cache long ago, and finding each
-// one's slot (slotOf) waited for its own miss.
+// parkIdle parks g's clients, parkable, in turn (parkHashed), their
+// index slots read together first, and empties g: a sweep of a churn log
+// parks clients whose slots have left the cache long ago, and finding
+// each one's slot (slotOf) waited for its own miss.
 func (d *Detector) parkIdle(g *parkGroup) {
 	cs, hs := g.cs[:g.n], g.hs[:g.n]
 	for k, c := range cs {
