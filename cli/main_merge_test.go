@@ -577,6 +577,46 @@ func TestWorkersGiveTheSameReport(t *testing.T) {
 	}
 }
 
+// TestWorkersSameOnManyPaths: the workers find the paths their parsers
+// interned, and past the first 4,096 (a site of many pages, a log of
+// query strings) and for paths too long to intern they work the paths out
+// themselves; either way the report is --workers 1's, byte for byte, with
+// robots.txt violations, sign-up pages, probes and assets among them.
+func TestWorkersSameOnManyPaths(t *testing.T) {
+	dir := t.TempDir()
+	robotsTxt := filepath.Join(dir, "robots.txt")
+	if err := os.WriteFile(robotsTxt, []byte("User-agent: *\nDisallow: /private/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	const bot = "Mozilla/5.0 (compatible; ExampleBot/1.0; +https://example.com/bot)"
+	const person = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
+	at := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	for i := range 20000 {
+		ip, ua := fmt.Sprintf("198.51.%d.%d", 100+i%7, 1+i%5), person
+		path := []string{"/article/%d", "/private/%d", "/wp-login.php?n=%d", "/img/%d.png", "/.env.%d", "/search?q=" + strings.Repeat("long", 20) + "%d"}[i%6]
+		path = fmt.Sprintf(path, i)
+		if i%3 == 0 {
+			ua = bot
+		}
+		fmt.Fprintf(&b, "%s - - [%s] \"GET %s HTTP/1.1\" %d 512 \"-\" \"%s\"\n", ip, at.Add(time.Duration(i)*time.Second).Format("02/Jan/2006:15:04:05 -0700"), path, 200+i%2*204, ua)
+	}
+	logPath := filepath.Join(dir, "access.log")
+	if err := os.WriteFile(logPath, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-o", "json", "--robots", robotsTxt, logPath}
+	_, one, _ := runCLI(t, nil, append([]string{"--workers", "1"}, args...)...)
+	if !strings.Contains(one, "/private/") {
+		t.Fatalf("no robots.txt violation in the report: the test checks nothing\n%.2000s", one)
+	}
+	for _, w := range []string{"2", "3"} {
+		if _, many, _ := runCLI(t, nil, append([]string{"--workers", w}, args...)...); many != one {
+			t.Errorf("--workers %s differs from --workers 1 at %s", w, firstDiff(many, one))
+		}
+	}
+}
+
 // TestMergeHostileParts: a report edited into nonsense (a bucket width no
 // run writes, a timeline too long, broken JSON) is refused with a reason,
 // never a hang or a panic.

@@ -39,8 +39,13 @@ func (d *Detector) Add(r *logparse.Record) {
 		return
 	}
 	d.records++
-	q := request{r: r, path: r.Path(), sec: r.Time.Unix(), timed: !r.Time.IsZero()}
-	q.facts = d.paths.of(q.path)
+	q := request{r: r, sec: r.Time.Unix(), timed: !r.Time.IsZero()}
+	if e := d.shared; e != nil {
+		q.path, q.facts = e.path, d.locals.of(e)
+	} else {
+		q.path = r.Path()
+		q.facts = d.paths.of(q.path)
+	}
 	q.res = q.facts.res
 	q.page = q.res == resourcePage
 	q.future = q.timed && d.ahead(q.sec)

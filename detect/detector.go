@@ -49,8 +49,12 @@ type Detector struct {
 	// (readAhead); pre: the record's being added, or nil.
 	lookahead [aheadGroup]pairAhead
 	pre       *pairAhead
-	made      int64  // clients made so far (newClient), for aheadPays
-	seen      uint64 // index slots parkIdle read, kept so that the reads are not dropped
+	// shared: a Pool worker's next record's path, interned by Route
+	// (nil: not interned); locals, the worker's facts of such paths.
+	shared *sharedPath
+	locals pathLocals
+	made   int64  // clients made so far (newClient), for aheadPays
+	seen   uint64 // index slots parkIdle read, kept so that the reads are not dropped
 	// pair: the hashPair of the record's client, as clientOf found or
 	// made it; 0 when it did not hash the pair (found by a glance).
 	pair uint64

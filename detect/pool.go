@@ -40,8 +40,9 @@ type Pool struct {
 	wg     sync.WaitGroup
 	close  sync.Once
 	res    *findings.Result
-	fleets fleetTally // over every record handed over: the workers' at Result
-	paths  pathMemo   // what recent paths say alone, for the fleets and log counts
+	fleets fleetTally   // over every record handed over: the workers' at Result
+	paths  pathMemo     // what recent paths say alone, for the fleets and log counts
+	shared *sharedPaths // the paths Route interns for the workers
 	// kept holds the batches' kept slices once every worker is done with
 	// them, for the next batches: one each would be 32 bytes a record of
 	// garbage.
@@ -78,9 +79,10 @@ type poolBatch struct {
 	epoch0  uint16
 	zone    time.Time // Pool.first once the batch is handed over: the log's zone for every record in it
 	counts  logCounts
-	limits  []int64      // the most clients each worker may hold in this batch; nil: no cap
-	kept    []keptText   // kept[i]: the fleet tally's copies of record i's User-agent and address (Detector.kept)
-	left    atomic.Int32 // workers not done with it
+	limits  []int64       // the most clients each worker may hold in this batch; nil: no cap
+	kept    []keptText    // kept[i]: the fleet tally's copies of record i's User-agent and address (Detector.kept)
+	shared  []*sharedPath // shared[i]: record i's path interned (Routes.shared)
+	left    atomic.Int32  // workers not done with it
 	release func()
 }
 
@@ -93,7 +95,7 @@ func NewPool(cfg Config, workers int) *Pool {
 		workers = min(workers, cfg.MaxClients) // a place for each at least
 	}
 	agents.WarmUp()
-	p := &Pool{clock: math.MinInt64}
+	p := &Pool{clock: math.MinInt64, shared: newSharedPaths()}
 	// The Pool asks only a path's kind, fingerprint and sign-up words of
 	// its memo, which cost less to work out again than a Detector's
 	// answers: a quarter of the room (48 kB); every kB the pass holds is
@@ -151,12 +153,12 @@ func (p *Pool) work(k int, d *Detector, in <-chan *poolBatch) {
 				d.tick(c)
 			}
 			r := &b.recs[i]
-			d.kept = b.kept[i]
+			d.kept, d.shared = b.kept[i], b.shared[i]
 			if ahead.on {
 				d.pre = &d.lookahead[j%aheadGroup]
 			}
 			d.Add(r)
-			d.pre = nil
+			d.pre, d.shared = nil, nil
 		}
 		d.counts = before.plus(b.counts)
 		if b.left.Add(-1) == 0 {
@@ -240,7 +242,7 @@ func (p *Pool) AddRoutes(recs []logparse.Record, rt *Routes, release func()) {
 	whole := !rt.left && n == len(rt.owner)
 	for lo := 0; lo < n; {
 		hi, limits := p.cut(owner, lo)
-		b := &poolBatch{recs: recs[lo:hi], owner: owner[lo:hi], clock: clock[lo:hi], epoch0: epoch0, zone: p.first, limits: limits}
+		b := &poolBatch{recs: recs[lo:hi], owner: owner[lo:hi], clock: clock[lo:hi], epoch0: epoch0, zone: p.first, limits: limits, shared: rt.shared[lo:hi]}
 		if epoch != nil {
 			b.epoch = epoch[lo:hi]
 		}

@@ -433,3 +433,28 @@ func TestSortTiedKeysInNLogN(t *testing.T) {
 		}
 	}
 }
+
+// TestRouteOfByNetwork: the addresses of one network go to one worker
+// (the verdicts look at a network whole), whichever way the address is
+// written, and an IPv4 address or a host name goes by the text before
+// its last dot.
+func TestRouteOfByNetwork(t *testing.T) {
+	for _, tt := range []struct{ a, b string }{
+		{"192.0.2.1", "192.0.2.254"},
+		{"192.0.2.1", "::ffff:192.0.2.77"},
+		{"2001:db8:1::1", "2001:db8:1:ffff::2"},
+		{"crawl-66-249-66-1.googlebot.com", "crawl-66-249-66-1.googlebot.net"},
+	} {
+		if routeOf(tt.a) != routeOf(tt.b) {
+			t.Errorf("%s and %s routed apart", tt.a, tt.b)
+		}
+	}
+	for _, addr := range []string{"192.0.2.1", "10.0.0.255", "1.2.3", "a.b", "host.example.org"} {
+		if got, want := routeOf(addr), fnv32(addr[:strings.LastIndexByte(addr, '.')]); got != want {
+			t.Errorf("routeOf(%q) = %x, want fnv32 of its text before the last dot, %x", addr, got, want)
+		}
+	}
+	if routeOf("192.0.2.1") == routeOf("192.0.3.1") && routeOf("192.0.3.1") == routeOf("192.0.4.1") {
+		t.Error("three networks share a route: the hash reads no more than the first two numbers")
+	}
+}

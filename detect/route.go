@@ -18,15 +18,16 @@ import (
 // tenth of what a second core could take over. A Routes is reused from
 // batch to batch, once the workers are done with the last.
 type Routes struct {
-	owner     []uint8    // each record's worker (routeOf), ownerPass, or ownerNone once left out
-	sec       []int64    // each record's Unix second, or noClock when it moves no clock
-	res       []resource // what each asks for (classify of its path)
-	fleet     []uint8    // what each one's path says for the fleet tally (fleetFlagsOf)
-	picks     [][]int32  // picks[k]: the records routed to worker k, in order
-	clock     []int64    // poolBatch.clock, filled by AddRoutes
-	counts    logCounts  // of every record
-	elsewhere int        // records of other shards
-	left      bool       // a record was left out after Route: counts and picks include it
+	owner     []uint8       // each record's worker (routeOf), ownerPass, or ownerNone once left out
+	sec       []int64       // each record's Unix second, or noClock when it moves no clock
+	res       []resource    // what each asks for (classify of its path)
+	fleet     []uint8       // what each one's path says for the fleet tally (fleetFlagsOf)
+	shared    []*sharedPath // each one's path interned (nil: not interned)
+	picks     [][]int32     // picks[k]: the records routed to worker k, in order
+	clock     []int64       // poolBatch.clock, filled by AddRoutes
+	counts    logCounts     // of every record
+	elsewhere int           // records of other shards
+	left      bool          // a record was left out after Route: counts and picks include it
 }
 
 // noClock is the second of a record that moves no clock: it has no time,
@@ -68,6 +69,7 @@ func (p *Pool) route(recs []logparse.Record, shard findings.Shard, mine []bool, 
 	rt.sec = slices.Grow(rt.sec[:0], n)[:n]
 	rt.res = slices.Grow(rt.res[:0], n)[:n]
 	rt.fleet = slices.Grow(rt.fleet[:0], n)[:n]
+	rt.shared = slices.Grow(rt.shared[:0], n)[:n]
 	rt.counts, rt.elsewhere, rt.left = logCounts{}, 0, false
 	w := uint32(len(p.dets))
 	if len(rt.picks) != int(w) {
@@ -92,6 +94,12 @@ func (p *Pool) route(recs []logparse.Record, shard findings.Shard, mine []bool, 
 			rt.sec[i] = sec
 		}
 		path := r.Path()
+		if e := p.shared.of(path); e != nil {
+			rt.shared[i], rt.res[i], rt.fleet[i] = e, e.facts.res, e.fleet
+			rt.counts.countFP(r, e.facts.res, e.facts.fp)
+			continue
+		}
+		rt.shared[i] = nil
 		pf := memo.of(path)
 		res := pf.res
 		rt.res[i] = res
