@@ -18,7 +18,9 @@
 # scraper writes, and no robots.txt.
 #
 # Rows: robowatch -o json on all cores, the same on one core (GOMAXPROCS=1:
-# the 1-vs-N-core scaling), the terminal report, the .gz, and GoAccess.
+# the 1-vs-N-core scaling; the two are run by turns, and stderr says how
+# long a cache line took between cores before and after them, see
+# bench/corelat.go), the terminal report, the .gz, and GoAccess.
 #
 # The peak-memory target (< 200 MB for 10M lines / 100k clients):
 #   bash bench/run.sh 10000000 --ips 100000 --runs 1 --no-goaccess
@@ -45,7 +47,7 @@ while [ $# -gt 0 ]; do
 	--runs) runs=$2; shift 2 ;;
 	--no-goaccess) goaccess=no; shift ;;
 	--churn) churn=yes; shift ;;
-	-h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "bench/run.sh: unknown flag $1" >&2; exit 2 ;;
 	*) lines=$1; shift ;;
 	esac
@@ -94,37 +96,51 @@ nlines=$(wc -l < "$log")
 size=$(stat -c %s "$log")
 gzsize=$(stat -c %s "$log.gz")
 
-# measure NAME CMD...: runs CMD $runs times; records the fastest wall time
-# (ns) and the peak RSS (KiB) of that run in secs[NAME] and rss[NAME].
+# once NAME CMD...: runs CMD once; keeps the fastest wall time (ns) of NAME
+# and the peak RSS (KiB) of that run in secs[NAME] and rss[NAME].
 declare -A secs rss
 order=()
-measure() {
+once() {
 	local name=$1; shift
-	local best= bestrss= i t0 t1 ns kb
-	for ((i = 0; i < runs; i++)); do
-		t0=$(date +%s%N)
-		if ! /usr/bin/time -v -o "$dir/time.txt" "$@" > /dev/null 2> "$dir/stderr.txt"; then
-			echo "bench/run.sh: $name failed:" >&2
-			cat "$dir/stderr.txt" "$dir/time.txt" >&2
-			exit 1
-		fi
-		t1=$(date +%s%N)
-		ns=$((t1 - t0))
-		kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$dir/time.txt")
-		if [ -z "$best" ] || [ "$ns" -lt "$best" ]; then
-			best=$ns bestrss=$kb
-		fi
-	done
-	secs[$name]=$best
-	rss[$name]=$bestrss
-	order+=("$name")
+	local t0 t1 ns kb
+	t0=$(date +%s%N)
+	if ! /usr/bin/time -v -o "$dir/time.txt" "$@" > /dev/null 2> "$dir/stderr.txt"; then
+		echo "bench/run.sh: $name failed:" >&2
+		cat "$dir/stderr.txt" "$dir/time.txt" >&2
+		exit 1
+	fi
+	t1=$(date +%s%N)
+	ns=$((t1 - t0))
+	kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$dir/time.txt")
+	if [ -z "${secs[$name]:-}" ] || [ "$ns" -lt "${secs[$name]}" ]; then
+		secs[$name]=$ns rss[$name]=$kb
+	fi
 }
+
+# measure NAME CMD...: runs CMD $runs times (once).
+measure() {
+	local i
+	for ((i = 0; i < runs; i++)); do
+		once "$@"
+	done
+	order+=("$1")
+}
+
+# corelat: the cores' cache line round trip now (bench/corelat.go).
+corelat() { (cd "$repo" && go run bench/corelat.go 2>&1) || echo "?"; }
 
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $runs run(s) each, fastest shown" >&2
 measure "cat > /dev/null" cat "$log"
 measure "wc -l" wc -l "$log"
-measure "robowatch" "$bin" "${robots[@]}" -o json "$log"
-measure "robowatch, 1 core" env GOMAXPROCS=1 "$bin" "${robots[@]}" -o json "$log"
+# All cores and one, run by turns: the host's state changes from minute to
+# minute (bench/corelat.go), and both rows of a ratio see the same ones.
+before=$(corelat)
+for ((i = 0; i < runs; i++)); do
+	once "robowatch" "$bin" "${robots[@]}" -o json "$log"
+	once "robowatch, 1 core" env GOMAXPROCS=1 "$bin" "${robots[@]}" -o json "$log"
+done
+order+=("robowatch" "robowatch, 1 core")
+echo "cache line round trip between cores (bench/corelat.go): $before before those rows, $(corelat) after" >&2
 measure "robowatch table" "$bin" "${robots[@]}" --width 100 "$log"
 measure "robowatch .gz" "$bin" "${robots[@]}" -o json "$log.gz"
 if [ $goaccess = yes ] && command -v goaccess > /dev/null; then
