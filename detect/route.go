@@ -52,9 +52,10 @@ func NewPathMemo() *PathMemo {
 
 // Route works out rt for recs, each this machine's if shard owns its
 // client (--shard): the routing and counting Add does, to be done apart
-// from the records' order. It reads nothing of p that changes after
-// NewPool, so it may run on any goroutine, at the same time as Add, with
-// a memo of that goroutine's (nil: none).
+// from the records' order. Of p it reads only what does not change after
+// NewPool, and interns paths in p.shared, which takes concurrent callers,
+// so it may run on any goroutine, at the same time as Add, with a memo of
+// that goroutine's (nil: none).
 func (p *Pool) Route(recs []logparse.Record, shard findings.Shard, rt *Routes, memo *PathMemo) {
 	if memo == nil {
 		memo = NewPathMemo()

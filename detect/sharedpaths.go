@@ -15,7 +15,8 @@ import (
 // by its id instead (pathLocals), and reads its text from the copy here,
 // which every core holds without it moving between them. On the generated
 // million-line log a Pool of two on two cores took 0.91 s of CPU instead
-// of 1.00 (median of 5 runs each, alternated).
+// of 1.00 with the cores far apart (bench/corelat.go: 400 ns), 0.67
+// instead of 0.74 with them near (median of 5 runs each, alternated).
 //
 // It keeps the first sharedPathsMax paths that come, and never forgets
 // one: a site's requests go to few paths, and a log whose paths churn (a
@@ -44,8 +45,9 @@ type sharedPath struct {
 }
 
 const (
-	// sharedPathsMax bounds the paths interned: 288 kB of entries, 32 kB
-	// of slots and 192 kB of each worker's facts at most (the generated
+	// sharedPathsMax bounds the paths interned: 288 kB of entries and up
+	// to 225 kB of their text (pathMemoText bytes a path), 32 kB of slots
+	// and 192 kB of each worker's facts at most (the generated
 	// million-line log has 1,581 paths). Four times as many cost the
 	// churn log 5 MB of peak RSS: its paths are new line after line.
 	sharedPathsMax = 1 << 12
