@@ -88,14 +88,7 @@ func BenchmarkMergeRobots(b *testing.B) {
 			names[w] = append(names[w], RobotSummary{Name: fmt.Sprintf("bot%d", i), Requests: int64(100 - i), AllTopPaths: lists[w], TopPathsBase: base[w]})
 		}
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		parts := make([][]RobotSummary, 2)
-		for w := range parts {
-			parts[w] = slices.Clone(names[w])
-		}
-		mergeRobots(parts, false)
-	}
+	benchMergeRobots(b, names)
 }
 
 // robotParts makes two workers' robots rows of names names.

@@ -40,6 +40,12 @@ func BenchmarkMergeRobotsChurn(b *testing.B) {
 				Reasons: map[string]int{"behaviour": 1}, TopPaths: []PathCount{{Path: "/search", Requests: 1}}})
 		}
 	}
+	benchMergeRobots(b, names)
+}
+
+// benchMergeRobots times mergeRobots of the two workers' rows in names,
+// merging fresh copies each time: the merged rows take the parts over.
+func benchMergeRobots(b *testing.B, names [][]RobotSummary) {
 	b.ReportAllocs()
 	for b.Loop() {
 		parts := make([][]RobotSummary, 2)
